@@ -1,0 +1,135 @@
+/* The invariant checker: everything the speed and safety of the library rest
+ * on, verified from scratch. For tests, fuzzing and debugging. */
+#include "internal.h"
+#include <string.h>
+
+static const char *const sgrt__result_names[] = {
+    "SGRT_OK", "SGRT_ERR_INVALID_ARG", "SGRT_ERR_STALE_HANDLE", "SGRT_ERR_CYCLE",
+    "SGRT_ERR_NOMEM", "SGRT_ERR_CAPACITY", "SGRT_ERR_SINGULAR", "SGRT_ERR_CORRUPT",
+};
+
+const char *sgrt_result_str(sgrt_result r)
+{
+    const int i = -(int)r;
+    if (i < 0 || i >= (int)(sizeof sgrt__result_names / sizeof sgrt__result_names[0]))
+        return "SGRT_ERR_UNKNOWN";
+    return sgrt__result_names[i];
+}
+
+#define FAIL(what)                                                                     \
+    do {                                                                               \
+        if (out_what)                                                                  \
+            *out_what = (what);                                                        \
+        return SGRT_ERR_CORRUPT;                                                       \
+    } while (0)
+
+static bool live(const sgrt_scene *s, uint32_t i)
+{
+    return i < s->cap && sgrt__bit_get(s->alive, i);
+}
+
+sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
+{
+    if (out_what)
+        *out_what = NULL;
+    if (!s)
+        return SGRT_ERR_INVALID_ARG;
+    if (s->cap % 32u || s->words != s->cap / 32u || s->sum_words != (s->words + 31u) / 32u)
+        FAIL("storage sizes: cap a multiple of 32, words = cap/32, summary = words/32");
+    if (s->slot_end > s->cap)
+        FAIL("slot_end <= capacity");
+
+    /* Bitfields and their summaries. */
+    for (uint32_t si = 0; si < s->sum_words; si++) {
+        for (uint32_t b = 0; b < 32u; b++) {
+            const uint32_t w = si * 32u + b;
+            const bool full = (s->alive_full[si] >> b) & 1u;
+            const bool dsum = (s->dirty_sum[si] >> b) & 1u;
+            if (w >= s->words) {
+                if (full || dsum)
+                    FAIL("summary padding bits are zero");
+                continue;
+            }
+            if (full != (s->alive[w] == ~0u))
+                FAIL("alive summary: bit set iff the alive word is full");
+            if (dsum != (s->dirty[w] != 0u))
+                FAIL("dirty summary: bit set iff the dirty word is non-zero");
+            if (s->dirty[w] & ~s->alive[w])
+                FAIL("dirty bits only on live slots");
+        }
+    }
+    uint32_t alive_count = 0, dead_below_end = 0;
+    for (uint32_t i = 0; i < s->cap; i++) {
+        const bool a = sgrt__bit_get(s->alive, i);
+        alive_count += a;
+        if (i >= s->slot_end && a)
+            FAIL("no live slot at or past slot_end");
+        if (i < s->slot_end && !a)
+            dead_below_end++;
+    }
+    if (alive_count != s->node_count)
+        FAIL("alive bit count equals node count");
+    if (dead_below_end != s->holes)
+        FAIL("hole count equals dead slots below slot_end");
+    if (s->slot_end && !live(s, s->slot_end - 1u))
+        FAIL("slot_end - 1 is live");
+
+    /* Hierarchy: topological order, link symmetry, dirty closure, handles. */
+    uint32_t linked = 0;
+    for (uint32_t i = 0; i < s->slot_end; i++) {
+        if (!live(s, i))
+            continue;
+        const uint32_t p = s->parent[i];
+        if (p != SGRT__NONE) {
+            if (!live(s, p))
+                FAIL("parent of a live node is live");
+            if (p >= i)
+                FAIL("topological slot order: slot(parent) < slot(child)");
+            if (sgrt__bit_get(s->dirty, p) && !sgrt__bit_get(s->dirty, i))
+                FAIL("dirty closure: children of a dirty node are dirty");
+        } else {
+            linked++; /* roots are not in any child list */
+            if (s->prev_sibling[i] != SGRT__NONE || s->next_sibling[i] != SGRT__NONE)
+                FAIL("roots have no siblings");
+        }
+        uint32_t prev = SGRT__NONE, n = 0;
+        for (uint32_t c = s->first_child[i]; c != SGRT__NONE; c = s->next_sibling[c]) {
+            if (!live(s, c) || s->parent[c] != i)
+                FAIL("child lists hold live children of their parent");
+            if (s->prev_sibling[c] != prev)
+                FAIL("sibling links are symmetric");
+            prev = c;
+            if (++n > s->node_count)
+                FAIL("child lists are acyclic");
+        }
+        linked += n;
+        const uint32_t h = s->slot_handle[i];
+        if (h >= s->handle_used || s->handle_slot[h] != i)
+            FAIL("handle table points back at each live slot");
+        if (s->handle_gen[h] >= SGRT__GEN_PERIOD)
+            FAIL("generation in range");
+    }
+    if (linked != s->node_count)
+        FAIL("every live node is a root or in its parent's child list");
+
+    uint32_t mapped = 0;
+    for (uint32_t h = 0; h < s->handle_used; h++) {
+        const uint32_t sl = s->handle_slot[h];
+        if (sl == SGRT__NONE)
+            continue;
+        if (!live(s, sl) || s->slot_handle[sl] != h)
+            FAIL("every used handle index maps to a live slot that maps back");
+        mapped++;
+    }
+    if (mapped != s->node_count || s->handle_used != s->node_count + s->free_count ||
+        s->handle_used > s->handle_cap || s->free_count > s->handle_cap)
+        FAIL("handle counts: used = live + free");
+    for (uint32_t f = 0; f < s->free_count; f++) {
+        const uint32_t h = s->free_ring[(s->free_head + f) % s->handle_cap];
+        if (h >= s->handle_used || s->handle_slot[h] != SGRT__NONE)
+            FAIL("free ring holds free indices");
+    }
+    if (s->node_count > s->max_nodes)
+        FAIL("node count <= max_nodes");
+    return SGRT_OK;
+}

@@ -1,0 +1,41 @@
+/* Combine kernels: a table that the plain C reference fills and each SIMD
+ * implementation provides in full. Every implementation computes each output
+ * element as (a0*b0 + a1*b1) + (a2*b2 + a3*b3), every product and sum rounded
+ * to single precision, no fused multiply-add: the results are bit-identical
+ * across kernels (up to NaN payloads, and denormals on targets whose SIMD unit
+ * flushes them). The pairwise order is chosen over a running sum because it
+ * shortens the dependency chain from parent to child by one addition, which is
+ * what bounds a deep hierarchy. */
+#ifndef SGRT_KERNELS_H
+#define SGRT_KERNELS_H
+
+#include <stdint.h>
+
+/* The arrays the update pass reads and writes. */
+typedef struct sgrt__update_view {
+    const float (*local)[16];
+    float (*world)[16];
+    const uint32_t *parent;
+    uint32_t *dirty;     /* cleared as it goes */
+    uint32_t *dirty_sum; /* cleared as it goes */
+    uint32_t sum_words;
+} sgrt__update_view;
+
+typedef struct sgrt__kernels {
+    const char *name;
+    /* out = a x b (column-major 4x4). out may alias neither a nor b. */
+    void (*mul)(const float *a, const float *b, float *out);
+    /* n independent products: out[i] = a[i] x b[i] (benchmarks, tests). */
+    void (*mul_batch)(const float (*a)[16], const float (*b)[16], float (*out)[16], uint32_t n);
+    /* The per-frame pass: recompute world of every dirty slot, clear dirty
+     * bits and summary; returns the count. Roots (parent == SGRT__NONE) copy. */
+    uint32_t (*update)(const sgrt__update_view *v);
+} sgrt__kernels;
+
+extern const sgrt__kernels sgrt__kernels_ref;   /* always compiled */
+extern const sgrt__kernels sgrt__kernels_simde; /* SIMDe, 4-wide */
+
+/* The table a new scene uses: chosen at build time (-Dsimd). */
+const sgrt__kernels *sgrt__kernels_default(void);
+
+#endif

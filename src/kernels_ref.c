@@ -1,0 +1,57 @@
+/* Plain C reference kernels: always compiled, the definition of the results
+ * every other kernel must reproduce bit for bit. */
+#include "internal.h"
+#include <string.h>
+
+static void mul_ref(const float *a, const float *b, float *out)
+{
+    for (int c = 0; c < 4; c++) {
+        const float b0 = b[c * 4 + 0], b1 = b[c * 4 + 1], b2 = b[c * 4 + 2], b3 = b[c * 4 + 3];
+        for (int r = 0; r < 4; r++) {
+            const float lo = a[0 * 4 + r] * b0 + a[1 * 4 + r] * b1;
+            const float hi = a[2 * 4 + r] * b2 + a[3 * 4 + r] * b3;
+            out[c * 4 + r] = lo + hi;
+        }
+    }
+}
+
+static void mul_batch_ref(const float (*a)[16], const float (*b)[16], float (*out)[16], uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        mul_ref(a[i], b[i], out[i]);
+}
+
+static uint32_t update_ref(const sgrt__update_view *v)
+{
+    uint32_t count = 0;
+    for (uint32_t si = 0; si < v->sum_words; si++) {
+        uint32_t sb = v->dirty_sum[si];
+        if (!sb)
+            continue;
+        v->dirty_sum[si] = 0;
+        do {
+            const uint32_t wi = si * 32u + sgrt__ctz32(sb);
+            sb &= sb - 1u;
+            uint32_t bits = v->dirty[wi];
+            v->dirty[wi] = 0;
+            count += sgrt__popcount32(bits);
+            while (bits) {
+                const uint32_t i = wi * 32u + sgrt__ctz32(bits);
+                bits &= bits - 1u;
+                const uint32_t p = v->parent[i];
+                if (p == SGRT__NONE)
+                    memcpy(v->world[i], v->local[i], sizeof v->world[i]);
+                else
+                    mul_ref(v->world[p], v->local[i], v->world[i]);
+            }
+        } while (sb);
+    }
+    return count;
+}
+
+const sgrt__kernels sgrt__kernels_ref = {
+    "scalar",
+    mul_ref,
+    mul_batch_ref,
+    update_ref,
+};

@@ -1,0 +1,126 @@
+/* The combine written once with SIMDe's simde_mm_* names: SSE on x86, NEON on
+ * ARM, SIMDe's portable C elsewhere (or everywhere with SIMDE_NO_NATIVE).
+ * Each output column is (p0*l0 + p1*l1) + (p2*l2 + p3*l3), p = parent columns,
+ * l = broadcast elements of the local column: the reference order. */
+#include "internal.h"
+#include <simde/x86/sse.h>
+
+typedef struct mat4v {
+    simde__m128 c0, c1, c2, c3;
+} mat4v;
+
+static inline mat4v load4(const float *m)
+{
+    mat4v r;
+    r.c0 = simde_mm_loadu_ps(m + 0);
+    r.c1 = simde_mm_loadu_ps(m + 4);
+    r.c2 = simde_mm_loadu_ps(m + 8);
+    r.c3 = simde_mm_loadu_ps(m + 12);
+    return r;
+}
+
+static inline void store4(float *m, const mat4v *v)
+{
+    simde_mm_storeu_ps(m + 0, v->c0);
+    simde_mm_storeu_ps(m + 4, v->c1);
+    simde_mm_storeu_ps(m + 8, v->c2);
+    simde_mm_storeu_ps(m + 12, v->c3);
+}
+
+static inline simde__m128 column(const mat4v *p, const float *l)
+{
+    const simde__m128 lo = simde_mm_add_ps(simde_mm_mul_ps(p->c0, simde_mm_set1_ps(l[0])),
+                                           simde_mm_mul_ps(p->c1, simde_mm_set1_ps(l[1])));
+    const simde__m128 hi = simde_mm_add_ps(simde_mm_mul_ps(p->c2, simde_mm_set1_ps(l[2])),
+                                           simde_mm_mul_ps(p->c3, simde_mm_set1_ps(l[3])));
+    return simde_mm_add_ps(lo, hi);
+}
+
+static inline mat4v mul4(const mat4v *p, const float *l)
+{
+    mat4v r;
+    r.c0 = column(p, l + 0);
+    r.c1 = column(p, l + 4);
+    r.c2 = column(p, l + 8);
+    r.c3 = column(p, l + 12);
+    return r;
+}
+
+static void mul_simde(const float *a, const float *b, float *out)
+{
+    const mat4v p = load4(a);
+    const mat4v r = mul4(&p, b);
+    store4(out, &r);
+}
+
+static void mul_batch_simde(const float (*a)[16], const float (*b)[16], float (*out)[16], uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const mat4v p = load4(a[i]);
+        const mat4v r = mul4(&p, b[i]);
+        store4(out[i], &r);
+    }
+}
+
+static uint32_t update_simde(const sgrt__update_view *v)
+{
+    uint32_t count = 0;
+    /* The last world computed stays in registers: when the next dirty node is
+     * its child (a chain, or the first child stored right after its parent)
+     * the product starts without waiting for a store and reload. */
+    uint32_t last = SGRT__NONE;
+    mat4v w = {simde_mm_setzero_ps(), simde_mm_setzero_ps(), simde_mm_setzero_ps(),
+               simde_mm_setzero_ps()};
+    for (uint32_t si = 0; si < v->sum_words; si++) {
+        uint32_t sb = v->dirty_sum[si];
+        if (!sb)
+            continue;
+        v->dirty_sum[si] = 0;
+        do {
+            const uint32_t wi = si * 32u + sgrt__ctz32(sb);
+            sb &= sb - 1u;
+            uint32_t bits = v->dirty[wi];
+            v->dirty[wi] = 0;
+            count += sgrt__popcount32(bits);
+            while (bits) {
+                const uint32_t i = wi * 32u + sgrt__ctz32(bits);
+                bits &= bits - 1u;
+                const uint32_t p = v->parent[i];
+                if (p == SGRT__NONE) {
+                    w = load4(v->local[i]);
+                } else if (p == last) {
+                    w = mul4(&w, v->local[i]);
+                } else {
+                    const mat4v pw = load4(v->world[p]);
+                    w = mul4(&pw, v->local[i]);
+                }
+                store4(v->world[i], &w);
+                last = i;
+            }
+        } while (sb);
+    }
+    return count;
+}
+
+const sgrt__kernels sgrt__kernels_simde = {
+#if defined(SIMDE_X86_AVX_NATIVE)
+    "sse-vex (simde)",
+#elif defined(SIMDE_X86_SSE_NATIVE)
+    "sse (simde)",
+#elif defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+    "neon64 (simde)",
+#elif defined(SIMDE_ARM_NEON_A32V7_NATIVE)
+    "neon32 (simde)",
+#elif defined(SIMDE_POWER_ALTIVEC_P6_NATIVE)
+    "altivec (simde)",
+#elif defined(SIMDE_ZARCH_ZVECTOR_13_NATIVE)
+    "zvector (simde)",
+#elif defined(SIMDE_WASM_SIMD128_NATIVE)
+    "wasm-simd128 (simde)",
+#else
+    "portable (simde)",
+#endif
+    mul_simde,
+    mul_batch_simde,
+    update_simde,
+};
