@@ -1,1 +1,49 @@
+/* Renderer hand-off: the world array, slots, and user values. */
 #include "internal.h"
+
+const float *sgrt_scene_world_array(const sgrt_scene *s, uint32_t *out_slot_count)
+{
+    if (out_slot_count)
+        *out_slot_count = s ? s->slot_end : 0u;
+    return s ? &s->world[0][0] : NULL;
+}
+
+sgrt_result sgrt_node_slot(const sgrt_scene *s, sgrt_node node, uint32_t *out_slot)
+{
+    if (!s || !out_slot)
+        return SGRT_ERR_INVALID_ARG;
+    const uint32_t slot = sgrt__resolve(s, node);
+    if (slot == SGRT__NONE)
+        return SGRT_ERR_STALE_HANDLE;
+    *out_slot = slot;
+    return SGRT_OK;
+}
+
+sgrt_node sgrt_scene_slot_node(const sgrt_scene *s, uint32_t slot)
+{
+    if (!s || slot >= s->slot_end || !sgrt__bit_get(s->alive, slot))
+        return SGRT_NULL_NODE;
+    return sgrt__handle_of_slot(s, slot);
+}
+
+sgrt_result sgrt_node_set_user(sgrt_scene *s, sgrt_node node, uint64_t user)
+{
+    if (!s)
+        return SGRT_ERR_INVALID_ARG;
+    const uint32_t slot = sgrt__resolve(s, node);
+    if (slot == SGRT__NONE)
+        return SGRT_ERR_STALE_HANDLE;
+    s->user[slot] = user;
+    return SGRT_OK;
+}
+
+sgrt_result sgrt_node_user(const sgrt_scene *s, sgrt_node node, uint64_t *out)
+{
+    if (!s || !out)
+        return SGRT_ERR_INVALID_ARG;
+    const uint32_t slot = sgrt__resolve(s, node);
+    if (slot == SGRT__NONE)
+        return SGRT_ERR_STALE_HANDLE;
+    *out = s->user[slot];
+    return SGRT_OK;
+}

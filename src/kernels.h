@@ -9,6 +9,7 @@
 #ifndef SGRT_KERNELS_H
 #define SGRT_KERNELS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* The arrays the update pass reads and writes. */
@@ -19,6 +20,10 @@ typedef struct sgrt__update_view {
     uint32_t *dirty;     /* cleared as it goes */
     uint32_t *dirty_sum; /* cleared as it goes */
     uint32_t sum_words;
+    /* Write worlds with non-temporal stores: set for passes whose output is
+     * far larger than the caches, where reading the destination lines first
+     * would only add memory traffic. Kernels may ignore it. */
+    bool stream;
 } sgrt__update_view;
 
 typedef struct sgrt__kernels {
@@ -34,6 +39,13 @@ typedef struct sgrt__kernels {
 
 extern const sgrt__kernels sgrt__kernels_ref;   /* always compiled */
 extern const sgrt__kernels sgrt__kernels_simde; /* SIMDe, 4-wide */
+#if defined(SGRT_HAVE_AVX_KERNEL)
+extern const sgrt__kernels sgrt__kernels_avx; /* SIMDe on AVX, 8-wide; x86 only */
+#endif
+
+/* Every table this build has that the running CPU can execute, best last;
+ * returns the count (at most max). The reference is always first. */
+uint32_t sgrt__kernels_available(const sgrt__kernels **out, uint32_t max);
 
 /* The table a new scene uses: chosen at build time (-Dsimd). */
 const sgrt__kernels *sgrt__kernels_default(void);

@@ -27,6 +27,15 @@ static inline void store4(float *m, const mat4v *v)
     simde_mm_storeu_ps(m + 12, v->c3);
 }
 
+/* Non-temporal store: m is a world matrix, 64-byte aligned. */
+static inline void stream4(float *m, const mat4v *v)
+{
+    simde_mm_stream_ps(m + 0, v->c0);
+    simde_mm_stream_ps(m + 4, v->c1);
+    simde_mm_stream_ps(m + 8, v->c2);
+    simde_mm_stream_ps(m + 12, v->c3);
+}
+
 static inline simde__m128 column(const mat4v *p, const float *l)
 {
     const simde__m128 lo = simde_mm_add_ps(simde_mm_mul_ps(p->c0, simde_mm_set1_ps(l[0])),
@@ -62,7 +71,7 @@ static void mul_batch_simde(const float (*a)[16], const float (*b)[16], float (*
     }
 }
 
-static uint32_t update_simde(const sgrt__update_view *v)
+static inline uint32_t update_pass(const sgrt__update_view *v, const bool stream)
 {
     uint32_t count = 0;
     /* The last world computed stays in registers: when the next dirty node is
@@ -94,12 +103,22 @@ static uint32_t update_simde(const sgrt__update_view *v)
                     const mat4v pw = load4(v->world[p]);
                     w = mul4(&pw, v->local[i]);
                 }
-                store4(v->world[i], &w);
+                if (stream)
+                    stream4(v->world[i], &w);
+                else
+                    store4(v->world[i], &w);
                 last = i;
             }
         } while (sb);
     }
+    if (stream)
+        simde_mm_sfence();
     return count;
+}
+
+static uint32_t update_simde(const sgrt__update_view *v)
+{
+    return v->stream ? update_pass(v, true) : update_pass(v, false);
 }
 
 const sgrt__kernels sgrt__kernels_simde = {

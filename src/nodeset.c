@@ -1,1 +1,217 @@
-#include "internal.h"
+/* Node sets: user-owned bitfields over slots that follow their nodes, and
+ * the bitfield algebra between them and a tracker's pending changes. */
+#include "handoff.h"
+#include <string.h>
+
+static bool own(const sgrt_scene *s, const sgrt_nodeset *set)
+{
+    return s && set && set->b.scene == s && set->b.kind == SGRT__BITS_NODESET;
+}
+
+/* Words that can hold a live node. */
+static uint32_t used_words(const sgrt_scene *s) { return (s->slot_end + 31u) / 32u; }
+
+sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset **out)
+{
+    if (!s || !out)
+        return SGRT_ERR_INVALID_ARG;
+    sgrt_nodeset *set = sgrt__alloc(&s->alloc, sizeof *set, 16);
+    if (!set)
+        return SGRT_ERR_NOMEM;
+    memset(set, 0, sizeof *set);
+    set->b.scene = s;
+    set->b.kind = SGRT__BITS_NODESET;
+    const sgrt_result r = sgrt__bits_register(s, &set->b);
+    if (r != SGRT_OK) {
+        sgrt__free(&s->alloc, set, sizeof *set);
+        return r;
+    }
+    *out = set;
+    return SGRT_OK;
+}
+
+void sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset *set)
+{
+    if (!own(s, set))
+        return;
+    sgrt__bits_unregister(s, &set->b);
+    sgrt__free(&s->alloc, set, sizeof *set);
+}
+
+static sgrt_result member_op(sgrt_scene *s, sgrt_nodeset *set, sgrt_node node, bool add)
+{
+    if (!own(s, set))
+        return SGRT_ERR_INVALID_ARG;
+    const uint32_t slot = sgrt__resolve(s, node);
+    if (slot == SGRT__NONE)
+        return SGRT_ERR_STALE_HANDLE;
+    if (add)
+        sgrt__bit_set(set->b.bits, slot);
+    else
+        sgrt__bit_clear(set->b.bits, slot);
+    return SGRT_OK;
+}
+
+sgrt_result sgrt_nodeset_add(sgrt_scene *s, sgrt_nodeset *set, sgrt_node node)
+{
+    return member_op(s, set, node, true);
+}
+
+sgrt_result sgrt_nodeset_remove(sgrt_scene *s, sgrt_nodeset *set, sgrt_node node)
+{
+    return member_op(s, set, node, false);
+}
+
+bool sgrt_nodeset_has(const sgrt_scene *s, const sgrt_nodeset *set, sgrt_node node)
+{
+    if (!own(s, set))
+        return false;
+    const uint32_t slot = sgrt__resolve(s, node);
+    return slot != SGRT__NONE && sgrt__bit_get(set->b.bits, slot);
+}
+
+sgrt_result sgrt_nodeset_clear(sgrt_scene *s, sgrt_nodeset *set)
+{
+    if (!own(s, set))
+        return SGRT_ERR_INVALID_ARG;
+    memset(set->b.bits, 0, (size_t)set->b.words * 4u);
+    return SGRT_OK;
+}
+
+uint32_t sgrt_nodeset_count(const sgrt_scene *s, const sgrt_nodeset *set)
+{
+    if (!own(s, set))
+        return 0;
+    return sgrt__bits_count(set->b.bits, used_words(s));
+}
+
+static bool valid_op(sgrt_set_op op)
+{
+    return op == SGRT_SET_AND || op == SGRT_SET_OR || op == SGRT_SET_AND_NOT;
+}
+
+static inline uint32_t apply(sgrt_set_op op, uint32_t a, uint32_t b)
+{
+    switch (op) {
+    case SGRT_SET_AND:
+        return a & b;
+    case SGRT_SET_OR:
+        return a | b;
+    default:
+        return a & ~b;
+    }
+}
+
+sgrt_result sgrt_nodeset_combine(sgrt_scene *s, sgrt_nodeset *dst, const sgrt_nodeset *a,
+                                 sgrt_set_op op, const sgrt_nodeset *b)
+{
+    if (!own(s, dst) || !own(s, a) || !own(s, b) || !valid_op(op))
+        return SGRT_ERR_INVALID_ARG;
+    const uint32_t nw = used_words(s);
+    const uint32_t *wa = a->b.bits, *wb = b->b.bits;
+    uint32_t *wd = dst->b.bits;
+    /* One switch per call, not per word, so each loop vectorises. */
+    switch (op) {
+    case SGRT_SET_AND:
+        for (uint32_t i = 0; i < nw; i++)
+            wd[i] = wa[i] & wb[i];
+        break;
+    case SGRT_SET_OR:
+        for (uint32_t i = 0; i < nw; i++)
+            wd[i] = wa[i] | wb[i];
+        break;
+    default:
+        for (uint32_t i = 0; i < nw; i++)
+            wd[i] = wa[i] & ~wb[i];
+        break;
+    }
+    /* Words past the slot count hold no node in any set: keep them zero. */
+    memset(wd + nw, 0, (size_t)(dst->b.words - nw) * 4u);
+    return SGRT_OK;
+}
+
+sgrt_result sgrt_nodeset_from_changes(sgrt_scene *s, sgrt_nodeset *dst, sgrt_tracker *t,
+                                      sgrt_set_op op, const sgrt_nodeset *b, bool consume)
+{
+    if (!own(s, dst) || !t || t->scene != s || t->kind != SGRT__BITS_TRACKER ||
+        (b && (!own(s, b) || !valid_op(op))))
+        return SGRT_ERR_INVALID_ARG;
+    const uint32_t nw = used_words(s);
+    uint32_t *wd = dst->b.bits;
+    for (uint32_t i = 0; i < nw; i++) {
+        const uint32_t changed = t->bits[i] & s->alive[i];
+        const uint32_t r = b ? apply(op, changed, b->b.bits[i]) : changed;
+        wd[i] = r;
+        if (consume && (t->bits[i] & r)) {
+            t->bits[i] &= ~r;
+            if (!t->bits[i])
+                t->aux[i >> 5] &= ~(1u << (i & 31u));
+        }
+    }
+    memset(wd + nw, 0, (size_t)(dst->b.words - nw) * 4u);
+    return SGRT_OK;
+}
+
+sgrt_node sgrt_nodeset_next(const sgrt_scene *s, const sgrt_nodeset *set, uint32_t *cursor)
+{
+    if (!own(s, set) || !cursor)
+        return SGRT_NULL_NODE;
+    const uint32_t nw = used_words(s);
+    const uint32_t slot = sgrt__bits_next_set(set->b.bits, nw, *cursor);
+    if (slot >= s->slot_end) {
+        *cursor = s->slot_end;
+        return SGRT_NULL_NODE;
+    }
+    *cursor = slot + 1u;
+    return sgrt__handle_of_slot(s, slot);
+}
+
+const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, const sgrt_nodeset *set,
+                                   uint32_t *out_word_count)
+{
+    if (!own(s, set))
+        return NULL;
+    if (out_word_count)
+        *out_word_count = used_words(s);
+    return set->b.bits;
+}
+
+/* ---- hooks called by the core ---------------------------------------------- */
+
+void sgrt__nodesets_forget(sgrt_scene *s, uint32_t slot)
+{
+    for (uint32_t i = sgrt__first_nodeset(s); i < s->tracker_count; i++)
+        sgrt__bit_clear(s->trackers[i]->bits, slot);
+}
+
+void sgrt__nodesets_move(sgrt_scene *s, uint32_t from, uint32_t to)
+{
+    for (uint32_t i = sgrt__first_nodeset(s); i < s->tracker_count; i++) {
+        uint32_t *bits = s->trackers[i]->bits;
+        if (sgrt__bit_get(bits, from)) {
+            sgrt__bit_clear(bits, from);
+            sgrt__bit_set(bits, to);
+        } else {
+            sgrt__bit_clear(bits, to);
+        }
+    }
+}
+
+void sgrt__nodesets_compact(sgrt_scene *s, const uint32_t *map)
+{
+    for (uint32_t i = sgrt__first_nodeset(s); i < s->tracker_count; i++) {
+        struct sgrt_tracker *e = s->trackers[i];
+        memset(e->aux, 0, (size_t)e->words * 4u);
+        for (uint32_t w = 0; w < s->words; w++) {
+            uint32_t bits = e->bits[w] & s->alive[w];
+            while (bits) {
+                const uint32_t o = w * 32u + sgrt__ctz32(bits);
+                bits &= bits - 1u;
+                sgrt__bit_set(e->aux, map[o]);
+            }
+        }
+        uint32_t *old = e->bits;
+        e->bits = e->aux;
+        e->aux = old;
+    }
+}

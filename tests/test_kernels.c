@@ -16,7 +16,6 @@
 #define FLUSHES_DENORMALS 0
 #endif
 
-static const sgrt__kernels *const kernels[] = {&sgrt__kernels_simde};
 
 static bool tiny(float f) { return fabsf(f) < FLT_MIN; } /* zero or denormal */
 
@@ -124,11 +123,13 @@ static void test_batch(const sgrt__kernels *k)
 
 /* A random forest in topological order with a dirty set closed over
  * descendants; both kernels update copies of it and must agree exactly. */
-static void test_update(const sgrt__kernels *k, int shape)
+static void test_update(const sgrt__kernels *k, int shape, bool stream)
 {
     enum { N = 4096, W = N / 32, SW = (W + 31) / 32 };
-    float(*local)[16] = malloc(sizeof(float[N][16]));
-    float(*w1)[16] = malloc(sizeof(float[N][16])), (*w2)[16] = malloc(sizeof(float[N][16]));
+    /* 64-byte aligned like the scene's arrays: streaming stores need it. */
+    float(*local)[16] = aligned_alloc(64, sizeof(float[N][16]));
+    float(*w1)[16] = aligned_alloc(64, sizeof(float[N][16]));
+    float(*w2)[16] = aligned_alloc(64, sizeof(float[N][16]));
     uint32_t parent[N], d1[W], d2[W], s1[SW], s2[SW];
     rng r = {(uint64_t)shape + 1000u};
     memset(d1, 0, sizeof d1);
@@ -153,8 +154,8 @@ static void test_update(const sgrt__kernels *k, int shape)
     memcpy(w2, w1, sizeof(float[N][16]));
     memcpy(d2, d1, sizeof d1);
     memcpy(s2, s1, sizeof s1);
-    sgrt__update_view v1 = {(const float(*)[16])local, w1, parent, d1, s1, SW};
-    sgrt__update_view v2 = {(const float(*)[16])local, w2, parent, d2, s2, SW};
+    sgrt__update_view v1 = {(const float(*)[16])local, w1, parent, d1, s1, SW, false};
+    sgrt__update_view v2 = {(const float(*)[16])local, w2, parent, d2, s2, SW, stream};
     CHECK_EQ_U(sgrt__kernels_ref.update(&v1), expected);
     CHECK_EQ_U(k->update(&v2), expected);
     for (uint32_t i = 0; i < N; i++)
@@ -173,13 +174,19 @@ static void test_update(const sgrt__kernels *k, int shape)
 int main(void)
 {
     printf("default kernel: %s\n", sgrt_simd_name());
-    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
+    const sgrt__kernels *kernels[8];
+    const uint32_t nk = sgrt__kernels_available(kernels, 8);
+    CHECK(nk >= 2 && kernels[0] == &sgrt__kernels_ref);
+    for (uint32_t i = 1; i < nk; i++) {
+        printf("testing %s against %s\n", kernels[i]->name, sgrt__kernels_ref.name);
         test_mul(kernels[i]);
         test_batch(kernels[i]);
-        for (int shape = 0; shape < 3; shape++)
-            test_update(kernels[i], shape);
+        for (int shape = 0; shape < 3; shape++) {
+            test_update(kernels[i], shape, false);
+            test_update(kernels[i], shape, true);
+        }
     }
-    test_update(&sgrt__kernels_ref, 1); /* the reference against itself still counts right */
+    test_update(&sgrt__kernels_ref, 1, false); /* the reference against itself still counts right */
     printf("%ld elements compared, %ld mismatches (bound: 0 ULP)\n", compared, mismatches);
     CHECK(mismatches == 0);
     CHECK(compared >= 100000L * 16L);

@@ -1,0 +1,131 @@
+/* 8-wide combine for x86 CPUs with AVX, written with SIMDe's simde_mm256_*
+ * names and compiled with -mavx in this file only; selected at run time.
+ * Two output columns per register: lanes 0-3 are column c, lanes 4-7 column
+ * c+1. Each parent column is broadcast to both halves and each local element
+ * to its half, and the sums keep the reference order
+ * (p0*l0 + p1*l1) + (p2*l2 + p3*l3), so results are bit-identical to the
+ * reference (no FMA: AVX alone does not have it, and contraction is off). */
+#include "internal.h"
+#include <simde/x86/avx.h>
+
+typedef struct pdup {
+    simde__m256 p0, p1, p2, p3; /* parent column k in both halves */
+} pdup;
+
+typedef struct pair {
+    simde__m256 c01, c23;
+} pair;
+
+static inline pdup load_parent(const float *m)
+{
+    pdup r;
+    r.p0 = simde_mm256_broadcast_ps((const simde__m128 *)(const void *)(m + 0));
+    r.p1 = simde_mm256_broadcast_ps((const simde__m128 *)(const void *)(m + 4));
+    r.p2 = simde_mm256_broadcast_ps((const simde__m128 *)(const void *)(m + 8));
+    r.p3 = simde_mm256_broadcast_ps((const simde__m128 *)(const void *)(m + 12));
+    return r;
+}
+
+static inline simde__m256 two_columns(const pdup *p, simde__m256 l)
+{
+    const simde__m256 b0 = simde_mm256_shuffle_ps(l, l, 0x00);
+    const simde__m256 b1 = simde_mm256_shuffle_ps(l, l, 0x55);
+    const simde__m256 b2 = simde_mm256_shuffle_ps(l, l, 0xAA);
+    const simde__m256 b3 = simde_mm256_shuffle_ps(l, l, 0xFF);
+    const simde__m256 lo = simde_mm256_add_ps(simde_mm256_mul_ps(p->p0, b0),
+                                              simde_mm256_mul_ps(p->p1, b1));
+    const simde__m256 hi = simde_mm256_add_ps(simde_mm256_mul_ps(p->p2, b2),
+                                              simde_mm256_mul_ps(p->p3, b3));
+    return simde_mm256_add_ps(lo, hi);
+}
+
+static inline pair mul_pair(const pdup *p, const float *l)
+{
+    pair r;
+    r.c01 = two_columns(p, simde_mm256_loadu_ps(l));
+    r.c23 = two_columns(p, simde_mm256_loadu_ps(l + 8));
+    return r;
+}
+
+/* A product as the next product's parent, without a store and reload. */
+static inline pdup as_parent(const pair *w)
+{
+    pdup r;
+    r.p0 = simde_mm256_permute2f128_ps(w->c01, w->c01, 0x00);
+    r.p1 = simde_mm256_permute2f128_ps(w->c01, w->c01, 0x11);
+    r.p2 = simde_mm256_permute2f128_ps(w->c23, w->c23, 0x00);
+    r.p3 = simde_mm256_permute2f128_ps(w->c23, w->c23, 0x11);
+    return r;
+}
+
+static void mul_avx(const float *a, const float *b, float *out)
+{
+    const pdup p = load_parent(a);
+    const pair r = mul_pair(&p, b);
+    simde_mm256_storeu_ps(out, r.c01);
+    simde_mm256_storeu_ps(out + 8, r.c23);
+}
+
+static void mul_batch_avx(const float (*a)[16], const float (*b)[16], float (*out)[16], uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const pdup p = load_parent(a[i]);
+        const pair r = mul_pair(&p, b[i]);
+        simde_mm256_storeu_ps(out[i], r.c01);
+        simde_mm256_storeu_ps(out[i] + 8, r.c23);
+    }
+}
+
+static inline uint32_t update_pass(const sgrt__update_view *v, const bool stream)
+{
+    uint32_t count = 0, last = SGRT__NONE;
+    pair w = {simde_mm256_setzero_ps(), simde_mm256_setzero_ps()};
+    for (uint32_t si = 0; si < v->sum_words; si++) {
+        uint32_t sb = v->dirty_sum[si];
+        if (!sb)
+            continue;
+        v->dirty_sum[si] = 0;
+        do {
+            const uint32_t wi = si * 32u + sgrt__ctz32(sb);
+            sb &= sb - 1u;
+            uint32_t bits = v->dirty[wi];
+            v->dirty[wi] = 0;
+            count += sgrt__popcount32(bits);
+            while (bits) {
+                const uint32_t i = wi * 32u + sgrt__ctz32(bits);
+                bits &= bits - 1u;
+                const uint32_t p = v->parent[i];
+                if (p == SGRT__NONE) {
+                    w.c01 = simde_mm256_loadu_ps(v->local[i]);
+                    w.c23 = simde_mm256_loadu_ps(v->local[i] + 8);
+                } else {
+                    const pdup pw = p == last ? as_parent(&w) : load_parent(v->world[p]);
+                    w = mul_pair(&pw, v->local[i]);
+                }
+                if (stream) {
+                    simde_mm256_stream_ps(v->world[i], w.c01);
+                    simde_mm256_stream_ps(v->world[i] + 8, w.c23);
+                } else {
+                    simde_mm256_storeu_ps(v->world[i], w.c01);
+                    simde_mm256_storeu_ps(v->world[i] + 8, w.c23);
+                }
+                last = i;
+            }
+        } while (sb);
+    }
+    if (stream)
+        simde_mm_sfence();
+    return count;
+}
+
+static uint32_t update_avx(const sgrt__update_view *v)
+{
+    return v->stream ? update_pass(v, true) : update_pass(v, false);
+}
+
+const sgrt__kernels sgrt__kernels_avx = {
+    "avx (simde)",
+    mul_avx,
+    mul_batch_avx,
+    update_avx,
+};
