@@ -164,7 +164,8 @@ SGRT_API sgrt_result sgrt_node_first_child(const sgrt_scene *s, sgrt_node node, 
 SGRT_API sgrt_result sgrt_node_next_sibling(const sgrt_scene *s, sgrt_node node, sgrt_node *out);
 
 /** Move `node` (with its subtree) under `parent`; SGRT_NULL_NODE makes it a
- *  root. SGRT_KEEP_LOCAL keeps its local matrix, so its world follows the new
+ *  root. Re-parenting under the current parent is a no-op in both modes (it
+ *  marks nothing). SGRT_KEEP_LOCAL keeps its local matrix, so its world follows the new
  *  parent; SGRT_KEEP_WORLD replaces its local by inverse(parent_world) x
  *  world (both exact as of now, computed in double precision) so its world
  *  stays put. The subtree counts as moved. Re-parenting under a node stored
@@ -217,6 +218,157 @@ SGRT_API sgrt_result sgrt_node_world_now(const sgrt_scene *s, sgrt_node node, fl
  *  exactly once, parents before children. Returns how many it recomputed
  *  (0 for a NULL scene). Cost: O(dirty nodes + n/1024). Never allocates. */
 SGRT_API uint32_t sgrt_scene_update(sgrt_scene *s);
+
+/* ------------------------------------------------------------------------- */
+/* Renderer hand-off                                                         */
+/* ------------------------------------------------------------------------- */
+
+/* A renderer keeps a GPU copy of the world matrices indexed by *slot*, the
+ * position of a node in the scene's storage, and each frame uploads only the
+ * slot ranges that a tracker reports as changed. A slot's content changes
+ * when its world matrix is recomputed, when a node is created in it or
+ * destroyed, and when a node moves into or out of it (re-parenting under a
+ * node stored after it, sgrt_scene_compact). Slots are not handles: the node
+ * in a slot can change; sgrt_scene_slot_node says which one it is now. */
+
+/** The world matrices as one array of 16 floats per slot (column-major, each
+ *  matrix 64-byte aligned), as of the last sgrt_scene_update: upload it
+ *  as-is. *out_slot_count (optional) receives the number of slots in use,
+ *  one past the highest slot that may hold a live node; entries of dead
+ *  slots hold unspecified values. The pointer is owned by the scene and
+ *  stays valid until the next call that may allocate (sgrt_node_create,
+ *  sgrt_node_set_parent, sgrt_scene_reserve, sgrt_scene_compact) or
+ *  sgrt_scene_destroy. O(1). Returns NULL (and a count of 0) for a NULL scene. */
+SGRT_API const float *sgrt_scene_world_array(const sgrt_scene *s, uint32_t *out_slot_count);
+
+/** Slot of a live node: its world matrix is at 16 * slot in the world array.
+ *  Valid until the node moves (see above). O(1).
+ *  Errors: INVALID_ARG (s or out_slot NULL), STALE_HANDLE. */
+SGRT_API sgrt_result sgrt_node_slot(const sgrt_scene *s, sgrt_node node, uint32_t *out_slot);
+
+/** The node stored in `slot`, or SGRT_NULL_NODE when the slot is dead, out of
+ *  range, or s is NULL. O(1). */
+SGRT_API sgrt_node sgrt_scene_slot_node(const sgrt_scene *s, uint32_t slot);
+
+/** Attach a 64-bit user value to a node (an entity id, a mesh and material
+ *  index, ...). It travels with the node when its slot changes, and reads
+ *  back as 0 on a new node. Marks nothing. O(1); never allocates.
+ *  Errors: INVALID_ARG (s NULL), STALE_HANDLE. */
+SGRT_API sgrt_result sgrt_node_set_user(sgrt_scene *s, sgrt_node node, uint64_t user);
+
+/** Read a node's user value. O(1). Errors: INVALID_ARG, STALE_HANDLE. */
+SGRT_API sgrt_result sgrt_node_user(const sgrt_scene *s, sgrt_node node, uint64_t *out);
+
+/** A change tracker: for one consumer (a GPU buffer, a physics mirror, a
+ *  network replicator), the set of slots whose content changed since that
+ *  consumer last collected. Any number of trackers may watch one scene; each
+ *  sees every change exactly once, whatever the others collect. Owned by the
+ *  scene it was created on. */
+typedef struct sgrt_tracker sgrt_tracker;
+
+/** A run of slots [first, first + count). */
+typedef struct sgrt_range {
+    uint32_t first, count;
+} sgrt_range;
+
+/** Create a tracker on `s`. It starts with every slot below the slot count
+ *  pending, so its first collect covers the whole world array.
+ *  Cost added to the scene: one word OR per tracker for each 32-slot word
+ *  that sgrt_scene_update recomputes or that a create, destroy or move
+ *  touches; capacity/8 bytes per tracker, grown with the scene (a failed
+ *  growth fails the call that needed it with NOMEM).
+ *  Allocates. Errors: INVALID_ARG (s or out NULL), NOMEM. */
+SGRT_API sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out);
+
+/** Destroy a tracker of `s`. NULL t is a no-op. sgrt_scene_destroy frees the
+ *  trackers still alive; their pointers then dangle. O(trackers). */
+SGRT_API void sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t);
+
+/** Write the tracker's pending slots to `out` as ranges in increasing slot
+ *  order, merging two runs when at most `merge_gap` unchanged slots lie
+ *  between them (uploading a few unchanged matrices is often cheaper than one
+ *  more call), and forget what it wrote. Every range lies below the current
+ *  slot count; pending slots at or past it (dead since) are dropped.
+ *
+ *  Returns the number of ranges written, 0 when nothing is pending. When
+ *  more remain than `max_ranges` can hold, it writes max_ranges ranges,
+ *  returns max_ranges + 1 and keeps the rest for the next call; so
+ *  `while (sgrt_tracker_collect(s, t, out, max, gap) > max)` drains it, and
+ *  max_ranges = 0 (out may then be NULL) only asks whether anything is
+ *  pending. max_ranges is capped at UINT32_MAX - 1.
+ *
+ *  Cost O(pending words + capacity/1024); never allocates. Returns 0 when s,
+ *  t (or out with max_ranges > 0) is NULL, or t belongs to another scene. */
+SGRT_API uint32_t sgrt_tracker_collect(sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
+                                       uint32_t max_ranges, uint32_t merge_gap);
+
+/** A set of nodes as a bitfield over slots, 32 to a word (e.g. "visible",
+ *  "casts shadow"). Membership follows a node when its slot changes; a
+ *  destroyed node leaves every set. Owned by the scene it was created on. */
+typedef struct sgrt_nodeset sgrt_nodeset;
+
+/** How sgrt_nodeset_combine and sgrt_nodeset_from_changes join two sets. */
+typedef enum sgrt_set_op {
+    SGRT_SET_AND = 0,    /**< in both */
+    SGRT_SET_OR = 1,     /**< in either */
+    SGRT_SET_AND_NOT = 2 /**< in the first and not in the second */
+} sgrt_set_op;
+
+/** Create an empty node set on `s`. Memory: capacity/4 bytes, grown with the
+ *  scene. Allocates. Errors: INVALID_ARG (s or out NULL), NOMEM. */
+SGRT_API sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset **out);
+
+/** Destroy a node set of `s`. NULL set is a no-op. sgrt_scene_destroy frees
+ *  the sets still alive. O(trackers + sets). */
+SGRT_API void sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset *set);
+
+/** Add or remove a node. O(1), never allocates. Errors: INVALID_ARG (NULL,
+ *  or a set of another scene), STALE_HANDLE. */
+SGRT_API sgrt_result sgrt_nodeset_add(sgrt_scene *s, sgrt_nodeset *set, sgrt_node node);
+SGRT_API sgrt_result sgrt_nodeset_remove(sgrt_scene *s, sgrt_nodeset *set, sgrt_node node);
+
+/** True when `node` is a live member of `set`; false for bad arguments. O(1). */
+SGRT_API bool sgrt_nodeset_has(const sgrt_scene *s, const sgrt_nodeset *set, sgrt_node node);
+
+/** Remove every node. O(capacity/32). Errors: INVALID_ARG. */
+SGRT_API sgrt_result sgrt_nodeset_clear(sgrt_scene *s, sgrt_nodeset *set);
+
+/** Number of members (0 for bad arguments). O(capacity/32). */
+SGRT_API uint32_t sgrt_nodeset_count(const sgrt_scene *s, const sgrt_nodeset *set);
+
+/** dst = a OP b in one pass over the words. dst may be a or b.
+ *  O(capacity/32); never allocates. Errors: INVALID_ARG (NULL, bad op, a
+ *  set of another scene). */
+SGRT_API sgrt_result sgrt_nodeset_combine(sgrt_scene *s, sgrt_nodeset *dst, const sgrt_nodeset *a,
+                                          sgrt_set_op op, const sgrt_nodeset *b);
+
+/** dst = (the live nodes in t's pending slots) OP b, in one pass over the
+ *  words: with SGRT_SET_AND and b = "visible", the visible nodes that changed.
+ *  b NULL means the pending live nodes alone (op is then ignored). dst may be
+ *  b. With `consume` true, t forgets the pending slots whose nodes ended up
+ *  in dst (a later collect will not report them), and keeps the others, e.g.
+ *  the changed nodes that are not visible yet.
+ *  O(capacity/32); never allocates. Errors: INVALID_ARG (NULL s, dst or t,
+ *  bad op, an object of another scene). */
+SGRT_API sgrt_result sgrt_nodeset_from_changes(sgrt_scene *s, sgrt_nodeset *dst, sgrt_tracker *t,
+                                               sgrt_set_op op, const sgrt_nodeset *b,
+                                               bool consume);
+
+/** Iterate: the member with the lowest slot >= *cursor, SGRT_NULL_NODE when
+ *  there is none; *cursor moves past it. Start with *cursor = 0. Skips 32
+ *  non-members per zero word and finds members with count-trailing-zeros.
+ *  Adding or removing members during the walk is allowed; creating,
+ *  destroying or moving nodes is not. Returns SGRT_NULL_NODE for bad
+ *  arguments. */
+SGRT_API sgrt_node sgrt_nodeset_next(const sgrt_scene *s, const sgrt_nodeset *set,
+                                     uint32_t *cursor);
+
+/** The set's words for a loop of one's own: bit (i % 32) of word (i / 32) is
+ *  slot i; *out_word_count (optional) words cover every slot in use, and bits
+ *  past the slot count are 0. Owned by the set; valid until the next call
+ *  that may allocate (as for sgrt_scene_world_array). NULL for bad arguments. */
+SGRT_API const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, const sgrt_nodeset *set,
+                                            uint32_t *out_word_count);
 
 /* ------------------------------------------------------------------------- */
 /* Queries and diagnostics                                                   */

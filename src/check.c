@@ -10,10 +10,11 @@ static const char *const sgrt__result_names[] = {
 
 const char *sgrt_result_str(sgrt_result r)
 {
-    const int i = -(int)r;
-    if (i < 0 || i >= (int)(sizeof sgrt__result_names / sizeof sgrt__result_names[0]))
+    const int n = (int)(sizeof sgrt__result_names / sizeof sgrt__result_names[0]);
+    /* Range-check before negating: -(int)r overflows for INT_MIN. */
+    if ((int)r > 0 || (int)r <= -n)
         return "SGRT_ERR_UNKNOWN";
-    return sgrt__result_names[i];
+    return sgrt__result_names[-(int)r];
 }
 
 #define FAIL(what)                                                                     \

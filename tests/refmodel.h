@@ -28,7 +28,8 @@
  *
  * Ids are whatever the library handed out (0 is never a valid id); the model
  * aborts with a message on misuse (unknown id, id added twice, cycles), since
- * that is a bug in the test, not in the library.
+ * that is a bug in the test, not in the library. One model, one thread: even
+ * the const queries use the model's scratch space.
  */
 #ifndef SGRT_TEST_REFMODEL_H
 #define SGRT_TEST_REFMODEL_H

@@ -1,0 +1,538 @@
+/* The work counts of the dirty-flag contract: sgrt_scene_update() must
+ * recompute exactly the nodes whose world may have changed, each once, and
+ * say how many. Also: the per-frame calls never touch the allocator. */
+#include "sgrt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                              \
+        }                                                                            \
+    } while (0)
+
+#define CHECK_U(got, want)                                                               \
+    do {                                                                                 \
+        unsigned long g_ = (unsigned long)(got), w_ = (unsigned long)(want);             \
+        if (g_ != w_) {                                                                  \
+            fprintf(stderr, "%s:%d: %s = %lu, expected %lu\n", __FILE__, __LINE__, #got, \
+                    g_, w_);                                                             \
+            failures++;                                                                  \
+        }                                                                                \
+    } while (0)
+
+#define OK(call) CHECK((call) == SGRT_OK)
+
+static const float IDENTITY[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+
+/* A translation; small integers keep every product exact in float, so the
+ * expected worlds below are exact sums. */
+static void translation(float x, float y, float z, float m[16])
+{
+    memcpy(m, IDENTITY, sizeof IDENTITY);
+    m[12] = x;
+    m[13] = y;
+    m[14] = z;
+}
+
+static void move_to(sgrt_scene *s, sgrt_node n, float x)
+{
+    float m[16];
+    translation(x, 0, 0, m);
+    OK(sgrt_node_set_local(s, n, m));
+}
+
+static float world_x(sgrt_scene *s, sgrt_node n)
+{
+    float w[16] = {0};
+    OK(sgrt_node_world(s, n, w));
+    return w[12];
+}
+
+static void check_scene(const sgrt_scene *s)
+{
+    const char *what = NULL;
+    sgrt_result r = sgrt_scene_check(s, &what);
+    if (r != SGRT_OK) {
+        fprintf(stderr, "sgrt_scene_check: %s (%s)\n", sgrt_result_str(r), what ? what : "?");
+        failures++;
+    }
+}
+
+static sgrt_scene *new_scene(void)
+{
+    sgrt_scene *s = NULL;
+    OK(sgrt_scene_create(NULL, &s));
+    if (!s) {
+        fprintf(stderr, "cannot create a scene\n");
+        exit(1);
+    }
+    return s;
+}
+
+/* Nystrom's example: ship -> crow's nest -> pirate -> parrot. */
+static void test_pirate(void)
+{
+    sgrt_scene *s = new_scene();
+    sgrt_node ship, nest, pirate, parrot;
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &ship));
+    OK(sgrt_node_create(s, ship, &nest));
+    OK(sgrt_node_create(s, nest, &pirate));
+    OK(sgrt_node_create(s, pirate, &parrot));
+    CHECK_U(sgrt_scene_update(s), 4); /* new nodes count as moved */
+    CHECK_U(sgrt_scene_update(s), 0);
+
+    /* All four move in one frame, leaf first to catch an eager update that
+     * would recompute the chain below each moved node (10 matrices). */
+    move_to(s, parrot, 1000);
+    move_to(s, pirate, 100);
+    move_to(s, nest, 10);
+    move_to(s, ship, 1);
+    CHECK_U(sgrt_scene_update(s), 4);
+    CHECK(world_x(s, ship) == 1.0f);
+    CHECK(world_x(s, nest) == 11.0f);
+    CHECK(world_x(s, pirate) == 111.0f);
+    CHECK(world_x(s, parrot) == 1111.0f);
+
+    /* Root first this time. */
+    move_to(s, ship, 2);
+    move_to(s, nest, 20);
+    move_to(s, pirate, 200);
+    move_to(s, parrot, 2000);
+    CHECK_U(sgrt_scene_update(s), 4);
+    CHECK(world_x(s, parrot) == 2222.0f);
+
+    /* Only the parrot: only the parrot. */
+    move_to(s, parrot, 3000);
+    CHECK_U(sgrt_scene_update(s), 1);
+    CHECK(world_x(s, parrot) == 3222.0f);
+
+    /* Only the ship: the whole chain below it. */
+    move_to(s, ship, 3);
+    CHECK_U(sgrt_scene_update(s), 4);
+    CHECK(world_x(s, parrot) == 3223.0f);
+    CHECK_U(sgrt_scene_update(s), 0);
+    check_scene(s);
+    sgrt_scene_destroy(s);
+}
+
+static void test_moved_then_destroyed(void)
+{
+    sgrt_scene *s = new_scene();
+    sgrt_node a, b, a1, a2, a11;
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &a));
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &b));
+    OK(sgrt_node_create(s, a, &a1));
+    OK(sgrt_node_create(s, a, &a2));
+    OK(sgrt_node_create(s, a1, &a11));
+    CHECK_U(sgrt_scene_update(s), 5);
+
+    /* Moved, then destroyed with its subtree: nothing left to do. */
+    move_to(s, a1, 5);
+    OK(sgrt_node_destroy(s, a1));
+    CHECK_U(sgrt_scene_update(s), 0);
+    CHECK(!sgrt_node_alive(s, a11));
+
+    /* A moved subtree from which a branch is destroyed: the rest remains. */
+    sgrt_node a3, a31;
+    OK(sgrt_node_create(s, a, &a3));
+    OK(sgrt_node_create(s, a3, &a31));
+    CHECK_U(sgrt_scene_update(s), 2);
+    move_to(s, a, 7);
+    OK(sgrt_node_destroy(s, a3));
+    CHECK_U(sgrt_scene_update(s), 2); /* a and a2 */
+    CHECK(world_x(s, a2) == 7.0f);
+
+    /* Created and destroyed within one frame. */
+    sgrt_node t;
+    OK(sgrt_node_create(s, b, &t));
+    OK(sgrt_node_destroy(s, t));
+    CHECK_U(sgrt_scene_update(s), 0);
+    check_scene(s);
+    sgrt_scene_destroy(s);
+}
+
+static void test_chain(void)
+{
+    enum { N = 1000 };
+    sgrt_scene *s = new_scene();
+    sgrt_node *n = malloc(N * sizeof *n);
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &n[0]));
+    for (int i = 1; i < N; i++)
+        OK(sgrt_node_create(s, n[i - 1], &n[i]));
+    CHECK_U(sgrt_scene_update(s), N);
+    CHECK_U(sgrt_scene_update(s), 0);
+
+    /* All moved, deepest first: still each once. */
+    for (int i = N - 1; i >= 0; i--)
+        move_to(s, n[i], 1);
+    CHECK_U(sgrt_scene_update(s), N);
+    CHECK(world_x(s, n[N - 1]) == (float)N);
+    CHECK(world_x(s, n[N / 2]) == (float)(N / 2 + 1));
+
+    /* All moved, root first. */
+    for (int i = 0; i < N; i++)
+        move_to(s, n[i], 2);
+    CHECK_U(sgrt_scene_update(s), N);
+    CHECK(world_x(s, n[N - 1]) == (float)(2 * N));
+
+    /* Moving node i recomputes the N - i nodes from i down. */
+    move_to(s, n[N - 10], 3);
+    CHECK_U(sgrt_scene_update(s), 10);
+    move_to(s, n[600], 3);
+    move_to(s, n[700], 3);
+    CHECK_U(sgrt_scene_update(s), N - 600);
+    check_scene(s);
+    free(n);
+    sgrt_scene_destroy(s);
+}
+
+static void test_identical_bits(void)
+{
+    sgrt_scene *s = new_scene();
+    sgrt_node a, b;
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &a));
+    OK(sgrt_node_create(s, a, &b));
+    CHECK_U(sgrt_scene_update(s), 2);
+    CHECK_U(sgrt_scene_update(s), 0);
+
+    /* A new node's local is the identity: writing it again is no change. */
+    OK(sgrt_node_set_local(s, a, IDENTITY));
+    OK(sgrt_node_set_local(s, b, IDENTITY));
+    CHECK_U(sgrt_scene_update(s), 0);
+
+    float m[16];
+    translation(1.5f, -2.25f, 3, m);
+    OK(sgrt_node_set_local(s, a, m));
+    CHECK_U(sgrt_scene_update(s), 2);
+    float copy[16];
+    memcpy(copy, m, sizeof m);
+    OK(sgrt_node_set_local(s, a, copy));
+    OK(sgrt_node_set_local(s, a, copy));
+    CHECK_U(sgrt_scene_update(s), 0);
+
+    /* -0.0 equals 0.0 but is not the same bits: it is a change (the world's
+     * sign of zero follows it). */
+    copy[1] = -0.0f;
+    OK(sgrt_node_set_local(s, a, copy));
+    CHECK_U(sgrt_scene_update(s), 2);
+
+    /* A leaf: only itself. */
+    copy[1] = 0.0f;
+    OK(sgrt_node_set_local(s, b, copy));
+    CHECK_U(sgrt_scene_update(s), 1);
+
+    /* set_trs producing the same matrix twice marks once. */
+    const float t[3] = {1, 2, 3}, q[4] = {0, 0, 0.6f, 0.8f}, sc[3] = {2, 3, 4};
+    OK(sgrt_node_set_trs(s, b, t, q, sc));
+    CHECK_U(sgrt_scene_update(s), 1);
+    OK(sgrt_node_set_trs(s, b, t, q, sc));
+    CHECK_U(sgrt_scene_update(s), 0);
+    check_scene(s);
+    sgrt_scene_destroy(s);
+}
+
+/* A deterministic tree of n nodes under `root`: node i's parent is one of the
+ * nodes before it (a mix of bushy and deep). Returns the nodes in nodes[]. */
+static void build_tree(sgrt_scene *s, sgrt_node root, sgrt_node *nodes, uint32_t *parent_idx,
+                       int n)
+{
+    nodes[0] = root;
+    parent_idx[0] = 0;
+    uint32_t x = 12345u;
+    for (int i = 1; i < n; i++) {
+        x = x * 1103515245u + 12345u;
+        uint32_t p = (x >> 8) % 3u == 0u ? (uint32_t)(i - 1) : (x >> 12) % (uint32_t)i;
+        parent_idx[i] = p;
+        OK(sgrt_node_create(s, nodes[p], &nodes[i]));
+    }
+}
+
+/* Subtree sizes from parent indices (parents precede children). */
+static void subtree_sizes(const uint32_t *parent_idx, int n, uint32_t *size)
+{
+    for (int i = 0; i < n; i++)
+        size[i] = 1;
+    for (int i = n - 1; i > 0; i--)
+        size[parent_idx[i]] += size[i];
+}
+
+/* True when node i is node a or below it. */
+static bool below(const uint32_t *parent_idx, int i, int a)
+{
+    for (;;) {
+        if (i == a)
+            return true;
+        if (i == 0)
+            return false;
+        i = (int)parent_idx[i];
+    }
+}
+
+static void test_subtree(void)
+{
+    enum { K = 137, OTHER = 50 };
+    sgrt_scene *s = new_scene();
+    sgrt_node top, root, other[OTHER], nodes[K];
+    uint32_t pidx[K], size[K];
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &top));
+    for (int i = 0; i < OTHER; i++)
+        OK(sgrt_node_create(s, i % 2 ? top : SGRT_NULL_NODE, &other[i]));
+    OK(sgrt_node_create(s, top, &root));
+    build_tree(s, root, nodes, pidx, K);
+    subtree_sizes(pidx, K, size);
+    CHECK_U(size[0], K);
+    CHECK_U(sgrt_scene_update(s), 1 + OTHER + K);
+
+    move_to(s, root, 1);
+    CHECK_U(sgrt_scene_update(s), K);
+
+    /* Each inner node alone: its subtree. */
+    for (int i = 1; i < K; i += 7) {
+        move_to(s, nodes[i], (float)i);
+        CHECK_U(sgrt_scene_update(s), size[i]);
+    }
+
+    /* A node and some of its descendants: still each node once. */
+    for (int i = K - 1; i >= 0; i -= 3)
+        move_to(s, nodes[i], 0.5f * (float)i);
+    move_to(s, nodes[0], 9);
+    CHECK_U(sgrt_scene_update(s), K);
+
+    /* Two disjoint subtrees: the sum. Find two nodes, neither below the other. */
+    int a = -1, b = -1;
+    for (int i = 2; i < K && b < 0; i++) {
+        for (int j = 1; j < i && b < 0; j++) {
+            if (size[i] > 1 && size[j] > 1 && !below(pidx, i, j) && !below(pidx, j, i)) {
+                a = j;
+                b = i;
+            }
+        }
+    }
+    CHECK(a > 0 && b > 0);
+    if (a > 0 && b > 0) {
+        move_to(s, nodes[a], 4321);
+        move_to(s, nodes[b], 4321);
+        CHECK_U(sgrt_scene_update(s), size[a] + size[b]);
+    }
+    check_scene(s);
+    sgrt_scene_destroy(s);
+}
+
+static void test_new_nodes(void)
+{
+    sgrt_scene *s = new_scene();
+    sgrt_node a, b, c, d;
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &a));
+    OK(sgrt_node_create(s, a, &b));
+    CHECK_U(sgrt_scene_update(s), 2);
+    OK(sgrt_node_create(s, b, &c));
+    CHECK_U(sgrt_scene_update(s), 1);
+    /* A new leaf below a moved node is counted once. */
+    move_to(s, a, 1);
+    OK(sgrt_node_create(s, b, &d));
+    CHECK_U(sgrt_scene_update(s), 4);
+    CHECK(world_x(s, d) == 1.0f);
+    /* A new root. */
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &d));
+    CHECK_U(sgrt_scene_update(s), 1);
+    check_scene(s);
+    sgrt_scene_destroy(s);
+}
+
+static void test_reparent_counts(void)
+{
+    enum { K = 40 };
+    sgrt_scene *s = new_scene();
+    sgrt_node p1, p2, late, nodes[K];
+    uint32_t pidx[K], size[K];
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &p1));
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &p2));
+    sgrt_node sub;
+    OK(sgrt_node_create(s, p1, &sub));
+    build_tree(s, sub, nodes, pidx, K);
+    subtree_sizes(pidx, K, size);
+    move_to(s, p2, 10);
+    CHECK_U(sgrt_scene_update(s), 3 + K - 1);
+
+    /* Keep local: the subtree moves with its new parent. */
+    OK(sgrt_node_set_parent(s, sub, p2, SGRT_KEEP_LOCAL));
+    CHECK_U(sgrt_scene_update(s), K);
+    CHECK(world_x(s, nodes[K - 1]) == 10.0f);
+
+    /* Keep world: the same nodes are recomputed (their world stays put). */
+    OK(sgrt_node_set_parent(s, sub, p1, SGRT_KEEP_WORLD));
+    CHECK_U(sgrt_scene_update(s), K);
+    CHECK(world_x(s, nodes[K - 1]) == 10.0f);
+
+    /* An inner node to root. */
+    OK(sgrt_node_set_parent(s, nodes[1], SGRT_NULL_NODE, SGRT_KEEP_LOCAL));
+    CHECK_U(sgrt_scene_update(s), size[1]);
+
+    /* Under a node created later: storage moves, the count does not change. */
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &late));
+    CHECK_U(sgrt_scene_update(s), 1);
+    OK(sgrt_node_set_parent(s, sub, late, SGRT_KEEP_LOCAL));
+    CHECK_U(sgrt_scene_update(s), K - size[1]);
+
+    /* Pending work survives compaction. */
+    move_to(s, nodes[1], 3);
+    OK(sgrt_scene_compact(s));
+    CHECK_U(sgrt_scene_update(s), size[1]);
+    check_scene(s);
+    sgrt_scene_destroy(s);
+}
+
+/* ---- allocator accounting ------------------------------------------------ */
+
+typedef struct counting {
+    unsigned long allocs, frees, bad_frees;
+} counting;
+
+/* Each block carries its raw pointer and requested size just below the
+ * aligned address, so free can check the size it is given. */
+static void *count_alloc(size_t size, size_t align, void *user)
+{
+    counting *c = user;
+    c->allocs++;
+    const size_t hdr = 2 * sizeof(size_t);
+    if (align < hdr)
+        align = hdr;
+    unsigned char *raw = malloc(size + align + hdr);
+    if (!raw)
+        return NULL;
+    uintptr_t p = ((uintptr_t)raw + hdr + align - 1) & ~(uintptr_t)(align - 1);
+    unsigned char *ptr = (unsigned char *)p;
+    memcpy(ptr - hdr, &raw, sizeof raw);
+    memcpy(ptr - sizeof(size_t), &size, sizeof size);
+    return ptr;
+}
+
+static void count_free(void *ptr, size_t size, void *user)
+{
+    counting *c = user;
+    c->frees++;
+    if (!ptr) {
+        c->bad_frees++;
+        return;
+    }
+    unsigned char *p = ptr;
+    void *raw;
+    size_t asked;
+    memcpy(&raw, p - 2 * sizeof(size_t), sizeof raw);
+    memcpy(&asked, p - sizeof(size_t), sizeof asked);
+    if (asked != size)
+        c->bad_frees++;
+    free(raw);
+}
+
+static void test_no_allocation_per_frame(void)
+{
+    enum { N = 3000 };
+    counting c = {0, 0, 0};
+    const sgrt_allocator al = {count_alloc, count_free, &c};
+    const sgrt_scene_desc desc = {0, 0, &al};
+    sgrt_scene *s = NULL;
+    OK(sgrt_scene_create(&desc, &s));
+    if (!s)
+        return;
+    CHECK(c.allocs > 0);
+    sgrt_node *n = malloc(N * sizeof *n);
+    for (int i = 0; i < N; i++)
+        OK(sgrt_node_create(s, i < 4 ? SGRT_NULL_NODE : n[((unsigned)i * 2654435761u >> 16) % (unsigned)i],
+                           &n[i]));
+    CHECK_U(sgrt_scene_update(s), N);
+
+    const unsigned long a0 = c.allocs, f0 = c.frees;
+    float m[16], out[16];
+    const float t[3] = {1, 2, 3}, q[4] = {0.5f, 0.5f, 0.5f, 0.5f}, sc[3] = {1, 2, 0.5f};
+    for (int frame = 0; frame < 20; frame++) {
+        for (int i = frame; i < N; i += 3) {
+            translation((float)frame, (float)i, 0, m);
+            OK(sgrt_node_set_local(s, n[i], m));
+            OK(sgrt_node_set_local(s, n[i], m)); /* unchanged */
+        }
+        for (int i = frame; i < N; i += 5)
+            OK(sgrt_node_set_trs(s, n[i], t, q, sc));
+        for (int i = 0; i < N; i += 11) {
+            OK(sgrt_node_world_now(s, n[i], out));
+            OK(sgrt_node_world(s, n[i], out));
+            OK(sgrt_node_local(s, n[i], out));
+        }
+        CHECK(sgrt_scene_update(s) > 0);
+        CHECK_U(sgrt_scene_update(s), 0);
+        for (int i = 0; i < N; i += 7) {
+            sgrt_node p;
+            OK(sgrt_node_world(s, n[i], out));
+            OK(sgrt_node_world_now(s, n[i], out));
+            OK(sgrt_node_parent(s, n[i], &p));
+            OK(sgrt_node_first_child(s, n[i], &p));
+            OK(sgrt_node_next_sibling(s, n[i], &p));
+            CHECK(sgrt_node_alive(s, n[i]));
+        }
+        CHECK_U(sgrt_scene_node_count(s), N);
+    }
+    CHECK_U(c.allocs, a0);
+    CHECK_U(c.frees, f0);
+
+    /* Destroying never allocates either (nodes are only released). */
+    OK(sgrt_node_destroy(s, n[3]));
+    OK(sgrt_node_destroy(s, n[N - 1]));
+    CHECK_U(c.allocs, a0);
+    free(n);
+    check_scene(s);
+    sgrt_scene_destroy(s);
+    CHECK_U(c.frees, c.allocs);
+    CHECK_U(c.bad_frees, 0);
+}
+
+/* After sgrt_scene_reserve(n), creating up to n nodes does not allocate. */
+static void test_reserve(void)
+{
+    enum { N = 5000 };
+    counting c = {0, 0, 0};
+    const sgrt_allocator al = {count_alloc, count_free, &c};
+    const sgrt_scene_desc desc = {0, 0, &al};
+    sgrt_scene *s = NULL;
+    OK(sgrt_scene_create(&desc, &s));
+    if (!s)
+        return;
+    OK(sgrt_scene_reserve(s, N));
+    const unsigned long a0 = c.allocs;
+    sgrt_node *n = malloc(N * sizeof *n);
+    for (int i = 0; i < N; i++)
+        OK(sgrt_node_create(s, i % 10 < 3 ? SGRT_NULL_NODE : n[i - 1 - (i % 3)], &n[i]));
+    CHECK_U(c.allocs, a0);
+    CHECK_U(sgrt_scene_update(s), N);
+    CHECK_U(c.allocs, a0);
+    free(n);
+    check_scene(s);
+    sgrt_scene_destroy(s);
+    CHECK_U(c.frees, c.allocs);
+    CHECK_U(c.bad_frees, 0);
+}
+
+int main(void)
+{
+    test_pirate();
+    test_moved_then_destroyed();
+    test_chain();
+    test_identical_bits();
+    test_subtree();
+    test_new_nodes();
+    test_reparent_counts();
+    test_no_allocation_per_frame();
+    test_reserve();
+    if (failures) {
+        fprintf(stderr, "test_counts: %d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("test_counts: all checks passed\n");
+    return 0;
+}

@@ -1,0 +1,730 @@
+/* Differential test: long random sequences of operations applied to the
+ * library and to the double-precision reference model (refmodel.h) side by
+ * side.
+ *
+ *   test_diff [ops [seed]]     defaults: 200000 ops, the seed printed below
+ *
+ * After every sgrt_scene_update:
+ *   - its return value must equal the model's count of dirty nodes exactly;
+ *   - every live node's world must match the model's double-precision world
+ *     within (4*depth + 1) * u * A entrywise, u = 2^-24 and A the product of
+ *     the absolute locals along the path: each float 4x4 product adds at most
+ *     about 3-4 u of |parent| x |local| (three roundings of the sum, one of
+ *     the product; fused multiply-adds only do better), and the error already
+ *     in the parent is carried through |local|, so it grows linearly with the
+ *     depth, relative to A rather than to the entry (entries may cancel);
+ *   - sgrt_scene_check must pass.
+ * Also, whenever sampled: sgrt_node_world_now is bit-identical to what the
+ * following update stores, and within the model's tolerance now;
+ * sgrt_node_world of a node that existed at the last update is that update's
+ * value; a new node reports its parent's world as of the last update.
+ * The first mismatch stops the run with the seed and the operation index,
+ * which reproduce it.
+ */
+#include "refmodel.h"
+#include "sgrt.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_OPS 200000UL
+#define DEFAULT_SEED 0x5c3e9d0f2a61b874ULL
+
+static uint64_t seed_used;
+static unsigned long op_index;
+static const char *op_name = "setup";
+
+static uint64_t rng_state;
+
+static uint64_t rng_next(void) /* splitmix64 */
+{
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static uint32_t rng_below(uint32_t n) { return (uint32_t)(rng_next() % n); }
+static double rng_unit(void) { return (double)(rng_next() >> 11) * (1.0 / 9007199254740992.0); }
+static double rng_range(double lo, double hi) { return lo + (hi - lo) * rng_unit(); }
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2), noreturn))
+#endif
+static void fail(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "test_diff: FAILED at op %lu (%s), seed 0x%016llx: ", op_index, op_name,
+            (unsigned long long)seed_used);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nreproduce: test_diff %lu 0x%016llx\n", op_index + 1,
+            (unsigned long long)seed_used);
+    exit(1);
+}
+
+static void expect(sgrt_result got, sgrt_result want, const char *what)
+{
+    if (got != want)
+        fail("%s returned %s, expected %s", what, sgrt_result_str(got), sgrt_result_str(want));
+}
+
+/* ---- random transforms ----------------------------------------------------- */
+
+static void random_unit_quat(float q[4])
+{
+    double d[4], n = 0;
+    do {
+        n = 0;
+        for (int i = 0; i < 4; i++) {
+            d[i] = rng_range(-1, 1);
+            n += d[i] * d[i];
+        }
+    } while (n < 1e-3 || n > 1);
+    n = sqrt(n);
+    for (int i = 0; i < 4; i++)
+        q[i] = (float)(d[i] / n);
+}
+
+/* A well-conditioned affine matrix: rotation x scale in +-[0.5, 2] x shear
+ * up to 0.3, translation up to 20. */
+static void random_affine(float out[16])
+{
+    float qf[4];
+    random_unit_quat(qf);
+    const double x = qf[0], y = qf[1], z = qf[2], w = qf[3];
+    const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
+                         2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
+                         2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
+    double sh[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    sh[3] = rng_range(-0.3, 0.3);
+    sh[6] = rng_range(-0.3, 0.3);
+    sh[7] = rng_range(-0.3, 0.3);
+    double sc[3];
+    for (int i = 0; i < 3; i++)
+        sc[i] = rng_range(0.5, 2) * (rng_below(10) == 0 ? -1 : 1);
+    for (int c = 0; c < 3; c++)
+        for (int row = 0; row < 3; row++) {
+            double v = 0;
+            for (int k = 0; k < 3; k++)
+                v += r[k * 3 + row] * sc[k] * sh[c * 3 + k];
+            out[c * 4 + row] = (float)v;
+        }
+    out[3] = out[7] = out[11] = 0.0f;
+    for (int i = 12; i < 15; i++)
+        out[i] = (float)rng_range(-20, 20);
+    out[15] = 1.0f;
+}
+
+/* The local set_trs must produce, T x R x S, from the very float inputs, in
+ * double; each rotation entry is a few roundings of terms bounded by 1, times
+ * the scale, so 8u * |scale| bounds the difference; translation and the last
+ * row are copied exactly. */
+static void check_trs(const float t[3], const float q[4], const float s[3], const float got[16])
+{
+    const double x = q[0], y = q[1], z = q[2], w = q[3];
+    const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
+                         2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
+                         2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
+    for (int c = 0; c < 3; c++)
+        for (int row = 0; row < 3; row++) {
+            const double want = r[c * 3 + row] * s[c];
+            const double err = fabs((double)got[c * 4 + row] - want);
+            if (!(err <= 8.0 * REF_U * fabs((double)s[c])))
+                fail("set_trs: local[%d] = %.9g, expected %.9g", c * 4 + row,
+                     (double)got[c * 4 + row], want);
+        }
+    const float exact[7] = {0, 0, 0, t[0], t[1], t[2], 1};
+    const int where[7] = {3, 7, 11, 12, 13, 14, 15};
+    for (int i = 0; i < 7; i++)
+        if (memcmp(&got[where[i]], &exact[i], sizeof(float)) != 0)
+            fail("set_trs: local[%d] = %.9g, expected %.9g", where[i], (double)got[where[i]],
+                 (double)exact[i]);
+}
+
+/* ---- state ----------------------------------------------------------------- */
+
+static sgrt_scene *scene;
+static sgrt_scene *other; /* a second scene whose handles are foreign here */
+static ref_model *model;
+static uint32_t *buf;     /* scratch for children / subtree ids */
+static uint32_t buf_cap;
+
+#define STALE_RING 512
+static uint32_t stale[STALE_RING];
+static uint32_t stale_n;
+
+#define FOREIGN_N 64
+static sgrt_node foreign[FOREIGN_N];
+
+/* Nodes created since the last update and the world they must report until
+ * then: their parent's world as of the last update. */
+#define NEW_MAX 4096
+static struct {
+    uint32_t id;
+    float world[16];
+} fresh[NEW_MAX];
+static uint32_t fresh_n;
+static bool fresh_overflow;
+
+/* world_now samples taken since the last change: the next update must store
+ * exactly these. */
+#define SAMPLES 64
+static struct {
+    uint32_t id;
+    float world[16];
+} samples[SAMPLES];
+static uint32_t samples_n;
+
+static uint32_t last_created;
+static unsigned long stats_reset, stats_updates, stats_recomputed, stats_cycles, stats_stale, stats_compacts,
+    stats_keep_world, stats_identical;
+static uint32_t stats_max_nodes, stats_max_depth;
+
+static uint32_t live_count(void) { return ref_model_count(model); }
+static sgrt_node random_live(void)
+{
+    sgrt_node n = {ref_model_nth(model, rng_below(live_count()))};
+    return n;
+}
+
+static void ensure_buf(uint32_t n)
+{
+    if (n <= buf_cap)
+        return;
+    buf_cap = n * 2;
+    buf = realloc(buf, buf_cap * sizeof *buf);
+    if (!buf) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+}
+
+static void changed(void) { samples_n = 0; }
+
+static const float *fresh_world(uint32_t id)
+{
+    for (uint32_t i = 0; i < fresh_n; i++)
+        if (fresh[i].id == id)
+            return fresh[i].world;
+    return NULL;
+}
+
+/* ---- operations ------------------------------------------------------------ */
+
+static void op_create(void)
+{
+    sgrt_node parent = SGRT_NULL_NODE;
+    const uint32_t r = rng_below(10);
+    if (live_count() && r >= 1) {
+        if (r < 3 && last_created && ref_model_alive(model, last_created))
+            parent.id = last_created; /* grows chains: depth */
+        else
+            parent = random_live();
+    }
+    float pw[16];
+    if (parent.id) {
+        const float *f = fresh_world(parent.id);
+        if (f)
+            memcpy(pw, f, sizeof pw);
+        else
+            expect(sgrt_node_world(scene, parent, pw), SGRT_OK, "sgrt_node_world(parent)");
+    } else {
+        for (int i = 0; i < 16; i++)
+            pw[i] = (i % 5 == 0) ? 1.0f : 0.0f;
+    }
+    sgrt_node n = SGRT_NULL_NODE;
+    expect(sgrt_node_create(scene, parent, &n), SGRT_OK, "sgrt_node_create");
+    if (n.id == 0u || ref_model_alive(model, n.id))
+        fail("sgrt_node_create returned id 0x%08x (zero or already live)", (unsigned)n.id);
+    ref_model_add(model, n.id, parent.id);
+    last_created = n.id;
+    if (fresh_n < NEW_MAX) {
+        fresh[fresh_n].id = n.id;
+        memcpy(fresh[fresh_n].world, pw, sizeof pw);
+        fresh_n++;
+    } else {
+        fresh_overflow = true;
+    }
+    float l[16];
+    expect(sgrt_node_local(scene, n, l), SGRT_OK, "sgrt_node_local(new)");
+    for (int i = 0; i < 16; i++)
+        if (l[i] != ((i % 5 == 0) ? 1.0f : 0.0f))
+            fail("new node 0x%08x: local is not the identity", (unsigned)n.id);
+    changed();
+}
+
+static void op_destroy(void)
+{
+    sgrt_node n = random_live();
+    /* big subtrees are destroyed too, but rarely, so the scene keeps its size */
+    for (int t = 0; t < 8 && ref_model_subtree_size(model, n.id) > 16; t++)
+        n = random_live();
+    const uint32_t k = ref_model_subtree_size(model, n.id);
+    ensure_buf(k);
+    expect(sgrt_node_destroy(scene, n), SGRT_OK, "sgrt_node_destroy");
+    ref_model_remove(model, n.id, buf);
+    for (uint32_t i = 0; i < k; i++) {
+        const sgrt_node h = {buf[i]};
+        if (sgrt_node_alive(scene, h))
+            fail("node 0x%08x alive after destroying its ancestor 0x%08x", (unsigned)h.id,
+                 (unsigned)n.id);
+        stale[stale_n++ % STALE_RING] = buf[i];
+    }
+    if (sgrt_scene_node_count(scene) != live_count())
+        fail("node count %u after destroy, model %u", (unsigned)sgrt_scene_node_count(scene),
+             (unsigned)live_count());
+    changed();
+}
+
+/* A random node below x (or x itself). */
+static uint32_t random_descendant(uint32_t x)
+{
+    uint32_t d = x;
+    const uint32_t steps = rng_below(5);
+    for (uint32_t s = 0; s < steps; s++) {
+        const uint32_t nc = ref_model_child_count(model, d);
+        if (!nc)
+            break;
+        ensure_buf(nc);
+        ref_model_children(model, d, buf);
+        d = buf[rng_below(nc)];
+    }
+    return d;
+}
+
+/* Columns of the 3x3 part of moderate length and far from parallel (the
+ * Hadamard ratio |det| / product of column lengths near 1), a moderate
+ * translation and an affine last row: as tame as random_affine's output. */
+static bool well_conditioned(const float l[16])
+{
+    double len[3];
+    for (int c = 0; c < 3; c++) {
+        len[c] = sqrt((double)l[c * 4] * l[c * 4] + (double)l[c * 4 + 1] * l[c * 4 + 1] +
+                      (double)l[c * 4 + 2] * l[c * 4 + 2]);
+        if (!(len[c] > 0.25 && len[c] < 4.0))
+            return false;
+    }
+    const double det = (double)l[0] * ((double)l[5] * l[10] - (double)l[9] * l[6]) -
+                       (double)l[4] * ((double)l[1] * l[10] - (double)l[9] * l[2]) +
+                       (double)l[8] * ((double)l[1] * l[6] - (double)l[5] * l[2]);
+    if (!(fabs(det) > 0.3 * len[0] * len[1] * len[2]))
+        return false;
+    for (int i = 12; i < 15; i++)
+        if (!(fabs((double)l[i]) < 100.0))
+            return false;
+    return fabs((double)l[3]) < 1e-6 && fabs((double)l[7]) < 1e-6 && fabs((double)l[11]) < 1e-6 &&
+           fabs((double)l[15] - 1.0) < 1e-6;
+}
+
+static void op_reparent(void)
+{
+    const sgrt_node n = random_live();
+    const sgrt_keep keep = rng_below(2) ? SGRT_KEEP_WORLD : SGRT_KEEP_LOCAL;
+    sgrt_node to = SGRT_NULL_NODE;
+    const uint32_t r = rng_below(20);
+    if (r == 0) {
+        to.id = 0; /* to root */
+    } else if (r <= 3) {
+        to.id = random_descendant(n.id); /* a cycle, on purpose */
+    } else if (r == 4) {
+        to.id = ref_model_parent(model, n.id); /* the same parent */
+    } else {
+        to = random_live();
+    }
+    const bool cycle = to.id && ref_model_is_ancestor_or_self(model, n.id, to.id);
+    const sgrt_result res = sgrt_node_set_parent(scene, n, to, keep);
+    if (cycle) {
+        expect(res, SGRT_ERR_CYCLE, "sgrt_node_set_parent (cycle)");
+        stats_cycles++;
+        return;
+    }
+    expect(res, SGRT_OK, "sgrt_node_set_parent");
+    if (keep == SGRT_KEEP_LOCAL) {
+        float before[16], after[16];
+        ref_model_local(model, n.id, before);
+        expect(sgrt_node_local(scene, n, after), SGRT_OK, "sgrt_node_local");
+        if (memcmp(before, after, sizeof before) != 0)
+            fail("keep-local re-parent of 0x%08x changed its local", (unsigned)n.id);
+        ref_model_set_parent(model, n.id, to.id);
+    } else {
+        float l[16];
+        expect(sgrt_node_local(scene, n, l), SGRT_OK, "sgrt_node_local");
+        const double e = ref_model_set_parent_keep_world(model, n.id, to.id, l);
+        if (!(e <= 1.0))
+            fail("keep-world re-parent of 0x%08x under 0x%08x moved the world: %.3g of the "
+                 "allowance",
+                 (unsigned)n.id, (unsigned)to.id, e);
+        stats_keep_world++;
+        if (!well_conditioned(l)) {
+            /* Keep-world locals compensate for the parent's world, and
+             * repeated, they drift towards huge, nearly singular matrices
+             * whose float products are mostly rounding: the comparison would
+             * stay valid (the tolerance scales with |A|) but say nothing. */
+            random_affine(l);
+            expect(sgrt_node_set_local(scene, n, l), SGRT_OK, "sgrt_node_set_local");
+            ref_model_set_local(model, n.id, l);
+            stats_reset++;
+        }
+    }
+    sgrt_node p;
+    expect(sgrt_node_parent(scene, n, &p), SGRT_OK, "sgrt_node_parent");
+    if (p.id != to.id)
+        fail("parent of 0x%08x is 0x%08x after re-parenting under 0x%08x", (unsigned)n.id,
+             (unsigned)p.id, (unsigned)to.id);
+    changed();
+}
+
+static void op_set_local(void)
+{
+    const sgrt_node n = random_live();
+    float l[16];
+    if (rng_below(8) == 0) {
+        ref_model_local(model, n.id, l); /* bit-identical: marks nothing */
+        stats_identical++;
+    } else {
+        random_affine(l);
+    }
+    expect(sgrt_node_set_local(scene, n, l), SGRT_OK, "sgrt_node_set_local");
+    ref_model_set_local(model, n.id, l);
+    changed();
+}
+
+static void op_set_trs(void)
+{
+    const sgrt_node n = random_live();
+    float t[3], q[4], s[3];
+    for (int i = 0; i < 3; i++) {
+        t[i] = (float)rng_range(-20, 20);
+        s[i] = (float)(rng_range(0.5, 2) * (rng_below(10) == 0 ? -1 : 1));
+    }
+    random_unit_quat(q);
+    expect(sgrt_node_set_trs(scene, n, t, q, s), SGRT_OK, "sgrt_node_set_trs");
+    float l[16];
+    expect(sgrt_node_local(scene, n, l), SGRT_OK, "sgrt_node_local");
+    check_trs(t, q, s, l);
+    ref_model_set_local(model, n.id, l);
+    changed();
+}
+
+static void op_world(void)
+{
+    const sgrt_node n = random_live();
+    float w[16];
+    expect(sgrt_node_world(scene, n, w), SGRT_OK, "sgrt_node_world");
+    const float *f = fresh_world(n.id);
+    if (f) {
+        if (memcmp(f, w, sizeof w) != 0)
+            fail("new node 0x%08x: world is not its parent's world as of the last update",
+                 (unsigned)n.id);
+        return;
+    }
+    if (fresh_overflow)
+        return; /* can't tell new from old */
+    /* as of the last update, whatever happened since */
+    const double e = ref_model_world_error(model, n.id, w);
+    const double tol = ref_model_world_tolerance(model, n.id);
+    if (!(e <= tol))
+        fail("sgrt_node_world(0x%08x) off by %.3g units (tolerance %.3g) from the last update",
+             (unsigned)n.id, e, tol);
+}
+
+static void op_world_now(void)
+{
+    const sgrt_node n = random_live();
+    float w[16];
+    expect(sgrt_node_world_now(scene, n, w), SGRT_OK, "sgrt_node_world_now");
+    const double e = ref_model_world_now_error(model, n.id, w);
+    const double tol = ref_model_world_now_tolerance(model, n.id);
+    if (!(e <= tol))
+        fail("sgrt_node_world_now(0x%08x) off by %.3g units (tolerance %.3g)", (unsigned)n.id, e,
+             tol);
+    if (samples_n < SAMPLES) {
+        samples[samples_n].id = n.id;
+        memcpy(samples[samples_n].world, w, sizeof w);
+        samples_n++;
+    }
+}
+
+/* A destroyed, foreign or made-up handle in a random call: refused, and
+ * (checked by the next update and structure pass) nothing changes. */
+static void op_stale(void)
+{
+    sgrt_node h;
+    const uint32_t r = rng_below(4);
+    if (r == 0 || stale_n == 0)
+        h.id = r == 0 ? 0u : (uint32_t)rng_next();
+    else if (r == 1)
+        h = foreign[rng_below(FOREIGN_N)];
+    else
+        h.id = stale[rng_below(stale_n < STALE_RING ? stale_n : STALE_RING)];
+    if (h.id && ref_model_alive(model, h.id))
+        return; /* a made-up id that happens to be live */
+    stats_stale++;
+    const uint32_t count = sgrt_scene_node_count(scene);
+    if (sgrt_node_alive(scene, h))
+        fail("bad handle 0x%08x reported alive", (unsigned)h.id);
+    float m[16], out[16];
+    random_affine(m);
+    const float t[3] = {1, 2, 3}, q[4] = {0, 0, 0, 1}, sc[3] = {1, 1, 1};
+    sgrt_node o;
+    sgrt_result res;
+    const char *what;
+    const sgrt_node live = live_count() ? random_live() : SGRT_NULL_NODE;
+    switch (rng_below(h.id ? 12 : 9)) {
+    case 0: what = "destroy"; res = sgrt_node_destroy(scene, h); break;
+    case 1: what = "set_local"; res = sgrt_node_set_local(scene, h, m); break;
+    case 2: what = "set_trs"; res = sgrt_node_set_trs(scene, h, t, q, sc); break;
+    case 3: what = "local"; res = sgrt_node_local(scene, h, out); break;
+    case 4: what = "world"; res = sgrt_node_world(scene, h, out); break;
+    case 5: what = "world_now"; res = sgrt_node_world_now(scene, h, out); break;
+    case 6: what = "parent"; res = sgrt_node_parent(scene, h, &o); break;
+    case 7: what = "first_child"; res = sgrt_node_first_child(scene, h, &o); break;
+    case 8: what = "set_parent(node)";
+        res = sgrt_node_set_parent(scene, h, live, (sgrt_keep)rng_below(2)); break;
+    case 9: what = "next_sibling"; res = sgrt_node_next_sibling(scene, h, &o); break;
+    case 10: what = "create(parent)"; res = sgrt_node_create(scene, h, &o); break;
+    default:
+        if (!live.id)
+            return;
+        what = "set_parent(parent)";
+        res = sgrt_node_set_parent(scene, live, h, (sgrt_keep)rng_below(2));
+        break;
+    }
+    if (res != SGRT_ERR_STALE_HANDLE)
+        fail("%s with bad handle 0x%08x returned %s", what, (unsigned)h.id, sgrt_result_str(res));
+    if (sgrt_scene_node_count(scene) != count)
+        fail("%s with bad handle 0x%08x changed the node count", what, (unsigned)h.id);
+}
+
+static void check_scene(void)
+{
+    const char *what = NULL;
+    const sgrt_result r = sgrt_scene_check(scene, &what);
+    if (r != SGRT_OK)
+        fail("sgrt_scene_check: %s (%s)", sgrt_result_str(r), what ? what : "?");
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Every live node: alive, same parent, same local bits, same children set. */
+static void verify_structure(void)
+{
+    const uint32_t n = live_count();
+    if (sgrt_scene_node_count(scene) != n)
+        fail("node count %u, model %u", (unsigned)sgrt_scene_node_count(scene), (unsigned)n);
+    ensure_buf(2 * n + 2);
+    for (uint32_t k = 0; k < n; k++) {
+        const uint32_t id = ref_model_nth(model, k);
+        const sgrt_node h = {id};
+        sgrt_node p;
+        float l[16], ml[16];
+        if (!sgrt_node_alive(scene, h))
+            fail("node 0x%08x not alive", (unsigned)id);
+        expect(sgrt_node_parent(scene, h, &p), SGRT_OK, "sgrt_node_parent");
+        if (p.id != ref_model_parent(model, id))
+            fail("node 0x%08x: parent 0x%08x, model 0x%08x", (unsigned)id, (unsigned)p.id,
+                 (unsigned)ref_model_parent(model, id));
+        expect(sgrt_node_local(scene, h, l), SGRT_OK, "sgrt_node_local");
+        ref_model_local(model, id, ml);
+        if (memcmp(l, ml, sizeof l) != 0)
+            fail("node 0x%08x: local differs from the model", (unsigned)id);
+        uint32_t *want = buf, *got = buf + n + 1;
+        const uint32_t nc = ref_model_children(model, id, want);
+        uint32_t gc = 0;
+        sgrt_node c;
+        expect(sgrt_node_first_child(scene, h, &c), SGRT_OK, "sgrt_node_first_child");
+        while (c.id) {
+            if (gc > nc)
+                fail("node 0x%08x: more children than the model's %u", (unsigned)id,
+                     (unsigned)nc);
+            got[gc++] = c.id;
+            expect(sgrt_node_next_sibling(scene, c, &c), SGRT_OK, "sgrt_node_next_sibling");
+        }
+        qsort(want, nc, sizeof *want, cmp_u32);
+        qsort(got, gc, sizeof *got, cmp_u32);
+        if (gc != nc || memcmp(want, got, nc * sizeof *want) != 0)
+            fail("node 0x%08x: %u children, model %u (or different ones)", (unsigned)id,
+                 (unsigned)gc, (unsigned)nc);
+    }
+}
+
+static void op_update(bool all_now)
+{
+    /* world_now of everything (sometimes) or a few, to compare bit for bit
+     * with what the update stores */
+    const uint32_t n = live_count();
+    float(*now)[16] = NULL;
+    if (all_now && n) {
+        now = malloc(n * sizeof *now);
+        for (uint32_t k = 0; k < n; k++)
+            expect(sgrt_node_world_now(scene, (sgrt_node){ref_model_nth(model, k)}, now[k]),
+                   SGRT_OK, "sgrt_node_world_now");
+    }
+    for (int i = 0; i < 8 && n; i++)
+        op_world_now();
+
+    const uint32_t want = ref_model_update(model);
+    const uint32_t got = sgrt_scene_update(scene);
+    if (got != want)
+        fail("sgrt_scene_update recomputed %u worlds, model says %u", (unsigned)got,
+             (unsigned)want);
+    stats_updates++;
+    stats_recomputed += got;
+
+    for (uint32_t k = 0; k < n; k++) {
+        const uint32_t id = ref_model_nth(model, k);
+        float w[16];
+        expect(sgrt_node_world(scene, (sgrt_node){id}, w), SGRT_OK, "sgrt_node_world");
+        const double e = ref_model_world_error(model, id, w);
+        const double tol = ref_model_world_tolerance(model, id);
+        if (!(e <= tol))
+            fail("node 0x%08x (depth %.0f): world off by %.3g units of u*|A|, tolerance %.3g",
+                 (unsigned)id, (tol - 1) / 4, e, tol);
+        if (now && memcmp(now[k], w, sizeof w) != 0)
+            fail("node 0x%08x: world_now before the update differs from the stored world",
+                 (unsigned)id);
+        const uint32_t d = (uint32_t)((tol - 1) / 4);
+        if (d > stats_max_depth)
+            stats_max_depth = d;
+    }
+    free(now);
+    for (uint32_t i = 0; i < samples_n; i++) {
+        float w[16];
+        if (!ref_model_alive(model, samples[i].id))
+            fail("sample of a dead node (test bug)");
+        expect(sgrt_node_world(scene, (sgrt_node){samples[i].id}, w), SGRT_OK, "sgrt_node_world");
+        if (memcmp(samples[i].world, w, sizeof w) != 0)
+            fail("node 0x%08x: world_now differs from the world the next update stored",
+                 (unsigned)samples[i].id);
+    }
+    samples_n = 0;
+    fresh_n = 0;
+    fresh_overflow = false;
+    check_scene();
+    /* nothing is left to do */
+    if (sgrt_scene_update(scene) != 0)
+        fail("a second update right after the first recomputed something");
+}
+
+static void op_compact(void)
+{
+    const uint32_t n = live_count();
+    float(*w)[16] = malloc((n ? n : 1) * sizeof *w);
+    float(*now)[16] = malloc((n ? n : 1) * sizeof *now);
+    for (uint32_t k = 0; k < n; k++) {
+        const sgrt_node h = {ref_model_nth(model, k)};
+        expect(sgrt_node_world(scene, h, w[k]), SGRT_OK, "sgrt_node_world");
+        expect(sgrt_node_world_now(scene, h, now[k]), SGRT_OK, "sgrt_node_world_now");
+    }
+    expect(sgrt_scene_compact(scene), SGRT_OK, "sgrt_scene_compact");
+    stats_compacts++;
+    check_scene();
+    for (uint32_t k = 0; k < n; k++) {
+        const sgrt_node h = {ref_model_nth(model, k)};
+        float x[16], y[16];
+        expect(sgrt_node_world(scene, h, x), SGRT_OK, "sgrt_node_world after compact");
+        expect(sgrt_node_world_now(scene, h, y), SGRT_OK, "sgrt_node_world_now after compact");
+        if (memcmp(x, w[k], sizeof x) != 0 || memcmp(y, now[k], sizeof y) != 0)
+            fail("node 0x%08x: compaction changed its world", (unsigned)h.id);
+    }
+    free(w);
+    free(now);
+    verify_structure();
+}
+
+int main(int argc, char **argv)
+{
+    unsigned long ops = DEFAULT_OPS;
+    seed_used = DEFAULT_SEED;
+    if (argc > 1)
+        ops = strtoul(argv[1], NULL, 0);
+    if (argc > 2)
+        seed_used = strtoull(argv[2], NULL, 0);
+    rng_state = seed_used;
+    printf("test_diff: %lu ops, seed 0x%016llx, kernel %s\n", ops, (unsigned long long)seed_used,
+           sgrt_simd_name());
+
+    expect(sgrt_scene_create(NULL, &scene), SGRT_OK, "sgrt_scene_create");
+    expect(sgrt_scene_create(NULL, &other), SGRT_OK, "sgrt_scene_create(other)");
+    for (int i = 0; i < FOREIGN_N; i++)
+        expect(sgrt_node_create(other, i ? foreign[rng_below((uint32_t)i)] : SGRT_NULL_NODE,
+                                &foreign[i]),
+               SGRT_OK, "sgrt_node_create(other)");
+    model = ref_model_create();
+    ensure_buf(1024);
+
+    /* The scene's size drifts between phases: small, medium, a few thousand. */
+    static const uint32_t targets[] = {300, 1500, 3000, 800};
+    for (op_index = 0; op_index < ops; op_index++) {
+        const uint32_t target = targets[(op_index / 25000u) % 4u];
+        const uint32_t n = live_count();
+        if (n > stats_max_nodes)
+            stats_max_nodes = n;
+        uint32_t r = rng_below(1000);
+        if (n == 0)
+            r = 0;
+        if (r < 250) {
+            /* create or destroy, steering towards the target size */
+            const uint32_t p_create = n < target ? 235 : 60;
+            if (r < p_create || n == 0) {
+                op_name = "create";
+                op_create();
+            } else {
+                op_name = "destroy";
+                op_destroy();
+            }
+        } else if (r < 400) {
+            op_name = "set_parent";
+            op_reparent();
+        } else if (r < 600) {
+            op_name = "set_local";
+            op_set_local();
+        } else if (r < 720) {
+            op_name = "set_trs";
+            op_set_trs();
+        } else if (r < 800) {
+            op_name = "world";
+            op_world();
+        } else if (r < 880) {
+            op_name = "world_now";
+            op_world_now();
+        } else if (r < 950) {
+            op_name = "stale handle";
+            op_stale();
+        } else if (r < 999) {
+            op_name = "update";
+            op_update(rng_below(16) == 0);
+        } else {
+            op_name = "compact";
+            op_compact();
+        }
+        if (op_index % 5000 == 4999) {
+            op_name = "periodic check";
+            check_scene();
+            verify_structure();
+        }
+    }
+    op_name = "final update";
+    op_update(true);
+    verify_structure();
+
+    printf("test_diff: passed: %lu updates (%lu worlds recomputed), %lu compactions, %lu "
+           "refused cycles, %lu keep-world re-parents (%lu locals reset), %lu identical set_local, %lu bad-handle "
+           "calls; up to %u nodes, depth %u\n",
+           stats_updates, stats_recomputed, stats_compacts, stats_cycles, stats_keep_world, stats_reset,
+           stats_identical, stats_stale, (unsigned)stats_max_nodes, (unsigned)stats_max_depth);
+    ref_model_destroy(model);
+    sgrt_scene_destroy(scene);
+    sgrt_scene_destroy(other);
+    free(buf);
+    return 0;
+}

@@ -1,0 +1,665 @@
+/* The hierarchy: cycles refused, both keep modes of re-parenting, relocation
+ * under nodes stored later, subtree destruction, child iteration and
+ * compaction, each checked against the reference model. */
+#include "refmodel.h"
+#include "sgrt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                              \
+        }                                                                            \
+    } while (0)
+
+#define CHECK_R(call, want)                                                                 \
+    do {                                                                                    \
+        sgrt_result r_ = (call);                                                            \
+        if (r_ != (want)) {                                                                 \
+            fprintf(stderr, "%s:%d: %s returned %s, expected %s\n", __FILE__, __LINE__, #call, \
+                    sgrt_result_str(r_), sgrt_result_str(want));                           \
+            failures++;                                                                     \
+        }                                                                                   \
+    } while (0)
+
+#define OK(call) CHECK_R(call, SGRT_OK)
+
+#define CHECK_U(got, want)                                                               \
+    do {                                                                                 \
+        unsigned long g_ = (unsigned long)(got), w_ = (unsigned long)(want);             \
+        if (g_ != w_) {                                                                  \
+            fprintf(stderr, "%s:%d: %s = %lu, expected %lu\n", __FILE__, __LINE__, #got, \
+                    g_, w_);                                                             \
+            failures++;                                                                  \
+        }                                                                                \
+    } while (0)
+
+static uint64_t rng_state = 0x41e7a2c4b9d3f015ULL;
+
+static uint64_t rng_next(void) /* splitmix64 */
+{
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static uint32_t rng_below(uint32_t n) { return (uint32_t)(rng_next() % n); }
+static double rng_unit(void) { return (double)(rng_next() >> 11) * (1.0 / 9007199254740992.0); }
+static double rng_range(double lo, double hi) { return lo + (hi - lo) * rng_unit(); }
+
+/* A well-conditioned random affine matrix: rotation x non-uniform scale in
+ * [0.5, 2] x small shear, translation in [-10, 10]. */
+static void random_affine(float out[16])
+{
+    double q[4], n = 0;
+    for (int i = 0; i < 4; i++) {
+        q[i] = rng_range(-1, 1);
+        n += q[i] * q[i];
+    }
+    n = sqrt(n);
+    for (int i = 0; i < 4; i++)
+        q[i] /= n;
+    const double x = q[0], y = q[1], z = q[2], w = q[3];
+    const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
+                         2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
+                         2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
+    double sh[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}; /* column-major 3x3 */
+    sh[3] = rng_range(-0.2, 0.2);
+    sh[6] = rng_range(-0.2, 0.2);
+    sh[7] = rng_range(-0.2, 0.2);
+    const double sc[3] = {rng_range(0.5, 2), rng_range(0.5, 2), rng_range(0.5, 2)};
+    for (int c = 0; c < 3; c++)
+        for (int row = 0; row < 3; row++) {
+            double v = 0;
+            for (int k = 0; k < 3; k++)
+                v += r[k * 3 + row] * sc[k] * sh[c * 3 + k];
+            out[c * 4 + row] = (float)v;
+        }
+    out[3] = out[7] = out[11] = 0.0f;
+    out[12] = (float)rng_range(-10, 10);
+    out[13] = (float)rng_range(-10, 10);
+    out[14] = (float)rng_range(-10, 10);
+    out[15] = 1.0f;
+}
+
+static void check_scene(const sgrt_scene *s, int line)
+{
+    const char *what = NULL;
+    sgrt_result r = sgrt_scene_check(s, &what);
+    if (r != SGRT_OK) {
+        fprintf(stderr, "%s:%d: sgrt_scene_check: %s (%s)\n", __FILE__, line,
+                sgrt_result_str(r), what ? what : "?");
+        failures++;
+    }
+}
+
+static sgrt_scene *new_scene(void)
+{
+    sgrt_scene *s = NULL;
+    OK(sgrt_scene_create(NULL, &s));
+    if (!s) {
+        fprintf(stderr, "cannot create a scene\n");
+        exit(1);
+    }
+    return s;
+}
+
+/* Library and model side by side. */
+typedef struct pair {
+    sgrt_scene *s;
+    ref_model *m;
+} pair;
+
+static pair pair_new(void)
+{
+    pair p = {new_scene(), ref_model_create()};
+    return p;
+}
+
+static void pair_free(pair *p)
+{
+    sgrt_scene_destroy(p->s);
+    ref_model_destroy(p->m);
+}
+
+static sgrt_node mk(pair *p, sgrt_node parent)
+{
+    sgrt_node n = SGRT_NULL_NODE;
+    OK(sgrt_node_create(p->s, parent, &n));
+    if (n.id)
+        ref_model_add(p->m, n.id, parent.id);
+    return n;
+}
+
+static void set_local(pair *p, sgrt_node n, const float l[16])
+{
+    OK(sgrt_node_set_local(p->s, n, l));
+    ref_model_set_local(p->m, n.id, l);
+}
+
+static void set_random(pair *p, sgrt_node n)
+{
+    float l[16];
+    random_affine(l);
+    set_local(p, n, l);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Structure against the model: count, liveness, parents, the exact set of
+ * children (first_child / next_sibling), locals bit for bit. */
+static void verify_structure(const pair *p, int line)
+{
+    const uint32_t n = ref_model_count(p->m);
+    if (sgrt_scene_node_count(p->s) != n) {
+        fprintf(stderr, "%s:%d: node count %u, model %u\n", __FILE__, line,
+                (unsigned)sgrt_scene_node_count(p->s), (unsigned)n);
+        failures++;
+    }
+    uint32_t *want = malloc((n + 1) * sizeof *want), *got = malloc((n + 1) * sizeof *got);
+    int bad = 0;
+    for (uint32_t k = 0; k < n && bad < 5; k++) {
+        const uint32_t id = ref_model_nth(p->m, k);
+        const sgrt_node h = {id};
+        sgrt_node par;
+        float l[16], ml[16];
+        if (!sgrt_node_alive(p->s, h) || sgrt_node_parent(p->s, h, &par) != SGRT_OK ||
+            par.id != ref_model_parent(p->m, id) || sgrt_node_local(p->s, h, l) != SGRT_OK) {
+            fprintf(stderr, "%s:%d: node 0x%08x: dead or wrong parent\n", __FILE__, line,
+                    (unsigned)id);
+            bad++;
+            continue;
+        }
+        ref_model_local(p->m, id, ml);
+        if (memcmp(l, ml, sizeof l) != 0) {
+            fprintf(stderr, "%s:%d: node 0x%08x: local differs\n", __FILE__, line, (unsigned)id);
+            bad++;
+        }
+        const uint32_t nc = ref_model_children(p->m, id, want);
+        uint32_t gc = 0;
+        sgrt_node c;
+        sgrt_result r = sgrt_node_first_child(p->s, h, &c);
+        while (r == SGRT_OK && c.id != 0u && gc <= nc) {
+            got[gc++] = c.id;
+            r = sgrt_node_next_sibling(p->s, c, &c);
+        }
+        qsort(want, nc, sizeof *want, cmp_u32);
+        qsort(got, gc, sizeof *got, cmp_u32);
+        if (r != SGRT_OK || gc != nc || memcmp(want, got, nc * sizeof *want) != 0) {
+            fprintf(stderr, "%s:%d: node 0x%08x: children differ (%u vs model %u)\n", __FILE__,
+                    line, (unsigned)id, (unsigned)gc, (unsigned)nc);
+            bad++;
+        }
+    }
+    failures += bad;
+    free(want);
+    free(got);
+}
+
+/* Update both; the count must match exactly and every world be within the
+ * model's tolerance (see refmodel.h: 4*depth + 1 units of u*|A|). */
+static void update_and_verify(pair *p, int line)
+{
+    const uint32_t want = ref_model_update(p->m);
+    const uint32_t got = sgrt_scene_update(p->s);
+    if (got != want) {
+        fprintf(stderr, "%s:%d: update recomputed %u, model %u\n", __FILE__, line,
+                (unsigned)got, (unsigned)want);
+        failures++;
+    }
+    int bad = 0;
+    for (uint32_t k = 0; k < ref_model_count(p->m) && bad < 5; k++) {
+        const uint32_t id = ref_model_nth(p->m, k);
+        float w[16];
+        if (sgrt_node_world(p->s, (sgrt_node){id}, w) != SGRT_OK) {
+            bad++;
+            continue;
+        }
+        const double e = ref_model_world_error(p->m, id, w), tol = ref_model_world_tolerance(p->m, id);
+        if (!(e <= tol)) {
+            fprintf(stderr, "%s:%d: node 0x%08x: world error %.3g > %.3g units\n", __FILE__, line,
+                    (unsigned)id, e, tol);
+            bad++;
+        }
+    }
+    failures += bad;
+    check_scene(p->s, line);
+}
+
+/* Re-parent in both, keep mode given; the library must answer `want`. */
+static void reparent(pair *p, sgrt_node n, sgrt_node parent, sgrt_keep keep, sgrt_result want,
+                     int line)
+{
+    const sgrt_result r = sgrt_node_set_parent(p->s, n, parent, keep);
+    if (r != want) {
+        fprintf(stderr, "%s:%d: set_parent(0x%08x, 0x%08x, %d) = %s, expected %s\n", __FILE__,
+                line, (unsigned)n.id, (unsigned)parent.id, (int)keep, sgrt_result_str(r),
+                sgrt_result_str(want));
+        failures++;
+        return;
+    }
+    if (r != SGRT_OK)
+        return;
+    if (keep == SGRT_KEEP_LOCAL) {
+        ref_model_set_parent(p->m, n.id, parent.id);
+    } else {
+        float l[16];
+        OK(sgrt_node_local(p->s, n, l));
+        const double e = ref_model_set_parent_keep_world(p->m, n.id, parent.id, l);
+        if (!(e <= 1.0)) {
+            fprintf(stderr, "%s:%d: keep-world moved the world: %.3g of the allowance\n",
+                    __FILE__, line, e);
+            failures++;
+        }
+    }
+}
+
+/* ---- tests --------------------------------------------------------------- */
+
+static void test_cycles(void)
+{
+    pair p = pair_new();
+    sgrt_node a = mk(&p, SGRT_NULL_NODE);
+    sgrt_node b = mk(&p, a);
+    sgrt_node c = mk(&p, b);
+    sgrt_node d = mk(&p, c);
+    sgrt_node e = mk(&p, SGRT_NULL_NODE);
+    sgrt_node b2 = mk(&p, a);
+    for (int i = 0; i < 6; i++) {
+        sgrt_node all[] = {a, b, c, d, e, b2};
+        set_random(&p, all[i]);
+    }
+    update_and_verify(&p, __LINE__);
+    for (int keep = 0; keep < 2; keep++) {
+        const sgrt_keep k = (sgrt_keep)keep;
+        reparent(&p, a, a, k, SGRT_ERR_CYCLE, __LINE__);
+        reparent(&p, d, d, k, SGRT_ERR_CYCLE, __LINE__);
+        reparent(&p, a, b, k, SGRT_ERR_CYCLE, __LINE__);
+        reparent(&p, a, d, k, SGRT_ERR_CYCLE, __LINE__);
+        reparent(&p, b, d, k, SGRT_ERR_CYCLE, __LINE__);
+        reparent(&p, c, d, k, SGRT_ERR_CYCLE, __LINE__);
+    }
+    verify_structure(&p, __LINE__);
+    CHECK_U(sgrt_scene_update(p.s), 0); /* refused calls mark nothing */
+    ref_model_update(p.m);
+
+    /* Not cycles: moving a descendant up, or sideways. */
+    reparent(&p, d, a, SGRT_KEEP_LOCAL, SGRT_OK, __LINE__);
+    reparent(&p, c, b2, SGRT_KEEP_WORLD, SGRT_OK, __LINE__);
+    reparent(&p, a, e, SGRT_KEEP_LOCAL, SGRT_OK, __LINE__);
+    /* and now that c is elsewhere, b may go under it */
+    reparent(&p, b, c, SGRT_KEEP_WORLD, SGRT_OK, __LINE__);
+    reparent(&p, e, b, SGRT_KEEP_LOCAL, SGRT_ERR_CYCLE, __LINE__);
+    verify_structure(&p, __LINE__);
+    update_and_verify(&p, __LINE__);
+    pair_free(&p);
+}
+
+static void test_keep_modes(void)
+{
+    pair p = pair_new();
+    sgrt_node p1 = mk(&p, SGRT_NULL_NODE);
+    sgrt_node p2 = mk(&p, SGRT_NULL_NODE);
+    sgrt_node p2c = mk(&p, p2);
+    sgrt_node c = mk(&p, p1);
+    sgrt_node g = mk(&p, c);
+    set_random(&p, p1);
+    set_random(&p, p2);
+    set_random(&p, p2c);
+    set_random(&p, c);
+    set_random(&p, g);
+    update_and_verify(&p, __LINE__);
+
+    /* KEEP_LOCAL: the local is kept bit for bit, the world follows. */
+    float before[16], after[16], w_before[16], w_after[16];
+    OK(sgrt_node_local(p.s, c, before));
+    OK(sgrt_node_world(p.s, c, w_before));
+    reparent(&p, c, p2c, SGRT_KEEP_LOCAL, SGRT_OK, __LINE__);
+    OK(sgrt_node_local(p.s, c, after));
+    CHECK(memcmp(before, after, sizeof before) == 0);
+    update_and_verify(&p, __LINE__);
+    OK(sgrt_node_world(p.s, c, w_after));
+    CHECK(memcmp(w_before, w_after, sizeof w_before) != 0);
+
+    /* KEEP_WORLD: the local changes, the world stays (within tolerance). */
+    OK(sgrt_node_local(p.s, c, before));
+    reparent(&p, c, p1, SGRT_KEEP_WORLD, SGRT_OK, __LINE__);
+    OK(sgrt_node_local(p.s, c, after));
+    CHECK(memcmp(before, after, sizeof before) != 0);
+    update_and_verify(&p, __LINE__);
+
+    /* KEEP_WORLD to a root: the local becomes the current world exactly
+     * (the inverse of "no parent" is exact). */
+    float now[16];
+    OK(sgrt_node_world_now(p.s, c, now));
+    reparent(&p, c, SGRT_NULL_NODE, SGRT_KEEP_WORLD, SGRT_OK, __LINE__);
+    OK(sgrt_node_local(p.s, c, after));
+    CHECK(memcmp(now, after, sizeof now) == 0);
+    update_and_verify(&p, __LINE__);
+
+    /* KEEP_WORLD uses the worlds as of now, not as of the last update: move
+     * the new parent and the node first, then re-parent before updating. */
+    set_random(&p, p2);
+    set_random(&p, c);
+    reparent(&p, c, p2c, SGRT_KEEP_WORLD, SGRT_OK, __LINE__);
+    update_and_verify(&p, __LINE__);
+    set_random(&p, p1);
+    set_random(&p, p2c);
+    reparent(&p, g, p1, SGRT_KEEP_WORLD, SGRT_OK, __LINE__);
+    reparent(&p, c, g, SGRT_KEEP_WORLD, SGRT_OK, __LINE__);
+    update_and_verify(&p, __LINE__);
+    verify_structure(&p, __LINE__);
+    pair_free(&p);
+}
+
+static void test_singular(void)
+{
+    pair p = pair_new();
+    sgrt_node top = mk(&p, SGRT_NULL_NODE);
+    sgrt_node flat = mk(&p, top);   /* local with a zero column */
+    sgrt_node under = mk(&p, flat); /* world singular through its parent */
+    sgrt_node zero = mk(&p, SGRT_NULL_NODE);
+    sgrt_node n = mk(&p, SGRT_NULL_NODE);
+    sgrt_node nc = mk(&p, n);
+    set_random(&p, top);
+    float l[16];
+    random_affine(l);
+    l[4] = l[5] = l[6] = 0.0f; /* y axis squashed: det exactly 0 */
+    set_local(&p, flat, l);
+    set_random(&p, under);
+    float z[16] = {0};
+    set_local(&p, zero, z);
+    set_random(&p, n);
+    set_random(&p, nc);
+    update_and_verify(&p, __LINE__);
+
+    /* Worlds with an exactly zero column: the determinant is exactly 0. */
+    const sgrt_node singular_parents[] = {flat, zero};
+    for (int i = 0; i < 2; i++) {
+        reparent(&p, n, singular_parents[i], SGRT_KEEP_WORLD, SGRT_ERR_SINGULAR, __LINE__);
+        reparent(&p, nc, singular_parents[i], SGRT_KEEP_WORLD, SGRT_ERR_SINGULAR, __LINE__);
+    }
+    verify_structure(&p, __LINE__);
+    CHECK_U(sgrt_scene_update(p.s), 0);
+    ref_model_update(p.m);
+
+    /* `under` has a world of rank 3 in exact arithmetic (flat's zero column
+     * times under's local), but float rounding leaves a tiny non-zero
+     * determinant. Whatever the library decides, the contract holds: either
+     * SINGULAR and nothing changed, or the world stays put. */
+    const sgrt_node movers[] = {n, nc};
+    for (int i = 0; i < 2; i++) {
+        float old_local[16];
+        OK(sgrt_node_local(p.s, movers[i], old_local));
+        const sgrt_result r = sgrt_node_set_parent(p.s, movers[i], under, SGRT_KEEP_WORLD);
+        if (r == SGRT_OK) {
+            float nl[16];
+            OK(sgrt_node_local(p.s, movers[i], nl));
+            const double e = ref_model_set_parent_keep_world(p.m, movers[i].id, under.id, nl);
+            if (!(e <= 1.0)) {
+                fprintf(stderr,
+                        "%s:%d: keep-world under a numerically singular parent was accepted "
+                        "but moved the world (%.3g of the allowance)\n",
+                        __FILE__, __LINE__, e);
+                failures++;
+            }
+            /* put it back where it was, for the rest of the test */
+            reparent(&p, movers[i], i ? n : SGRT_NULL_NODE, SGRT_KEEP_LOCAL, SGRT_OK, __LINE__);
+            set_local(&p, movers[i], old_local);
+        } else {
+            CHECK_R(r, SGRT_ERR_SINGULAR);
+        }
+    }
+    verify_structure(&p, __LINE__);
+    update_and_verify(&p, __LINE__);
+
+    /* A parent that becomes singular only now (not yet updated) is refused
+     * too, and one that stops being singular is accepted. */
+    sgrt_node q = mk(&p, SGRT_NULL_NODE);
+    set_random(&p, q);
+    update_and_verify(&p, __LINE__);
+    set_local(&p, q, z);
+    reparent(&p, n, q, SGRT_KEEP_WORLD, SGRT_ERR_SINGULAR, __LINE__);
+    random_affine(l);
+    set_local(&p, flat, l);
+    reparent(&p, nc, under, SGRT_KEEP_WORLD, SGRT_OK, __LINE__);
+
+    /* KEEP_LOCAL does not need an inverse. */
+    reparent(&p, n, zero, SGRT_KEEP_LOCAL, SGRT_OK, __LINE__);
+    verify_structure(&p, __LINE__);
+    update_and_verify(&p, __LINE__);
+    pair_free(&p);
+}
+
+/* Random subtrees re-parented under nodes created after them, over and over:
+ * storage relocates, handles must not notice. */
+static void test_relocation(void)
+{
+    pair p = pair_new();
+    enum { N = 400 };
+    sgrt_node roots[4];
+    for (int i = 0; i < 4; i++)
+        roots[i] = mk(&p, SGRT_NULL_NODE);
+    for (int i = 0; i < N; i++) {
+        const uint32_t cnt = ref_model_count(p.m);
+        const sgrt_node par = {ref_model_nth(p.m, rng_below(cnt))};
+        sgrt_node x = mk(&p, par);
+        set_random(&p, x);
+    }
+    update_and_verify(&p, __LINE__);
+    for (int round = 0; round < 300; round++) {
+        /* a node with a subtree, under a node created later */
+        const sgrt_node x = {ref_model_nth(p.m, rng_below(ref_model_count(p.m)))};
+        sgrt_node late = mk(&p, round % 3 ? SGRT_NULL_NODE : roots[round % 4]);
+        if (ref_model_is_ancestor_or_self(p.m, x.id, late.id))
+            continue;
+        if (round % 5 == 0)
+            set_random(&p, late);
+        reparent(&p, x, late, round % 2 ? SGRT_KEEP_WORLD : SGRT_KEEP_LOCAL, SGRT_OK, __LINE__);
+        if (round % 4 == 0)
+            verify_structure(&p, __LINE__);
+        if (round % 8 == 0)
+            update_and_verify(&p, __LINE__);
+    }
+    verify_structure(&p, __LINE__);
+    update_and_verify(&p, __LINE__);
+    pair_free(&p);
+}
+
+static void test_destroy_subtree(void)
+{
+    pair p = pair_new();
+    sgrt_node a = mk(&p, SGRT_NULL_NODE);
+    for (int i = 0; i < 300; i++) {
+        const sgrt_node par = {ref_model_nth(p.m, rng_below(ref_model_count(p.m)))};
+        sgrt_node x = mk(&p, par);
+        set_random(&p, x);
+    }
+    (void)a;
+    update_and_verify(&p, __LINE__);
+    for (int round = 0; round < 30 && ref_model_count(p.m) > 1; round++) {
+        /* pick a node with at least one child when possible */
+        uint32_t id = 0;
+        for (int t = 0; t < 20; t++) {
+            id = ref_model_nth(p.m, rng_below(ref_model_count(p.m)));
+            if (ref_model_child_count(p.m, id) > 0)
+                break;
+        }
+        const uint32_t parent = ref_model_parent(p.m, id);
+        const uint32_t k = ref_model_subtree_size(p.m, id);
+        uint32_t *gone = malloc(k * sizeof *gone);
+        /* siblings and everything else: worlds must not move */
+        float w_sib[16], w_sib_after[16];
+        uint32_t sib = 0;
+        if (parent) {
+            uint32_t kids[512];
+            const uint32_t nk = ref_model_child_count(p.m, parent);
+            if (nk <= 512) {
+                ref_model_children(p.m, parent, kids);
+                for (uint32_t j = 0; j < nk; j++)
+                    if (kids[j] != id)
+                        sib = kids[j];
+            }
+        }
+        if (sib)
+            OK(sgrt_node_world(p.s, (sgrt_node){sib}, w_sib));
+        const uint32_t count_before = sgrt_scene_node_count(p.s);
+        OK(sgrt_node_destroy(p.s, (sgrt_node){id}));
+        CHECK_U(ref_model_remove(p.m, id, gone), k);
+        CHECK_U(sgrt_scene_node_count(p.s), count_before - k);
+        for (uint32_t j = 0; j < k; j++) {
+            CHECK(!sgrt_node_alive(p.s, (sgrt_node){gone[j]}));
+            float w[16];
+            CHECK_R(sgrt_node_world(p.s, (sgrt_node){gone[j]}, w), SGRT_ERR_STALE_HANDLE);
+        }
+        if (sib) {
+            CHECK(sgrt_node_alive(p.s, (sgrt_node){sib}));
+            OK(sgrt_node_world(p.s, (sgrt_node){sib}, w_sib_after));
+            CHECK(memcmp(w_sib, w_sib_after, sizeof w_sib) == 0);
+        }
+        free(gone);
+        verify_structure(&p, __LINE__);
+        /* nothing else was marked */
+        CHECK_U(sgrt_scene_update(p.s), 0);
+        CHECK_U(ref_model_update(p.m), 0);
+        check_scene(p.s, __LINE__);
+    }
+    pair_free(&p);
+}
+
+/* Random structural edits; after each, child iteration must list exactly the
+ * model's children. */
+static void test_iteration(void)
+{
+    pair p = pair_new();
+    for (int op = 0; op < 3000; op++) {
+        const uint32_t cnt = ref_model_count(p.m);
+        const uint32_t r = rng_below(10);
+        if (cnt < 5 || r < 5) {
+            sgrt_node par = SGRT_NULL_NODE;
+            if (cnt && rng_below(8))
+                par.id = ref_model_nth(p.m, rng_below(cnt));
+            mk(&p, par);
+        } else if (r < 6) {
+            const uint32_t id = ref_model_nth(p.m, rng_below(cnt));
+            if (ref_model_subtree_size(p.m, id) < 20) {
+                OK(sgrt_node_destroy(p.s, (sgrt_node){id}));
+                ref_model_remove(p.m, id, NULL);
+            }
+        } else if (r < 9) {
+            const sgrt_node x = {ref_model_nth(p.m, rng_below(cnt))};
+            sgrt_node to = SGRT_NULL_NODE;
+            if (rng_below(6))
+                to.id = ref_model_nth(p.m, rng_below(cnt));
+            const bool cyc = to.id && ref_model_is_ancestor_or_self(p.m, x.id, to.id);
+            reparent(&p, x, to, SGRT_KEEP_LOCAL, cyc ? SGRT_ERR_CYCLE : SGRT_OK, __LINE__);
+        } else {
+            OK(sgrt_scene_compact(p.s));
+        }
+        if (op % 50 == 0) {
+            verify_structure(&p, __LINE__);
+            check_scene(p.s, __LINE__);
+        }
+    }
+    verify_structure(&p, __LINE__);
+    update_and_verify(&p, __LINE__);
+    pair_free(&p);
+}
+
+/* Compaction keeps handles, structure, locals, worlds as of the last update,
+ * exact current worlds, and the pending work. */
+static void test_compact(void)
+{
+    pair p = pair_new();
+    for (int i = 0; i < 1500; i++) {
+        const uint32_t cnt = ref_model_count(p.m);
+        sgrt_node par = SGRT_NULL_NODE;
+        if (cnt && rng_below(10))
+            par.id = ref_model_nth(p.m, rng_below(cnt));
+        sgrt_node x = mk(&p, par);
+        set_random(&p, x);
+    }
+    update_and_verify(&p, __LINE__);
+    /* holes */
+    for (int i = 0; i < 60; i++) {
+        const uint32_t id = ref_model_nth(p.m, rng_below(ref_model_count(p.m)));
+        OK(sgrt_node_destroy(p.s, (sgrt_node){id}));
+        ref_model_remove(p.m, id, NULL);
+    }
+    /* relocations, and pending work */
+    for (int i = 0; i < 40; i++) {
+        const uint32_t cnt = ref_model_count(p.m);
+        const sgrt_node x = {ref_model_nth(p.m, rng_below(cnt))};
+        sgrt_node late = mk(&p, SGRT_NULL_NODE);
+        reparent(&p, x, late, SGRT_KEEP_LOCAL, SGRT_OK, __LINE__);
+        set_random(&p, (sgrt_node){ref_model_nth(p.m, rng_below(cnt))});
+    }
+    update_and_verify(&p, __LINE__);
+    for (int i = 0; i < 30; i++)
+        set_random(&p, (sgrt_node){ref_model_nth(p.m, rng_below(ref_model_count(p.m)))});
+
+    const uint32_t n = ref_model_count(p.m);
+    float(*w)[16] = malloc(n * sizeof *w);
+    float(*now)[16] = malloc(n * sizeof *now);
+    for (uint32_t k = 0; k < n; k++) {
+        OK(sgrt_node_world(p.s, (sgrt_node){ref_model_nth(p.m, k)}, w[k]));
+        OK(sgrt_node_world_now(p.s, (sgrt_node){ref_model_nth(p.m, k)}, now[k]));
+    }
+    for (int rep = 0; rep < 2; rep++) { /* compacting a compact scene too */
+        OK(sgrt_scene_compact(p.s));
+        check_scene(p.s, __LINE__);
+        verify_structure(&p, __LINE__);
+        int bad = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            float x[16], y[16];
+            OK(sgrt_node_world(p.s, (sgrt_node){ref_model_nth(p.m, k)}, x));
+            OK(sgrt_node_world_now(p.s, (sgrt_node){ref_model_nth(p.m, k)}, y));
+            bad += memcmp(x, w[k], sizeof x) != 0 || memcmp(y, now[k], sizeof y) != 0;
+        }
+        CHECK(bad == 0);
+    }
+    update_and_verify(&p, __LINE__);
+    /* what world_now said before compaction is what the update stored */
+    int bad = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        float x[16];
+        OK(sgrt_node_world(p.s, (sgrt_node){ref_model_nth(p.m, k)}, x));
+        bad += memcmp(x, now[k], sizeof x) != 0;
+    }
+    CHECK(bad == 0);
+    free(w);
+    free(now);
+    pair_free(&p);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        rng_state = strtoull(argv[1], NULL, 0);
+    printf("test_hierarchy: seed 0x%llx\n", (unsigned long long)rng_state);
+    test_cycles();
+    test_keep_modes();
+    test_singular();
+    test_relocation();
+    test_destroy_subtree();
+    test_iteration();
+    test_compact();
+    if (failures) {
+        fprintf(stderr, "test_hierarchy: %d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("test_hierarchy: all checks passed\n");
+    return 0;
+}
