@@ -18,8 +18,9 @@
  *     concurrently with each other on one scene; any other call on a scene needs
  *     exclusive access to it.
  *   - Memory: a scene owns all of its storage. Only sgrt_scene_create,
- *     sgrt_scene_reserve, sgrt_scene_compact, sgrt_node_create and
- *     sgrt_node_set_parent (when it must grow the scene) allocate. Setting
+ *     sgrt_scene_reserve, sgrt_scene_compact, sgrt_node_create,
+ *     sgrt_node_set_parent (when it must grow the scene), sgrt_tracker_create
+ *     and sgrt_nodeset_create allocate. Setting
  *     transforms, updating and reading never allocate.
  *
  * The cost figures below use n = nodes in the scene, d = depth of a node,
@@ -297,8 +298,10 @@ SGRT_API void sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t);
  *  max_ranges = 0 (out may then be NULL) only asks whether anything is
  *  pending. max_ranges is capped at UINT32_MAX - 1.
  *
- *  Cost O(pending words + capacity/1024); never allocates. Returns 0 when s,
- *  t (or out with max_ranges > 0) is NULL, or t belongs to another scene. */
+ *  Cost O(pending words + capacity/1024); never allocates. Collects on
+ *  distinct trackers of one scene may run concurrently with each other and
+ *  with the functions taking a const scene. Returns 0 when s, t (or out with
+ *  max_ranges > 0) is NULL, or t belongs to another scene. */
 SGRT_API uint32_t sgrt_tracker_collect(sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
                                        uint32_t max_ranges, uint32_t merge_gap);
 
@@ -357,9 +360,9 @@ SGRT_API sgrt_result sgrt_nodeset_from_changes(sgrt_scene *s, sgrt_nodeset *dst,
 /** Iterate: the member with the lowest slot >= *cursor, SGRT_NULL_NODE when
  *  there is none; *cursor moves past it. Start with *cursor = 0. Skips 32
  *  non-members per zero word and finds members with count-trailing-zeros.
- *  Adding or removing members during the walk is allowed; creating,
- *  destroying or moving nodes is not. Returns SGRT_NULL_NODE for bad
- *  arguments. */
+ *  Adding or removing members during the walk is fine; after creating,
+ *  destroying or moving nodes the walk may skip or repeat members. Returns
+ *  SGRT_NULL_NODE for bad arguments. */
 SGRT_API sgrt_node sgrt_nodeset_next(const sgrt_scene *s, const sgrt_nodeset *set,
                                      uint32_t *cursor);
 

@@ -1,6 +1,7 @@
 /* The invariant checker: everything the speed and safety of the library rest
  * on, verified from scratch. For tests, fuzzing and debugging. */
 #include "internal.h"
+#include "handoff.h"
 #include <string.h>
 
 static const char *const sgrt__result_names[] = {
@@ -134,5 +135,10 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
     }
     if (s->node_count > s->max_nodes)
         FAIL("node count <= max_nodes");
+    {
+        const char *w = sgrt__trackers_check(s);
+        if (w)
+            FAIL(w);
+    }
     return SGRT_OK;
 }

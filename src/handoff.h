@@ -36,6 +36,11 @@ void sgrt__bits_unregister(sgrt_scene *s, struct sgrt_tracker *e);
 /* Index of the first node set in s->trackers (tracker_count if none). */
 uint32_t sgrt__first_nodeset(const sgrt_scene *s);
 
+/* The invariants of the registry, tracker summaries and node sets: NULL when
+ * they hold, else a static string naming the first broken one (for
+ * sgrt_scene_check). O(capacity/32 x entries). */
+const char *sgrt__trackers_check(const sgrt_scene *s);
+
 /* Node sets follow their nodes. The core calls:
  *   sgrt__nodesets_forget   for every node it destroys (its slot);
  *   sgrt__nodesets_move     for every node that relocation moves from slot

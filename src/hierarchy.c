@@ -198,6 +198,7 @@ sgrt_result sgrt_node_destroy(sgrt_scene *s, sgrt_node node)
     while (x != SGRT__NONE) {
         const uint32_t next = preorder_next(s, x, root);
         sgrt__release_handle(s, s->slot_handle[x]);
+        sgrt__nodesets_forget(s, x);
         clear_alive(s, x);
         clear_dirty(s, x);
         note_slot(s, x);
@@ -275,6 +276,7 @@ static uint32_t relocate(sgrt_scene *s, uint32_t root, uint32_t after, uint32_t 
     }
 #undef REMAP
     for (uint32_t j = 0; j < k; j++) {
+        sgrt__nodesets_move(s, sub[j], dst[j]);
         clear_alive(s, sub[j]);
         clear_dirty(s, sub[j]);
         s->holes++;

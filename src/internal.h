@@ -94,6 +94,14 @@ void sgrt__note_changed(sgrt_scene *s, uint32_t word, uint32_t bits);
 sgrt_result sgrt__trackers_reserve(sgrt_scene *s, uint32_t new_words);
 void sgrt__trackers_destroy_all(sgrt_scene *s);
 
+/* Node sets follow their nodes (nodeset.c): a destroyed slot leaves every set;
+ * a relocated slot's membership moves to its (empty) destination; compaction
+ * remaps every live slot through map[old] = new before the new storage is
+ * installed. */
+void sgrt__nodesets_forget(sgrt_scene *s, uint32_t slot);
+void sgrt__nodesets_move(sgrt_scene *s, uint32_t from, uint32_t to);
+void sgrt__nodesets_compact(sgrt_scene *s, const uint32_t *map);
+
 /* Test-only: force the kernel table (SGRT__KERNELS_REFERENCE or _DEFAULT). */
 void sgrt__scene_use_kernels(sgrt_scene *s, const sgrt__kernels *k);
 

@@ -402,6 +402,7 @@ sgrt_result sgrt__storage_compact(sgrt_scene *s)
             }
         }
     }
+    sgrt__nodesets_compact(s, map);
 #define REMAP(v) ((v) == SGRT__NONE ? SGRT__NONE : map[(v)])
     for (uint32_t w = 0; w < s->words; w++) {
         uint32_t bits = s->alive[w];

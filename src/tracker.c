@@ -143,6 +143,34 @@ void sgrt__trackers_destroy_all(sgrt_scene *s)
     s->tracker_cap = 0;
 }
 
+const char *sgrt__trackers_check(const sgrt_scene *s)
+{
+    bool in_sets = false;
+    for (uint32_t i = 0; i < s->tracker_count; i++) {
+        const struct sgrt_tracker *e = s->trackers[i];
+        if (e->scene != s || (e->kind != SGRT__BITS_TRACKER && e->kind != SGRT__BITS_NODESET))
+            return "tracker registry: every entry is a tracker or node set of this scene";
+        if (e->kind == SGRT__BITS_NODESET)
+            in_sets = true;
+        else if (in_sets)
+            return "tracker registry: trackers before node sets";
+        if (e->words < s->words)
+            return "trackers and node sets cover the scene's capacity";
+        if (e->kind == SGRT__BITS_TRACKER) {
+            for (uint32_t w = 0; w < sgrt__summary_words(e->words) * 32u; w++) {
+                const bool sum = (e->aux[w >> 5] >> (w & 31u)) & 1u;
+                if (sum != (w < e->words && e->bits[w] != 0))
+                    return "tracker summary: bit w set iff word w is non-zero";
+            }
+        } else {
+            for (uint32_t w = 0; w < e->words; w++)
+                if (e->bits[w] & ~(w < s->words ? s->alive[w] : 0u))
+                    return "node sets hold live nodes only";
+        }
+    }
+    return NULL;
+}
+
 /* ---- public: trackers ------------------------------------------------------ */
 
 sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out)
