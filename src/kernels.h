@@ -2,8 +2,9 @@
  * implementation provides in full. Every implementation computes each output
  * element as (a0*b0 + a1*b1) + (a2*b2 + a3*b3), every product and sum rounded
  * to single precision, no fused multiply-add: the results are bit-identical
- * across kernels (up to NaN payloads, and denormals on targets whose SIMD unit
- * flushes them). The pairwise order is chosen over a running sum because it
+ * across kernels (up to NaN payloads; on ARMv7 NEON, which always flushes denormal
+ * operands and tiny results to zero, any element whose computation reads or
+ * produces a denormal may differ: docs/porting.md). The pairwise order is chosen over a running sum because it
  * shortens the dependency chain from parent to child by one addition, which is
  * what bounds a deep hierarchy. */
 #ifndef SGRT_KERNELS_H

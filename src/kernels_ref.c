@@ -1,7 +1,12 @@
 /* Plain C reference kernels: always compiled, the definition of the results
  * every other kernel must reproduce bit for bit. */
 #include "internal.h"
+#include <float.h>
 #include <string.h>
+
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD != 0
+#error "sgrt needs FLT_EVAL_METHOD == 0 (float arithmetic rounded to float): see docs/porting.md"
+#endif
 
 static void mul_ref(const float *a, const float *b, float *out)
 {
@@ -34,10 +39,10 @@ static uint32_t update_ref(const sgrt__update_view *v)
             sb &= sb - 1u;
             uint32_t bits = v->dirty[wi];
             v->dirty[wi] = 0;
-            count += sgrt__popcount32(bits);
             while (bits) {
                 const uint32_t i = wi * 32u + sgrt__ctz32(bits);
                 bits &= bits - 1u;
+                count++;
                 const uint32_t p = v->parent[i];
                 if (p == SGRT__NONE)
                     memcpy(v->world[i], v->local[i], sizeof v->world[i]);

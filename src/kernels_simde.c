@@ -90,10 +90,10 @@ static inline uint32_t update_pass(const sgrt__update_view *v, const bool stream
             sb &= sb - 1u;
             uint32_t bits = v->dirty[wi];
             v->dirty[wi] = 0;
-            count += sgrt__popcount32(bits);
             while (bits) {
                 const uint32_t i = wi * 32u + sgrt__ctz32(bits);
                 bits &= bits - 1u;
+                count++;
                 const uint32_t p = v->parent[i];
                 if (p == SGRT__NONE) {
                     w = load4(v->local[i]);

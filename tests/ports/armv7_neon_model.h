@@ -1,0 +1,108 @@
+/* A model of ARMv7 NEON single-precision arithmetic, as a kernel table.
+ *
+ * ARMv7 Advanced SIMD always runs with flush-to-zero and default-NaN, whatever
+ * FPSCR says (VFP scalar code honours FPSCR, which Linux leaves at IEEE):
+ *   - a denormal operand is read as a zero of the same sign;
+ *   - a result that is tiny (below FLT_MIN in magnitude) *before rounding*
+ *     becomes a zero of its sign;
+ *   - every NaN result is the default NaN.
+ * Products are formed exactly in double (24 + 24 bits fit in 53) so that
+ * "tiny before rounding" is decided on the exact product; a sum of floats that
+ * is tiny is exact, so deciding on the rounded sum is the same thing.
+ *
+ * The model follows the order every kernel uses (src/kernels.h): each element
+ * is (a0*b0 + a1*b1) + (a2*b2 + a3*b3). It runs on any IEEE target, so the
+ * results that ARMv7 NEON must give can be computed and checked anywhere;
+ * on 32-bit ARM the NEON kernel must agree with it bit for bit (NaNs aside).
+ * Test-only: include after internal.h.
+ */
+#ifndef SGRT_TEST_ARMV7_NEON_MODEL_H
+#define SGRT_TEST_ARMV7_NEON_MODEL_H
+
+#include "internal.h"
+
+#include <string.h>
+
+static inline float armv7_ftz(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    if ((u & 0x7F800000u) == 0 && (u & 0x007FFFFFu) != 0) {
+        u &= 0x80000000u;
+        memcpy(&x, &u, sizeof u);
+    }
+    return x;
+}
+
+static inline float armv7_mul1(float a, float b)
+{
+    const double p = (double)armv7_ftz(a) * (double)armv7_ftz(b);
+    if (p != 0.0 && p > -1.1754943508222875e-38 && p < 1.1754943508222875e-38) /* FLT_MIN */
+        return p < 0.0 ? -0.0f : 0.0f;
+    return (float)p;
+}
+
+static inline float armv7_add1(float a, float b) { return armv7_ftz(armv7_ftz(a) + armv7_ftz(b)); }
+
+static inline void armv7_neon_mul(const float *a, const float *b, float *out)
+{
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++) {
+            const float lo = armv7_add1(armv7_mul1(a[0 * 4 + r], b[c * 4 + 0]),
+                                        armv7_mul1(a[1 * 4 + r], b[c * 4 + 1]));
+            const float hi = armv7_add1(armv7_mul1(a[2 * 4 + r], b[c * 4 + 2]),
+                                        armv7_mul1(a[3 * 4 + r], b[c * 4 + 3]));
+            out[c * 4 + r] = armv7_add1(lo, hi);
+        }
+}
+
+static inline void armv7_neon_mul_batch(const float (*a)[16], const float (*b)[16],
+                                        float (*out)[16], uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        armv7_neon_mul(a[i], b[i], out[i]);
+}
+
+/* The update pass as every kernel does it: dirty slots in increasing order,
+ * bits and summary cleared, roots copied (copies do not flush). */
+static inline uint32_t armv7_neon_update(const sgrt__update_view *v)
+{
+    uint32_t count = 0;
+    for (uint32_t si = 0; si < v->sum_words; si++) {
+        uint32_t sb = v->dirty_sum[si];
+        v->dirty_sum[si] = 0;
+        while (sb) {
+            const uint32_t wi = si * 32u + sgrt__ctz32(sb);
+            sb &= sb - 1u;
+            uint32_t bits = v->dirty[wi];
+            v->dirty[wi] = 0;
+            while (bits) {
+                const uint32_t i = wi * 32u + sgrt__ctz32(bits);
+                bits &= bits - 1u;
+                count++;
+                if (v->parent[i] == SGRT__NONE)
+                    memcpy(v->world[i], v->local[i], sizeof v->world[i]);
+                else
+                    armv7_neon_mul(v->world[v->parent[i]], v->local[i], v->world[i]);
+            }
+        }
+    }
+    return count;
+}
+
+static const sgrt__kernels armv7_neon_model = {
+    "armv7-neon model", armv7_neon_mul, armv7_neon_mul_batch, armv7_neon_update,
+};
+
+/* True when kernel k flushes a denormal operand to zero. */
+static inline bool kernel_flushes_denormals(const sgrt__kernels *k)
+{
+    const float a[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    float b[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    float out[16];
+    b[12] = 1e-40f;
+    k->mul(a, b, out);
+    return memcmp(&out[12], &b[12], sizeof(float)) != 0;
+}
+
+#endif

@@ -1,0 +1,67 @@
+/* Expected checkpoint hashes of test_golden.c.
+ *
+ * They are the output of `test_golden --print`: golden_ieee from the plain C
+ * reference kernel (IEEE-754 single precision, no contraction),
+ * golden_armv7_neon from the model in armv7_neon_model.h. They must
+ * never be edited by hand to make a target pass: a difference is a
+ * determinism bug to be explained in docs/porting.md. Any deliberate change
+ * of results (a different summation order, a different set_trs formula, a
+ * change of the scenario) regenerates them, and the change says why.
+ */
+#ifndef SGRT_TEST_GOLDEN_H
+#define SGRT_TEST_GOLDEN_H
+
+#include <stdint.h>
+
+#define GOLDEN_CHECKPOINTS 11
+
+static const char *const golden_checkpoint_name[GOLDEN_CHECKPOINTS] = {
+    "build: chain of 400, fan of 1500",
+    "random ops 1..5000",
+    "random ops 5001..10000",
+    "random ops 10001..15000",
+    "random ops 15001..20000",
+    "random ops 20001..25000",
+    "random ops 25001..30000",
+    "random ops 30001..35000",
+    "random ops 35001..40000",
+    "overflow phase",
+    "denormal phase",
+};
+
+/* The scenario makes no denormal before this checkpoint, so flushing kernels
+ * must agree with golden_ieee up to it (test_golden checks the two tables). */
+#define GOLDEN_FIRST_DENORMAL_CHECKPOINT 10
+
+/* Every target and every kernel that keeps denormals. */
+static const uint64_t golden_ieee[GOLDEN_CHECKPOINTS] = {
+    0xb6fa5f0ecf9f3ae4ull,
+    0x40794157e9ee88eaull,
+    0x3385b0045baab5b2ull,
+    0x3c1ed643d9fe7013ull,
+    0xf4ff94c7c9ff8953ull,
+    0xde073c783e363ed7ull,
+    0x0a64c5442c6cee32ull,
+    0x32a2d5d742b60cb2ull,
+    0x2e90c01e5cdfdfb7ull,
+    0xbb3005212c65aba1ull,
+    0xafe18a927aeb3a78ull,
+};
+
+/* ARMv7 NEON kernels: the vector unit flushes denormal operands and tiny
+ * results to zero whatever FPSCR says (docs/porting.md). */
+static const uint64_t golden_armv7_neon[GOLDEN_CHECKPOINTS] = {
+    0xb6fa5f0ecf9f3ae4ull,
+    0x40794157e9ee88eaull,
+    0x3385b0045baab5b2ull,
+    0x3c1ed643d9fe7013ull,
+    0xf4ff94c7c9ff8953ull,
+    0xde073c783e363ed7ull,
+    0x0a64c5442c6cee32ull,
+    0x32a2d5d742b60cb2ull,
+    0x2e90c01e5cdfdfb7ull,
+    0xbb3005212c65aba1ull,
+    0xac3ee04b13d0eaa9ull,
+};
+
+#endif
