@@ -56,8 +56,9 @@ typedef struct sgrt_scene sgrt_scene;
 
 /** Node handle. Bits 0..23: slot-table index; bits 24..31: generation
  *  (never 0). A destroyed node's handle is refused until its index has been
- *  reused 255 times; indices are reused first-in first-out and only once at
- *  least 1024 are free, so that takes at least 261,120 node destructions. */
+ *  reused 255 times; indices are reused first-in first-out and only while
+ *  more than 1024 are free, so that takes at least 255 x 1025 = 261,375 node
+ *  destructions. */
 typedef struct sgrt_node {
     uint32_t id;
 } sgrt_node;

@@ -1,0 +1,1756 @@
+/* libFuzzer harness: the input bytes are a program of calls over the public
+ * API, run on two scenes at once, each against a reference model.
+ *
+ * Every call gets handles of every kind (zero, live, destroyed, made up or
+ * mutated, from the other scene), matrices with NaN, Inf, huge, tiny and
+ * denormal entries, bad enum values and NULL pointers; allocations fail on
+ * request. After every call the harness checks:
+ *
+ *  - the result against the one the model predicts (when several errors
+ *    apply at once, any of them), and "changed nothing" for every error;
+ *  - sgrt_scene_check (the library's own invariants) and the node count;
+ *  - structure: alive, parent, children, locals bit for bit, user values,
+ *    slot order (parents before children) through the public slot API;
+ *  - worlds bit for bit against a float model that multiplies with the
+ *    library's reference kernel (the definition every kernel must match;
+ *    NaNs compare by position), both as of the last update and "now"; and,
+ *    where values are moderate, against refmodel's double-precision worlds
+ *    within its error bound;
+ *  - update counts exactly; no allocation in calls documented not to
+ *    allocate; after a successful reserve, creates within it do not allocate;
+ *    every allocation freed with its size; nothing left at the end.
+ *
+ * A mismatch prints what differed and aborts, which libFuzzer records as a
+ * crash with the input that caused it. Build notes and how to run it: see
+ * docs/testing.md. */
+#include "sgrt.h"
+#include "internal.h" /* sgrt__kernels_ref, sgrt__trs_to_mat4, sgrt__relative_local */
+#include "refmodel.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MAX_LIVE 1500u    /* nodes per scene: keeps one input fast */
+#define MAX_OPS 1200      /* calls per input */
+#define HISTORY 256u      /* remembered ids per scene, for stale handles */
+#define MAX_BLOCKS 64u    /* live allocations per scene */
+#define NOBJ 3            /* trackers and node sets per scene */
+
+static const float I4[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+
+static void die(const char *what)
+{
+    fprintf(stderr, "fuzz_ops: %s\n", what);
+    abort();
+}
+
+#define ENSURE(cond, ...)                                                              \
+    do {                                                                               \
+        if (!(cond)) {                                                                 \
+            fprintf(stderr, "fuzz_ops: %s:%d: ", __FILE__, __LINE__);                  \
+            fprintf(stderr, __VA_ARGS__);                                              \
+            fputc('\n', stderr);                                                       \
+            abort();                                                                   \
+        }                                                                              \
+    } while (0)
+
+/* ---- input reader ------------------------------------------------------------ */
+
+typedef struct reader {
+    const uint8_t *p;
+    size_t n, i;
+} reader;
+
+static uint8_t u8(reader *r) { return r->i < r->n ? r->p[r->i++] : 0u; }
+static uint32_t u16(reader *r)
+{
+    const uint32_t lo = u8(r);
+    return lo | (uint32_t)u8(r) << 8;
+}
+static uint32_t u32(reader *r)
+{
+    const uint32_t lo = u16(r);
+    return lo | u16(r) << 16;
+}
+
+static float bits_to_float(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* Mostly ordinary numbers, with every kind of special value reachable. */
+static float rd_float(reader *r)
+{
+    const uint8_t k = u8(r);
+    switch (k % 24u) {
+    case 0: case 1: case 2: case 3: case 4: case 5:
+        return (float)((int)u8(r) - 128) * 0.125f;
+    case 6: return 0.0f;
+    case 7: return -0.0f;
+    case 8: return 1.0f;
+    case 9: return -1.0f;
+    case 10: return bits_to_float(0x7FC00000u); /* NaN */
+    case 11: return bits_to_float(0x7F800000u); /* +Inf */
+    case 12: return bits_to_float(0xFF800000u); /* -Inf */
+    case 13: return 3.4028235e38f;
+    case 14: return -3.4028235e38f;
+    case 15: return 1e30f;
+    case 16: return 1e-30f;
+    case 17: return bits_to_float(0x00000001u); /* smallest denormal */
+    case 18: return bits_to_float(u32(r));      /* anything */
+    case 19: return 0.5f;
+    case 20: return 2.0f;
+    case 21: return bits_to_float(0xFFC00001u); /* negative NaN with payload */
+    case 22: return 1e19f;
+    default: return (float)u16(r) * (1.0f / 1024.0f);
+    }
+}
+
+/* ---- allocator ------------------------------------------------------------------ */
+
+typedef struct fz_alloc {
+    uint32_t countdown; /* the countdown-th allocation from now fails; 0: none */
+    bool fired;         /* a failure was injected (cleared per call) */
+    uint64_t calls;
+    struct {
+        void *p;
+        size_t size;
+    } blocks[MAX_BLOCKS];
+    uint32_t nblocks;
+} fz_alloc;
+
+static void *fz_alloc_fn(size_t size, size_t align, void *user)
+{
+    fz_alloc *fa = user;
+    ENSURE(align && !(align & (align - 1u)) && align <= 64u, "alignment %zu", align);
+    fa->calls++;
+    if (fa->countdown && --fa->countdown == 0) {
+        fa->fired = true;
+        return NULL;
+    }
+    ENSURE(size < ((size_t)1 << 31), "allocation of %zu bytes", size);
+    ENSURE(fa->nblocks < MAX_BLOCKS, "more than %u live allocations", MAX_BLOCKS);
+    const size_t a = align < sizeof(void *) ? sizeof(void *) : align;
+    void *p = aligned_alloc(a, (size + a - 1u) / a * a);
+    if (!p)
+        die("host out of memory");
+    fa->blocks[fa->nblocks].p = p;
+    fa->blocks[fa->nblocks].size = size;
+    fa->nblocks++;
+    return p;
+}
+
+static void fz_free_fn(void *ptr, size_t size, void *user)
+{
+    fz_alloc *fa = user;
+    for (uint32_t i = 0; i < fa->nblocks; i++) {
+        if (fa->blocks[i].p != ptr)
+            continue;
+        ENSURE(fa->blocks[i].size == size, "free with size %zu, allocated %zu", size,
+               fa->blocks[i].size);
+        fa->blocks[i] = fa->blocks[--fa->nblocks];
+        free(ptr);
+        return;
+    }
+    die("free of a pointer the allocator did not hand out");
+}
+
+/* ---- float shadow: worlds exactly as the library must compute them ------------ */
+
+typedef struct shadow_node {
+    uint32_t id;      /* 0: free entry */
+    bool marked;      /* moved since the last update (refmodel's "marked") */
+    uint64_t user;
+    uint8_t sets;     /* bit k: member of node set k */
+    float world[16];  /* as of the last update */
+    /* memo for "now" values, valid while stamp == the scene's stamp */
+    uint64_t stamp;
+    bool dirty;
+    float now[16];
+} shadow_node;
+
+typedef struct fscene {
+    sgrt_scene *s;
+    ref_model *m;
+    fz_alloc fa;
+    uint32_t max_nodes; /* as configured (0 = default) */
+    bool extreme;       /* some local had values where the double check is not meaningful */
+    uint32_t reserve_budget; /* creates that must not allocate (after a reserve) */
+    uint64_t stamp;
+    /* id -> shadow entry, open addressing, key 0 empty, no deletion (entries
+     * of destroyed ids are kept with id reset and reused only by the same id) */
+    uint32_t *map_key, *map_val;
+    uint32_t map_cap;
+    shadow_node *sh;
+    uint32_t sh_count, sh_cap;
+    uint32_t history[HISTORY];
+    uint32_t hist_n;
+    uint32_t verify_seq;
+    uint32_t touched[2]; /* ids the last call changed, verified right after it */
+    /* Trackers with their model: the exact set of pending slots. */
+    sgrt_tracker *tr[NOBJ];
+    uint32_t *tp[NOBJ];
+    uint32_t tp_words[NOBJ];
+    /* Node sets; membership lives in shadow_node.sets. */
+    sgrt_nodeset *ns[NOBJ];
+    uint32_t ns_count[NOBJ];
+} fscene;
+
+static uint32_t hash_id(uint32_t id, uint32_t mask) { return (id * 2654435761u) & mask; }
+
+static shadow_node *sh_find(const fscene *f, uint32_t id)
+{
+    if (!id || !f->map_cap)
+        return NULL;
+    const uint32_t mask = f->map_cap - 1u;
+    for (uint32_t i = hash_id(id, mask);; i = (i + 1u) & mask) {
+        if (f->map_key[i] == id)
+            return f->sh[f->map_val[i]].id == id ? &f->sh[f->map_val[i]] : NULL;
+        if (f->map_key[i] == 0)
+            return NULL;
+    }
+}
+
+/* The entry of a node the model says is alive: it must exist. */
+static shadow_node *sh_get(const fscene *f, uint32_t id)
+{
+    shadow_node *e = sh_find(f, id);
+    ENSURE(e, "no shadow entry for live node 0x%08x", id);
+    return e;
+}
+
+static shadow_node *sh_add(fscene *f, uint32_t id)
+{
+    if (f->sh_count * 2u + 2u > f->map_cap) {
+        const uint32_t ncap = f->map_cap ? f->map_cap * 2u : 1024u;
+        uint32_t *nk = calloc(ncap, sizeof *nk), *nv = calloc(ncap, sizeof *nv);
+        if (!nk || !nv)
+            die("host out of memory");
+        for (uint32_t i = 0; i < f->map_cap; i++) {
+            if (!f->map_key[i])
+                continue;
+            uint32_t j = hash_id(f->map_key[i], ncap - 1u);
+            while (nk[j])
+                j = (j + 1u) & (ncap - 1u);
+            nk[j] = f->map_key[i];
+            nv[j] = f->map_val[i];
+        }
+        free(f->map_key);
+        free(f->map_val);
+        f->map_key = nk;
+        f->map_val = nv;
+        f->map_cap = ncap;
+    }
+    const uint32_t mask = f->map_cap - 1u;
+    uint32_t i = hash_id(id, mask);
+    while (f->map_key[i] && f->map_key[i] != id)
+        i = (i + 1u) & mask;
+    uint32_t e;
+    if (f->map_key[i] == id) {
+        e = f->map_val[i]; /* the id comes back (generation wrap, or a new scene) */
+    } else {
+        if (f->sh_count == f->sh_cap) {
+            f->sh_cap = f->sh_cap ? f->sh_cap * 2u : 256u;
+            shadow_node *ns = realloc(f->sh, f->sh_cap * sizeof *ns);
+            if (!ns)
+                die("host out of memory");
+            f->sh = ns;
+        }
+        e = f->sh_count++;
+        f->map_key[i] = id;
+        f->map_val[i] = e;
+    }
+    memset(&f->sh[e], 0, sizeof f->sh[e]);
+    f->sh[e].id = id;
+    return &f->sh[e];
+}
+
+static void history_add(fscene *f, uint32_t id)
+{
+    f->history[f->hist_n % HISTORY] = id;
+    f->hist_n++;
+}
+
+static void tp_set(fscene *f, int k, uint32_t slot)
+{
+    if (slot / 32u >= f->tp_words[k]) {
+        const uint32_t nw = slot / 32u + 64u;
+        uint32_t *n = realloc(f->tp[k], nw * sizeof *n);
+        if (!n)
+            die("host out of memory");
+        memset(n + f->tp_words[k], 0, (nw - f->tp_words[k]) * sizeof *n);
+        f->tp[k] = n;
+        f->tp_words[k] = nw;
+    }
+    f->tp[k][slot / 32u] |= 1u << (slot % 32u);
+}
+
+static bool tp_get(const fscene *f, int k, uint32_t slot)
+{
+    return slot / 32u < f->tp_words[k] && (f->tp[k][slot / 32u] >> (slot % 32u)) & 1u;
+}
+
+static void tp_clear(fscene *f, int k, uint32_t slot)
+{
+    if (slot / 32u < f->tp_words[k])
+        f->tp[k][slot / 32u] &= ~(1u << (slot % 32u));
+}
+
+static bool any_tracker(const fscene *f)
+{
+    for (int k = 0; k < NOBJ; k++)
+        if (f->tr[k])
+            return true;
+    return false;
+}
+
+/* A slot's content changed: every tracker has it pending. */
+static void note_slot(fscene *f, uint32_t slot)
+{
+    for (int k = 0; k < NOBJ; k++)
+        if (f->tr[k])
+            tp_set(f, k, slot);
+}
+
+static uint32_t slot_of(const fscene *f, uint32_t id)
+{
+    uint32_t sl = 0;
+    ENSURE(sgrt_node_slot(f->s, (sgrt_node){id}, &sl) == SGRT_OK, "slot of live 0x%08x", id);
+    return sl;
+}
+
+/* Ids of the subtree of id (id first); *n receives the count. Caller frees. */
+static uint32_t *subtree_ids(const fscene *f, uint32_t id, uint32_t *n)
+{
+    const uint32_t k = ref_model_subtree_size(f->m, id);
+    uint32_t *ids = malloc((size_t)k * sizeof *ids);
+    if (!ids)
+        die("host out of memory");
+    uint32_t head = 0, tail = 0;
+    ids[tail++] = id;
+    while (head < tail) {
+        const uint32_t x = ids[head++];
+        tail += ref_model_children(f->m, x, ids + tail);
+    }
+    ENSURE(tail == k, "subtree walk");
+    *n = k;
+    return ids;
+}
+
+/* Exact current world of a live node, as the next update will compute it:
+ * memoised per stamp, so a full pass is O(n). */
+static const float *shadow_now(fscene *f, uint32_t id)
+{
+    uint32_t path[64];
+    for (;;) {
+        /* Walk up to the first node already known (or the root), at most
+         * 64 at a time, then fill downwards. */
+        uint32_t n = 0, x = id;
+        shadow_node *top = NULL;
+        while (x) {
+            shadow_node *e = sh_find(f, x);
+            ENSURE(e, "shadow lost node 0x%08x", x);
+            if (e->stamp == f->stamp) {
+                top = e;
+                break;
+            }
+            if (n == 64u)
+                break;
+            path[n++] = x;
+            x = ref_model_parent(f->m, x);
+        }
+        if (n == 64u && x && !top) {
+            /* Too deep for one pass: resolve the upper part first. */
+            (void)shadow_now(f, x);
+            continue;
+        }
+        for (uint32_t k = n; k-- > 0;) {
+            shadow_node *e = sh_find(f, path[k]);
+            float local[16];
+            ref_model_local(f->m, path[k], local);
+            shadow_node *p = k + 1u < n ? sh_find(f, path[k + 1u]) : top;
+            e->dirty = e->marked || (p && p->dirty);
+            if (!e->dirty)
+                memcpy(e->now, e->world, sizeof e->now);
+            else if (!p)
+                memcpy(e->now, local, sizeof e->now);
+            else
+                sgrt__kernels_ref.mul(p->now, local, e->now);
+            e->stamp = f->stamp;
+        }
+        return sh_get(f, id)->now;
+    }
+}
+
+/* ---- comparisons ------------------------------------------------------------- */
+
+static bool same_matrix(const float *a, const float *b)
+{
+    for (int k = 0; k < 16; k++) {
+        if (isnan(a[k]) && isnan(b[k]))
+            continue;
+        uint32_t x, y;
+        memcpy(&x, &a[k], 4);
+        memcpy(&y, &b[k], 4);
+        if (x != y)
+            return false;
+    }
+    return true;
+}
+
+static bool finite16(const float *m)
+{
+    for (int k = 0; k < 16; k++)
+        if (!isfinite(m[k]))
+            return false;
+    return true;
+}
+
+/* Where the double-precision bound of refmodel.h holds: moderate values (no
+ * underflow or overflow inside the products) and shallow trees. */
+static void note_local(fscene *f, const float *m)
+{
+    for (int k = 0; k < 16; k++) {
+        const float a = fabsf(m[k]);
+        if (a != 0.0f && (a < 1e-4f || a > 1e4f))
+            f->extreme = true;
+    }
+}
+
+static bool double_check_applies(const fscene *f, uint32_t id, const float *got)
+{
+    return !f->extreme && finite16(got) && ref_model_depth(f->m, id) <= 8u;
+}
+
+/* ---- scene lifetime ---------------------------------------------------------- */
+
+static void fscene_open(fscene *f, reader *r)
+{
+    const uint8_t cfg = u8(r);
+    sgrt_scene_desc d;
+    memset(&d, 0, sizeof d);
+    const sgrt_allocator al = {fz_alloc_fn, fz_free_fn, &f->fa};
+    d.allocator = &al; /* copied by the scene */
+    d.initial_capacity = (cfg & 3u) == 0 ? 0u : (cfg & 3u) == 1 ? 1u : u8(r);
+    f->max_nodes = cfg & 4u ? 1u + u8(r) : 0u;
+    if (f->max_nodes && d.initial_capacity > f->max_nodes)
+        d.initial_capacity = f->max_nodes;
+    d.max_nodes = f->max_nodes;
+    if (cfg & 8u)
+        f->fa.countdown = 1u + (u8(r) & 3u);
+    for (;;) {
+        sgrt_scene *const sentinel = (sgrt_scene *)(uintptr_t)64;
+        sgrt_scene *s = sentinel;
+        f->fa.fired = false;
+        const sgrt_result rc = sgrt_scene_create(&d, &s);
+        if (rc == SGRT_OK) {
+            ENSURE(s && s != sentinel, "scene_create OK without a scene");
+            f->s = s;
+            break;
+        }
+        ENSURE(rc == SGRT_ERR_NOMEM && f->fa.fired, "scene_create: %s", sgrt_result_str(rc));
+        ENSURE(s == sentinel, "failed scene_create wrote *out");
+        ENSURE(f->fa.nblocks == 0, "failed scene_create leaked %u blocks", f->fa.nblocks);
+    }
+    f->fa.fired = false;
+    f->m = ref_model_create();
+    f->extreme = false;
+    f->reserve_budget = 0;
+    f->stamp = 1;
+    f->sh_count = 0;
+    if (f->map_cap)
+        memset(f->map_key, 0, f->map_cap * sizeof *f->map_key);
+}
+
+static void fscene_close(fscene *f)
+{
+    for (int k = 0; k < NOBJ; k++) {
+        f->tr[k] = NULL; /* freed with the scene */
+        f->ns[k] = NULL;
+        f->ns_count[k] = 0;
+        if (f->tp[k])
+            memset(f->tp[k], 0, f->tp_words[k] * sizeof *f->tp[k]);
+    }
+    sgrt_scene_destroy(f->s);
+    f->s = NULL;
+    ENSURE(f->fa.nblocks == 0, "scene_destroy left %u blocks", f->fa.nblocks);
+    ref_model_destroy(f->m);
+    f->m = NULL;
+}
+
+/* ---- comparison of one scene against its models ---------------------------------- */
+
+static void verify_node(fscene *f, uint32_t id, const float *wa, uint32_t slot_count,
+                        bool worlds_now)
+{
+    const uint32_t count = ref_model_count(f->m);
+    const sgrt_node h = {id};
+    const shadow_node *e = sh_find(f, id);
+    ENSURE(e, "no shadow for 0x%08x", id);
+    ENSURE(sgrt_node_alive(f->s, h), "live node 0x%08x not alive", id);
+    sgrt_node p = {0xFFFFFFFFu};
+    ENSURE(sgrt_node_parent(f->s, h, &p) == SGRT_OK && p.id == ref_model_parent(f->m, id),
+           "parent of 0x%08x: 0x%08x, model 0x%08x", id, p.id, ref_model_parent(f->m, id));
+    float got[16], want[16];
+    ENSURE(sgrt_node_local(f->s, h, got) == SGRT_OK, "local read");
+    ref_model_local(f->m, id, want);
+    ENSURE(memcmp(got, want, sizeof got) == 0, "local of 0x%08x differs", id);
+    ENSURE(sgrt_node_world(f->s, h, got) == SGRT_OK, "world read");
+    ENSURE(same_matrix(got, e->world), "world of 0x%08x differs from the float model", id);
+    uint64_t user = 1;
+    ENSURE(sgrt_node_user(f->s, h, &user) == SGRT_OK && user == e->user,
+           "user value of 0x%08x", id);
+    uint32_t slot = 0;
+    ENSURE(sgrt_node_slot(f->s, h, &slot) == SGRT_OK && slot < slot_count,
+           "slot of 0x%08x (%u, count %u)", id, slot, slot_count);
+    ENSURE(sgrt_scene_slot_node(f->s, slot).id == id, "slot_node(slot(0x%08x))", id);
+    ENSURE(same_matrix(wa + 16u * (size_t)slot, e->world), "world array entry of 0x%08x", id);
+    if (p.id) {
+        uint32_t ps = 0;
+        ENSURE(sgrt_node_slot(f->s, p, &ps) == SGRT_OK && ps < slot,
+               "slot order: parent %u, child %u", ps, slot);
+    }
+    /* Children: each listed child is a model child; the count matches. */
+    sgrt_node c = SGRT_NULL_NODE;
+    ENSURE(sgrt_node_first_child(f->s, h, &c) == SGRT_OK, "first_child");
+    uint32_t nc = 0;
+    while (c.id) {
+        ENSURE(ref_model_alive(f->m, c.id) && ref_model_parent(f->m, c.id) == id,
+               "0x%08x listed as a child of 0x%08x", c.id, id);
+        ENSURE(++nc <= count, "child list does not end");
+        ENSURE(sgrt_node_next_sibling(f->s, c, &c) == SGRT_OK, "next_sibling");
+    }
+    ENSURE(nc == ref_model_child_count(f->m, id), "0x%08x has %u children, model %u", id, nc,
+           ref_model_child_count(f->m, id));
+    for (int k = 0; k < NOBJ; k++)
+        if (f->ns[k])
+            ENSURE(sgrt_nodeset_has(f->s, f->ns[k], h) == ((e->sets >> k) & 1u),
+                   "membership of 0x%08x in set %d", id, k);
+    if (worlds_now) {
+        const float *now = shadow_now(f, id);
+        ENSURE(sgrt_node_world_now(f->s, h, got) == SGRT_OK, "world_now read");
+        ENSURE(same_matrix(got, now), "world_now of 0x%08x differs from the float model", id);
+        if (double_check_applies(f, id, got))
+            ENSURE(ref_model_world_now_error(f->m, id, got) <=
+                       ref_model_world_now_tolerance(f->m, id),
+                   "world_now of 0x%08x off the double reference by %g (allowed %g)", id,
+                   ref_model_world_now_error(f->m, id, got),
+                   ref_model_world_now_tolerance(f->m, id));
+    }
+}
+
+enum { SAMPLE = 24 };
+
+/* Checks the library's invariants and counts, then nodes: all of them when
+ * `full` (or the scene is small), else a rotating sample plus the nodes a
+ * call named (`a`, `b`: ids, 0 for none). */
+static void verify_ex(fscene *f, bool full, bool worlds_now, uint32_t a, uint32_t b)
+{
+    const char *what = NULL;
+    ENSURE(sgrt_scene_check(f->s, &what) == SGRT_OK, "sgrt_scene_check: %s", what ? what : "?");
+    const uint32_t count = ref_model_count(f->m);
+    ENSURE(sgrt_scene_node_count(f->s) == count, "node count %u, model %u",
+           sgrt_scene_node_count(f->s), count);
+    uint32_t slot_count = 0;
+    const float *wa = sgrt_scene_world_array(f->s, &slot_count);
+    ENSURE(wa != NULL || count == 0, "world array NULL");
+    f->verify_seq++;
+    if (full || count <= 2u * SAMPLE) {
+        /* world_now costs O(depth) per node in the library: on big scenes
+         * take it on a spread of about 64 nodes. */
+        const uint32_t now_step = count <= 256u ? 1u : count / 64u;
+        for (uint32_t k = 0; k < count; k++)
+            verify_node(f, ref_model_nth(f->m, k), wa, slot_count,
+                        worlds_now && k % now_step == 0);
+    } else {
+        for (uint32_t i = 0; i < SAMPLE; i++) {
+            const uint32_t k = (uint32_t)((f->verify_seq * 7919u + i * 104729u) % count);
+            verify_node(f, ref_model_nth(f->m, k), wa, slot_count, worlds_now);
+        }
+    }
+    if (a && ref_model_alive(f->m, a))
+        verify_node(f, a, wa, slot_count, worlds_now);
+    if (b && ref_model_alive(f->m, b))
+        verify_node(f, b, wa, slot_count, worlds_now);
+    for (int k = 0; k < NOBJ; k++)
+        if (f->ns[k])
+            ENSURE(sgrt_nodeset_count(f->s, f->ns[k]) == f->ns_count[k], "set %d has %u, model %u",
+                   k, sgrt_nodeset_count(f->s, f->ns[k]), f->ns_count[k]);
+    /* Destroyed handles stay refused (unless the model says the id lives). */
+    const uint32_t hn = f->hist_n < HISTORY ? f->hist_n : HISTORY;
+    const uint32_t probes = full ? hn : (hn < 16u ? hn : 16u);
+    for (uint32_t i = 0; i < probes; i++) {
+        const uint32_t id = f->history[(f->verify_seq + i * 37u) % hn];
+        ENSURE(sgrt_node_alive(f->s, (sgrt_node){id}) == ref_model_alive(f->m, id),
+               "alive(0x%08x) disagrees with the model", id);
+    }
+    /* Dead slots below the slot count hold no node. */
+    for (uint32_t sl = 0; sl < slot_count; sl += full ? 1u : 1u + sl / 8u) {
+        const sgrt_node n = sgrt_scene_slot_node(f->s, sl);
+        ENSURE(!n.id || ref_model_alive(f->m, n.id), "slot %u holds a dead id", sl);
+    }
+    ENSURE(sgrt_scene_slot_node(f->s, slot_count).id == 0, "slot past the count holds a node");
+}
+
+static void verify(fscene *f, bool worlds_now) { verify_ex(f, true, worlds_now, 0, 0); }
+
+/* ---- handles of every kind ------------------------------------------------------ */
+
+static sgrt_node rd_handle(fscene *f, const fscene *other, reader *r)
+{
+    const uint8_t k = u8(r);
+    const uint32_t count = ref_model_count(f->m);
+    sgrt_node h = SGRT_NULL_NODE;
+    switch (k % 10u) {
+    case 0:
+        break; /* zero */
+    case 1: case 2: case 3: case 4:
+        if (count)
+            h.id = ref_model_nth(f->m, u16(r) % count);
+        break;
+    case 5: { /* remembered: mostly destroyed by now */
+        const uint32_t hn = f->hist_n < HISTORY ? f->hist_n : HISTORY;
+        if (hn)
+            h.id = f->history[u8(r) % hn];
+        break;
+    }
+    case 6: /* from the other scene */
+        if (other->m && ref_model_count(other->m))
+            h.id = ref_model_nth(other->m, u16(r) % ref_model_count(other->m));
+        break;
+    case 7: /* made up: out of range, garbage */
+        h.id = u32(r);
+        break;
+    case 8: /* a live id with one bit flipped: same index other generation, ... */
+        if (count)
+            h.id = ref_model_nth(f->m, u16(r) % count) ^ (1u << (u8(r) % 32u));
+        break;
+    default: /* a live id with the generation field set to 0 or 255 */
+        if (count)
+            h.id = (ref_model_nth(f->m, u16(r) % count) & 0x00FFFFFFu) |
+                   (u8(r) & 1u ? 0xFF000000u : 0u);
+        break;
+    }
+    return h;
+}
+
+static bool valid(const fscene *f, sgrt_node h) { return h.id && ref_model_alive(f->m, h.id); }
+
+static void rd_matrix(fscene *f, const fscene *other, reader *r, float m[16])
+{
+    const uint8_t k = u8(r);
+    memcpy(m, I4, 16 * sizeof(float));
+    switch (k % 8u) {
+    case 0:
+        break;
+    case 1: /* translation */
+        m[12] = rd_float(r);
+        m[13] = rd_float(r);
+        m[14] = rd_float(r);
+        break;
+    case 2: /* scale */
+        m[0] = rd_float(r);
+        m[5] = rd_float(r);
+        m[10] = rd_float(r);
+        break;
+    case 3: /* anything */
+        for (int i = 0; i < 16; i++)
+            m[i] = rd_float(r);
+        break;
+    case 4: { /* the current local of some node: bit-identical when it is the target */
+        const sgrt_node h = rd_handle(f, other, r);
+        if (valid(f, h))
+            ref_model_local(f->m, h.id, m);
+        break;
+    }
+    case 5: /* affine */
+        for (int i = 0; i < 16; i++)
+            if (i % 4 != 3)
+                m[i] = rd_float(r);
+        break;
+    case 6: /* identity with one special entry */
+        m[u8(r) % 16u] = rd_float(r);
+        break;
+    default: /* a rotation about z with scale and translation */
+    {
+        const float c = (float)((int)u8(r) - 128) / 128.0f, s = sqrtf(fmaxf(0.0f, 1.0f - c * c));
+        m[0] = c;
+        m[1] = s;
+        m[4] = -s;
+        m[5] = c;
+        m[12] = rd_float(r);
+        break;
+    }
+    }
+}
+
+/* ---- the operations ---------------------------------------------------------------- */
+
+enum {
+    OP_CREATE,
+    OP_CREATE_MANY,
+    OP_DESTROY,
+    OP_SET_PARENT,
+    OP_SET_LOCAL,
+    OP_SET_LOCAL2,
+    OP_SET_TRS,
+    OP_UPDATE,
+    OP_UPDATE2,
+    OP_READ,
+    OP_WORLD_NOW_ALL,
+    OP_USER,
+    OP_RESERVE,
+    OP_COMPACT,
+    OP_FAIL_ALLOC,
+    OP_BAD_ARGS,
+    OP_RECREATE,
+    OP_SLOTS,
+    OP_TRACKER_CREATE,
+    OP_TRACKER_DESTROY,
+    OP_COLLECT,
+    OP_COLLECT2,
+    OP_SET_CREATE,
+    OP_SET_DESTROY,
+    OP_SET_MEMBER,
+    OP_SET_MEMBER2,
+    OP_SET_QUERY,
+    OP_SET_COMBINE,
+    OP_SET_FROM_CHANGES,
+    OP_COUNT
+};
+
+/* A rejected call must change nothing: the models were not touched, so the
+ * scene must still match them, in particular at the nodes the call named. */
+static void expect_unchanged(fscene *f, sgrt_node a, sgrt_node b)
+{
+    verify_ex(f, false, false, a.id, b.id);
+}
+
+static void after_alloc_call(fscene *f, sgrt_result rc, uint64_t calls_before)
+{
+    if (rc == SGRT_ERR_NOMEM)
+        ENSURE(f->fa.fired, "NOMEM without an allocation failure");
+    if (f->fa.fired)
+        ENSURE(rc == SGRT_ERR_NOMEM || rc == SGRT_OK,
+               "an allocation failed and the call returned %s", sgrt_result_str(rc));
+    (void)calls_before;
+}
+
+static void do_create(fscene *f, const fscene *other, sgrt_node parent, bool null_out)
+{
+    const bool pv = parent.id == 0 || valid(f, parent);
+    const uint32_t count = ref_model_count(f->m);
+    const bool full = f->max_nodes && count >= f->max_nodes;
+    sgrt_node out = {0xA5A5A5A5u};
+    const uint64_t calls0 = f->fa.calls;
+    f->fa.fired = false;
+    const sgrt_result rc = sgrt_node_create(f->s, parent, null_out ? NULL : &out);
+    after_alloc_call(f, rc, calls0);
+    (void)other;
+    if (null_out) {
+        ENSURE(rc == SGRT_ERR_INVALID_ARG || (!pv && rc == SGRT_ERR_STALE_HANDLE),
+               "create with NULL out: %s", sgrt_result_str(rc));
+        expect_unchanged(f, parent, SGRT_NULL_NODE);
+        return;
+    }
+    if (!pv || full || rc != SGRT_OK) {
+        ENSURE(rc != SGRT_OK, "create succeeded: parent valid %d, full %d", pv, full);
+        ENSURE((!pv && rc == SGRT_ERR_STALE_HANDLE) || (full && rc == SGRT_ERR_CAPACITY) ||
+                   (rc == SGRT_ERR_NOMEM && f->fa.fired),
+               "create returned %s (parent valid %d, full %d)", sgrt_result_str(rc), pv, full);
+        ENSURE(out.id == 0xA5A5A5A5u, "failed create wrote *out");
+        expect_unchanged(f, parent, SGRT_NULL_NODE);
+        return;
+    }
+    if (f->reserve_budget) {
+        ENSURE(f->fa.calls == calls0, "create within a reserve allocated");
+        f->reserve_budget--;
+    }
+    ENSURE(out.id != 0, "create returned id 0");
+    ENSURE(!ref_model_alive(f->m, out.id), "create returned the live id 0x%08x", out.id);
+    ref_model_add(f->m, out.id, parent.id);
+    f->touched[0] = out.id;
+    f->touched[1] = parent.id;
+    shadow_node *e = sh_add(f, out.id);
+    e->marked = true;
+    const shadow_node *pe = parent.id ? sh_find(f, parent.id) : NULL;
+    memcpy(e->world, pe ? pe->world : I4, sizeof e->world);
+    history_add(f, out.id);
+    if (any_tracker(f))
+        note_slot(f, slot_of(f, out.id));
+    f->stamp++;
+}
+
+static void do_destroy(fscene *f, sgrt_node h)
+{
+    uint32_t nsub = 0, *sub = NULL, *slots = NULL;
+    if (valid(f, h) && any_tracker(f)) {
+        sub = subtree_ids(f, h.id, &nsub);
+        slots = malloc((size_t)nsub * sizeof *slots);
+        if (!slots)
+            die("host out of memory");
+        for (uint32_t i = 0; i < nsub; i++)
+            slots[i] = slot_of(f, sub[i]);
+    }
+    const uint64_t calls0 = f->fa.calls;
+    const sgrt_result rc = sgrt_node_destroy(f->s, h);
+    ENSURE(f->fa.calls == calls0, "destroy allocated");
+    if (!valid(f, h)) {
+        ENSURE(rc == SGRT_ERR_STALE_HANDLE, "destroy of a bad handle: %s", sgrt_result_str(rc));
+        return;
+    }
+    ENSURE(rc == SGRT_OK, "destroy: %s", sgrt_result_str(rc));
+    f->touched[0] = ref_model_parent(f->m, h.id);
+    const uint32_t k = ref_model_subtree_size(f->m, h.id);
+    uint32_t *removed = malloc(k * sizeof *removed);
+    if (!removed)
+        die("host out of memory");
+    ENSURE(ref_model_remove(f->m, h.id, removed) == k, "model remove");
+    for (uint32_t i = 0; i < k; i++) {
+        shadow_node *e = sh_find(f, removed[i]);
+        if (!e)
+            continue;
+        for (int j = 0; j < NOBJ; j++)
+            if ((e->sets >> j) & 1u)
+                f->ns_count[j]--;
+        e->id = 0;
+    }
+    free(removed);
+    for (uint32_t i = 0; i < nsub; i++)
+        note_slot(f, slots[i]);
+    free(sub);
+    free(slots);
+    f->stamp++;
+}
+
+static void do_set_parent(fscene *f, sgrt_node n, sgrt_node p, int keep_raw)
+{
+    const sgrt_keep keep = (sgrt_keep)keep_raw;
+    const bool keep_ok = keep_raw == SGRT_KEEP_LOCAL || keep_raw == SGRT_KEEP_WORLD;
+    const bool nv = valid(f, n), pv = p.id == 0 || valid(f, p);
+    const bool cycle = nv && pv && p.id && ref_model_is_ancestor_or_self(f->m, n.id, p.id);
+    bool singular = false, same = false;
+    float new_local[16];
+    if (nv && pv && !cycle) {
+        same = ref_model_parent(f->m, n.id) == p.id;
+        if (keep == SGRT_KEEP_WORLD && !same) {
+            float w[16];
+            memcpy(w, shadow_now(f, n.id), sizeof w);
+            if (!p.id) {
+                singular = !finite16(w);
+                memcpy(new_local, w, sizeof w);
+            } else {
+                float pw[16];
+                memcpy(pw, shadow_now(f, p.id), sizeof pw);
+                singular = !finite16(pw) || !finite16(w) ||
+                           !sgrt__relative_local(pw, w, new_local);
+            }
+        }
+    }
+    uint32_t nsub = 0, *sub = NULL, *slots = NULL;
+    if (nv && any_tracker(f)) {
+        sub = subtree_ids(f, n.id, &nsub);
+        slots = malloc((size_t)nsub * sizeof *slots);
+        if (!slots)
+            die("host out of memory");
+        for (uint32_t i = 0; i < nsub; i++)
+            slots[i] = slot_of(f, sub[i]);
+    }
+    const uint64_t calls0 = f->fa.calls;
+    f->fa.fired = false;
+    const sgrt_result rc = sgrt_node_set_parent(f->s, n, p, keep);
+    if (rc == SGRT_OK) {
+        /* A subtree that moved in storage changed the content of the slots
+         * it left and of those it took. */
+        for (uint32_t i = 0; i < nsub; i++) {
+            const uint32_t now = slot_of(f, sub[i]);
+            if (now != slots[i]) {
+                note_slot(f, slots[i]);
+                note_slot(f, now);
+            }
+        }
+    }
+    free(sub);
+    free(slots);
+    after_alloc_call(f, rc, calls0);
+    const bool any_error = !keep_ok || !nv || !pv || cycle || (keep_ok && singular);
+    if (any_error || rc != SGRT_OK) {
+        ENSURE((!keep_ok && rc == SGRT_ERR_INVALID_ARG) ||
+                   ((!nv || !pv) && rc == SGRT_ERR_STALE_HANDLE) ||
+                   (cycle && rc == SGRT_ERR_CYCLE) ||
+                   (keep_ok && singular && rc == SGRT_ERR_SINGULAR) ||
+                   (!any_error && rc == SGRT_ERR_NOMEM && f->fa.fired),
+               "set_parent returned %s (keep ok %d, node %d, parent %d, cycle %d, singular %d)",
+               sgrt_result_str(rc), keep_ok, nv, pv, cycle, singular);
+        expect_unchanged(f, n, p);
+        return;
+    }
+    ENSURE(!same || f->fa.calls == calls0, "set_parent to the same parent allocated");
+    f->touched[0] = n.id;
+    f->touched[1] = p.id;
+    f->reserve_budget = 0; /* relocation may use the reserved slots */
+    if (same)
+        return;
+    if (keep == SGRT_KEEP_WORLD) {
+        float got[16];
+        ENSURE(sgrt_node_local(f->s, n, got) == SGRT_OK, "local read");
+        ENSURE(memcmp(got, new_local, sizeof got) == 0,
+               "keep-world local differs from inverse(parent) x world");
+        const bool check = !f->extreme && ref_model_depth(f->m, n.id) <= 8u &&
+                           (!p.id || ref_model_depth(f->m, p.id) < 8u);
+        note_local(f, new_local);
+        const double err = ref_model_set_parent_keep_world(f->m, n.id, p.id, new_local);
+        if (check && !f->extreme)
+            ENSURE(err <= 1.0, "keep-world moved the world by %g of the allowance", err);
+    } else {
+        ref_model_set_parent(f->m, n.id, p.id);
+    }
+    sh_get(f, n.id)->marked = true;
+    f->stamp++;
+}
+
+static void apply_local(fscene *f, sgrt_node h, const float m[16], sgrt_result rc,
+                        bool input_ok)
+{
+    if (!valid(f, h) || !input_ok) {
+        ENSURE(rc == (!input_ok ? SGRT_ERR_INVALID_ARG : SGRT_ERR_STALE_HANDLE) ||
+                   (!input_ok && !valid(f, h) && rc == SGRT_ERR_STALE_HANDLE),
+               "set_local/trs returned %s (handle valid %d, input ok %d)", sgrt_result_str(rc),
+               valid(f, h), input_ok);
+        expect_unchanged(f, h, SGRT_NULL_NODE);
+        return;
+    }
+    ENSURE(rc == SGRT_OK, "set_local/trs: %s", sgrt_result_str(rc));
+    f->touched[0] = h.id;
+    note_local(f, m);
+    if (ref_model_set_local(f->m, h.id, m)) {
+        sh_get(f, h.id)->marked = true;
+        f->stamp++;
+    }
+}
+
+static void do_set_local(fscene *f, sgrt_node h, const float m[16])
+{
+    const uint64_t calls0 = f->fa.calls;
+    const sgrt_result rc = sgrt_node_set_local(f->s, h, m);
+    ENSURE(f->fa.calls == calls0, "set_local allocated");
+    apply_local(f, h, m, rc, finite16(m));
+}
+
+static void do_set_trs(fscene *f, sgrt_node h, const float t[3], const float q[4],
+                       const float sc[3])
+{
+    float m[16];
+    sgrt__trs_to_mat4(t, q, sc, m);
+    bool ok = finite16(m);
+    for (int i = 0; i < 3; i++)
+        ok = ok && isfinite(t[i]) && isfinite(sc[i]);
+    for (int i = 0; i < 4; i++)
+        ok = ok && isfinite(q[i]);
+    /* The matrix must be T x R x S; check the formula in double where it is
+     * well-conditioned, independently of sgrt__trs_to_mat4. */
+    if (ok) {
+        const double x = q[0], y = q[1], z = q[2], w = q[3];
+        const double R[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
+                             2 * (x * y - z * w),     1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
+                             2 * (x * z + y * w),     2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
+        for (int c = 0; c < 3; c++)
+            for (int rr = 0; rr < 3; rr++) {
+                const double want = R[c * 3 + rr] * sc[c];
+                const double scale = (fabs(x) + fabs(y) + fabs(z) + fabs(w));
+                const double allow = 8.0 * REF_U * (1.0 + scale * scale) * fabs((double)sc[c]);
+                if (isfinite(allow) && allow < 1e30)
+                    ENSURE(fabs(m[c * 4 + rr] - want) <= allow + 1e-37,
+                           "T x R x S entry %d: %g vs %g", c * 4 + rr, (double)m[c * 4 + rr],
+                           want);
+            }
+        ENSURE(m[12] == t[0] && m[13] == t[1] && m[14] == t[2] && m[15] == 1.0f && m[3] == 0.0f &&
+                   m[7] == 0.0f && m[11] == 0.0f,
+               "T x R x S: translation row/column");
+    }
+    const uint64_t calls0 = f->fa.calls;
+    const sgrt_result rc = sgrt_node_set_trs(f->s, h, t, q, sc);
+    ENSURE(f->fa.calls == calls0, "set_trs allocated");
+    apply_local(f, h, m, rc, ok);
+}
+
+static void do_update(fscene *f)
+{
+    const uint32_t want = ref_model_pending(f->m);
+    /* The float model computes every new world before marks are cleared. */
+    const uint32_t count = ref_model_count(f->m);
+    const bool tracked = any_tracker(f);
+    for (uint32_t k = 0; k < count; k++) {
+        const uint32_t id = ref_model_nth(f->m, k);
+        (void)shadow_now(f, id);
+        if (tracked && sh_get(f, id)->dirty)
+            note_slot(f, slot_of(f, id));
+    }
+    const uint64_t calls0 = f->fa.calls;
+    const uint32_t got = sgrt_scene_update(f->s);
+    ENSURE(f->fa.calls == calls0, "update allocated");
+    ENSURE(got == want, "update recomputed %u, model %u", got, want);
+    ENSURE(ref_model_update(f->m) == want, "model update count");
+    for (uint32_t k = 0; k < count; k++) {
+        shadow_node *e = sh_get(f, ref_model_nth(f->m, k));
+        memcpy(e->world, e->now, sizeof e->world);
+        e->marked = false;
+    }
+    f->stamp++;
+    ENSURE(sgrt_scene_update(f->s) == 0, "a second update recomputed something");
+    /* Double-precision cross-check where its bound holds. */
+    for (uint32_t k = 0; k < count; k++) {
+        const uint32_t id = ref_model_nth(f->m, k);
+        const shadow_node *e = sh_get(f, id);
+        if (double_check_applies(f, id, e->world))
+            ENSURE(ref_model_world_error(f->m, id, e->world) <=
+                       ref_model_world_tolerance(f->m, id),
+                   "world of 0x%08x off the double reference by %g (allowed %g)", id,
+                   ref_model_world_error(f->m, id, e->world),
+                   ref_model_world_tolerance(f->m, id));
+    }
+}
+
+static void do_read(fscene *f, sgrt_node h)
+{
+    const uint64_t calls0 = f->fa.calls;
+    float m[16];
+    sgrt_node o;
+    uint64_t u;
+    uint32_t sl;
+    const sgrt_result want = valid(f, h) ? SGRT_OK : SGRT_ERR_STALE_HANDLE;
+    ENSURE(sgrt_node_alive(f->s, h) == (want == SGRT_OK), "alive(0x%08x)", h.id);
+    ENSURE(sgrt_node_local(f->s, h, m) == want, "local(0x%08x)", h.id);
+    ENSURE(sgrt_node_world(f->s, h, m) == want, "world(0x%08x)", h.id);
+    ENSURE(sgrt_node_world_now(f->s, h, m) == want, "world_now(0x%08x)", h.id);
+    if (want == SGRT_OK) {
+        ENSURE(same_matrix(m, shadow_now(f, h.id)), "world_now of 0x%08x", h.id);
+        if (double_check_applies(f, h.id, m))
+            ENSURE(ref_model_world_now_error(f->m, h.id, m) <=
+                       ref_model_world_now_tolerance(f->m, h.id),
+                   "world_now of 0x%08x off the double reference", h.id);
+    }
+    ENSURE(sgrt_node_parent(f->s, h, &o) == want, "parent(0x%08x)", h.id);
+    ENSURE(sgrt_node_first_child(f->s, h, &o) == want, "first_child(0x%08x)", h.id);
+    ENSURE(sgrt_node_next_sibling(f->s, h, &o) == want, "next_sibling(0x%08x)", h.id);
+    ENSURE(sgrt_node_user(f->s, h, &u) == want, "user(0x%08x)", h.id);
+    ENSURE(sgrt_node_slot(f->s, h, &sl) == want, "slot(0x%08x)", h.id);
+    ENSURE(f->fa.calls == calls0, "a read allocated");
+}
+
+static void do_user(fscene *f, sgrt_node h, uint64_t v)
+{
+    const uint64_t calls0 = f->fa.calls;
+    const sgrt_result rc = sgrt_node_set_user(f->s, h, v);
+    ENSURE(f->fa.calls == calls0, "set_user allocated");
+    if (!valid(f, h)) {
+        ENSURE(rc == SGRT_ERR_STALE_HANDLE, "set_user of a bad handle: %s", sgrt_result_str(rc));
+        return;
+    }
+    ENSURE(rc == SGRT_OK, "set_user: %s", sgrt_result_str(rc));
+    f->touched[0] = h.id;
+    sh_get(f, h.id)->user = v;
+}
+
+static void do_reserve(fscene *f, reader *r)
+{
+    const uint8_t k = u8(r);
+    const uint32_t max = f->max_nodes ? f->max_nodes : SGRT_MAX_NODES;
+    uint32_t n;
+    switch (k % 5u) {
+    case 0: n = u16(r) % 3000u; break;
+    case 1: n = f->max_nodes ? f->max_nodes + (u8(r) % 3u) : u16(r) % 3000u; break;
+    case 2: n = UINT32_MAX; break;
+    case 3: n = SGRT_MAX_NODES + 1u; break;
+    default: n = ref_model_count(f->m) + (u8(r) % 64u); break;
+    }
+    f->fa.fired = false;
+    const uint64_t calls0 = f->fa.calls;
+    const sgrt_result rc = sgrt_scene_reserve(f->s, n);
+    after_alloc_call(f, rc, calls0);
+    if (n > max) {
+        ENSURE(rc == SGRT_ERR_CAPACITY, "reserve(%u) above max: %s", n, sgrt_result_str(rc));
+    } else {
+        ENSURE(rc == SGRT_OK || (rc == SGRT_ERR_NOMEM && f->fa.fired), "reserve(%u): %s", n,
+               sgrt_result_str(rc));
+        if (rc == SGRT_OK) {
+            const uint32_t count = ref_model_count(f->m);
+            f->reserve_budget = n > count ? n - count : 0u;
+        }
+    }
+    expect_unchanged(f, SGRT_NULL_NODE, SGRT_NULL_NODE);
+}
+
+static void do_compact(fscene *f)
+{
+    const uint32_t count = ref_model_count(f->m);
+    uint32_t *before = malloc((size_t)(count ? count : 1u) * sizeof *before);
+    if (!before)
+        die("host out of memory");
+    for (uint32_t k = 0; k < count; k++)
+        before[k] = slot_of(f, ref_model_nth(f->m, k));
+    f->fa.fired = false;
+    const uint64_t calls0 = f->fa.calls;
+    const sgrt_result rc = sgrt_scene_compact(f->s);
+    after_alloc_call(f, rc, calls0);
+    if (rc == SGRT_OK) {
+        /* Compaction reports every live slot, before and after. */
+        for (uint32_t k = 0; k < count; k++) {
+            note_slot(f, before[k]);
+            note_slot(f, slot_of(f, ref_model_nth(f->m, k)));
+        }
+    }
+    free(before);
+    ENSURE(rc == SGRT_OK || (rc == SGRT_ERR_NOMEM && f->fa.fired), "compact: %s",
+           sgrt_result_str(rc));
+    if (rc == SGRT_OK)
+        f->reserve_budget = 0; /* documented for appends after the current nodes only */
+    /* Handles, locals, worlds and pending work are all kept. */
+    verify(f, true);
+}
+
+/* Every entry point with NULL or out-of-range arguments. */
+static void do_bad_args(fscene *f, const fscene *other, reader *r)
+{
+    const sgrt_node h = rd_handle(f, other, r);
+    float m[16];
+    memcpy(m, I4, sizeof m);
+    const uint64_t calls0 = f->fa.calls;
+    sgrt_node o;
+    uint64_t u;
+    uint32_t sl = 7;
+    ENSURE(sgrt_node_create(NULL, h, &o) == SGRT_ERR_INVALID_ARG, "create(NULL)");
+    ENSURE(sgrt_node_destroy(NULL, h) == SGRT_ERR_INVALID_ARG, "destroy(NULL)");
+    ENSURE(!sgrt_node_alive(NULL, h), "alive(NULL)");
+    ENSURE(sgrt_node_parent(NULL, h, &o) == SGRT_ERR_INVALID_ARG, "parent(NULL)");
+    ENSURE(sgrt_node_first_child(NULL, h, &o) == SGRT_ERR_INVALID_ARG, "first_child(NULL)");
+    ENSURE(sgrt_node_next_sibling(NULL, h, &o) == SGRT_ERR_INVALID_ARG, "next_sibling(NULL)");
+    ENSURE(sgrt_node_set_parent(NULL, h, h, SGRT_KEEP_LOCAL) == SGRT_ERR_INVALID_ARG,
+           "set_parent(NULL)");
+    ENSURE(sgrt_node_set_local(NULL, h, m) == SGRT_ERR_INVALID_ARG, "set_local(NULL)");
+    ENSURE(sgrt_node_set_trs(NULL, h, m, m, m) == SGRT_ERR_INVALID_ARG, "set_trs(NULL)");
+    ENSURE(sgrt_node_local(NULL, h, m) == SGRT_ERR_INVALID_ARG, "local(NULL)");
+    ENSURE(sgrt_node_world(NULL, h, m) == SGRT_ERR_INVALID_ARG, "world(NULL)");
+    ENSURE(sgrt_node_world_now(NULL, h, m) == SGRT_ERR_INVALID_ARG, "world_now(NULL)");
+    ENSURE(sgrt_scene_update(NULL) == 0, "update(NULL)");
+    ENSURE(sgrt_scene_node_count(NULL) == 0, "node_count(NULL)");
+    ENSURE(sgrt_scene_reserve(NULL, 1) == SGRT_ERR_INVALID_ARG, "reserve(NULL)");
+    ENSURE(sgrt_scene_compact(NULL) == SGRT_ERR_INVALID_ARG, "compact(NULL)");
+    ENSURE(sgrt_scene_check(NULL, NULL) == SGRT_ERR_INVALID_ARG, "check(NULL)");
+    ENSURE(sgrt_scene_create(NULL, NULL) == SGRT_ERR_INVALID_ARG, "scene_create(.., NULL)");
+    ENSURE(sgrt_node_set_user(NULL, h, 1) == SGRT_ERR_INVALID_ARG, "set_user(NULL)");
+    ENSURE(sgrt_node_user(NULL, h, &u) == SGRT_ERR_INVALID_ARG, "user(NULL)");
+    ENSURE(sgrt_node_slot(NULL, h, &sl) == SGRT_ERR_INVALID_ARG, "slot(NULL)");
+    ENSURE(sgrt_scene_slot_node(NULL, 0).id == 0, "slot_node(NULL)");
+    ENSURE(sgrt_scene_world_array(NULL, &sl) == NULL && sl == 0, "world_array(NULL)");
+    sgrt_scene_destroy(NULL);
+
+    /* NULL outputs and inputs on a real scene: INVALID_ARG, or STALE_HANDLE
+     * when the handle is bad too. */
+    const bool hv = valid(f, h);
+#define BAD(call)                                                                      \
+    do {                                                                               \
+        const sgrt_result rc_ = (call);                                                \
+        ENSURE(rc_ == SGRT_ERR_INVALID_ARG || (!hv && rc_ == SGRT_ERR_STALE_HANDLE),   \
+               "%s returned %s", #call, sgrt_result_str(rc_));                          \
+    } while (0)
+    BAD(sgrt_node_parent(f->s, h, NULL));
+    BAD(sgrt_node_first_child(f->s, h, NULL));
+    BAD(sgrt_node_next_sibling(f->s, h, NULL));
+    BAD(sgrt_node_local(f->s, h, NULL));
+    BAD(sgrt_node_world(f->s, h, NULL));
+    BAD(sgrt_node_world_now(f->s, h, NULL));
+    BAD(sgrt_node_set_local(f->s, h, NULL));
+    BAD(sgrt_node_set_trs(f->s, h, NULL, m, m));
+    BAD(sgrt_node_set_trs(f->s, h, m, NULL, m));
+    BAD(sgrt_node_set_trs(f->s, h, m, m, NULL));
+    BAD(sgrt_node_user(f->s, h, NULL));
+    BAD(sgrt_node_slot(f->s, h, NULL));
+#undef BAD
+    ENSURE(f->fa.calls == calls0, "a rejected call allocated");
+    do_create(f, other, h, true);
+    const int r_int = (int)(int8_t)u8(r);
+    ENSURE(sgrt_result_str((sgrt_result)r_int) != NULL, "result_str(%d)", r_int);
+    ENSURE(sgrt_simd_name() != NULL, "simd_name");
+    expect_unchanged(f, h, SGRT_NULL_NODE);
+}
+
+static void do_slots(fscene *f, reader *r)
+{
+    uint32_t count = 0;
+    (void)sgrt_scene_world_array(f->s, &count);
+    const uint32_t probes[4] = {u16(r), u32(r), count ? count - 1u : 0u, count};
+    for (int i = 0; i < 4; i++) {
+        const sgrt_node n = sgrt_scene_slot_node(f->s, probes[i]);
+        if (!n.id)
+            continue;
+        ENSURE(ref_model_alive(f->m, n.id), "slot_node(%u) = dead 0x%08x", probes[i], n.id);
+        uint32_t sl = ~0u;
+        ENSURE(sgrt_node_slot(f->s, n, &sl) == SGRT_OK && sl == probes[i], "slot round trip");
+    }
+}
+
+
+/* ---- trackers and node sets ------------------------------------------------------ */
+
+/* An object argument: one of this scene's (idx >= 0), one of the other
+ * scene's, or NULL (idx -1 for both). Never a destroyed one: that would be a
+ * dangling pointer, which the API cannot detect. */
+static sgrt_tracker *pick_tracker(fscene *f, const fscene *other, reader *r, int *idx)
+{
+    const uint8_t k = u8(r) % 6u;
+    *idx = -1;
+    if (k < NOBJ) {
+        if (f->tr[k])
+            *idx = (int)k;
+        return f->tr[k];
+    }
+    if (k == 3)
+        for (int j = 0; j < NOBJ; j++)
+            if (other->tr[j])
+                return other->tr[j];
+    if (k == 5 && f->tr[0]) {
+        *idx = 0;
+        return f->tr[0];
+    }
+    return NULL;
+}
+
+static sgrt_nodeset *pick_set(fscene *f, const fscene *other, reader *r, int *idx)
+{
+    const uint8_t k = u8(r) % 6u;
+    *idx = -1;
+    if (k < NOBJ) {
+        if (f->ns[k])
+            *idx = (int)k;
+        return f->ns[k];
+    }
+    if (k == 3)
+        for (int j = 0; j < NOBJ; j++)
+            if (other->ns[j])
+                return other->ns[j];
+    if (k == 5 && f->ns[0]) {
+        *idx = 0;
+        return f->ns[0];
+    }
+    return NULL;
+}
+
+static void do_tracker_create(fscene *f, reader *r)
+{
+    const int k = (int)(u8(r) % NOBJ);
+    if (f->tr[k])
+        return;
+    sgrt_tracker *const sentinel = (sgrt_tracker *)(uintptr_t)64;
+    sgrt_tracker *t = sentinel;
+    f->fa.fired = false;
+    const uint64_t calls0 = f->fa.calls;
+    const sgrt_result rc = sgrt_tracker_create(f->s, &t);
+    after_alloc_call(f, rc, calls0);
+    if (rc != SGRT_OK) {
+        ENSURE(rc == SGRT_ERR_NOMEM && t == sentinel, "tracker_create: %s", sgrt_result_str(rc));
+        expect_unchanged(f, SGRT_NULL_NODE, SGRT_NULL_NODE);
+        return;
+    }
+    f->tr[k] = t;
+    if (f->tp[k])
+        memset(f->tp[k], 0, f->tp_words[k] * sizeof *f->tp[k]);
+    uint32_t count = 0;
+    (void)sgrt_scene_world_array(f->s, &count);
+    for (uint32_t sl = 0; sl < count; sl++) /* a new consumer has seen nothing */
+        tp_set(f, k, sl);
+}
+
+static void do_tracker_destroy(fscene *f, const fscene *other, reader *r)
+{
+    int k;
+    sgrt_tracker *t = pick_tracker(f, other, r, &k);
+    sgrt_tracker_destroy(f->s, t); /* another scene's or NULL: a no-op */
+    if (k >= 0)
+        f->tr[k] = NULL;
+}
+
+static const uint32_t max_choices[4] = {0u, 1u, 3u, 1000u};
+static const uint32_t gap_choices[5] = {0u, 1u, 2u, 40u, UINT32_MAX};
+
+/* Checks ranges of one collect call against the model's pending set. */
+static void check_ranges(const fscene *f, int k, const sgrt_range *rg, uint32_t n, uint32_t gap,
+                         uint32_t limit, uint32_t *end_prev)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        ENSURE(rg[i].count > 0, "empty range");
+        ENSURE(rg[i].first >= *end_prev, "ranges overlap or go backwards");
+        ENSURE((uint64_t)rg[i].first + rg[i].count <= limit, "range past the slot count");
+        if (i > 0)
+            ENSURE((uint64_t)rg[i].first - (rg[i - 1].first + rg[i - 1].count) > gap,
+                   "two ranges within the merge gap were not merged");
+        const uint32_t last = rg[i].first + rg[i].count - 1u;
+        ENSURE(tp_get(f, k, rg[i].first) && tp_get(f, k, last),
+               "range [%u, %u] does not start and end at changed slots", rg[i].first, last);
+        uint32_t run = 0;
+        for (uint32_t sl = rg[i].first; sl <= last; sl++) {
+            run = tp_get(f, k, sl) ? 0u : run + 1u;
+            ENSURE(run <= gap, "range spans %u unchanged slots, gap %u", run, gap);
+        }
+        *end_prev = last + 1u;
+    }
+}
+
+static void do_collect(fscene *f, const fscene *other, reader *r)
+{
+    int k;
+    sgrt_tracker *t = pick_tracker(f, other, r, &k);
+    const uint32_t max = max_choices[u8(r) % 4u];
+    const uint32_t gap = gap_choices[u8(r) % 5u];
+    const bool null_out = (u8(r) & 7u) == 0;
+    sgrt_range rg[1000];
+    const uint64_t calls0 = f->fa.calls;
+    uint32_t limit = 0;
+    (void)sgrt_scene_world_array(f->s, &limit);
+    if (k < 0 || (null_out && max > 0)) {
+        ENSURE(sgrt_tracker_collect(f->s, t, null_out ? NULL : rg, max, gap) == 0,
+               "collect with a bad argument");
+        ENSURE(f->fa.calls == calls0, "collect allocated");
+        return;
+    }
+    /* The first pending slot below the limit, in word order. */
+    uint32_t first = UINT32_MAX;
+    for (uint32_t sl = 0; sl < limit; sl++)
+        if (tp_get(f, k, sl)) {
+            first = sl;
+            break;
+        }
+    if (max == 0) {
+        const uint32_t got = sgrt_tracker_collect(f->s, t, null_out ? NULL : rg, 0, gap);
+        ENSURE(got == (first != UINT32_MAX ? 1u : 0u), "collect(max 0) = %u", got);
+        /* Words up to the first pending one were scanned: slots at or past
+         * the limit in them were dropped. */
+        const uint32_t scanned_end = first == UINT32_MAX ? UINT32_MAX : (first / 32u + 1u) * 32u;
+        for (uint32_t sl = limit; sl < f->tp_words[k] * 32u && sl < scanned_end; sl++)
+            tp_clear(f, k, sl);
+        ENSURE(f->fa.calls == calls0, "collect allocated");
+        return;
+    }
+    /* Drain: every pending slot below the limit exactly once, in order. */
+    uint32_t end_prev = 0, calls = 0;
+    for (;;) {
+        const uint32_t got = sgrt_tracker_collect(f->s, t, rg, max, gap);
+        ENSURE(got <= max + 1u, "collect returned %u for max %u", got, max);
+        const uint32_t n = got > max ? max : got;
+        check_ranges(f, k, rg, n, gap, limit, &end_prev);
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t sl = rg[i].first; sl < rg[i].first + rg[i].count; sl++)
+                tp_clear(f, k, sl);
+        ENSURE(++calls <= limit + 2u, "collect does not drain");
+        if (got <= max)
+            break;
+    }
+    for (uint32_t sl = 0; sl < f->tp_words[k] * 32u; sl++)
+        ENSURE(sl >= limit || !tp_get(f, k, sl), "pending slot %u was not reported", sl);
+    if (f->tp[k]) /* past the limit: dropped */
+        memset(f->tp[k], 0, f->tp_words[k] * sizeof *f->tp[k]);
+    ENSURE(sgrt_tracker_collect(f->s, t, rg, max, gap) == 0, "collect after a drain");
+    ENSURE(f->fa.calls == calls0, "collect allocated");
+}
+
+static void do_set_create(fscene *f, reader *r)
+{
+    const int k = (int)(u8(r) % NOBJ);
+    if (f->ns[k])
+        return;
+    sgrt_nodeset *const sentinel = (sgrt_nodeset *)(uintptr_t)64;
+    sgrt_nodeset *set = sentinel;
+    f->fa.fired = false;
+    const uint64_t calls0 = f->fa.calls;
+    const sgrt_result rc = sgrt_nodeset_create(f->s, &set);
+    after_alloc_call(f, rc, calls0);
+    if (rc != SGRT_OK) {
+        ENSURE(rc == SGRT_ERR_NOMEM && set == sentinel, "nodeset_create: %s",
+               sgrt_result_str(rc));
+        expect_unchanged(f, SGRT_NULL_NODE, SGRT_NULL_NODE);
+        return;
+    }
+    f->ns[k] = set;
+    f->ns_count[k] = 0;
+    for (uint32_t i = 0; i < f->sh_count; i++)
+        f->sh[i].sets &= (uint8_t)~(1u << k);
+    ENSURE(sgrt_nodeset_count(f->s, set) == 0, "a new set is not empty");
+}
+
+static void do_set_destroy(fscene *f, const fscene *other, reader *r)
+{
+    int k;
+    sgrt_nodeset *set = pick_set(f, other, r, &k);
+    sgrt_nodeset_destroy(f->s, set);
+    if (k >= 0) {
+        f->ns[k] = NULL;
+        for (uint32_t i = 0; i < f->sh_count; i++)
+            f->sh[i].sets &= (uint8_t)~(1u << k);
+    }
+}
+
+static void set_member(fscene *f, int k, uint32_t id, bool in)
+{
+    shadow_node *e = sh_get(f, id);
+    const bool was = (e->sets >> k) & 1u;
+    if (was == in)
+        return;
+    e->sets ^= (uint8_t)(1u << k);
+    if (in)
+        f->ns_count[k]++;
+    else
+        f->ns_count[k]--;
+}
+
+static void do_set_member(fscene *f, const fscene *other, reader *r)
+{
+    int k;
+    sgrt_nodeset *set = pick_set(f, other, r, &k);
+    const sgrt_node h = rd_handle(f, other, r);
+    const bool add = u8(r) & 1u;
+    const sgrt_result rc =
+        add ? sgrt_nodeset_add(f->s, set, h) : sgrt_nodeset_remove(f->s, set, h);
+    if (k < 0 || !valid(f, h)) {
+        ENSURE((k < 0 && rc == SGRT_ERR_INVALID_ARG) ||
+                   (!valid(f, h) && rc == SGRT_ERR_STALE_HANDLE),
+               "nodeset add/remove returned %s", sgrt_result_str(rc));
+        ENSURE(!sgrt_nodeset_has(f->s, set, h) || (k >= 0 && valid(f, h)), "has() of a bad pair");
+        return;
+    }
+    ENSURE(rc == SGRT_OK, "nodeset add/remove: %s", sgrt_result_str(rc));
+    set_member(f, k, h.id, add);
+    f->touched[0] = h.id;
+}
+
+/* Walks a set with next() and its words, and compares both with the model. */
+static void do_set_query(fscene *f, const fscene *other, reader *r)
+{
+    int k;
+    const sgrt_nodeset *set = pick_set(f, other, r, &k);
+    uint32_t cursor = 0, wc = 7;
+    if (k < 0) {
+        ENSURE(sgrt_nodeset_next(f->s, set, &cursor).id == 0, "next() of a bad set");
+        ENSURE(sgrt_nodeset_words(f->s, set, &wc) == NULL, "words() of a bad set");
+        ENSURE(sgrt_nodeset_count(f->s, set) == 0, "count() of a bad set");
+        ENSURE(sgrt_nodeset_clear(f->s, (sgrt_nodeset *)(uintptr_t)set) == SGRT_ERR_INVALID_ARG,
+               "clear() of a bad set");
+        return;
+    }
+    ENSURE(sgrt_nodeset_next(f->s, set, NULL).id == 0, "next() with NULL cursor");
+    uint32_t seen = 0, prev_slot = 0;
+    for (;;) {
+        const sgrt_node n = sgrt_nodeset_next(f->s, set, &cursor);
+        if (!n.id)
+            break;
+        ENSURE(valid(f, n), "next() returned a dead node");
+        ENSURE((sh_get(f, n.id)->sets >> k) & 1u, "next() returned a non-member");
+        const uint32_t sl = slot_of(f, n.id);
+        ENSURE(seen == 0 || sl > prev_slot, "next() not in slot order");
+        ENSURE(cursor == sl + 1u, "cursor after slot %u is %u", sl, cursor);
+        prev_slot = sl;
+        ENSURE(++seen <= f->ns_count[k], "next() returned more than the members");
+    }
+    ENSURE(seen == f->ns_count[k], "next() returned %u of %u members", seen, f->ns_count[k]);
+    /* From any cursor: the first member at or after it. */
+    const uint32_t start = u8(r) & 1u ? u32(r) : u16(r) % 4096u;
+    cursor = start;
+    const sgrt_node from = sgrt_nodeset_next(f->s, set, &cursor);
+    uint32_t want = UINT32_MAX;
+    {
+        uint32_t c2 = 0;
+        for (sgrt_node n = sgrt_nodeset_next(f->s, set, &c2); n.id;
+             n = sgrt_nodeset_next(f->s, set, &c2))
+            if (c2 - 1u >= start) {
+                want = n.id;
+                break;
+            }
+    }
+    ENSURE(from.id == (want == UINT32_MAX ? 0u : want), "next() from cursor %u", start);
+    uint32_t slots = 0;
+    (void)sgrt_scene_world_array(f->s, &slots);
+    const uint32_t *w = sgrt_nodeset_words(f->s, set, &wc);
+    ENSURE(w && wc == (slots + 31u) / 32u, "words(): %u words for %u slots", wc, slots);
+    uint32_t pop = 0;
+    for (uint32_t i = 0; i < wc; i++) {
+        uint32_t bits = w[i];
+        while (bits) {
+            const uint32_t sl = i * 32u + sgrt__ctz32(bits);
+            bits &= bits - 1u;
+            ENSURE(sl < slots, "set bit past the slot count");
+            const sgrt_node n = sgrt_scene_slot_node(f->s, sl);
+            ENSURE(n.id && ((sh_get(f, n.id)->sets >> k) & 1u), "words(): bit %u", sl);
+            pop++;
+        }
+    }
+    ENSURE(pop == f->ns_count[k], "words() hold %u members, model %u", pop, f->ns_count[k]);
+    if (u8(r) % 4u == 0) {
+        ENSURE(sgrt_nodeset_clear(f->s, f->ns[k]) == SGRT_OK, "clear");
+        const uint32_t count = ref_model_count(f->m);
+        for (uint32_t i = 0; i < count; i++)
+            set_member(f, k, ref_model_nth(f->m, i), false);
+    }
+}
+
+static bool set_apply(int op, bool a, bool b)
+{
+    return op == SGRT_SET_AND ? a && b : op == SGRT_SET_OR ? a || b : a && !b;
+}
+
+static void do_set_combine(fscene *f, const fscene *other, reader *r)
+{
+    int kd, ka, kb;
+    sgrt_nodeset *dst = pick_set(f, other, r, &kd);
+    const sgrt_nodeset *a = pick_set(f, other, r, &ka), *b = pick_set(f, other, r, &kb);
+    const uint8_t ob = u8(r);
+    const int op = ob < 252 ? ob % 3 : ob - 253; /* -1..2, and 3..: bad */
+    const bool op_ok = op >= 0 && op <= 2;
+    const sgrt_result rc = sgrt_nodeset_combine(f->s, dst, a, (sgrt_set_op)op, b);
+    if (kd < 0 || ka < 0 || kb < 0 || !op_ok) {
+        ENSURE(rc == SGRT_ERR_INVALID_ARG, "combine with bad arguments: %s",
+               sgrt_result_str(rc));
+        return;
+    }
+    ENSURE(rc == SGRT_OK, "combine: %s", sgrt_result_str(rc));
+    const uint32_t count = ref_model_count(f->m);
+    for (uint32_t i = 0; i < count; i++) {
+        const uint32_t id = ref_model_nth(f->m, i);
+        const shadow_node *e = sh_get(f, id);
+        set_member(f, kd, id, set_apply(op, (e->sets >> ka) & 1u, (e->sets >> kb) & 1u));
+    }
+}
+
+static void do_set_from_changes(fscene *f, const fscene *other, reader *r)
+{
+    int kd, kt, kb;
+    sgrt_nodeset *dst = pick_set(f, other, r, &kd);
+    sgrt_tracker *t = pick_tracker(f, other, r, &kt);
+    const bool with_b = u8(r) & 1u;
+    const sgrt_nodeset *b = with_b ? pick_set(f, other, r, &kb) : NULL;
+    if (!with_b)
+        kb = -1;
+    const uint8_t ob = u8(r);
+    const int op = ob < 252 ? ob % 3 : ob - 253;
+    const bool op_ok = op >= 0 && op <= 2;
+    const bool consume = u8(r) & 1u;
+    const sgrt_result rc = sgrt_nodeset_from_changes(f->s, dst, t, (sgrt_set_op)op, b, consume);
+    /* b NULL means "no b", also when the fuzzer meant one but had none. */
+    if (kd < 0 || kt < 0 || (b && (kb < 0 || !op_ok))) {
+        ENSURE(rc == SGRT_ERR_INVALID_ARG, "from_changes with bad arguments: %s",
+               sgrt_result_str(rc));
+        return;
+    }
+    ENSURE(rc == SGRT_OK, "from_changes: %s", sgrt_result_str(rc));
+    const uint32_t count = ref_model_count(f->m);
+    bool *in = malloc((size_t)(count ? count : 1u) * sizeof *in);
+    uint32_t *slots = malloc((size_t)(count ? count : 1u) * sizeof *slots);
+    if (!in || !slots)
+        die("host out of memory");
+    for (uint32_t i = 0; i < count; i++) {
+        const uint32_t id = ref_model_nth(f->m, i);
+        const shadow_node *e = sh_get(f, id);
+        slots[i] = slot_of(f, id);
+        const bool changed = tp_get(f, kt, slots[i]);
+        in[i] = b ? set_apply(op, changed, (e->sets >> kb) & 1u) : changed;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        set_member(f, kd, ref_model_nth(f->m, i), in[i]);
+        if (consume && in[i])
+            tp_clear(f, kt, slots[i]);
+    }
+    free(in);
+    free(slots);
+}
+
+/* ---- driver --------------------------------------------------------------------------- */
+
+static fscene scenes[2];
+
+static const char *const op_names[OP_COUNT] = {
+    "create", "create_many", "destroy", "set_parent", "set_local", "set_local", "set_trs",
+    "update", "update", "read", "world_now_all", "user", "reserve", "compact", "fail_alloc",
+    "bad_args", "recreate", "slots", "tracker_create", "tracker_destroy", "collect", "collect",
+    "set_create", "set_destroy", "set_member", "set_member", "set_query", "set_combine",
+    "set_from_changes",
+};
+
+/* The models' storage is kept from one input to the next; give it back at
+ * exit so that leak checkers see nothing in use. */
+static void release_statics(void)
+{
+    for (int i = 0; i < 2; i++) {
+        fscene *f = &scenes[i];
+        free(f->map_key);
+        free(f->map_val);
+        free(f->sh);
+        for (int k = 0; k < NOBJ; k++)
+            free(f->tp[k]);
+        memset(f, 0, sizeof *f);
+    }
+}
+
+/* SGRT_FUZZ_TRACE=1 prints each decoded call: for writing and checking seeds. */
+static int trace = -1;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    reader r = {data, size, 0};
+    if (trace < 0) {
+        trace = getenv("SGRT_FUZZ_TRACE") != NULL;
+        atexit(release_statics);
+    }
+    fscene_open(&scenes[0], &r);
+    fscene_open(&scenes[1], &r);
+    for (int op = 0; op < MAX_OPS && r.i < r.n; op++) {
+        const uint8_t b = u8(&r);
+        fscene *f = &scenes[b & 1u];
+        const fscene *other = &scenes[(b & 1u) ^ 1u];
+        const uint32_t code = (uint32_t)(b >> 1) % OP_COUNT;
+        f->fa.fired = false;
+        f->touched[0] = f->touched[1] = 0;
+        switch (code) {
+        case OP_CREATE: {
+            const sgrt_node p = rd_handle(f, other, &r);
+            if (ref_model_count(f->m) < MAX_LIVE)
+                do_create(f, other, p, false);
+            break;
+        }
+        case OP_CREATE_MANY: { /* growth: many nodes in one go */
+            const uint32_t k = 1u + u8(&r) % 64u;
+            const uint8_t shape = u8(&r);
+            for (uint32_t i = 0; i < k && ref_model_count(f->m) < MAX_LIVE; i++) {
+                sgrt_node p = SGRT_NULL_NODE;
+                const uint32_t count = ref_model_count(f->m);
+                if (count && shape % 3u == 0)
+                    p.id = ref_model_nth(f->m, count - 1u); /* a chain, roughly */
+                else if (count && shape % 3u == 1)
+                    p.id = ref_model_nth(f->m, (i * 7u + shape) % count);
+                do_create(f, other, p, false);
+            }
+            break;
+        }
+        case OP_DESTROY:
+            do_destroy(f, rd_handle(f, other, &r));
+            break;
+        case OP_SET_PARENT: {
+            const sgrt_node n = rd_handle(f, other, &r), p = rd_handle(f, other, &r);
+            const uint8_t kb = u8(&r);
+            const int keep = kb < 250 ? (int)(kb & 1u) : (int)kb - 252; /* -2..3 */
+            do_set_parent(f, n, p, keep);
+            break;
+        }
+        case OP_SET_LOCAL:
+        case OP_SET_LOCAL2: {
+            const sgrt_node h = rd_handle(f, other, &r);
+            float m[16];
+            rd_matrix(f, other, &r, m);
+            do_set_local(f, h, m);
+            break;
+        }
+        case OP_SET_TRS: {
+            const sgrt_node h = rd_handle(f, other, &r);
+            float t[3], q[4], s[3];
+            for (int i = 0; i < 3; i++)
+                t[i] = rd_float(&r);
+            if (u8(&r) & 1u) {
+                for (int i = 0; i < 4; i++)
+                    q[i] = rd_float(&r);
+            } else { /* a unit quaternion about one axis */
+                const float a = (float)u8(&r) * (6.2831853f / 256.0f);
+                memset(q, 0, sizeof q);
+                q[u8(&r) % 3u] = sinf(a * 0.5f);
+                q[3] = cosf(a * 0.5f);
+            }
+            for (int i = 0; i < 3; i++)
+                s[i] = rd_float(&r);
+            do_set_trs(f, h, t, q, s);
+            break;
+        }
+        case OP_UPDATE:
+        case OP_UPDATE2:
+            do_update(f);
+            break;
+        case OP_READ:
+            do_read(f, rd_handle(f, other, &r));
+            break;
+        case OP_WORLD_NOW_ALL:
+            verify(f, true);
+            break;
+        case OP_USER: {
+            const sgrt_node h = rd_handle(f, other, &r);
+            const uint64_t hi = u32(&r);
+            do_user(f, h, hi << 32 | u32(&r));
+            break;
+        }
+        case OP_RESERVE:
+            do_reserve(f, &r);
+            break;
+        case OP_COMPACT:
+            do_compact(f);
+            break;
+        case OP_FAIL_ALLOC:
+            f->fa.countdown = 1u + u8(&r) % 4u;
+            break;
+        case OP_BAD_ARGS:
+            do_bad_args(f, other, &r);
+            break;
+        case OP_RECREATE:
+            fscene_close(f);
+            fscene_open(f, &r);
+            break;
+        case OP_SLOTS:
+            do_slots(f, &r);
+            break;
+        case OP_TRACKER_CREATE:
+            do_tracker_create(f, &r);
+            break;
+        case OP_TRACKER_DESTROY:
+            do_tracker_destroy(f, other, &r);
+            break;
+        case OP_COLLECT:
+        case OP_COLLECT2:
+            do_collect(f, other, &r);
+            break;
+        case OP_SET_CREATE:
+            do_set_create(f, &r);
+            break;
+        case OP_SET_DESTROY:
+            do_set_destroy(f, other, &r);
+            break;
+        case OP_SET_MEMBER:
+        case OP_SET_MEMBER2:
+            do_set_member(f, other, &r);
+            break;
+        case OP_SET_QUERY:
+            do_set_query(f, other, &r);
+            break;
+        case OP_SET_COMBINE:
+            do_set_combine(f, other, &r);
+            break;
+        case OP_SET_FROM_CHANGES:
+            do_set_from_changes(f, other, &r);
+            break;
+        default:
+            break;
+        }
+        f->fa.fired = false;
+        /* Everything every 64 calls; a sample in between. */
+        verify_ex(f, (op & 63) == 63, false, f->touched[0], f->touched[1]);
+        if (trace)
+            fprintf(stderr, "%4d scene %u %-13s -> %u nodes, %u pending, %llu allocations\n", op,
+                    (unsigned)(b & 1u), op_names[code], (unsigned)ref_model_count(f->m),
+                    (unsigned)ref_model_pending(f->m), (unsigned long long)f->fa.calls);
+    }
+    for (int i = 0; i < 2; i++) {
+        verify(&scenes[i], true);
+        scenes[i].fa.countdown = 0;
+        fscene_close(&scenes[i]);
+        memset(&scenes[i].fa, 0, sizeof scenes[i].fa);
+    }
+    return 0;
+}

@@ -1,0 +1,606 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of fuzz_ops (tests/fuzz/corpus/) from readable
+scenarios. Each scenario is encoded with the same grammar fuzz_ops.c decodes;
+keep the two in step when the harness changes. Deterministic: running it
+again rewrites the same files.
+
+    python3 tests/fuzz/make_corpus.py [output-dir]
+"""
+import os
+import random
+import struct
+import sys
+
+# Operation codes, in the order of the enum in fuzz_ops.c.
+(CREATE, CREATE_MANY, DESTROY, SET_PARENT, SET_LOCAL, SET_LOCAL2, SET_TRS, UPDATE,
+ UPDATE2, READ, WORLD_NOW_ALL, USER, RESERVE, COMPACT, FAIL_ALLOC, BAD_ARGS,
+ RECREATE, SLOTS, TRACKER_CREATE, TRACKER_DESTROY, COLLECT, COLLECT2, SET_CREATE,
+ SET_DESTROY, SET_MEMBER, SET_MEMBER2, SET_QUERY, SET_COMBINE, SET_FROM_CHANGES) = range(29)
+
+# Float kinds of rd_float().
+F_SMALL, F_ZERO, F_NEGZERO, F_ONE, F_MONE, F_NAN, F_INF, F_NINF = 0, 6, 7, 8, 9, 10, 11, 12
+F_MAX, F_NMAX, F_1E30, F_1EM30, F_DENORM, F_RAW, F_HALF, F_TWO = 13, 14, 15, 16, 17, 18, 19, 20
+F_NEGNAN, F_1E19, F_FRAC = 21, 22, 23
+
+
+class Program:
+    def __init__(self, cfg0=(0,), cfg1=(0,)):
+        self.b = bytearray()
+        self.b += bytes(cfg0)
+        self.b += bytes(cfg1)
+        self.max_nodes = [bool(cfg0[0] & 4), bool(cfg1[0] & 4)]
+
+    def u8(self, v):
+        self.b.append(v & 0xFF)
+
+    def u16(self, v):
+        self.b += struct.pack('<H', v & 0xFFFF)
+
+    def u32(self, v):
+        self.b += struct.pack('<I', v & 0xFFFFFFFF)
+
+    def op(self, code, scene=0):
+        self.u8((code << 1) | scene)
+
+    # handles
+    def h_zero(self):
+        self.u8(0)
+
+    def h_live(self, k):
+        """k-th live node in the model's (arbitrary but deterministic) order"""
+        self.u8(1)
+        self.u16(k)
+
+    def h_hist(self, k):
+        self.u8(5)
+        self.u8(k)
+
+    def h_other(self, k):
+        self.u8(6)
+        self.u16(k)
+
+    def h_raw(self, v):
+        self.u8(7)
+        self.u32(v)
+
+    def h_flip(self, k, bit):
+        self.u8(8)
+        self.u16(k)
+        self.u8(bit)
+
+    def h_gen(self, k, high):
+        self.u8(9)
+        self.u16(k)
+        self.u8(high)
+
+    # floats
+    def f(self, kind, arg=None):
+        self.u8(kind)
+        if kind < 6:
+            self.u8(arg if arg is not None else 136)  # (136-128)/8 = 1.0
+        elif kind == F_RAW:
+            self.u32(arg)
+        elif kind == F_FRAC:
+            self.u16(arg)
+
+    def small(self, x):
+        """x in [-16, 15.875], a multiple of 1/8"""
+        self.f(F_SMALL, int(round(x * 8)) + 128)
+
+    # matrices
+    def m_identity(self):
+        self.u8(0)
+
+    def m_translate(self, x, y, z):
+        self.u8(1)
+        for v in (x, y, z):
+            self.small(v)
+
+    def m_scale_kinds(self, a, b, c):
+        self.u8(2)
+        for k in (a, b, c):
+            self.f(k)
+
+    def m_special(self, index, kind, arg=None):
+        self.u8(6)
+        self.u8(index)
+        self.f(kind, arg)
+
+    def m_copy(self, handle_fn):
+        self.u8(4)
+        handle_fn()
+
+    def m_rot(self, c, tkind=F_ONE):
+        self.u8(7)
+        self.u8(c)
+        self.f(tkind)
+
+    # operations
+    def create(self, parent_fn, scene=0):
+        self.op(CREATE, scene)
+        parent_fn()
+
+    def create_many(self, k, shape, scene=0):
+        self.op(CREATE_MANY, scene)
+        self.u8(k - 1)
+        self.u8(shape)
+
+    def destroy(self, fn, scene=0):
+        self.op(DESTROY, scene)
+        fn()
+
+    def set_parent(self, n_fn, p_fn, keep, scene=0):
+        self.op(SET_PARENT, scene)
+        n_fn()
+        p_fn()
+        self.u8(keep if keep in (0, 1) else keep + 252)
+
+    def set_local(self, fn, mfn, scene=0):
+        self.op(SET_LOCAL, scene)
+        fn()
+        mfn()
+
+    def set_trs(self, fn, t, q, s, scene=0):
+        self.op(SET_TRS, scene)
+        fn()
+        for k in t:
+            self.f(*k) if isinstance(k, tuple) else self.f(k)
+        if q is None:
+            self.u8(0)
+            self.u8(32)  # 45 degrees
+            self.u8(2)   # about z
+        else:
+            self.u8(1)
+            for k in q:
+                self.f(*k) if isinstance(k, tuple) else self.f(k)
+        for k in s:
+            self.f(*k) if isinstance(k, tuple) else self.f(k)
+
+    def update(self, scene=0):
+        self.op(UPDATE, scene)
+
+    def read(self, fn, scene=0):
+        self.op(READ, scene)
+        fn()
+
+    def world_now_all(self, scene=0):
+        self.op(WORLD_NOW_ALL, scene)
+
+    def user(self, fn, value, scene=0):
+        self.op(USER, scene)
+        fn()
+        self.u32(value >> 32)
+        self.u32(value)
+
+    def reserve_small(self, n, scene=0):
+        self.op(RESERVE, scene)
+        self.u8(0)
+        self.u16(n)
+
+    def reserve_huge(self, scene=0):
+        self.op(RESERVE, scene)
+        self.u8(2)
+
+    def reserve_max_plus(self, extra, scene=0):
+        self.op(RESERVE, scene)
+        self.u8(1)
+        if self.max_nodes[scene]:
+            self.u8(extra)
+        else:
+            self.u16(extra)
+
+    def compact(self, scene=0):
+        self.op(COMPACT, scene)
+
+    def fail_alloc(self, nth, scene=0):
+        self.op(FAIL_ALLOC, scene)
+        self.u8(nth - 1)
+
+    def bad_args(self, fn, result, scene=0):
+        self.op(BAD_ARGS, scene)
+        fn()
+        self.u8(result)
+
+    def recreate(self, cfg, scene=0):
+        self.op(RECREATE, scene)
+        self.b += bytes(cfg)
+        self.max_nodes[scene] = bool(cfg[0] & 4)
+
+    def slots(self, a, b, scene=0):
+        self.op(SLOTS, scene)
+        self.u16(a)
+        self.u32(b)
+
+
+# Object picks of pick_tracker()/pick_set(): 0..2 own, 3 the other scene's,
+# 4 NULL.
+OWN0, OWN1, OWN2, OTHER, NULLOBJ = 0, 1, 2, 3, 4
+
+
+def tracker_create(p, k, scene=0):
+    p.op(TRACKER_CREATE, scene)
+    p.u8(k)
+
+
+def tracker_destroy(p, pick, scene=0):
+    p.op(TRACKER_DESTROY, scene)
+    p.u8(pick)
+
+
+def collect(p, pick, max_choice, gap_choice, null_out=False, scene=0):
+    """max_choice: 0 -> 0, 1 -> 1, 2 -> 3, 3 -> 1000;
+    gap_choice: 0 -> 0, 1 -> 1, 2 -> 2, 3 -> 40, 4 -> UINT32_MAX"""
+    p.op(COLLECT, scene)
+    p.u8(pick)
+    p.u8(max_choice)
+    p.u8(gap_choice)
+    p.u8(0 if null_out else 1)
+
+
+def set_create(p, k, scene=0):
+    p.op(SET_CREATE, scene)
+    p.u8(k)
+
+
+def set_destroy(p, pick, scene=0):
+    p.op(SET_DESTROY, scene)
+    p.u8(pick)
+
+
+def set_member(p, pick, handle_fn, add, scene=0):
+    p.op(SET_MEMBER, scene)
+    p.u8(pick)
+    handle_fn()
+    p.u8(1 if add else 0)
+
+
+def set_query(p, pick, clear=False, start=5, scene=0):
+    """walks the set, then next() from cursor `start`, then maybe clears it"""
+    p.op(SET_QUERY, scene)
+    p.u8(pick)
+    p.u8(0)
+    p.u16(start)
+    p.u8(0 if clear else 1)
+
+
+def set_combine(p, dst, a, op, b, scene=0):
+    p.op(SET_COMBINE, scene)
+    p.u8(dst)
+    p.u8(a)
+    p.u8(b)
+    p.u8(op if op in (0, 1, 2) else op + 253)
+
+
+def set_from_changes(p, dst, tracker, b, op, consume, scene=0):
+    p.op(SET_FROM_CHANGES, scene)
+    p.u8(dst)
+    p.u8(tracker)
+    if b is None:
+        p.u8(0)
+    else:
+        p.u8(1)
+        p.u8(b)
+    p.u8(op if op in (0, 1, 2) else op + 253)
+    p.u8(1 if consume else 0)
+
+
+def live(p, k):
+    return lambda: p.h_live(k)
+
+
+def scenarios():
+    out = {}
+
+    p = Program()
+    p.create(p.h_zero)
+    for i in range(6):
+        p.create(live(p, i))
+    p.update()
+    for i in range(7):
+        p.read(live(p, i))
+    p.world_now_all()
+    out['chain'] = p
+
+    # Nystrom's pirate: ship -> nest -> pirate -> parrot, all moved.
+    p = Program()
+    p.create(p.h_zero)
+    p.create(live(p, 0))
+    p.create(live(p, 1))
+    p.create(live(p, 2))
+    p.update()
+    for i in range(4):
+        p.set_local(live(p, i), lambda: p.m_translate(i + 1, 0, 0))
+    p.update()
+    p.world_now_all()
+    out['pirate'] = p
+
+    p = Program()
+    p.create(p.h_zero)
+    p.create(live(p, 0))
+    p.update()
+    for idx in (0, 5, 12, 15):
+        for kind in (F_NAN, F_INF, F_NINF, F_NEGNAN):
+            p.set_local(live(p, 1), lambda: p.m_special(idx, kind))
+    p.set_local(live(p, 1), lambda: p.m_special(13, F_RAW, 0x7FA00000))
+    p.set_trs(live(p, 0), [F_NAN, F_ZERO, F_ZERO], None, [F_ONE, F_ONE, F_ONE])
+    p.set_trs(live(p, 0), [F_ZERO, F_ZERO, F_ZERO], [F_ONE, F_ONE, F_ONE, F_ONE],
+              [F_MAX, F_MAX, F_MAX])
+    p.set_trs(live(p, 0), [F_ZERO, F_ZERO, F_ZERO], None, [F_ONE, F_INF, F_ONE])
+    p.update()
+    p.world_now_all()
+    out['nonfinite_refused'] = p
+
+    p = Program()
+    p.create(p.h_zero)
+    p.create(p.h_zero)
+    p.create(live(p, 0))
+    p.create(live(p, 2))
+    p.create(live(p, 1))
+    p.set_local(live(p, 0), lambda: p.m_scale_kinds(F_1E30, F_1E30, F_1E30))
+    p.set_local(live(p, 2), lambda: p.m_scale_kinds(F_1E30, F_ZERO, F_1E30))
+    p.set_local(live(p, 3), lambda: p.m_special(0, F_ZERO))
+    p.update()
+    p.world_now_all()
+    p.set_parent(live(p, 4), live(p, 3), 0)
+    p.update()
+    p.set_parent(live(p, 4), p.h_zero, 0)
+    p.set_parent(live(p, 4), live(p, 3), 1)
+    p.set_parent(live(p, 3), p.h_zero, 1)
+    p.update()
+    p.world_now_all()
+    out['overflow_subtree'] = p
+
+    p = Program()
+    p.create(p.h_zero)
+    p.create(p.h_zero)
+    p.create(live(p, 1))
+    p.set_local(live(p, 0), lambda: p.m_rot(200, F_TWO))
+    p.set_local(live(p, 1), lambda: p.m_translate(3, -2, 1))
+    p.set_local(live(p, 2), lambda: p.m_scale_kinds(F_TWO, F_HALF, F_ONE))
+    p.update()
+    p.set_parent(live(p, 2), live(p, 0), 1)
+    p.world_now_all()
+    p.set_parent(live(p, 0), live(p, 2), 1)
+    p.set_parent(live(p, 2), live(p, 2), 1)
+    p.set_parent(live(p, 1), p.h_zero, 1)
+    p.update()
+    p.set_local(live(p, 0), lambda: p.m_scale_kinds(F_ZERO, F_ONE, F_ONE))
+    p.set_parent(live(p, 1), live(p, 0), 1)
+    p.set_parent(live(p, 1), live(p, 0), 7)
+    p.set_parent(live(p, 1), live(p, 0), -2)
+    p.update()
+    p.world_now_all()
+    out['keep_world'] = p
+
+    p = Program()
+    p.create(p.h_zero)
+    p.create(live(p, 0))
+    p.create(live(p, 1))
+    p.destroy(live(p, 1))
+    for k in range(3):
+        p.read(lambda: p.h_hist(k))
+        p.set_local(lambda: p.h_hist(k), lambda: p.m_translate(1, 1, 1))
+        p.destroy(lambda: p.h_hist(k))
+        p.set_parent(lambda: p.h_hist(k), live(p, 0), 0)
+        p.create(lambda: p.h_hist(k))
+    for bit in (0, 5, 23, 24, 31):
+        p.read(lambda: p.h_flip(0, bit))
+    p.read(lambda: p.h_gen(0, 0))
+    p.read(lambda: p.h_gen(0, 1))
+    p.read(lambda: p.h_raw(0xFFFFFFFF))
+    p.read(lambda: p.h_raw(0x01000001))
+    p.update()
+    out['stale_handles'] = p
+
+    p = Program()
+    for s in (0, 1):
+        p.create(p.h_zero, s)
+        p.create(live(p, 0), s)
+    p.read(lambda: p.h_other(0), 0)
+    p.set_parent(live(p, 1), lambda: p.h_other(0), 0, 0)
+    p.destroy(lambda: p.h_other(1), 1)
+    p.create(lambda: p.h_other(0), 1)
+    p.set_local(lambda: p.h_other(1), lambda: p.m_identity(), 0)
+    p.update(0)
+    p.update(1)
+    out['two_scenes'] = p
+
+    for nth in (1, 2, 3):
+        p = Program(cfg0=(1,))
+        p.create(p.h_zero)
+        p.fail_alloc(nth)
+        p.create_many(40, 0)
+        p.fail_alloc(nth)
+        p.reserve_small(3000)
+        p.fail_alloc(nth)
+        p.compact()
+        p.create(p.h_zero)
+        p.fail_alloc(1)
+        p.set_parent(live(p, 0), live(p, 40), 0)
+        p.update()
+        p.world_now_all()
+        out['fail_alloc_%d' % nth] = p
+
+    p = Program(cfg0=(8, 0), cfg1=(9, 2))
+    p.create(p.h_zero)
+    p.create(p.h_zero, 1)
+    p.update()
+    out['fail_scene_create'] = p
+
+    p = Program(cfg0=(4 | 2, 4, 5))  # initial 4, max_nodes 6
+    p.create_many(10, 1)
+    p.reserve_max_plus(0)
+    p.reserve_max_plus(1)
+    p.reserve_huge()
+    p.destroy(live(p, 2))
+    p.create_many(3, 0)
+    p.update()
+    out['max_nodes'] = p
+
+    p = Program(cfg0=(1,))
+    p.create_many(64, 0)
+    p.create_many(64, 1)
+    p.create_many(64, 2)
+    p.update()
+    p.destroy(live(p, 5))
+    p.destroy(live(p, 70))
+    p.create(p.h_zero)
+    p.set_parent(live(p, 3), live(p, 150), 0)
+    p.set_parent(live(p, 9), live(p, 149), 1)
+    p.update()
+    p.compact()
+    p.world_now_all()
+    p.update()
+    out['grow_relocate_compact'] = p
+
+    p = Program()
+    p.create(p.h_zero)
+    p.create(live(p, 0))
+    p.user(live(p, 1), 0xDEADBEEFCAFEF00D)
+    p.user(live(p, 0), 1)
+    p.user(p.h_zero, 5)
+    p.create(p.h_zero)
+    p.set_parent(live(p, 0), live(p, 2), 0)
+    p.compact()
+    p.read(live(p, 1))
+    p.slots(0, 1)
+    p.slots(3, 0xFFFFFFFF)
+    out['user_and_slots'] = p
+
+    p = Program()
+    p.create(p.h_zero)
+    for k in (0, 1, 5, 7):
+        p.bad_args(live(p, 0), k)
+    p.bad_args(p.h_zero, 0xF9)
+    p.bad_args(lambda: p.h_raw(0x12345678), 0x80)
+    out['bad_args'] = p
+
+    p = Program()
+    p.create(p.h_zero)
+    p.create(live(p, 0))
+    p.recreate((4, 1))
+    p.read(lambda: p.h_hist(0))
+    p.create(p.h_zero)
+    p.create(p.h_zero)
+    p.create(p.h_zero)
+    p.recreate((3, 200))
+    p.create_many(50, 2)
+    p.update()
+    out['recreate'] = p
+
+    p = Program()
+    p.create(p.h_zero)
+    p.create(live(p, 0))
+    p.update()
+    p.set_local(live(p, 1), lambda: p.m_copy(live(p, 1)))  # bit-identical
+    p.set_local(live(p, 1), lambda: p.m_special(1, F_NEGZERO))
+    p.set_local(live(p, 1), lambda: p.m_special(2, F_DENORM))
+    p.set_local(live(p, 0), lambda: p.m_special(12, F_MAX))
+    p.set_local(live(p, 1), lambda: p.m_special(12, F_MAX))
+    p.update()
+    p.world_now_all()
+    out['finite_edges'] = p
+
+    p = Program()
+    p.create(p.h_zero)
+    p.create_many(64, 0)
+    p.create_many(64, 0)
+    p.update()
+    p.set_local(live(p, 0), lambda: p.m_translate(1, 2, 3))
+    p.world_now_all()
+    p.read(live(p, 100))
+    p.update()
+    out['deep_chain'] = p
+
+    # Renderer hand-off: trackers through growth, relocation, destroy, compact.
+    p = Program(cfg0=(1,))
+    p.create(p.h_zero)
+    tracker_create(p, 0)
+    tracker_create(p, 1)
+    p.create_many(40, 0)
+    p.update()
+    collect(p, OWN0, 3, 0)
+    p.set_local(live(p, 3), lambda: p.m_translate(1, 0, 0))
+    p.update()
+    collect(p, OWN0, 1, 1)
+    p.create(p.h_zero)
+    p.set_parent(live(p, 0), live(p, 41), 0)
+    p.destroy(live(p, 10))
+    collect(p, OWN1, 0, 0)
+    collect(p, OWN1, 2, 3)
+    p.compact()
+    collect(p, OWN0, 3, 2)
+    p.set_local(live(p, 1), lambda: p.m_translate(0, 0, 1))
+    p.update()
+    collect(p, OWN0, 3, 4)
+    collect(p, OTHER, 3, 0)
+    collect(p, NULLOBJ, 3, 0)
+    collect(p, OWN0, 3, 0, null_out=True)
+    tracker_destroy(p, OWN1)
+    tracker_destroy(p, OTHER)
+    tracker_create(p, 2)
+    p.update()
+    collect(p, OWN2, 1, 0)
+    out['trackers'] = p
+
+    p = Program()
+    p.create_many(20, 1)
+    set_create(p, 0)
+    set_create(p, 1)
+    set_create(p, 2)
+    tracker_create(p, 0)
+    for i in range(0, 20, 3):
+        set_member(p, OWN0, live(p, i), True)
+    for i in range(0, 20, 2):
+        set_member(p, OWN1, live(p, i), True)
+    set_member(p, OWN1, live(p, 4), False)
+    set_member(p, OTHER, live(p, 1), True)
+    set_member(p, OWN0, lambda: p.h_raw(0x01000005), True)
+    set_query(p, OWN0)
+    set_combine(p, OWN2, OWN0, 0, OWN1)
+    set_combine(p, OWN2, OWN0, 1, OWN1)
+    set_combine(p, OWN2, OWN0, 2, OWN1)
+    set_combine(p, OWN2, OWN0, 5, OWN1)
+    set_combine(p, OWN2, OTHER, 0, OWN1)
+    p.update()
+    collect(p, OWN0, 3, 0)
+    p.set_local(live(p, 0), lambda: p.m_translate(0, 1, 0))
+    p.update()
+    set_from_changes(p, OWN2, OWN0, OWN1, 0, True)
+    set_from_changes(p, OWN2, OWN0, None, 0, False)
+    set_query(p, OWN2)
+    collect(p, OWN0, 3, 0)
+    p.destroy(live(p, 3))
+    p.create(p.h_zero)
+    p.set_parent(live(p, 1), live(p, 15), 0)
+    p.compact()
+    set_query(p, OWN1)
+    set_query(p, OWN0, clear=True)
+    set_destroy(p, OWN2)
+    set_destroy(p, OTHER)
+    set_query(p, OWN1)
+    out['node_sets'] = p
+
+    # Random programs: every operation with random arguments.
+    rng = random.Random(20240601)
+    for n in range(18):
+        p = Program(cfg0=(rng.randrange(16),) + (rng.randrange(256),) * 3,
+                    cfg1=(rng.randrange(16),) + (rng.randrange(256),) * 3)
+        body = bytes(rng.randrange(256) for _ in range(rng.randrange(64, 600)))
+        p.b += body
+        out['random_%02d' % n] = p
+    return out
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, 'corpus')
+    os.makedirs(dest, exist_ok=True)
+    for name, prog in sorted(scenarios().items()):
+        with open(os.path.join(dest, name), 'wb') as fh:
+            fh.write(bytes(prog.b))
+    print('%d inputs written to %s' % (len(scenarios()), dest))
+
+
+if __name__ == '__main__':
+    main()

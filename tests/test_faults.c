@@ -1,0 +1,795 @@
+/* Fault injection: an allocator that fails at the n-th call, for every n of a
+ * scripted scenario.
+ *
+ * The scenario creates a scene through the test's allocator, reserves, creates
+ * enough nodes to grow both the slot storage and the handle table several
+ * times, re-parents subtrees under nodes stored after them so that the
+ * relocation must grow the storage (both keep modes), compacts, and keeps
+ * going. A first run with no failure ("golden") records how many allocations
+ * each call makes and the final state. Then, for n = 1, 2, ... up to the
+ * golden total, the scenario runs again with the n-th allocation failing:
+ *
+ *  - the call that hit the failure must return SGRT_ERR_NOMEM (scene_create:
+ *    and leave *out untouched and nothing allocated);
+ *  - right after it, sgrt_scene_check passes and the scene holds exactly what
+ *    it held before the call: same handles alive, parents, children, locals,
+ *    worlds and exact current worlds, bit for bit;
+ *  - the call is then retried (the allocator fails only once) and the run goes
+ *    on; it must end in exactly the golden state, with the same update counts
+ *    on the way: a failure leaves no trace, not even in pending work.
+ *
+ * The allocator also checks its contract: alignment a power of two <= 64 and
+ * honoured, every free matching a live block with the size that was asked
+ * for, nothing left when the scene is destroyed, and no allocation outside
+ * the calls that are documented to allocate.
+ *
+ * Allocation sites are told apart by the return address of the call into the
+ * allocator (glibc's backtrace), so the summary says how many distinct call
+ * sites the failures reached and in which API calls. */
+#include "sgrt.h"
+#include "internal.h" /* sgrt__alloc, to skip its frame when naming sites */
+#include "snapshot.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GLIBC__)
+#include <execinfo.h>
+#define HAVE_BACKTRACE 1
+#else
+#define HAVE_BACKTRACE 0
+#endif
+
+static int failures;
+
+#define FAIL(...)                                                                      \
+    do {                                                                               \
+        fprintf(stderr, "test_faults: " __VA_ARGS__);                                  \
+        fputc('\n', stderr);                                                           \
+        failures++;                                                                    \
+    } while (0)
+
+/* ---- the allocator ---------------------------------------------------------- */
+
+typedef struct block_rec {
+    void *p;
+    size_t size;
+} block_rec;
+
+typedef struct fault_alloc {
+    uint64_t calls;   /* allocation calls made inside scenario steps */
+    uint64_t fail_at; /* 1-based call number that fails; 0: none */
+    bool in_step;     /* inside a scenario step (documented to allocate or not) */
+    bool injected;    /* the failure happened during the current step */
+    uint64_t stray;   /* allocations outside any step (must stay 0) */
+    uint64_t contract_errors;
+    block_rec *blocks;
+    size_t nblocks, capblocks;
+    uintptr_t site[2]; /* call path of the failed allocation */
+} fault_alloc;
+
+static bool in_sgrt_alloc(uintptr_t pc)
+{
+    const uintptr_t a = (uintptr_t)&sgrt__alloc, f = (uintptr_t)&sgrt__free;
+    const uintptr_t end = f > a && f - a < 4096u ? f : a + 64u;
+    return pc >= a && pc < end;
+}
+
+/* A macro, not a function, so that frame 0 of the backtrace is always the
+ * allocator hook itself at any optimisation level. */
+#if HAVE_BACKTRACE
+#define CAPTURE_SITE(fa)                                                               \
+    do {                                                                               \
+        void *frames_[8];                                                              \
+        const int nf_ = backtrace(frames_, 8);                                         \
+        int j_ = 1;                                                                    \
+        while (j_ < nf_ && in_sgrt_alloc((uintptr_t)frames_[j_]))                      \
+            j_++;                                                                      \
+        (fa)->site[0] = j_ < nf_ ? (uintptr_t)frames_[j_] : 0u;                        \
+        (fa)->site[1] = j_ + 1 < nf_ ? (uintptr_t)frames_[j_ + 1] : 0u;                \
+    } while (0)
+#else
+#define CAPTURE_SITE(fa) ((fa)->site[0] = (fa)->site[1] = 0u)
+#endif
+
+static void *fa_alloc(size_t size, size_t align, void *user)
+{
+    fault_alloc *fa = user;
+    if (align == 0 || (align & (align - 1u)) != 0 || align > 64u) {
+        fa->contract_errors++;
+        return NULL;
+    }
+    if (!fa->in_step) {
+        fa->stray++;
+    } else {
+        fa->calls++;
+        if (fa->calls == fa->fail_at) {
+            fa->injected = true;
+            CAPTURE_SITE(fa);
+            return NULL;
+        }
+    }
+    const size_t a = align < sizeof(void *) ? sizeof(void *) : align;
+    void *p = aligned_alloc(a, (size + a - 1u) / a * a);
+    if (!p)
+        return NULL;
+    if (fa->nblocks == fa->capblocks) {
+        fa->capblocks = fa->capblocks ? fa->capblocks * 2u : 16u;
+        block_rec *nb = realloc(fa->blocks, fa->capblocks * sizeof *nb);
+        if (!nb)
+            abort();
+        fa->blocks = nb;
+    }
+    fa->blocks[fa->nblocks].p = p;
+    fa->blocks[fa->nblocks].size = size;
+    fa->nblocks++;
+    return p;
+}
+
+static void fa_free(void *ptr, size_t size, void *user)
+{
+    fault_alloc *fa = user;
+    for (size_t i = 0; i < fa->nblocks; i++) {
+        if (fa->blocks[i].p != ptr)
+            continue;
+        if (fa->blocks[i].size != size) {
+            FAIL("free(%p) with size %zu, allocated with %zu", ptr, size, fa->blocks[i].size);
+            fa->contract_errors++;
+        }
+        fa->blocks[i] = fa->blocks[--fa->nblocks];
+        free(ptr);
+        return;
+    }
+    FAIL("free(%p) of a block the allocator does not own", ptr);
+    fa->contract_errors++;
+}
+
+/* ---- the scenario ------------------------------------------------------------ */
+
+typedef enum op_kind {
+    OP_SCENE_CREATE,
+    OP_RESERVE,
+    OP_CREATE,
+    OP_DESTROY,
+    OP_SET_LOCAL,
+    OP_SET_TRS,
+    OP_SET_PARENT,
+    OP_UPDATE,
+    OP_COMPACT,
+    OP_READS,
+    OP_TRACKER_CREATE,
+    OP_NODESET_CREATE,
+    OP_NODESET_ADD,
+    OP_COLLECT,
+    OP_KIND_COUNT
+} op_kind;
+
+static const char *const op_names[OP_KIND_COUNT] = {
+    "sgrt_scene_create", "sgrt_scene_reserve", "sgrt_node_create",  "sgrt_node_destroy",
+    "sgrt_node_set_local", "sgrt_node_set_trs", "sgrt_node_set_parent", "sgrt_scene_update",
+    "sgrt_scene_compact", "reads", "sgrt_tracker_create", "sgrt_nodeset_create",
+    "sgrt_nodeset_add", "sgrt_tracker_collect",
+};
+
+/* Calls documented never to allocate. */
+static bool never_allocates(op_kind k)
+{
+    return k == OP_DESTROY || k == OP_SET_LOCAL || k == OP_SET_TRS || k == OP_UPDATE ||
+           k == OP_READS || k == OP_NODESET_ADD || k == OP_COLLECT;
+}
+
+typedef struct op {
+    op_kind kind;
+    int a, b;    /* node numbers (creation order), -1: none */
+    uint32_t x;  /* reserve count, keep mode, matrix seed */
+    bool expect_growth; /* the scenario relies on this call allocating */
+} op;
+
+#define MAX_OPS 8192
+#define MAX_NODES 16384
+
+static void seeded_matrix(uint32_t seed, float m[16])
+{
+    uint32_t x = seed * 2654435761u + 12345u;
+    for (int i = 0; i < 16; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        m[i] = (float)(int)(x % 2001u) / 1000.0f - 1.0f;
+    }
+    m[3] = m[7] = m[11] = 0.0f;
+    m[15] = 1.0f;
+    m[0] += 2.0f;
+    m[5] += 2.0f;
+    m[10] += 2.0f; /* diagonally dominant: invertible, keep-world succeeds */
+}
+
+/* ---- running it -------------------------------------------------------------- */
+
+#define NOBJ 4
+
+typedef struct run_state {
+    sgrt_scene *s;
+    sgrt_tracker *tr[NOBJ];
+    sgrt_nodeset *ns[NOBJ];
+    uint64_t collected; /* digest of every range every collect returned */
+    sgrt_node h[MAX_NODES];
+    int nh;
+    uint32_t updates[256];
+    int nupdates;
+    uint64_t step_allocs[MAX_OPS]; /* allocations each step made */
+} run_state;
+
+static sgrt_node node_of(const run_state *st, int i)
+{
+    return i < 0 ? SGRT_NULL_NODE : st->h[i];
+}
+
+/* Read-only calls over every node: must not allocate nor fail. */
+static sgrt_result do_reads(const run_state *st)
+{
+    float m[16];
+    sgrt_node p;
+    for (int i = 0; i < st->nh; i++) {
+        if (!sgrt_node_alive(st->s, st->h[i]))
+            continue;
+        if (sgrt_node_world(st->s, st->h[i], m) != SGRT_OK ||
+            sgrt_node_world_now(st->s, st->h[i], m) != SGRT_OK ||
+            sgrt_node_local(st->s, st->h[i], m) != SGRT_OK ||
+            sgrt_node_parent(st->s, st->h[i], &p) != SGRT_OK ||
+            sgrt_node_first_child(st->s, st->h[i], &p) != SGRT_OK ||
+            sgrt_node_next_sibling(st->s, st->h[i], &p) != SGRT_OK)
+            return SGRT_ERR_CORRUPT;
+    }
+    return sgrt_scene_check(st->s, NULL);
+}
+
+static sgrt_result do_op(run_state *st, const op *o, fault_alloc *fa)
+{
+    float m[16];
+    switch (o->kind) {
+    case OP_SCENE_CREATE: {
+        sgrt_allocator al = {fa_alloc, fa_free, fa};
+        sgrt_scene_desc d;
+        memset(&d, 0, sizeof d);
+        d.initial_capacity = 8;
+        d.allocator = &al;
+        sgrt_scene *const sentinel = (sgrt_scene *)(uintptr_t)0x5CE7E;
+        sgrt_scene *s = sentinel;
+        const sgrt_result r = sgrt_scene_create(&d, &s);
+        if (r != SGRT_OK) {
+            if (s != sentinel)
+                FAIL("sgrt_scene_create failed with %s but wrote *out", sgrt_result_str(r));
+            return r;
+        }
+        st->s = s;
+        return r;
+    }
+    case OP_RESERVE:
+        return sgrt_scene_reserve(st->s, o->x);
+    case OP_CREATE: {
+        const sgrt_node sentinel = {0xFEEDF00Du};
+        sgrt_node out = sentinel;
+        const sgrt_result r = sgrt_node_create(st->s, node_of(st, o->a), &out);
+        if (r != SGRT_OK) {
+            if (out.id != sentinel.id)
+                FAIL("sgrt_node_create failed with %s but wrote *out", sgrt_result_str(r));
+            return r;
+        }
+        st->h[st->nh++] = out;
+        return r;
+    }
+    case OP_DESTROY:
+        return sgrt_node_destroy(st->s, node_of(st, o->a));
+    case OP_SET_LOCAL:
+        seeded_matrix(o->x, m);
+        return sgrt_node_set_local(st->s, node_of(st, o->a), m);
+    case OP_SET_TRS: {
+        seeded_matrix(o->x, m);
+        const float q[4] = {0.6f, 0.0f, 0.0f, 0.8f};
+        return sgrt_node_set_trs(st->s, node_of(st, o->a), &m[12], q, &m[0]);
+    }
+    case OP_SET_PARENT:
+        return sgrt_node_set_parent(st->s, node_of(st, o->a), node_of(st, o->b),
+                                    (sgrt_keep)o->x);
+    case OP_UPDATE:
+        if (st->nupdates < 256)
+            st->updates[st->nupdates++] = sgrt_scene_update(st->s);
+        return SGRT_OK;
+    case OP_COMPACT:
+        return sgrt_scene_compact(st->s);
+    case OP_READS:
+        return do_reads(st);
+    case OP_TRACKER_CREATE: {
+        sgrt_tracker *t = NULL;
+        const sgrt_result r = sgrt_tracker_create(st->s, &t);
+        if (r == SGRT_OK)
+            st->tr[o->x] = t;
+        else if (t != NULL)
+            FAIL("sgrt_tracker_create failed with %s but wrote *out", sgrt_result_str(r));
+        return r;
+    }
+    case OP_NODESET_CREATE: {
+        sgrt_nodeset *set = NULL;
+        const sgrt_result r = sgrt_nodeset_create(st->s, &set);
+        if (r == SGRT_OK)
+            st->ns[o->x] = set;
+        else if (set != NULL)
+            FAIL("sgrt_nodeset_create failed with %s but wrote *out", sgrt_result_str(r));
+        return r;
+    }
+    case OP_NODESET_ADD:
+        return sgrt_nodeset_add(st->s, st->ns[o->x], node_of(st, o->a));
+    case OP_COLLECT: {
+        sgrt_range rg[64];
+        uint32_t n;
+        do {
+            n = sgrt_tracker_collect(st->s, st->tr[o->x], rg, 64, 0);
+            for (uint32_t i = 0; i < n && i < 64u; i++)
+                st->collected = (st->collected ^ ((uint64_t)rg[i].first << 32 | rg[i].count)) *
+                                0x100000001B3ull;
+        } while (n > 64u);
+        return SGRT_OK;
+    }
+    case OP_KIND_COUNT:
+        break;
+    }
+    return SGRT_ERR_INVALID_ARG;
+}
+
+static op ops[MAX_OPS];
+static int nops;
+
+static uint64_t rng = 0x243F6A8885A308D3ull;
+static uint32_t rnd(uint32_t n)
+{
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)((rng >> 33) % n);
+}
+
+/* The script is written against a planning scene that runs each call as it
+ * is added, so that the script can look at the storage (white-box) and aim
+ * a call at the moment it must grow the storage. Every run replays the same
+ * calls, so it meets the same storage state. */
+static run_state plan;
+static fault_alloc plan_fa;
+
+static void push(op_kind k, int a, int b, uint32_t x)
+{
+    if (nops == MAX_OPS)
+        abort();
+    ops[nops].kind = k;
+    ops[nops].a = a;
+    ops[nops].b = b;
+    ops[nops].x = x;
+    ops[nops].expect_growth = false;
+    plan_fa.in_step = true;
+    const sgrt_result r = do_op(&plan, &ops[nops], &plan_fa);
+    plan_fa.in_step = false;
+    if (r != SGRT_OK) {
+        fprintf(stderr, "test_faults: script step %d (%s) fails: %s\n", nops, op_names[k],
+                sgrt_result_str(r));
+        abort();
+    }
+    nops++;
+}
+
+/* Parent of each node in creation order, as the script builds it; the
+ * script only names nodes that are alive at that point. */
+static int script_parent[MAX_NODES];
+static bool script_alive[MAX_NODES];
+static int script_nodes;
+
+static bool script_is_desc(int x, int anc)
+{
+    for (; x >= 0; x = script_parent[x])
+        if (x == anc)
+            return true;
+    return false;
+}
+
+static int script_create(int parent)
+{
+    if (script_nodes == MAX_NODES)
+        abort();
+    push(OP_CREATE, parent, -1, 0);
+    script_parent[script_nodes] = parent;
+    script_alive[script_nodes] = true;
+    return script_nodes++;
+}
+
+static void script_destroy(int n)
+{
+    push(OP_DESTROY, n, -1, 0);
+    for (int i = 0; i < script_nodes; i++)
+        if (script_alive[i] && script_is_desc(i, n))
+            script_alive[i] = false;
+}
+
+static int script_pick_alive(void)
+{
+    for (;;) {
+        const int i = (int)rnd((uint32_t)script_nodes);
+        if (script_alive[i])
+            return i;
+    }
+}
+
+static void script_reparent(int n, int parent, uint32_t keep, bool growth)
+{
+    push(OP_SET_PARENT, n, parent, keep);
+    ops[nops - 1].expect_growth = growth;
+    script_parent[n] = parent;
+}
+
+static void script_fill_but_one(void)
+{
+    const sgrt_scene *ps = plan.s;
+    while (ps->holes != 0 || ps->slot_end + 1u < ps->cap)
+        script_create(-1);
+    if (ps->slot_end + 1u != ps->cap)
+        abort();
+}
+
+static void build_script(void)
+{
+    nops = 0;
+    script_nodes = 0;
+    push(OP_SCENE_CREATE, -1, -1, 0);
+    push(OP_RESERVE, -1, -1, 100);
+    /* Trackers and node sets follow every storage growth; five of them also
+     * grow the scene's registry (room for 4 at first). */
+    for (uint32_t i = 0; i < 3; i++)
+        push(OP_TRACKER_CREATE, -1, -1, i);
+    push(OP_NODESET_CREATE, -1, -1, 0);
+    push(OP_NODESET_CREATE, -1, -1, 1);
+    ops[nops - 1].expect_growth = true;
+
+    /* A big tree under root 0 (a chain spine with bushes), and other trees. */
+    const int big = script_create(-1);
+    int spine = big;
+    for (int i = 0; i < 600; i++) {
+        const int p = i % 4 == 0 ? spine : (int)rnd((uint32_t)script_nodes);
+        const int n = script_create(script_alive[p] ? p : big);
+        if (i % 4 == 0)
+            spine = n;
+        if (i % 50 == 0)
+            push(OP_SET_LOCAL, n, -1, (uint32_t)i);
+        if (i % 7 == 0)
+            push(OP_NODESET_ADD, n, -1, 0);
+        if (i % 11 == 0)
+            push(OP_NODESET_ADD, n, -1, 1);
+    }
+    push(OP_UPDATE, -1, -1, 0);
+    push(OP_COLLECT, -1, -1, 0);
+    for (int i = 0; i < 40; i++)
+        push(i % 2 ? OP_SET_TRS : OP_SET_LOCAL, script_pick_alive(), -1, 1000u + (uint32_t)i);
+    push(OP_READS, -1, -1, 0);
+    push(OP_UPDATE, -1, -1, 0);
+
+    /* Holes and freed handle indices. */
+    for (int i = 0; i < 8; i++) {
+        const int v = script_pick_alive();
+        if (v != big)
+            script_destroy(v);
+    }
+    /* Enough nodes to grow the handle table (sized by reserve) and the slots. */
+    for (int i = 0; i < 1500; i++) {
+        int p = -1;
+        if (i % 10 != 0)
+            p = (int)rnd((uint32_t)script_nodes);
+        if (p >= 0 && !script_alive[p])
+            p = -1;
+        if (p == big)
+            p = -1; /* keep the big subtree's size known */
+        script_create(p);
+    }
+    push(OP_UPDATE, -1, -1, 0);
+
+    /* Relocations that must grow the storage: fill every hole and every
+     * slot but the last, create a root there (the highest slot), then move
+     * the big subtree (hundreds of nodes, lower slots) under it. */
+    script_fill_but_one();
+    const int tail = script_create(-1);
+    script_reparent(big, tail, SGRT_KEEP_LOCAL, true);
+    push(OP_READS, -1, -1, 0);
+    push(OP_UPDATE, -1, -1, 0);
+    push(OP_COLLECT, -1, -1, 1);
+    /* Back to a root (no relocation), then the same keeping the world. */
+    script_reparent(big, -1, SGRT_KEEP_WORLD, false);
+    push(OP_UPDATE, -1, -1, 0);
+    script_fill_but_one();
+    const int tail2 = script_create(-1);
+    push(OP_SET_LOCAL, tail2, -1, 7u);
+    script_reparent(big, tail2, SGRT_KEEP_WORLD, true);
+    push(OP_READS, -1, -1, 0);
+    push(OP_UPDATE, -1, -1, 0);
+
+    /* Pending work across compaction. */
+    for (int i = 0; i < 10; i++)
+        push(OP_SET_LOCAL, script_pick_alive(), -1, 2000u + (uint32_t)i);
+    push(OP_COMPACT, -1, -1, 0);
+    ops[nops - 1].expect_growth = true;
+    push(OP_READS, -1, -1, 0);
+    push(OP_UPDATE, -1, -1, 0);
+    push(OP_COLLECT, -1, -1, 0);
+    push(OP_RESERVE, -1, -1, 4000);
+    ops[nops - 1].expect_growth = true;
+    for (int i = 0; i < 400; i++)
+        script_create(i % 3 ? script_pick_alive() : -1);
+    push(OP_UPDATE, -1, -1, 0);
+    push(OP_READS, -1, -1, 0);
+    for (uint32_t i = 0; i < 3; i++)
+        push(OP_COLLECT, -1, -1, i);
+    sgrt_scene_destroy(plan.s);
+    free(plan_fa.blocks);
+}
+
+/* Node set membership of every handle, by position in the handle list (ids
+ * differ between runs), and the set sizes. */
+static uint64_t membership(const run_state *st)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (int k = 0; k < NOBJ; k++) {
+        if (!st->ns[k])
+            continue;
+        h = (h ^ sgrt_nodeset_count(st->s, st->ns[k])) * 0x100000001B3ull;
+        for (int i = 0; i < st->nh; i++)
+            if (sgrt_nodeset_has(st->s, st->ns[k], st->h[i]))
+                h = (h ^ ((uint64_t)(unsigned)k << 32 | (unsigned)i)) * 0x100000001B3ull;
+    }
+    return h;
+}
+
+typedef struct site_rec {
+    uintptr_t pc[2];
+    op_kind kind;
+    uint64_t first_n;
+    uint32_t hits;
+} site_rec;
+
+static site_rec sites[64];
+static int nsites;
+static uint32_t kind_hits[OP_KIND_COUNT];
+
+static void note_site(const fault_alloc *fa, op_kind kind, uint64_t n)
+{
+    kind_hits[kind]++;
+    for (int i = 0; i < nsites; i++)
+        if (sites[i].pc[0] == fa->site[0] && sites[i].pc[1] == fa->site[1] &&
+            sites[i].kind == kind) {
+            sites[i].hits++;
+            return;
+        }
+    if (nsites == 64)
+        return;
+    sites[nsites].pc[0] = fa->site[0];
+    sites[nsites].pc[1] = fa->site[1];
+    sites[nsites].kind = kind;
+    sites[nsites].first_n = n;
+    sites[nsites].hits = 1;
+    nsites++;
+}
+
+static uint64_t golden_prefix[MAX_OPS]; /* allocations up to and including step i */
+static snapshot golden_final;
+static uint64_t golden_members, golden_collected;
+static uint32_t golden_updates[256];
+static int golden_nupdates;
+static uint64_t golden_total;
+
+/* One run of the scenario; fail_at = 0 is the golden run. Returns false if
+ * the run had to stop. */
+static bool run(uint64_t fail_at, run_state *st)
+{
+    fault_alloc fa;
+    memset(&fa, 0, sizeof fa);
+    fa.fail_at = fail_at;
+    memset(st, 0, sizeof *st);
+    bool ok = true;
+    bool hit = false;
+
+    for (int i = 0; i < nops && ok; i++) {
+        const op *o = &ops[i];
+        /* Only the step that will see the failure needs the expensive
+         * before-picture; the golden run says which one that is. */
+        snapshot before;
+        bool have_before = false;
+        uint64_t members_before = 0;
+        if (fail_at && !hit && st->s) {
+            if (golden_prefix[i] >= fail_at) {
+                snapshot_take(st->s, st->h, (uint32_t)st->nh, &before);
+                members_before = membership(st);
+                have_before = true;
+            }
+        }
+        const uint64_t calls0 = fa.calls;
+        fa.in_step = true;
+        fa.injected = false;
+        sgrt_result r = do_op(st, o, &fa);
+        fa.in_step = false;
+        if (fa.injected) {
+            hit = true;
+            note_site(&fa, o->kind, fail_at);
+            if (r != SGRT_ERR_NOMEM) {
+                FAIL("n=%llu: %s: the allocation failed but the call returned %s",
+                     (unsigned long long)fail_at, op_names[o->kind], sgrt_result_str(r));
+                if (have_before)
+                    snapshot_free(&before);
+                ok = false;
+                break;
+            }
+            if (o->kind == OP_SCENE_CREATE) {
+                if (fa.nblocks != 0)
+                    FAIL("n=%llu: failed sgrt_scene_create left %zu blocks allocated",
+                         (unsigned long long)fail_at, fa.nblocks);
+            } else {
+                const char *what = NULL;
+                if (sgrt_scene_check(st->s, &what) != SGRT_OK)
+                    FAIL("n=%llu: %s after NOMEM: sgrt_scene_check: %s",
+                         (unsigned long long)fail_at, op_names[o->kind], what ? what : "?");
+                if (have_before) {
+                    snapshot after;
+                    snapshot_take(st->s, st->h, (uint32_t)st->nh, &after);
+                    const char *diff = snapshot_diff(&before, &after);
+                    if (diff)
+                        FAIL("n=%llu: %s after NOMEM: scene changed: %s",
+                             (unsigned long long)fail_at, op_names[o->kind], diff);
+                    if (membership(st) != members_before)
+                        FAIL("n=%llu: %s after NOMEM: node set membership changed",
+                             (unsigned long long)fail_at, op_names[o->kind]);
+                    snapshot_free(&after);
+                } else {
+                    FAIL("n=%llu: the failure came in an unexpected step (%s)",
+                         (unsigned long long)fail_at, op_names[o->kind]);
+                }
+            }
+            /* The allocator fails once: the retry must behave as in the
+             * golden run. */
+            fa.in_step = true;
+            r = do_op(st, o, &fa);
+            fa.in_step = false;
+        }
+        if (have_before)
+            snapshot_free(&before);
+        st->step_allocs[i] = fa.calls - calls0;
+        if (r != SGRT_OK) {
+            FAIL("n=%llu: step %d (%s) returned %s", (unsigned long long)fail_at, i,
+                 op_names[o->kind], sgrt_result_str(r));
+            ok = false;
+        }
+        if (!fail_at) {
+            if (never_allocates(o->kind) && st->step_allocs[i] != 0)
+                FAIL("%s allocated (%llu calls)", op_names[o->kind],
+                     (unsigned long long)st->step_allocs[i]);
+            if (o->expect_growth && st->step_allocs[i] == 0)
+                FAIL("step %d (%s) no longer allocates: the scenario misses that site", i,
+                     op_names[o->kind]);
+        }
+    }
+    if (fa.stray)
+        FAIL("n=%llu: %llu allocation(s) outside the calls that may allocate",
+             (unsigned long long)fail_at, (unsigned long long)fa.stray);
+    if (fail_at && !hit && ok)
+        FAIL("n=%llu: the scenario completed without reaching allocation n",
+             (unsigned long long)fail_at);
+
+    if (ok && st->s) {
+        const char *what = NULL;
+        if (sgrt_scene_check(st->s, &what) != SGRT_OK)
+            FAIL("n=%llu: final sgrt_scene_check: %s", (unsigned long long)fail_at,
+                 what ? what : "?");
+        snapshot fin;
+        snapshot_take(st->s, st->h, (uint32_t)st->nh, &fin);
+        if (!fail_at) {
+            golden_final = fin;
+            golden_members = membership(st);
+            golden_collected = st->collected;
+            golden_nupdates = st->nupdates;
+            memcpy(golden_updates, st->updates, sizeof golden_updates);
+            golden_total = fa.calls;
+            uint64_t sum = 0;
+            for (int i = 0; i < nops; i++) {
+                sum += st->step_allocs[i];
+                golden_prefix[i] = sum;
+            }
+        } else {
+            /* Ids differ between runs (they are scrambled per scene). */
+            const char *diff = snapshot_diff_ex(&golden_final, &fin, true);
+            if (diff)
+                FAIL("n=%llu: final state differs from the run without failure: %s",
+                     (unsigned long long)fail_at, diff);
+            if (membership(st) != golden_members)
+                FAIL("n=%llu: node set membership differs from the run without failure",
+                     (unsigned long long)fail_at);
+            if (st->collected != golden_collected)
+                FAIL("n=%llu: trackers reported other slots than in the run without failure",
+                     (unsigned long long)fail_at);
+            if (st->nupdates != golden_nupdates ||
+                memcmp(st->updates, golden_updates, (size_t)st->nupdates * sizeof(uint32_t)))
+                FAIL("n=%llu: update counts differ from the run without failure",
+                     (unsigned long long)fail_at);
+            snapshot_free(&fin);
+        }
+    }
+    sgrt_scene_destroy(st->s);
+    st->s = NULL;
+    if (fa.nblocks != 0)
+        FAIL("n=%llu: %zu block(s) still allocated after sgrt_scene_destroy",
+             (unsigned long long)fail_at, fa.nblocks);
+    if (fa.contract_errors)
+        FAIL("n=%llu: %llu allocator contract error(s)", (unsigned long long)fail_at,
+             (unsigned long long)fa.contract_errors);
+    free(fa.blocks);
+    return ok;
+}
+
+static run_state state; /* large: static */
+
+int main(void)
+{
+    build_script();
+    if (!run(0, &state) || failures) {
+        fprintf(stderr, "test_faults: the scenario fails without any injected failure\n");
+        return 1;
+    }
+    uint32_t per_kind[OP_KIND_COUNT] = {0};
+    for (int i = 0; i < nops; i++)
+        per_kind[ops[i].kind] += (uint32_t)state.step_allocs[i];
+    printf("scenario: %d calls, %d nodes created, %llu allocations\n", nops, state.nh,
+           (unsigned long long)golden_total);
+
+    uint64_t n;
+    for (n = 1; n <= golden_total; n++) {
+        const int before = failures;
+        run(n, &state);
+        if (failures != before)
+            fprintf(stderr, "  (while failing allocation %llu)\n", (unsigned long long)n);
+        if (failures > 20)
+            break;
+    }
+    /* Every call documented to allocate must have met a failure. */
+    static const op_kind allocating[] = {OP_SCENE_CREATE, OP_RESERVE,          OP_CREATE,
+                                         OP_SET_PARENT,   OP_COMPACT,          OP_TRACKER_CREATE,
+                                         OP_NODESET_CREATE};
+    for (size_t i = 0; i < sizeof allocating / sizeof allocating[0]; i++)
+        if (!kind_hits[allocating[i]])
+            FAIL("no allocation failure reached %s", op_names[allocating[i]]);
+    printf("failed each of allocations 1..%llu in turn; by call:\n",
+           (unsigned long long)golden_total);
+    for (int k = 0; k < OP_KIND_COUNT; k++)
+        if (kind_hits[k])
+            printf("  %-22s %3u failures (%u allocations in the run without failure)\n",
+                   op_names[k], (unsigned)kind_hits[k], (unsigned)per_kind[k]);
+#if HAVE_BACKTRACE
+    const uintptr_t base = (uintptr_t)&main;
+    int ncalls = 0;
+    for (int i = 0; i < nsites; i++) {
+        bool seen = false;
+        for (int j = 0; j < i; j++)
+            seen |= sites[j].pc[0] == sites[i].pc[0];
+        ncalls += !seen;
+    }
+    printf("%d distinct allocator call sites, %d call paths (caller / its caller, as offsets "
+           "from main):\n",
+           ncalls, nsites);
+    for (int i = 0; i < nsites; i++)
+        printf("  main%c%#llx / main%c%#llx  in %-22s first at n=%llu, %u failure(s)\n",
+               sites[i].pc[0] >= base ? '+' : '-',
+               (unsigned long long)(sites[i].pc[0] >= base ? sites[i].pc[0] - base
+                                                           : base - sites[i].pc[0]),
+               sites[i].pc[1] >= base ? '+' : '-',
+               (unsigned long long)(sites[i].pc[1] >= base ? sites[i].pc[1] - base
+                                                           : base - sites[i].pc[1]),
+               op_names[sites[i].kind], (unsigned long long)sites[i].first_n,
+               (unsigned)sites[i].hits);
+#endif
+    snapshot_free(&golden_final);
+    if (failures) {
+        fprintf(stderr, "test_faults: %d failure(s)\n", failures);
+        return 1;
+    }
+    printf("test_faults: ok\n");
+    return 0;
+}

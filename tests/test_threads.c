@@ -1,0 +1,342 @@
+/* The thread contract of sgrt.h, meant to run under ThreadSanitizer:
+ *
+ *  1. distinct scenes on distinct threads are independent: each thread builds
+ *     and edits its own scene (some through their own allocator, some through
+ *     malloc) at the same time as the others, and every thread must reach
+ *     exactly the results that the same calls give on one thread;
+ *  2. functions taking `const sgrt_scene *` may run concurrently on one scene
+ *     while nobody writes: several threads read one scene with pending work
+ *     (world_now walks dirty chains longer than its on-stack segment) and
+ *     must all see exactly what a single reader saw, and the scene must be
+ *     unchanged afterwards.
+ *
+ * Without a sanitizer this still checks results; with -fsanitize=thread any
+ * hidden shared state (a global, a cache written by a const call) is a data
+ * race report and a failed test. */
+#define _POSIX_C_SOURCE 200809L
+#include "sgrt.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define THREADS 4
+
+static atomic_int failures;
+
+#define FAIL(...)                                                                      \
+    do {                                                                               \
+        fprintf(stderr, "test_threads: " __VA_ARGS__);                                 \
+        fputc('\n', stderr);                                                           \
+        atomic_fetch_add(&failures, 1);                                                \
+    } while (0)
+
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001B3ull;
+    return h;
+}
+
+/* ---- 1. one scene per thread ---------------------------------------------- */
+
+typedef struct counting_alloc {
+    size_t live; /* per thread: no sharing, no atomics needed */
+    size_t calls;
+} counting_alloc;
+
+static void *ca_alloc(size_t size, size_t align, void *user)
+{
+    counting_alloc *ca = user;
+    const size_t a = align < sizeof(void *) ? sizeof(void *) : align;
+    void *p = aligned_alloc(a, (size + a - 1u) / a * a);
+    if (p) {
+        ca->live += size;
+        ca->calls++;
+    }
+    return p;
+}
+
+static void ca_free(void *ptr, size_t size, void *user)
+{
+    counting_alloc *ca = user;
+    ca->live -= size;
+    free(ptr);
+}
+
+typedef struct worker {
+    pthread_t thread;
+    uint64_t seed;
+    bool own_allocator;
+    uint64_t digest; /* of everything the scene reported */
+    int error;
+} worker;
+
+#define OPS 3000
+#define MAXH 1024
+
+static uint64_t run_scene(uint64_t seed, bool own_allocator, int *error)
+{
+    uint64_t rng = seed;
+#define RND(n) ((rng = rng * 6364136223846793005ull + 1442695040888963407ull), \
+                (uint32_t)((rng >> 33) % (n)))
+    counting_alloc ca = {0, 0};
+    sgrt_allocator al = {ca_alloc, ca_free, &ca};
+    sgrt_scene_desc d;
+    memset(&d, 0, sizeof d);
+    d.initial_capacity = 16;
+    if (own_allocator)
+        d.allocator = &al;
+    sgrt_scene *s = NULL;
+    if (sgrt_scene_create(&d, &s) != SGRT_OK) {
+        *error = 1;
+        return 0;
+    }
+    sgrt_node h[MAXH];
+    uint32_t nh = 0;
+    uint64_t digest = 0xCBF29CE484222325ull;
+    for (int i = 0; i < OPS; i++) {
+        const uint32_t what = RND(100);
+        sgrt_result r = SGRT_OK;
+        if (what < 40 || nh == 0) {
+            if (nh < MAXH) {
+                const sgrt_node p = nh && RND(4) ? h[RND(nh)] : SGRT_NULL_NODE;
+                r = sgrt_node_create(s, p, &h[nh]);
+                if (r == SGRT_OK)
+                    nh++;
+                else if (r == SGRT_ERR_STALE_HANDLE)
+                    r = SGRT_OK; /* p destroyed earlier */
+            }
+        } else if (what < 70) {
+            float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+            m[12] = (float)RND(100) * 0.25f;
+            m[0] = 1.0f + (float)RND(8) * 0.125f;
+            r = sgrt_node_set_local(s, h[RND(nh)], m);
+        } else if (what < 80) {
+            const sgrt_node a = h[RND(nh)], b = RND(3) ? h[RND(nh)] : SGRT_NULL_NODE;
+            r = sgrt_node_set_parent(s, a, b, RND(2) ? SGRT_KEEP_WORLD : SGRT_KEEP_LOCAL);
+        } else if (what < 85) {
+            r = sgrt_node_destroy(s, h[RND(nh)]);
+        } else if (what < 97) {
+            const uint32_t n = sgrt_scene_update(s);
+            digest = hash_bytes(digest, &n, sizeof n);
+        } else {
+            r = sgrt_scene_compact(s);
+        }
+        /* Stale handles, cycles and singular parents are normal outcomes
+         * here; what matters is that every thread sees the same ones. */
+        digest = hash_bytes(digest, &r, sizeof r);
+    }
+    const uint32_t n = sgrt_scene_update(s);
+    digest = hash_bytes(digest, &n, sizeof n);
+    for (uint32_t i = 0; i < nh; i++) {
+        float w[16];
+        const bool alive = sgrt_node_alive(s, h[i]);
+        digest = hash_bytes(digest, &alive, sizeof alive);
+        if (alive && sgrt_node_world(s, h[i], w) == SGRT_OK)
+            digest = hash_bytes(digest, w, sizeof w);
+    }
+    if (sgrt_scene_check(s, NULL) != SGRT_OK)
+        *error = 1;
+    const uint32_t count = sgrt_scene_node_count(s);
+    digest = hash_bytes(digest, &count, sizeof count);
+    sgrt_scene_destroy(s);
+    if (own_allocator && ca.live != 0)
+        *error = 1;
+    return digest;
+#undef RND
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    w->digest = run_scene(w->seed, w->own_allocator, &w->error);
+    return NULL;
+}
+
+static void test_scene_per_thread(void)
+{
+    worker w[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        /* Two seeds, each run by two threads: one through its own allocator,
+         * one through malloc. */
+        w[i].seed = 0x1234567ull + (uint64_t)(unsigned)(i / 2) * 0x9E3779B97F4A7C15ull;
+        w[i].own_allocator = (i % 2) == 0;
+        w[i].error = 0;
+        if (pthread_create(&w[i].thread, NULL, worker_main, &w[i]) != 0) {
+            FAIL("pthread_create failed");
+            return;
+        }
+    }
+    for (int i = 0; i < THREADS; i++)
+        pthread_join(w[i].thread, NULL);
+    for (int i = 0; i < THREADS; i++) {
+        int err = 0;
+        const uint64_t alone = run_scene(w[i].seed, w[i].own_allocator, &err);
+        if (w[i].error || err)
+            FAIL("thread %d: scene check or allocator balance failed", i);
+        if (w[i].digest != alone)
+            FAIL("thread %d: results differ from the same calls on one thread", i);
+    }
+    if (w[0].digest != w[1].digest || w[2].digest != w[3].digest)
+        FAIL("same calls, different results between threads");
+    if (w[0].digest == w[2].digest)
+        FAIL("different seeds gave identical digests: the workload is not doing anything");
+}
+
+/* ---- 2. concurrent readers of one scene ------------------------------------- */
+
+#define CHAIN 600
+#define BUSH 300
+#define NREAD (CHAIN + BUSH)
+#define PASSES 3
+
+typedef struct expected {
+    sgrt_node node;
+    float local[16], world[16], world_now[16];
+    sgrt_node parent, first_child, next_sibling;
+    bool want_now; /* world_now is O(depth): sample the deep chain */
+} expected;
+
+static expected ex[NREAD];
+static const sgrt_scene *shared_scene;
+static pthread_barrier_t start;
+static uint32_t shared_count;
+
+static void *reader_main(void *arg)
+{
+    const uintptr_t id = (uintptr_t)arg;
+    pthread_barrier_wait(&start);
+    for (int pass = 0; pass < PASSES; pass++) {
+        for (uint32_t k = 0; k < NREAD; k++) {
+            /* Each reader walks in its own order so they collide anywhere. */
+            const uint32_t i = (uint32_t)((k * (2u * id + 1u) + id * 97u) % NREAD);
+            const expected *e = &ex[i];
+            float m[16];
+            sgrt_node n;
+            if (!sgrt_node_alive(shared_scene, e->node))
+                FAIL("reader %u: node %u not alive", (unsigned)id, (unsigned)i);
+            if (sgrt_node_local(shared_scene, e->node, m) != SGRT_OK ||
+                memcmp(m, e->local, sizeof m))
+                FAIL("reader %u: local of node %u", (unsigned)id, (unsigned)i);
+            if (sgrt_node_world(shared_scene, e->node, m) != SGRT_OK ||
+                memcmp(m, e->world, sizeof m))
+                FAIL("reader %u: world of node %u", (unsigned)id, (unsigned)i);
+            if (e->want_now && (sgrt_node_world_now(shared_scene, e->node, m) != SGRT_OK ||
+                                memcmp(m, e->world_now, sizeof m)))
+                FAIL("reader %u: world_now of node %u", (unsigned)id, (unsigned)i);
+            if (sgrt_node_parent(shared_scene, e->node, &n) != SGRT_OK || n.id != e->parent.id)
+                FAIL("reader %u: parent of node %u", (unsigned)id, (unsigned)i);
+            if (sgrt_node_first_child(shared_scene, e->node, &n) != SGRT_OK ||
+                n.id != e->first_child.id)
+                FAIL("reader %u: first child of node %u", (unsigned)id, (unsigned)i);
+            if (sgrt_node_next_sibling(shared_scene, e->node, &n) != SGRT_OK ||
+                n.id != e->next_sibling.id)
+                FAIL("reader %u: next sibling of node %u", (unsigned)id, (unsigned)i);
+            const sgrt_node bogus = {e->node.id ^ 0x00800000u};
+            (void)sgrt_node_alive(shared_scene, bogus);
+        }
+        if (sgrt_scene_node_count(shared_scene) != shared_count)
+            FAIL("reader %u: node count", (unsigned)id);
+        const char *what = NULL;
+        if (sgrt_scene_check(shared_scene, &what) != SGRT_OK)
+            FAIL("reader %u: sgrt_scene_check: %s", (unsigned)id, what ? what : "?");
+    }
+    return NULL;
+}
+
+static void test_concurrent_readers(void)
+{
+    sgrt_scene *s = NULL;
+    if (sgrt_scene_create(NULL, &s) != SGRT_OK) {
+        FAIL("scene create");
+        return;
+    }
+    /* A deep chain and a bushy tree; update once, then move the chain's root
+     * and part of the bush so that reads see pending work. */
+    sgrt_node prev = SGRT_NULL_NODE;
+    for (uint32_t i = 0; i < CHAIN; i++) {
+        if (sgrt_node_create(s, prev, &ex[i].node) != SGRT_OK)
+            FAIL("create");
+        prev = ex[i].node;
+    }
+    for (uint32_t i = CHAIN; i < NREAD; i++) {
+        const sgrt_node p = i == CHAIN ? SGRT_NULL_NODE : ex[CHAIN + (i - CHAIN - 1u) / 3u].node;
+        if (sgrt_node_create(s, p, &ex[i].node) != SGRT_OK)
+            FAIL("create");
+    }
+    for (uint32_t i = 0; i < NREAD; i++) {
+        float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+        m[12] = (float)(i % 7) * 0.5f;
+        m[1] = (float)(i % 3) * 0.01f;
+        if (sgrt_node_set_local(s, ex[i].node, m) != SGRT_OK)
+            FAIL("set_local");
+    }
+    sgrt_scene_update(s);
+    const float moved[16] = {0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 5, 6, 7, 1};
+    if (sgrt_node_set_local(s, ex[0].node, moved) != SGRT_OK ||
+        sgrt_node_set_local(s, ex[CHAIN + 1].node, moved) != SGRT_OK)
+        FAIL("set_local");
+
+    for (uint32_t i = 0; i < NREAD; i++) {
+        expected *e = &ex[i];
+        e->want_now = i >= CHAIN || i % 37u == 0 || i == CHAIN - 1u;
+        if (sgrt_node_local(s, e->node, e->local) != SGRT_OK ||
+            sgrt_node_world(s, e->node, e->world) != SGRT_OK ||
+            sgrt_node_world_now(s, e->node, e->world_now) != SGRT_OK ||
+            sgrt_node_parent(s, e->node, &e->parent) != SGRT_OK ||
+            sgrt_node_first_child(s, e->node, &e->first_child) != SGRT_OK ||
+            sgrt_node_next_sibling(s, e->node, &e->next_sibling) != SGRT_OK)
+            FAIL("single-threaded read");
+    }
+    shared_scene = s;
+    shared_count = sgrt_scene_node_count(s);
+
+    pthread_t t[THREADS];
+    pthread_barrier_init(&start, NULL, THREADS);
+    for (uintptr_t i = 0; i < THREADS; i++)
+        if (pthread_create(&t[i], NULL, reader_main, (void *)i) != 0)
+            FAIL("pthread_create failed");
+    for (int i = 0; i < THREADS; i++)
+        pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&start);
+
+    /* Reads left the pending work alone: the whole chain plus the moved bush
+     * subtree are still to be recomputed, and then match world_now. */
+    uint32_t bush_moved = 0;
+    for (uint32_t i = CHAIN; i < NREAD; i++) {
+        for (uint32_t x = i - CHAIN; x != 0; x = (x - 1u) / 3u)
+            if (x == 1u) {
+                bush_moved++;
+                break;
+            }
+    }
+    const uint32_t n = sgrt_scene_update(s);
+    if (n != CHAIN + bush_moved)
+        FAIL("update after concurrent reads recomputed %u, expected %u", (unsigned)n,
+             (unsigned)(CHAIN + bush_moved));
+    for (uint32_t i = 0; i < NREAD; i++) {
+        float w[16];
+        if (ex[i].want_now &&
+            (sgrt_node_world(s, ex[i].node, w) != SGRT_OK || memcmp(w, ex[i].world_now, sizeof w)))
+            FAIL("world after update differs from world_now read before it (node %u)",
+                 (unsigned)i);
+    }
+    sgrt_scene_destroy(s);
+}
+
+int main(void)
+{
+    test_scene_per_thread();
+    test_concurrent_readers();
+    const int f = atomic_load(&failures);
+    if (f) {
+        fprintf(stderr, "test_threads: %d failure(s)\n", f);
+        return 1;
+    }
+    printf("test_threads: ok (%d threads)\n", THREADS);
+    return 0;
+}
