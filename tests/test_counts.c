@@ -2,32 +2,11 @@
  * recompute exactly the nodes whose world may have changed, each once, and
  * say how many. Also: the per-frame calls never touch the allocator. */
 #include "sgrt.h"
+#include "testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                              \
-        }                                                                            \
-    } while (0)
-
-#define CHECK_U(got, want)                                                               \
-    do {                                                                                 \
-        unsigned long g_ = (unsigned long)(got), w_ = (unsigned long)(want);             \
-        if (g_ != w_) {                                                                  \
-            fprintf(stderr, "%s:%d: %s = %lu, expected %lu\n", __FILE__, __LINE__, #got, \
-                    g_, w_);                                                             \
-            failures++;                                                                  \
-        }                                                                                \
-    } while (0)
-
-#define OK(call) CHECK((call) == SGRT_OK)
 
 static const float IDENTITY[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
 
@@ -55,27 +34,6 @@ static float world_x(sgrt_scene *s, sgrt_node n)
     return w[12];
 }
 
-static void check_scene(const sgrt_scene *s)
-{
-    const char *what = NULL;
-    sgrt_result r = sgrt_scene_check(s, &what);
-    if (r != SGRT_OK) {
-        fprintf(stderr, "sgrt_scene_check: %s (%s)\n", sgrt_result_str(r), what ? what : "?");
-        failures++;
-    }
-}
-
-static sgrt_scene *new_scene(void)
-{
-    sgrt_scene *s = NULL;
-    OK(sgrt_scene_create(NULL, &s));
-    if (!s) {
-        fprintf(stderr, "cannot create a scene\n");
-        exit(1);
-    }
-    return s;
-}
-
 /* Nystrom's example: ship -> crow's nest -> pirate -> parrot. */
 static void test_pirate(void)
 {
@@ -85,8 +43,8 @@ static void test_pirate(void)
     OK(sgrt_node_create(s, ship, &nest));
     OK(sgrt_node_create(s, nest, &pirate));
     OK(sgrt_node_create(s, pirate, &parrot));
-    CHECK_U(sgrt_scene_update(s), 4); /* new nodes count as moved */
-    CHECK_U(sgrt_scene_update(s), 0);
+    CHECK_EQ_U(sgrt_scene_update(s), 4); /* new nodes count as moved */
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
 
     /* All four move in one frame, leaf first to catch an eager update that
      * would recompute the chain below each moved node (10 matrices). */
@@ -94,7 +52,7 @@ static void test_pirate(void)
     move_to(s, pirate, 100);
     move_to(s, nest, 10);
     move_to(s, ship, 1);
-    CHECK_U(sgrt_scene_update(s), 4);
+    CHECK_EQ_U(sgrt_scene_update(s), 4);
     CHECK(world_x(s, ship) == 1.0f);
     CHECK(world_x(s, nest) == 11.0f);
     CHECK(world_x(s, pirate) == 111.0f);
@@ -105,19 +63,19 @@ static void test_pirate(void)
     move_to(s, nest, 20);
     move_to(s, pirate, 200);
     move_to(s, parrot, 2000);
-    CHECK_U(sgrt_scene_update(s), 4);
+    CHECK_EQ_U(sgrt_scene_update(s), 4);
     CHECK(world_x(s, parrot) == 2222.0f);
 
     /* Only the parrot: only the parrot. */
     move_to(s, parrot, 3000);
-    CHECK_U(sgrt_scene_update(s), 1);
+    CHECK_EQ_U(sgrt_scene_update(s), 1);
     CHECK(world_x(s, parrot) == 3222.0f);
 
     /* Only the ship: the whole chain below it. */
     move_to(s, ship, 3);
-    CHECK_U(sgrt_scene_update(s), 4);
+    CHECK_EQ_U(sgrt_scene_update(s), 4);
     CHECK(world_x(s, parrot) == 3223.0f);
-    CHECK_U(sgrt_scene_update(s), 0);
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
     check_scene(s);
     sgrt_scene_destroy(s);
 }
@@ -131,29 +89,29 @@ static void test_moved_then_destroyed(void)
     OK(sgrt_node_create(s, a, &a1));
     OK(sgrt_node_create(s, a, &a2));
     OK(sgrt_node_create(s, a1, &a11));
-    CHECK_U(sgrt_scene_update(s), 5);
+    CHECK_EQ_U(sgrt_scene_update(s), 5);
 
     /* Moved, then destroyed with its subtree: nothing left to do. */
     move_to(s, a1, 5);
     OK(sgrt_node_destroy(s, a1));
-    CHECK_U(sgrt_scene_update(s), 0);
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
     CHECK(!sgrt_node_alive(s, a11));
 
     /* A moved subtree from which a branch is destroyed: the rest remains. */
     sgrt_node a3, a31;
     OK(sgrt_node_create(s, a, &a3));
     OK(sgrt_node_create(s, a3, &a31));
-    CHECK_U(sgrt_scene_update(s), 2);
+    CHECK_EQ_U(sgrt_scene_update(s), 2);
     move_to(s, a, 7);
     OK(sgrt_node_destroy(s, a3));
-    CHECK_U(sgrt_scene_update(s), 2); /* a and a2 */
+    CHECK_EQ_U(sgrt_scene_update(s), 2); /* a and a2 */
     CHECK(world_x(s, a2) == 7.0f);
 
     /* Created and destroyed within one frame. */
     sgrt_node t;
     OK(sgrt_node_create(s, b, &t));
     OK(sgrt_node_destroy(s, t));
-    CHECK_U(sgrt_scene_update(s), 0);
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
     check_scene(s);
     sgrt_scene_destroy(s);
 }
@@ -166,28 +124,28 @@ static void test_chain(void)
     OK(sgrt_node_create(s, SGRT_NULL_NODE, &n[0]));
     for (int i = 1; i < N; i++)
         OK(sgrt_node_create(s, n[i - 1], &n[i]));
-    CHECK_U(sgrt_scene_update(s), N);
-    CHECK_U(sgrt_scene_update(s), 0);
+    CHECK_EQ_U(sgrt_scene_update(s), N);
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
 
     /* All moved, deepest first: still each once. */
     for (int i = N - 1; i >= 0; i--)
         move_to(s, n[i], 1);
-    CHECK_U(sgrt_scene_update(s), N);
+    CHECK_EQ_U(sgrt_scene_update(s), N);
     CHECK(world_x(s, n[N - 1]) == (float)N);
     CHECK(world_x(s, n[N / 2]) == (float)(N / 2 + 1));
 
     /* All moved, root first. */
     for (int i = 0; i < N; i++)
         move_to(s, n[i], 2);
-    CHECK_U(sgrt_scene_update(s), N);
+    CHECK_EQ_U(sgrt_scene_update(s), N);
     CHECK(world_x(s, n[N - 1]) == (float)(2 * N));
 
     /* Moving node i recomputes the N - i nodes from i down. */
     move_to(s, n[N - 10], 3);
-    CHECK_U(sgrt_scene_update(s), 10);
+    CHECK_EQ_U(sgrt_scene_update(s), 10);
     move_to(s, n[600], 3);
     move_to(s, n[700], 3);
-    CHECK_U(sgrt_scene_update(s), N - 600);
+    CHECK_EQ_U(sgrt_scene_update(s), N - 600);
     check_scene(s);
     free(n);
     sgrt_scene_destroy(s);
@@ -199,41 +157,41 @@ static void test_identical_bits(void)
     sgrt_node a, b;
     OK(sgrt_node_create(s, SGRT_NULL_NODE, &a));
     OK(sgrt_node_create(s, a, &b));
-    CHECK_U(sgrt_scene_update(s), 2);
-    CHECK_U(sgrt_scene_update(s), 0);
+    CHECK_EQ_U(sgrt_scene_update(s), 2);
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
 
     /* A new node's local is the identity: writing it again is no change. */
     OK(sgrt_node_set_local(s, a, IDENTITY));
     OK(sgrt_node_set_local(s, b, IDENTITY));
-    CHECK_U(sgrt_scene_update(s), 0);
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
 
     float m[16];
     translation(1.5f, -2.25f, 3, m);
     OK(sgrt_node_set_local(s, a, m));
-    CHECK_U(sgrt_scene_update(s), 2);
+    CHECK_EQ_U(sgrt_scene_update(s), 2);
     float copy[16];
     memcpy(copy, m, sizeof m);
     OK(sgrt_node_set_local(s, a, copy));
     OK(sgrt_node_set_local(s, a, copy));
-    CHECK_U(sgrt_scene_update(s), 0);
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
 
     /* -0.0 equals 0.0 but is not the same bits: it is a change (the world's
      * sign of zero follows it). */
     copy[1] = -0.0f;
     OK(sgrt_node_set_local(s, a, copy));
-    CHECK_U(sgrt_scene_update(s), 2);
+    CHECK_EQ_U(sgrt_scene_update(s), 2);
 
     /* A leaf: only itself. */
     copy[1] = 0.0f;
     OK(sgrt_node_set_local(s, b, copy));
-    CHECK_U(sgrt_scene_update(s), 1);
+    CHECK_EQ_U(sgrt_scene_update(s), 1);
 
     /* set_trs producing the same matrix twice marks once. */
     const float t[3] = {1, 2, 3}, q[4] = {0, 0, 0.6f, 0.8f}, sc[3] = {2, 3, 4};
     OK(sgrt_node_set_trs(s, b, t, q, sc));
-    CHECK_U(sgrt_scene_update(s), 1);
+    CHECK_EQ_U(sgrt_scene_update(s), 1);
     OK(sgrt_node_set_trs(s, b, t, q, sc));
-    CHECK_U(sgrt_scene_update(s), 0);
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
     check_scene(s);
     sgrt_scene_destroy(s);
 }
@@ -287,23 +245,23 @@ static void test_subtree(void)
     OK(sgrt_node_create(s, top, &root));
     build_tree(s, root, nodes, pidx, K);
     subtree_sizes(pidx, K, size);
-    CHECK_U(size[0], K);
-    CHECK_U(sgrt_scene_update(s), 1 + OTHER + K);
+    CHECK_EQ_U(size[0], K);
+    CHECK_EQ_U(sgrt_scene_update(s), 1 + OTHER + K);
 
     move_to(s, root, 1);
-    CHECK_U(sgrt_scene_update(s), K);
+    CHECK_EQ_U(sgrt_scene_update(s), K);
 
     /* Each inner node alone: its subtree. */
     for (int i = 1; i < K; i += 7) {
         move_to(s, nodes[i], (float)i);
-        CHECK_U(sgrt_scene_update(s), size[i]);
+        CHECK_EQ_U(sgrt_scene_update(s), size[i]);
     }
 
     /* A node and some of its descendants: still each node once. */
     for (int i = K - 1; i >= 0; i -= 3)
         move_to(s, nodes[i], 0.5f * (float)i);
     move_to(s, nodes[0], 9);
-    CHECK_U(sgrt_scene_update(s), K);
+    CHECK_EQ_U(sgrt_scene_update(s), K);
 
     /* Two disjoint subtrees: the sum. Find two nodes, neither below the other. */
     int a = -1, b = -1;
@@ -319,7 +277,7 @@ static void test_subtree(void)
     if (a > 0 && b > 0) {
         move_to(s, nodes[a], 4321);
         move_to(s, nodes[b], 4321);
-        CHECK_U(sgrt_scene_update(s), size[a] + size[b]);
+        CHECK_EQ_U(sgrt_scene_update(s), size[a] + size[b]);
     }
     check_scene(s);
     sgrt_scene_destroy(s);
@@ -331,17 +289,17 @@ static void test_new_nodes(void)
     sgrt_node a, b, c, d;
     OK(sgrt_node_create(s, SGRT_NULL_NODE, &a));
     OK(sgrt_node_create(s, a, &b));
-    CHECK_U(sgrt_scene_update(s), 2);
+    CHECK_EQ_U(sgrt_scene_update(s), 2);
     OK(sgrt_node_create(s, b, &c));
-    CHECK_U(sgrt_scene_update(s), 1);
+    CHECK_EQ_U(sgrt_scene_update(s), 1);
     /* A new leaf below a moved node is counted once. */
     move_to(s, a, 1);
     OK(sgrt_node_create(s, b, &d));
-    CHECK_U(sgrt_scene_update(s), 4);
+    CHECK_EQ_U(sgrt_scene_update(s), 4);
     CHECK(world_x(s, d) == 1.0f);
     /* A new root. */
     OK(sgrt_node_create(s, SGRT_NULL_NODE, &d));
-    CHECK_U(sgrt_scene_update(s), 1);
+    CHECK_EQ_U(sgrt_scene_update(s), 1);
     check_scene(s);
     sgrt_scene_destroy(s);
 }
@@ -359,32 +317,32 @@ static void test_reparent_counts(void)
     build_tree(s, sub, nodes, pidx, K);
     subtree_sizes(pidx, K, size);
     move_to(s, p2, 10);
-    CHECK_U(sgrt_scene_update(s), 3 + K - 1);
+    CHECK_EQ_U(sgrt_scene_update(s), 3 + K - 1);
 
     /* Keep local: the subtree moves with its new parent. */
     OK(sgrt_node_set_parent(s, sub, p2, SGRT_KEEP_LOCAL));
-    CHECK_U(sgrt_scene_update(s), K);
+    CHECK_EQ_U(sgrt_scene_update(s), K);
     CHECK(world_x(s, nodes[K - 1]) == 10.0f);
 
     /* Keep world: the same nodes are recomputed (their world stays put). */
     OK(sgrt_node_set_parent(s, sub, p1, SGRT_KEEP_WORLD));
-    CHECK_U(sgrt_scene_update(s), K);
+    CHECK_EQ_U(sgrt_scene_update(s), K);
     CHECK(world_x(s, nodes[K - 1]) == 10.0f);
 
     /* An inner node to root. */
     OK(sgrt_node_set_parent(s, nodes[1], SGRT_NULL_NODE, SGRT_KEEP_LOCAL));
-    CHECK_U(sgrt_scene_update(s), size[1]);
+    CHECK_EQ_U(sgrt_scene_update(s), size[1]);
 
     /* Under a node created later: storage moves, the count does not change. */
     OK(sgrt_node_create(s, SGRT_NULL_NODE, &late));
-    CHECK_U(sgrt_scene_update(s), 1);
+    CHECK_EQ_U(sgrt_scene_update(s), 1);
     OK(sgrt_node_set_parent(s, sub, late, SGRT_KEEP_LOCAL));
-    CHECK_U(sgrt_scene_update(s), K - size[1]);
+    CHECK_EQ_U(sgrt_scene_update(s), K - size[1]);
 
     /* Pending work survives compaction. */
     move_to(s, nodes[1], 3);
     OK(sgrt_scene_compact(s));
-    CHECK_U(sgrt_scene_update(s), size[1]);
+    CHECK_EQ_U(sgrt_scene_update(s), size[1]);
     check_scene(s);
     sgrt_scene_destroy(s);
 }
@@ -438,16 +396,13 @@ static void test_no_allocation_per_frame(void)
     counting c = {0, 0, 0};
     const sgrt_allocator al = {count_alloc, count_free, &c};
     const sgrt_scene_desc desc = {0, 0, &al};
-    sgrt_scene *s = NULL;
-    OK(sgrt_scene_create(&desc, &s));
-    if (!s)
-        return;
+    sgrt_scene *s = new_scene_desc(&desc);
     CHECK(c.allocs > 0);
     sgrt_node *n = malloc(N * sizeof *n);
     for (int i = 0; i < N; i++)
         OK(sgrt_node_create(s, i < 4 ? SGRT_NULL_NODE : n[((unsigned)i * 2654435761u >> 16) % (unsigned)i],
                            &n[i]));
-    CHECK_U(sgrt_scene_update(s), N);
+    CHECK_EQ_U(sgrt_scene_update(s), N);
 
     const unsigned long a0 = c.allocs, f0 = c.frees;
     float m[16], out[16];
@@ -466,7 +421,7 @@ static void test_no_allocation_per_frame(void)
             OK(sgrt_node_local(s, n[i], out));
         }
         CHECK(sgrt_scene_update(s) > 0);
-        CHECK_U(sgrt_scene_update(s), 0);
+        CHECK_EQ_U(sgrt_scene_update(s), 0);
         for (int i = 0; i < N; i += 7) {
             sgrt_node p;
             OK(sgrt_node_world(s, n[i], out));
@@ -476,20 +431,20 @@ static void test_no_allocation_per_frame(void)
             OK(sgrt_node_next_sibling(s, n[i], &p));
             CHECK(sgrt_node_alive(s, n[i]));
         }
-        CHECK_U(sgrt_scene_node_count(s), N);
+        CHECK_EQ_U(sgrt_scene_node_count(s), N);
     }
-    CHECK_U(c.allocs, a0);
-    CHECK_U(c.frees, f0);
+    CHECK_EQ_U(c.allocs, a0);
+    CHECK_EQ_U(c.frees, f0);
 
     /* Destroying never allocates either (nodes are only released). */
     OK(sgrt_node_destroy(s, n[3]));
     OK(sgrt_node_destroy(s, n[N - 1]));
-    CHECK_U(c.allocs, a0);
+    CHECK_EQ_U(c.allocs, a0);
     free(n);
     check_scene(s);
     sgrt_scene_destroy(s);
-    CHECK_U(c.frees, c.allocs);
-    CHECK_U(c.bad_frees, 0);
+    CHECK_EQ_U(c.frees, c.allocs);
+    CHECK_EQ_U(c.bad_frees, 0);
 }
 
 /* After sgrt_scene_reserve(n), creating up to n nodes does not allocate. */
@@ -499,23 +454,20 @@ static void test_reserve(void)
     counting c = {0, 0, 0};
     const sgrt_allocator al = {count_alloc, count_free, &c};
     const sgrt_scene_desc desc = {0, 0, &al};
-    sgrt_scene *s = NULL;
-    OK(sgrt_scene_create(&desc, &s));
-    if (!s)
-        return;
+    sgrt_scene *s = new_scene_desc(&desc);
     OK(sgrt_scene_reserve(s, N));
     const unsigned long a0 = c.allocs;
     sgrt_node *n = malloc(N * sizeof *n);
     for (int i = 0; i < N; i++)
         OK(sgrt_node_create(s, i % 10 < 3 ? SGRT_NULL_NODE : n[i - 1 - (i % 3)], &n[i]));
-    CHECK_U(c.allocs, a0);
-    CHECK_U(sgrt_scene_update(s), N);
-    CHECK_U(c.allocs, a0);
+    CHECK_EQ_U(c.allocs, a0);
+    CHECK_EQ_U(sgrt_scene_update(s), N);
+    CHECK_EQ_U(c.allocs, a0);
     free(n);
     check_scene(s);
     sgrt_scene_destroy(s);
-    CHECK_U(c.frees, c.allocs);
-    CHECK_U(c.bad_frees, 0);
+    CHECK_EQ_U(c.frees, c.allocs);
+    CHECK_EQ_U(c.bad_frees, 0);
 }
 
 int main(void)
@@ -529,10 +481,5 @@ int main(void)
     test_reparent_counts();
     test_no_allocation_per_frame();
     test_reserve();
-    if (failures) {
-        fprintf(stderr, "test_counts: %d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("test_counts: all checks passed\n");
-    return 0;
+    return test_report("test_counts");
 }

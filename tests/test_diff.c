@@ -23,6 +23,7 @@
  */
 #include "refmodel.h"
 #include "sgrt.h"
+#include "testutil.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -37,19 +38,7 @@ static uint64_t seed_used;
 static unsigned long op_index;
 static const char *op_name = "setup";
 
-static uint64_t rng_state;
-
-static uint64_t rng_next(void) /* splitmix64 */
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static uint32_t rng_below(uint32_t n) { return (uint32_t)(rng_next() % n); }
-static double rng_unit(void) { return (double)(rng_next() >> 11) * (1.0 / 9007199254740992.0); }
-static double rng_range(double lo, double hi) { return lo + (hi - lo) * rng_unit(); }
+static rng R; /* seeded with seed_used */
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 1, 2), noreturn))
@@ -81,7 +70,7 @@ static void random_unit_quat(float q[4])
     do {
         n = 0;
         for (int i = 0; i < 4; i++) {
-            d[i] = rng_range(-1, 1);
+            d[i] = rng_range(&R, -1, 1);
             n += d[i] * d[i];
         }
     } while (n < 1e-3 || n > 1);
@@ -96,27 +85,18 @@ static void random_affine(float out[16])
 {
     float qf[4];
     random_unit_quat(qf);
-    const double x = qf[0], y = qf[1], z = qf[2], w = qf[3];
-    const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
-                         2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
-                         2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
+    double r[9];
+    quat_rotation(qf[0], qf[1], qf[2], qf[3], r);
     double sh[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    sh[3] = rng_range(-0.3, 0.3);
-    sh[6] = rng_range(-0.3, 0.3);
-    sh[7] = rng_range(-0.3, 0.3);
+    sh[3] = rng_range(&R, -0.3, 0.3);
+    sh[6] = rng_range(&R, -0.3, 0.3);
+    sh[7] = rng_range(&R, -0.3, 0.3);
     double sc[3];
     for (int i = 0; i < 3; i++)
-        sc[i] = rng_range(0.5, 2) * (rng_below(10) == 0 ? -1 : 1);
-    for (int c = 0; c < 3; c++)
-        for (int row = 0; row < 3; row++) {
-            double v = 0;
-            for (int k = 0; k < 3; k++)
-                v += r[k * 3 + row] * sc[k] * sh[c * 3 + k];
-            out[c * 4 + row] = (float)v;
-        }
-    out[3] = out[7] = out[11] = 0.0f;
+        sc[i] = rng_range(&R, 0.5, 2) * (rng_below(&R, 10) == 0 ? -1 : 1);
+    linear_part(r, sc, sh, out);
     for (int i = 12; i < 15; i++)
-        out[i] = (float)rng_range(-20, 20);
+        out[i] = (float)rng_range(&R, -20, 20);
     out[15] = 1.0f;
 }
 
@@ -126,10 +106,8 @@ static void random_affine(float out[16])
  * row are copied exactly. */
 static void check_trs(const float t[3], const float q[4], const float s[3], const float got[16])
 {
-    const double x = q[0], y = q[1], z = q[2], w = q[3];
-    const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
-                         2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
-                         2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
+    double r[9];
+    quat_rotation(q[0], q[1], q[2], q[3], r);
     for (int c = 0; c < 3; c++)
         for (int row = 0; row < 3; row++) {
             const double want = r[c * 3 + row] * s[c];
@@ -188,7 +166,7 @@ static uint32_t stats_max_nodes, stats_max_depth;
 static uint32_t live_count(void) { return ref_model_count(model); }
 static sgrt_node random_live(void)
 {
-    sgrt_node n = {ref_model_nth(model, rng_below(live_count()))};
+    sgrt_node n = {ref_model_nth(model, rng_below(&R, live_count()))};
     return n;
 }
 
@@ -219,7 +197,7 @@ static const float *fresh_world(uint32_t id)
 static void op_create(void)
 {
     sgrt_node parent = SGRT_NULL_NODE;
-    const uint32_t r = rng_below(10);
+    const uint32_t r = rng_below(&R, 10);
     if (live_count() && r >= 1) {
         if (r < 3 && last_created && ref_model_alive(model, last_created))
             parent.id = last_created; /* grows chains: depth */
@@ -285,14 +263,14 @@ static void op_destroy(void)
 static uint32_t random_descendant(uint32_t x)
 {
     uint32_t d = x;
-    const uint32_t steps = rng_below(5);
+    const uint32_t steps = rng_below(&R, 5);
     for (uint32_t s = 0; s < steps; s++) {
         const uint32_t nc = ref_model_child_count(model, d);
         if (!nc)
             break;
         ensure_buf(nc);
         ref_model_children(model, d, buf);
-        d = buf[rng_below(nc)];
+        d = buf[rng_below(&R, nc)];
     }
     return d;
 }
@@ -324,9 +302,9 @@ static bool well_conditioned(const float l[16])
 static void op_reparent(void)
 {
     const sgrt_node n = random_live();
-    const sgrt_keep keep = rng_below(2) ? SGRT_KEEP_WORLD : SGRT_KEEP_LOCAL;
+    const sgrt_keep keep = rng_below(&R, 2) ? SGRT_KEEP_WORLD : SGRT_KEEP_LOCAL;
     sgrt_node to = SGRT_NULL_NODE;
-    const uint32_t r = rng_below(20);
+    const uint32_t r = rng_below(&R, 20);
     if (r == 0) {
         to.id = 0; /* to root */
     } else if (r <= 3) {
@@ -383,7 +361,7 @@ static void op_set_local(void)
 {
     const sgrt_node n = random_live();
     float l[16];
-    if (rng_below(8) == 0) {
+    if (rng_below(&R, 8) == 0) {
         ref_model_local(model, n.id, l); /* bit-identical: marks nothing */
         stats_identical++;
     } else {
@@ -399,8 +377,8 @@ static void op_set_trs(void)
     const sgrt_node n = random_live();
     float t[3], q[4], s[3];
     for (int i = 0; i < 3; i++) {
-        t[i] = (float)rng_range(-20, 20);
-        s[i] = (float)(rng_range(0.5, 2) * (rng_below(10) == 0 ? -1 : 1));
+        t[i] = (float)rng_range(&R, -20, 20);
+        s[i] = (float)(rng_range(&R, 0.5, 2) * (rng_below(&R, 10) == 0 ? -1 : 1));
     }
     random_unit_quat(q);
     expect(sgrt_node_set_trs(scene, n, t, q, s), SGRT_OK, "sgrt_node_set_trs");
@@ -455,13 +433,13 @@ static void op_world_now(void)
 static void op_stale(void)
 {
     sgrt_node h;
-    const uint32_t r = rng_below(4);
+    const uint32_t r = rng_below(&R, 4);
     if (r == 0 || stale_n == 0)
-        h.id = r == 0 ? 0u : (uint32_t)rng_next();
+        h.id = r == 0 ? 0u : (uint32_t)rng_next(&R);
     else if (r == 1)
-        h = foreign[rng_below(FOREIGN_N)];
+        h = foreign[rng_below(&R, FOREIGN_N)];
     else
-        h.id = stale[rng_below(stale_n < STALE_RING ? stale_n : STALE_RING)];
+        h.id = stale[rng_below(&R, stale_n < STALE_RING ? stale_n : STALE_RING)];
     if (h.id && ref_model_alive(model, h.id))
         return; /* a made-up id that happens to be live */
     stats_stale++;
@@ -475,7 +453,7 @@ static void op_stale(void)
     sgrt_result res;
     const char *what;
     const sgrt_node live = live_count() ? random_live() : SGRT_NULL_NODE;
-    switch (rng_below(h.id ? 12 : 9)) {
+    switch (rng_below(&R, h.id ? 12 : 9)) {
     case 0: what = "destroy"; res = sgrt_node_destroy(scene, h); break;
     case 1: what = "set_local"; res = sgrt_node_set_local(scene, h, m); break;
     case 2: what = "set_trs"; res = sgrt_node_set_trs(scene, h, t, q, sc); break;
@@ -485,14 +463,14 @@ static void op_stale(void)
     case 6: what = "parent"; res = sgrt_node_parent(scene, h, &o); break;
     case 7: what = "first_child"; res = sgrt_node_first_child(scene, h, &o); break;
     case 8: what = "set_parent(node)";
-        res = sgrt_node_set_parent(scene, h, live, (sgrt_keep)rng_below(2)); break;
+        res = sgrt_node_set_parent(scene, h, live, (sgrt_keep)rng_below(&R, 2)); break;
     case 9: what = "next_sibling"; res = sgrt_node_next_sibling(scene, h, &o); break;
     case 10: what = "create(parent)"; res = sgrt_node_create(scene, h, &o); break;
     default:
         if (!live.id)
             return;
         what = "set_parent(parent)";
-        res = sgrt_node_set_parent(scene, live, h, (sgrt_keep)rng_below(2));
+        res = sgrt_node_set_parent(scene, live, h, (sgrt_keep)rng_below(&R, 2));
         break;
     }
     if (res != SGRT_ERR_STALE_HANDLE)
@@ -501,7 +479,7 @@ static void op_stale(void)
         fail("%s with bad handle 0x%08x changed the node count", what, (unsigned)h.id);
 }
 
-static void check_scene(void)
+static void verify_scene(void)
 {
     const char *what = NULL;
     const sgrt_result r = sgrt_scene_check(scene, &what);
@@ -609,7 +587,7 @@ static void op_update(bool all_now)
     samples_n = 0;
     fresh_n = 0;
     fresh_overflow = false;
-    check_scene();
+    verify_scene();
     /* nothing is left to do */
     if (sgrt_scene_update(scene) != 0)
         fail("a second update right after the first recomputed something");
@@ -627,7 +605,7 @@ static void op_compact(void)
     }
     expect(sgrt_scene_compact(scene), SGRT_OK, "sgrt_scene_compact");
     stats_compacts++;
-    check_scene();
+    verify_scene();
     for (uint32_t k = 0; k < n; k++) {
         const sgrt_node h = {ref_model_nth(model, k)};
         float x[16], y[16];
@@ -649,14 +627,14 @@ int main(int argc, char **argv)
         ops = strtoul(argv[1], NULL, 0);
     if (argc > 2)
         seed_used = strtoull(argv[2], NULL, 0);
-    rng_state = seed_used;
+    R.s = seed_used;
     printf("test_diff: %lu ops, seed 0x%016llx, kernel %s\n", ops, (unsigned long long)seed_used,
            sgrt_simd_name());
 
     expect(sgrt_scene_create(NULL, &scene), SGRT_OK, "sgrt_scene_create");
     expect(sgrt_scene_create(NULL, &other), SGRT_OK, "sgrt_scene_create(other)");
     for (int i = 0; i < FOREIGN_N; i++)
-        expect(sgrt_node_create(other, i ? foreign[rng_below((uint32_t)i)] : SGRT_NULL_NODE,
+        expect(sgrt_node_create(other, i ? foreign[rng_below(&R, (uint32_t)i)] : SGRT_NULL_NODE,
                                 &foreign[i]),
                SGRT_OK, "sgrt_node_create(other)");
     model = ref_model_create();
@@ -669,7 +647,7 @@ int main(int argc, char **argv)
         const uint32_t n = live_count();
         if (n > stats_max_nodes)
             stats_max_nodes = n;
-        uint32_t r = rng_below(1000);
+        uint32_t r = rng_below(&R, 1000);
         if (n == 0)
             r = 0;
         if (r < 250) {
@@ -702,14 +680,14 @@ int main(int argc, char **argv)
             op_stale();
         } else if (r < 999) {
             op_name = "update";
-            op_update(rng_below(16) == 0);
+            op_update(rng_below(&R, 16) == 0);
         } else {
             op_name = "compact";
             op_compact();
         }
         if (op_index % 5000 == 4999) {
             op_name = "periodic check";
-            check_scene();
+            verify_scene();
             verify_structure();
         }
     }

@@ -29,6 +29,7 @@
 #include "sgrt.h"
 #include "internal.h" /* sgrt__alloc, to skip its frame when naming sites */
 #include "snapshot.h"
+#include "testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,15 +41,6 @@
 #else
 #define HAVE_BACKTRACE 0
 #endif
-
-static int failures;
-
-#define FAIL(...)                                                                      \
-    do {                                                                               \
-        fprintf(stderr, "test_faults: " __VA_ARGS__);                                  \
-        fputc('\n', stderr);                                                           \
-        failures++;                                                                    \
-    } while (0)
 
 /* ---- the allocator ---------------------------------------------------------- */
 
@@ -341,11 +333,11 @@ static sgrt_result do_op(run_state *st, const op *o, fault_alloc *fa)
 static op ops[MAX_OPS];
 static int nops;
 
-static uint64_t rng = 0x243F6A8885A308D3ull;
+static uint64_t script_rng = 0x243F6A8885A308D3ull;
 static uint32_t rnd(uint32_t n)
 {
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)((rng >> 33) % n);
+    script_rng = script_rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)((script_rng >> 33) % n);
 }
 
 /* The script is written against a planning scene that runs each call as it
@@ -730,7 +722,7 @@ static run_state state; /* large: static */
 int main(void)
 {
     build_script();
-    if (!run(0, &state) || failures) {
+    if (!run(0, &state) || test_failures) {
         fprintf(stderr, "test_faults: the scenario fails without any injected failure\n");
         return 1;
     }
@@ -742,11 +734,11 @@ int main(void)
 
     uint64_t n;
     for (n = 1; n <= golden_total; n++) {
-        const int before = failures;
+        const int before = test_failures;
         run(n, &state);
-        if (failures != before)
+        if (test_failures != before)
             fprintf(stderr, "  (while failing allocation %llu)\n", (unsigned long long)n);
-        if (failures > 20)
+        if (test_failures > 20)
             break;
     }
     /* Every call documented to allocate must have met a failure. */
@@ -786,8 +778,8 @@ int main(void)
                (unsigned)sites[i].hits);
 #endif
     snapshot_free(&golden_final);
-    if (failures) {
-        fprintf(stderr, "test_faults: %d failure(s)\n", failures);
+    if (test_failures) {
+        fprintf(stderr, "test_faults: %d failure(s)\n", test_failures);
         return 1;
     }
     printf("test_faults: ok\n");

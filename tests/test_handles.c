@@ -2,6 +2,7 @@
  * live node of the scene is refused with SGRT_ERR_STALE_HANDLE, every bad
  * argument with its error, and a refused call changes nothing. */
 #include "sgrt.h"
+#include "testutil.h"
 
 #include <limits.h>
 #include <math.h>
@@ -9,60 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                              \
-        }                                                                            \
-    } while (0)
-
-#define CHECK_R(call, want)                                                                 \
-    do {                                                                                    \
-        sgrt_result r_ = (call);                                                            \
-        if (r_ != (want)) {                                                                 \
-            fprintf(stderr, "%s:%d: %s returned %s, expected %s\n", __FILE__, __LINE__, #call, \
-                    sgrt_result_str(r_), sgrt_result_str(want));                           \
-            failures++;                                                                     \
-        }                                                                                   \
-    } while (0)
-
-#define OK(call) CHECK_R(call, SGRT_OK)
-
-static uint64_t rng_state = 0x5eed5eed5eedULL;
-
-static uint64_t rng_next(void) /* splitmix64 */
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static uint32_t rng_below(uint32_t n) { return (uint32_t)(rng_next() % n); }
-
-static sgrt_scene *new_scene(const sgrt_scene_desc *desc)
-{
-    sgrt_scene *s = NULL;
-    CHECK_R(sgrt_scene_create(desc, &s), SGRT_OK);
-    if (!s) {
-        fprintf(stderr, "cannot create a scene\n");
-        exit(1);
-    }
-    return s;
-}
-
-static void check_scene(const sgrt_scene *s)
-{
-    const char *what = NULL;
-    sgrt_result r = sgrt_scene_check(s, &what);
-    if (r != SGRT_OK) {
-        fprintf(stderr, "sgrt_scene_check: %s (%s)\n", sgrt_result_str(r), what ? what : "?");
-        failures++;
-    }
-}
+static rng R = {0x5eed5eed5eedULL};
 
 static void some_matrix(uint32_t k, float m[16])
 {
@@ -128,7 +76,7 @@ static void expect_unchanged(const sgrt_scene *s, const snapshot *before, const 
     snapshot now = take(s, nodes, before->n);
     if (!same(before, &now)) {
         fprintf(stderr, "%s:%d: scene changed by a refused call\n", __FILE__, line);
-        failures++;
+        test_failures++;
     }
     free(now.st);
 }
@@ -137,7 +85,7 @@ static void expect_unchanged(const sgrt_scene *s, const snapshot *before, const 
 static void populate(sgrt_scene *s, sgrt_node *nodes, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
-        sgrt_node parent = (i % 17 == 0) ? SGRT_NULL_NODE : nodes[rng_below(i)];
+        sgrt_node parent = (i % 17 == 0) ? SGRT_NULL_NODE : nodes[rng_below(&R, i)];
         OK(sgrt_node_create(s, parent, &nodes[i]));
         float m[16];
         some_matrix(i, m);
@@ -199,7 +147,7 @@ static int bad_handle_calls(sgrt_scene *s, sgrt_node bad, sgrt_node good)
 static void test_bad_handles(void)
 {
     enum { N = 600 };
-    sgrt_scene *s = new_scene(NULL);
+    sgrt_scene *s = new_scene();
     sgrt_node nodes[N];
     populate(s, nodes, N);
 
@@ -246,7 +194,7 @@ static void test_bad_handles(void)
 
     /* Random ids, minus any that happen to be live ones. */
     for (int k = 0; k < 3000; k++) {
-        sgrt_node h = {(uint32_t)rng_next()};
+        sgrt_node h = {(uint32_t)rng_next(&R)};
         bool live = false;
         for (uint32_t i = 0; i < N; i++)
             live |= before.st[i].alive && nodes[i].id == h.id;
@@ -279,7 +227,7 @@ static void test_foreign_handles(void)
     sgrt_scene *sc[SCENES];
     static sgrt_node nodes[SCENES][N];
     for (int k = 0; k < SCENES; k++) {
-        sc[k] = new_scene(NULL);
+        sc[k] = new_scene();
         populate(sc[k], nodes[k], N);
         /* some destroyed handles too */
         for (uint32_t i = N - 1; i > N - 100; i -= 3)
@@ -333,7 +281,7 @@ static uint32_t *id_slot(id_table *t, uint32_t id)
 
 static void test_generation_reuse(void)
 {
-    sgrt_scene *s = new_scene(NULL);
+    sgrt_scene *s = new_scene();
 
     /* Fewer than 1024 free indices: every create takes a fresh one, so ids
      * never repeat. */
@@ -348,7 +296,7 @@ static void test_generation_reuse(void)
             if (ids[j] == n.id) {
                 fprintf(stderr, "id 0x%08x handed out twice within %u creations\n",
                         (unsigned)n.id, (unsigned)i);
-                failures++;
+                test_failures++;
             }
         OK(sgrt_node_destroy(s, n));
     }
@@ -363,7 +311,7 @@ static void test_generation_reuse(void)
      * of destructions at that time; a new id equal to one destroyed fewer
      * than GUARANTEED_DESTRUCTIONS ago is a failure, and so is any such id
      * reported alive. */
-    s = new_scene(NULL);
+    s = new_scene();
     id_table tab;
     tab.mask = (1u << 21) - 1u;
     tab.key = calloc((size_t)tab.mask + 1u, sizeof *tab.key);
@@ -376,7 +324,7 @@ static void test_generation_reuse(void)
     sgrt_node first_dead = SGRT_NULL_NODE;
     int reported = 0;
     while (destroyed < GUARANTEED_DESTRUCTIONS + 20000u) {
-        if (pool_n < POOL && (pool_n < 10 || rng_below(2))) {
+        if (pool_n < POOL && (pool_n < 10 || rng_below(&R, 2))) {
             sgrt_node n;
             OK(sgrt_node_create(s, SGRT_NULL_NODE, &n));
             uint32_t *k = id_slot(&tab, n.id);
@@ -385,13 +333,13 @@ static void test_generation_reuse(void)
                 if (age < GUARANTEED_DESTRUCTIONS && reported++ < 10) {
                     fprintf(stderr, "id 0x%08x reused after only %u destructions\n",
                             (unsigned)n.id, (unsigned)age);
-                    failures++;
+                    test_failures++;
                 }
                 reused_ids++;
             }
             pool[pool_n++] = n;
         } else {
-            uint32_t i = rng_below(pool_n);
+            uint32_t i = rng_below(&R, pool_n);
             sgrt_node n = pool[i];
             pool[i] = pool[--pool_n];
             OK(sgrt_node_destroy(s, n));
@@ -407,7 +355,7 @@ static void test_generation_reuse(void)
                 reported++ < 10) {
                 fprintf(stderr, "first destroyed handle alive again after %u destructions\n",
                         (unsigned)destroyed);
-                failures++;
+                test_failures++;
             }
             if (destroyed % RING == 0)
                 for (uint32_t j = 0; j < RING; j++) {
@@ -415,7 +363,7 @@ static void test_generation_reuse(void)
                     if (sgrt_node_alive(s, h) && reported++ < 10) {
                         fprintf(stderr, "recently destroyed handle 0x%08x alive\n",
                                 (unsigned)h.id);
-                        failures++;
+                        test_failures++;
                     }
                 }
         }
@@ -430,7 +378,7 @@ static void test_generation_reuse(void)
 
 static void test_null_pointers(void)
 {
-    sgrt_scene *s = new_scene(NULL);
+    sgrt_scene *s = new_scene();
     sgrt_node a, b;
     OK(sgrt_node_create(s, SGRT_NULL_NODE, &a));
     OK(sgrt_node_create(s, a, &b));
@@ -442,43 +390,43 @@ static void test_null_pointers(void)
     const float t[3] = {1, 2, 3}, q[4] = {0, 0, 0, 1}, sc[3] = {1, 1, 1};
     sgrt_node o;
 
-    CHECK_R(sgrt_scene_create(NULL, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_scene_create(NULL, NULL), SGRT_ERR_INVALID_ARG);
     const sgrt_scene_desc d0 = {0, 0, NULL};
-    CHECK_R(sgrt_scene_create(&d0, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_scene_create(&d0, NULL), SGRT_ERR_INVALID_ARG);
     sgrt_scene_destroy(NULL);
-    CHECK_R(sgrt_scene_reserve(NULL, 10), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_scene_compact(NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_scene_reserve(NULL, 10), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_scene_compact(NULL), SGRT_ERR_INVALID_ARG);
     CHECK(sgrt_scene_node_count(NULL) == 0);
     CHECK(sgrt_scene_update(NULL) == 0);
-    CHECK_R(sgrt_scene_check(NULL, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_scene_check(NULL, NULL), SGRT_ERR_INVALID_ARG);
     const char *what = "x";
-    CHECK_R(sgrt_scene_check(NULL, &what), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_scene_check(s, NULL), SGRT_OK);
+    CHECK_RES(sgrt_scene_check(NULL, &what), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_scene_check(s, NULL), SGRT_OK);
 
-    CHECK_R(sgrt_node_create(NULL, SGRT_NULL_NODE, &o), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_create(s, SGRT_NULL_NODE, NULL), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_create(s, a, NULL), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_destroy(NULL, a), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_create(NULL, SGRT_NULL_NODE, &o), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_create(s, SGRT_NULL_NODE, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_create(s, a, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_destroy(NULL, a), SGRT_ERR_INVALID_ARG);
     CHECK(!sgrt_node_alive(NULL, a));
-    CHECK_R(sgrt_node_parent(NULL, a, &o), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_parent(s, a, NULL), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_first_child(NULL, a, &o), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_first_child(s, a, NULL), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_next_sibling(NULL, a, &o), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_next_sibling(s, a, NULL), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_set_parent(NULL, b, SGRT_NULL_NODE, SGRT_KEEP_LOCAL), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_set_local(NULL, a, m), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_set_local(s, a, NULL), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_set_trs(NULL, a, t, q, sc), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_set_trs(s, a, NULL, q, sc), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_set_trs(s, a, t, NULL, sc), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_set_trs(s, a, t, q, NULL), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_local(NULL, a, out), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_local(s, a, NULL), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_world(NULL, a, out), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_world(s, a, NULL), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_world_now(NULL, a, out), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_node_world_now(s, a, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_parent(NULL, a, &o), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_parent(s, a, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_first_child(NULL, a, &o), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_first_child(s, a, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_next_sibling(NULL, a, &o), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_next_sibling(s, a, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_set_parent(NULL, b, SGRT_NULL_NODE, SGRT_KEEP_LOCAL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_set_local(NULL, a, m), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_set_local(s, a, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_set_trs(NULL, a, t, q, sc), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_set_trs(s, a, NULL, q, sc), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_set_trs(s, a, t, NULL, sc), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_set_trs(s, a, t, q, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_local(NULL, a, out), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_local(s, a, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_world(NULL, a, out), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_world(s, a, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_world_now(NULL, a, out), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_world_now(s, a, NULL), SGRT_ERR_INVALID_ARG);
 
     expect_unchanged(s, &before, nodes, __LINE__);
     CHECK(sgrt_scene_update(s) == 0);
@@ -489,7 +437,7 @@ static void test_null_pointers(void)
 
 static void test_non_finite(void)
 {
-    sgrt_scene *s = new_scene(NULL);
+    sgrt_scene *s = new_scene();
     sgrt_node a, b;
     OK(sgrt_node_create(s, SGRT_NULL_NODE, &a));
     OK(sgrt_node_create(s, a, &b));
@@ -512,15 +460,15 @@ static void test_non_finite(void)
             float x[16];
             memcpy(x, m, sizeof x);
             x[i] = bad_values[v];
-            CHECK_R(sgrt_node_set_local(s, a, x), SGRT_ERR_INVALID_ARG);
-            CHECK_R(sgrt_node_set_local(s, b, x), SGRT_ERR_INVALID_ARG);
+            CHECK_RES(sgrt_node_set_local(s, a, x), SGRT_ERR_INVALID_ARG);
+            CHECK_RES(sgrt_node_set_local(s, b, x), SGRT_ERR_INVALID_ARG);
         }
         for (int i = 0; i < 10; i++) {
             float t[3] = {1, 2, 3}, q[4] = {0, 0.6f, 0, 0.8f}, sc[3] = {1, 2, 3};
             float *p = i < 3 ? &t[i] : i < 7 ? &q[i - 3] : &sc[i - 7];
             *p = bad_values[v];
-            CHECK_R(sgrt_node_set_trs(s, a, t, q, sc), SGRT_ERR_INVALID_ARG);
-            CHECK_R(sgrt_node_set_trs(s, b, t, q, sc), SGRT_ERR_INVALID_ARG);
+            CHECK_RES(sgrt_node_set_trs(s, a, t, q, sc), SGRT_ERR_INVALID_ARG);
+            CHECK_RES(sgrt_node_set_trs(s, b, t, q, sc), SGRT_ERR_INVALID_ARG);
         }
     }
     expect_unchanged(s, &before, nodes, __LINE__);
@@ -544,7 +492,7 @@ static void test_non_finite(void)
 
 static void test_bad_keep(void)
 {
-    sgrt_scene *s = new_scene(NULL);
+    sgrt_scene *s = new_scene();
     sgrt_node a, b, c;
     OK(sgrt_node_create(s, SGRT_NULL_NODE, &a));
     OK(sgrt_node_create(s, a, &b));
@@ -554,10 +502,10 @@ static void test_bad_keep(void)
     snapshot before = take(s, nodes, 3);
     const int bad_keeps[] = {2, 3, 7, 255, 0x7FFFFFFF};
     for (size_t i = 0; i < sizeof bad_keeps / sizeof bad_keeps[0]; i++) {
-        CHECK_R(sgrt_node_set_parent(s, b, c, (sgrt_keep)bad_keeps[i]), SGRT_ERR_INVALID_ARG);
-        CHECK_R(sgrt_node_set_parent(s, b, SGRT_NULL_NODE, (sgrt_keep)bad_keeps[i]),
+        CHECK_RES(sgrt_node_set_parent(s, b, c, (sgrt_keep)bad_keeps[i]), SGRT_ERR_INVALID_ARG);
+        CHECK_RES(sgrt_node_set_parent(s, b, SGRT_NULL_NODE, (sgrt_keep)bad_keeps[i]),
                 SGRT_ERR_INVALID_ARG);
-        CHECK_R(sgrt_node_set_parent(s, c, a, (sgrt_keep)bad_keeps[i]), SGRT_ERR_INVALID_ARG);
+        CHECK_RES(sgrt_node_set_parent(s, c, a, (sgrt_keep)bad_keeps[i]), SGRT_ERR_INVALID_ARG);
     }
     expect_unchanged(s, &before, nodes, __LINE__);
     CHECK(sgrt_scene_update(s) == 0);
@@ -585,25 +533,25 @@ static void test_bad_desc(void)
 {
     sgrt_scene *s = NULL;
     const sgrt_scene_desc too_many = {0, SGRT_MAX_NODES + 1u, NULL};
-    CHECK_R(sgrt_scene_create(&too_many, &s), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_scene_create(&too_many, &s), SGRT_ERR_INVALID_ARG);
     const sgrt_scene_desc way_too_many = {0, UINT32_MAX, NULL};
-    CHECK_R(sgrt_scene_create(&way_too_many, &s), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_scene_create(&way_too_many, &s), SGRT_ERR_INVALID_ARG);
     const sgrt_scene_desc init_over_max = {11, 10, NULL};
-    CHECK_R(sgrt_scene_create(&init_over_max, &s), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_scene_create(&init_over_max, &s), SGRT_ERR_INVALID_ARG);
     const sgrt_scene_desc init_over_default_max = {SGRT_MAX_NODES + 1u, 0, NULL};
-    CHECK_R(sgrt_scene_create(&init_over_default_max, &s), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_scene_create(&init_over_default_max, &s), SGRT_ERR_INVALID_ARG);
     const sgrt_allocator no_alloc = {NULL, never_free, NULL};
     const sgrt_allocator no_free = {never_alloc, NULL, NULL};
     const sgrt_allocator neither = {NULL, NULL, NULL};
     const sgrt_scene_desc d1 = {0, 0, &no_alloc}, d2 = {0, 0, &no_free}, d3 = {0, 0, &neither};
-    CHECK_R(sgrt_scene_create(&d1, &s), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_scene_create(&d2, &s), SGRT_ERR_INVALID_ARG);
-    CHECK_R(sgrt_scene_create(&d3, &s), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_scene_create(&d1, &s), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_scene_create(&d2, &s), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_scene_create(&d3, &s), SGRT_ERR_INVALID_ARG);
 
     /* An allocator that always fails: NOMEM, nothing leaked (ASan would see). */
     const sgrt_allocator failing = {never_alloc, never_free, NULL};
     const sgrt_scene_desc d4 = {0, 0, &failing};
-    CHECK_R(sgrt_scene_create(&d4, &s), SGRT_ERR_NOMEM);
+    CHECK_RES(sgrt_scene_create(&d4, &s), SGRT_ERR_NOMEM);
 
     /* The edges that are allowed. */
     const sgrt_scene_desc exact = {10, 10, NULL};
@@ -619,7 +567,7 @@ static void test_capacity(void)
 {
     enum { MAX = 100 };
     const sgrt_scene_desc desc = {0, MAX, NULL};
-    sgrt_scene *s = new_scene(&desc);
+    sgrt_scene *s = new_scene_desc(&desc);
     sgrt_node nodes[MAX];
     populate(s, nodes, MAX);
     CHECK(sgrt_scene_node_count(s) == MAX);
@@ -629,10 +577,10 @@ static void test_capacity(void)
     snapshot before = take(s, nodes, MAX);
 
     sgrt_node o = {0xABCDEFu};
-    CHECK_R(sgrt_node_create(s, SGRT_NULL_NODE, &o), SGRT_ERR_CAPACITY);
-    CHECK_R(sgrt_node_create(s, nodes[3], &o), SGRT_ERR_CAPACITY);
+    CHECK_RES(sgrt_node_create(s, SGRT_NULL_NODE, &o), SGRT_ERR_CAPACITY);
+    CHECK_RES(sgrt_node_create(s, nodes[3], &o), SGRT_ERR_CAPACITY);
     CHECK(o.id == 0xABCDEFu);
-    CHECK_R(sgrt_scene_reserve(s, MAX + 1), SGRT_ERR_CAPACITY);
+    CHECK_RES(sgrt_scene_reserve(s, MAX + 1), SGRT_ERR_CAPACITY);
     OK(sgrt_scene_reserve(s, MAX));
     expect_unchanged(s, &before, nodes, __LINE__);
     check_scene(s);
@@ -654,7 +602,7 @@ static void test_capacity(void)
     OK(sgrt_node_destroy(s, leaf));
     CHECK(sgrt_scene_node_count(s) == MAX - 1);
     OK(sgrt_node_create(s, SGRT_NULL_NODE, &o));
-    CHECK_R(sgrt_node_create(s, SGRT_NULL_NODE, &o), SGRT_ERR_CAPACITY);
+    CHECK_RES(sgrt_node_create(s, SGRT_NULL_NODE, &o), SGRT_ERR_CAPACITY);
     check_scene(s);
     free(before.st);
     sgrt_scene_destroy(s);
@@ -682,7 +630,7 @@ static void test_result_str(void)
         if (str && strcmp(str, known[i].name) != 0) {
             fprintf(stderr, "sgrt_result_str(%d) = \"%s\", expected \"%s\"\n", (int)known[i].r,
                     str, known[i].name);
-            failures++;
+            test_failures++;
         }
     }
     const int unknown[] = {1, 2, -8, -100, 12345, INT_MIN, INT_MAX};
@@ -697,8 +645,8 @@ static void test_result_str(void)
 int main(int argc, char **argv)
 {
     if (argc > 1)
-        rng_state = strtoull(argv[1], NULL, 0);
-    printf("test_handles: seed 0x%llx\n", (unsigned long long)rng_state);
+        R.s = strtoull(argv[1], NULL, 0);
+    printf("test_handles: seed 0x%llx\n", (unsigned long long)R.s);
     test_result_str();
     test_bad_handles();
     test_foreign_handles();
@@ -708,10 +656,5 @@ int main(int argc, char **argv)
     test_bad_desc();
     test_capacity();
     test_generation_reuse();
-    if (failures) {
-        fprintf(stderr, "test_handles: %d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("test_handles: all checks passed\n");
-    return 0;
+    return test_report("test_handles");
 }

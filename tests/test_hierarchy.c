@@ -3,57 +3,14 @@
  * compaction, each checked against the reference model. */
 #include "refmodel.h"
 #include "sgrt.h"
+#include "testutil.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                              \
-        }                                                                            \
-    } while (0)
-
-#define CHECK_R(call, want)                                                                 \
-    do {                                                                                    \
-        sgrt_result r_ = (call);                                                            \
-        if (r_ != (want)) {                                                                 \
-            fprintf(stderr, "%s:%d: %s returned %s, expected %s\n", __FILE__, __LINE__, #call, \
-                    sgrt_result_str(r_), sgrt_result_str(want));                           \
-            failures++;                                                                     \
-        }                                                                                   \
-    } while (0)
-
-#define OK(call) CHECK_R(call, SGRT_OK)
-
-#define CHECK_U(got, want)                                                               \
-    do {                                                                                 \
-        unsigned long g_ = (unsigned long)(got), w_ = (unsigned long)(want);             \
-        if (g_ != w_) {                                                                  \
-            fprintf(stderr, "%s:%d: %s = %lu, expected %lu\n", __FILE__, __LINE__, #got, \
-                    g_, w_);                                                             \
-            failures++;                                                                  \
-        }                                                                                \
-    } while (0)
-
-static uint64_t rng_state = 0x41e7a2c4b9d3f015ULL;
-
-static uint64_t rng_next(void) /* splitmix64 */
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static uint32_t rng_below(uint32_t n) { return (uint32_t)(rng_next() % n); }
-static double rng_unit(void) { return (double)(rng_next() >> 11) * (1.0 / 9007199254740992.0); }
-static double rng_range(double lo, double hi) { return lo + (hi - lo) * rng_unit(); }
+static rng R = {0x41e7a2c4b9d3f015ULL};
 
 /* A well-conditioned random affine matrix: rotation x non-uniform scale in
  * [0.5, 2] x small shear, translation in [-10, 10]. */
@@ -61,55 +18,24 @@ static void random_affine(float out[16])
 {
     double q[4], n = 0;
     for (int i = 0; i < 4; i++) {
-        q[i] = rng_range(-1, 1);
+        q[i] = rng_range(&R, -1, 1);
         n += q[i] * q[i];
     }
     n = sqrt(n);
     for (int i = 0; i < 4; i++)
         q[i] /= n;
-    const double x = q[0], y = q[1], z = q[2], w = q[3];
-    const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
-                         2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
-                         2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
+    double r[9];
+    quat_rotation(q[0], q[1], q[2], q[3], r);
     double sh[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}; /* column-major 3x3 */
-    sh[3] = rng_range(-0.2, 0.2);
-    sh[6] = rng_range(-0.2, 0.2);
-    sh[7] = rng_range(-0.2, 0.2);
-    const double sc[3] = {rng_range(0.5, 2), rng_range(0.5, 2), rng_range(0.5, 2)};
-    for (int c = 0; c < 3; c++)
-        for (int row = 0; row < 3; row++) {
-            double v = 0;
-            for (int k = 0; k < 3; k++)
-                v += r[k * 3 + row] * sc[k] * sh[c * 3 + k];
-            out[c * 4 + row] = (float)v;
-        }
-    out[3] = out[7] = out[11] = 0.0f;
-    out[12] = (float)rng_range(-10, 10);
-    out[13] = (float)rng_range(-10, 10);
-    out[14] = (float)rng_range(-10, 10);
+    sh[3] = rng_range(&R, -0.2, 0.2);
+    sh[6] = rng_range(&R, -0.2, 0.2);
+    sh[7] = rng_range(&R, -0.2, 0.2);
+    const double sc[3] = {rng_range(&R, 0.5, 2), rng_range(&R, 0.5, 2), rng_range(&R, 0.5, 2)};
+    linear_part(r, sc, sh, out);
+    out[12] = (float)rng_range(&R, -10, 10);
+    out[13] = (float)rng_range(&R, -10, 10);
+    out[14] = (float)rng_range(&R, -10, 10);
     out[15] = 1.0f;
-}
-
-static void check_scene(const sgrt_scene *s, int line)
-{
-    const char *what = NULL;
-    sgrt_result r = sgrt_scene_check(s, &what);
-    if (r != SGRT_OK) {
-        fprintf(stderr, "%s:%d: sgrt_scene_check: %s (%s)\n", __FILE__, line,
-                sgrt_result_str(r), what ? what : "?");
-        failures++;
-    }
-}
-
-static sgrt_scene *new_scene(void)
-{
-    sgrt_scene *s = NULL;
-    OK(sgrt_scene_create(NULL, &s));
-    if (!s) {
-        fprintf(stderr, "cannot create a scene\n");
-        exit(1);
-    }
-    return s;
 }
 
 /* Library and model side by side. */
@@ -166,7 +92,7 @@ static void verify_structure(const pair *p, int line)
     if (sgrt_scene_node_count(p->s) != n) {
         fprintf(stderr, "%s:%d: node count %u, model %u\n", __FILE__, line,
                 (unsigned)sgrt_scene_node_count(p->s), (unsigned)n);
-        failures++;
+        test_failures++;
     }
     uint32_t *want = malloc((n + 1) * sizeof *want), *got = malloc((n + 1) * sizeof *got);
     int bad = 0;
@@ -203,7 +129,7 @@ static void verify_structure(const pair *p, int line)
             bad++;
         }
     }
-    failures += bad;
+    test_failures += bad;
     free(want);
     free(got);
 }
@@ -217,7 +143,7 @@ static void update_and_verify(pair *p, int line)
     if (got != want) {
         fprintf(stderr, "%s:%d: update recomputed %u, model %u\n", __FILE__, line,
                 (unsigned)got, (unsigned)want);
-        failures++;
+        test_failures++;
     }
     int bad = 0;
     for (uint32_t k = 0; k < ref_model_count(p->m) && bad < 5; k++) {
@@ -234,8 +160,8 @@ static void update_and_verify(pair *p, int line)
             bad++;
         }
     }
-    failures += bad;
-    check_scene(p->s, line);
+    test_failures += bad;
+    check_scene_at(p->s, __FILE__, line, NULL);
 }
 
 /* Re-parent in both, keep mode given; the library must answer `want`. */
@@ -247,7 +173,7 @@ static void reparent(pair *p, sgrt_node n, sgrt_node parent, sgrt_keep keep, sgr
         fprintf(stderr, "%s:%d: set_parent(0x%08x, 0x%08x, %d) = %s, expected %s\n", __FILE__,
                 line, (unsigned)n.id, (unsigned)parent.id, (int)keep, sgrt_result_str(r),
                 sgrt_result_str(want));
-        failures++;
+        test_failures++;
         return;
     }
     if (r != SGRT_OK)
@@ -261,7 +187,7 @@ static void reparent(pair *p, sgrt_node n, sgrt_node parent, sgrt_keep keep, sgr
         if (!(e <= 1.0)) {
             fprintf(stderr, "%s:%d: keep-world moved the world: %.3g of the allowance\n",
                     __FILE__, line, e);
-            failures++;
+            test_failures++;
         }
     }
 }
@@ -292,7 +218,7 @@ static void test_cycles(void)
         reparent(&p, c, d, k, SGRT_ERR_CYCLE, __LINE__);
     }
     verify_structure(&p, __LINE__);
-    CHECK_U(sgrt_scene_update(p.s), 0); /* refused calls mark nothing */
+    CHECK_EQ_U(sgrt_scene_update(p.s), 0); /* refused calls mark nothing */
     ref_model_update(p.m);
 
     /* Not cycles: moving a descendant up, or sideways. */
@@ -392,7 +318,7 @@ static void test_singular(void)
         reparent(&p, nc, singular_parents[i], SGRT_KEEP_WORLD, SGRT_ERR_SINGULAR, __LINE__);
     }
     verify_structure(&p, __LINE__);
-    CHECK_U(sgrt_scene_update(p.s), 0);
+    CHECK_EQ_U(sgrt_scene_update(p.s), 0);
     ref_model_update(p.m);
 
     /* `under` has a world of rank 3 in exact arithmetic (flat's zero column
@@ -413,13 +339,13 @@ static void test_singular(void)
                         "%s:%d: keep-world under a numerically singular parent was accepted "
                         "but moved the world (%.3g of the allowance)\n",
                         __FILE__, __LINE__, e);
-                failures++;
+                test_failures++;
             }
             /* put it back where it was, for the rest of the test */
             reparent(&p, movers[i], i ? n : SGRT_NULL_NODE, SGRT_KEEP_LOCAL, SGRT_OK, __LINE__);
             set_local(&p, movers[i], old_local);
         } else {
-            CHECK_R(r, SGRT_ERR_SINGULAR);
+            CHECK_RES(r, SGRT_ERR_SINGULAR);
         }
     }
     verify_structure(&p, __LINE__);
@@ -454,14 +380,14 @@ static void test_relocation(void)
         roots[i] = mk(&p, SGRT_NULL_NODE);
     for (int i = 0; i < N; i++) {
         const uint32_t cnt = ref_model_count(p.m);
-        const sgrt_node par = {ref_model_nth(p.m, rng_below(cnt))};
+        const sgrt_node par = {ref_model_nth(p.m, rng_below(&R, cnt))};
         sgrt_node x = mk(&p, par);
         set_random(&p, x);
     }
     update_and_verify(&p, __LINE__);
     for (int round = 0; round < 300; round++) {
         /* a node with a subtree, under a node created later */
-        const sgrt_node x = {ref_model_nth(p.m, rng_below(ref_model_count(p.m)))};
+        const sgrt_node x = {ref_model_nth(p.m, rng_below(&R, ref_model_count(p.m)))};
         sgrt_node late = mk(&p, round % 3 ? SGRT_NULL_NODE : roots[round % 4]);
         if (ref_model_is_ancestor_or_self(p.m, x.id, late.id))
             continue;
@@ -483,7 +409,7 @@ static void test_destroy_subtree(void)
     pair p = pair_new();
     sgrt_node a = mk(&p, SGRT_NULL_NODE);
     for (int i = 0; i < 300; i++) {
-        const sgrt_node par = {ref_model_nth(p.m, rng_below(ref_model_count(p.m)))};
+        const sgrt_node par = {ref_model_nth(p.m, rng_below(&R, ref_model_count(p.m)))};
         sgrt_node x = mk(&p, par);
         set_random(&p, x);
     }
@@ -493,7 +419,7 @@ static void test_destroy_subtree(void)
         /* pick a node with at least one child when possible */
         uint32_t id = 0;
         for (int t = 0; t < 20; t++) {
-            id = ref_model_nth(p.m, rng_below(ref_model_count(p.m)));
+            id = ref_model_nth(p.m, rng_below(&R, ref_model_count(p.m)));
             if (ref_model_child_count(p.m, id) > 0)
                 break;
         }
@@ -517,12 +443,12 @@ static void test_destroy_subtree(void)
             OK(sgrt_node_world(p.s, (sgrt_node){sib}, w_sib));
         const uint32_t count_before = sgrt_scene_node_count(p.s);
         OK(sgrt_node_destroy(p.s, (sgrt_node){id}));
-        CHECK_U(ref_model_remove(p.m, id, gone), k);
-        CHECK_U(sgrt_scene_node_count(p.s), count_before - k);
+        CHECK_EQ_U(ref_model_remove(p.m, id, gone), k);
+        CHECK_EQ_U(sgrt_scene_node_count(p.s), count_before - k);
         for (uint32_t j = 0; j < k; j++) {
             CHECK(!sgrt_node_alive(p.s, (sgrt_node){gone[j]}));
             float w[16];
-            CHECK_R(sgrt_node_world(p.s, (sgrt_node){gone[j]}, w), SGRT_ERR_STALE_HANDLE);
+            CHECK_RES(sgrt_node_world(p.s, (sgrt_node){gone[j]}, w), SGRT_ERR_STALE_HANDLE);
         }
         if (sib) {
             CHECK(sgrt_node_alive(p.s, (sgrt_node){sib}));
@@ -532,9 +458,9 @@ static void test_destroy_subtree(void)
         free(gone);
         verify_structure(&p, __LINE__);
         /* nothing else was marked */
-        CHECK_U(sgrt_scene_update(p.s), 0);
-        CHECK_U(ref_model_update(p.m), 0);
-        check_scene(p.s, __LINE__);
+        CHECK_EQ_U(sgrt_scene_update(p.s), 0);
+        CHECK_EQ_U(ref_model_update(p.m), 0);
+        check_scene(p.s);
     }
     pair_free(&p);
 }
@@ -546,23 +472,23 @@ static void test_iteration(void)
     pair p = pair_new();
     for (int op = 0; op < 3000; op++) {
         const uint32_t cnt = ref_model_count(p.m);
-        const uint32_t r = rng_below(10);
+        const uint32_t r = rng_below(&R, 10);
         if (cnt < 5 || r < 5) {
             sgrt_node par = SGRT_NULL_NODE;
-            if (cnt && rng_below(8))
-                par.id = ref_model_nth(p.m, rng_below(cnt));
+            if (cnt && rng_below(&R, 8))
+                par.id = ref_model_nth(p.m, rng_below(&R, cnt));
             mk(&p, par);
         } else if (r < 6) {
-            const uint32_t id = ref_model_nth(p.m, rng_below(cnt));
+            const uint32_t id = ref_model_nth(p.m, rng_below(&R, cnt));
             if (ref_model_subtree_size(p.m, id) < 20) {
                 OK(sgrt_node_destroy(p.s, (sgrt_node){id}));
                 ref_model_remove(p.m, id, NULL);
             }
         } else if (r < 9) {
-            const sgrt_node x = {ref_model_nth(p.m, rng_below(cnt))};
+            const sgrt_node x = {ref_model_nth(p.m, rng_below(&R, cnt))};
             sgrt_node to = SGRT_NULL_NODE;
-            if (rng_below(6))
-                to.id = ref_model_nth(p.m, rng_below(cnt));
+            if (rng_below(&R, 6))
+                to.id = ref_model_nth(p.m, rng_below(&R, cnt));
             const bool cyc = to.id && ref_model_is_ancestor_or_self(p.m, x.id, to.id);
             reparent(&p, x, to, SGRT_KEEP_LOCAL, cyc ? SGRT_ERR_CYCLE : SGRT_OK, __LINE__);
         } else {
@@ -570,7 +496,7 @@ static void test_iteration(void)
         }
         if (op % 50 == 0) {
             verify_structure(&p, __LINE__);
-            check_scene(p.s, __LINE__);
+            check_scene(p.s);
         }
     }
     verify_structure(&p, __LINE__);
@@ -586,29 +512,29 @@ static void test_compact(void)
     for (int i = 0; i < 1500; i++) {
         const uint32_t cnt = ref_model_count(p.m);
         sgrt_node par = SGRT_NULL_NODE;
-        if (cnt && rng_below(10))
-            par.id = ref_model_nth(p.m, rng_below(cnt));
+        if (cnt && rng_below(&R, 10))
+            par.id = ref_model_nth(p.m, rng_below(&R, cnt));
         sgrt_node x = mk(&p, par);
         set_random(&p, x);
     }
     update_and_verify(&p, __LINE__);
     /* holes */
     for (int i = 0; i < 60; i++) {
-        const uint32_t id = ref_model_nth(p.m, rng_below(ref_model_count(p.m)));
+        const uint32_t id = ref_model_nth(p.m, rng_below(&R, ref_model_count(p.m)));
         OK(sgrt_node_destroy(p.s, (sgrt_node){id}));
         ref_model_remove(p.m, id, NULL);
     }
     /* relocations, and pending work */
     for (int i = 0; i < 40; i++) {
         const uint32_t cnt = ref_model_count(p.m);
-        const sgrt_node x = {ref_model_nth(p.m, rng_below(cnt))};
+        const sgrt_node x = {ref_model_nth(p.m, rng_below(&R, cnt))};
         sgrt_node late = mk(&p, SGRT_NULL_NODE);
         reparent(&p, x, late, SGRT_KEEP_LOCAL, SGRT_OK, __LINE__);
-        set_random(&p, (sgrt_node){ref_model_nth(p.m, rng_below(cnt))});
+        set_random(&p, (sgrt_node){ref_model_nth(p.m, rng_below(&R, cnt))});
     }
     update_and_verify(&p, __LINE__);
     for (int i = 0; i < 30; i++)
-        set_random(&p, (sgrt_node){ref_model_nth(p.m, rng_below(ref_model_count(p.m)))});
+        set_random(&p, (sgrt_node){ref_model_nth(p.m, rng_below(&R, ref_model_count(p.m)))});
 
     const uint32_t n = ref_model_count(p.m);
     float(*w)[16] = malloc(n * sizeof *w);
@@ -619,7 +545,7 @@ static void test_compact(void)
     }
     for (int rep = 0; rep < 2; rep++) { /* compacting a compact scene too */
         OK(sgrt_scene_compact(p.s));
-        check_scene(p.s, __LINE__);
+        check_scene(p.s);
         verify_structure(&p, __LINE__);
         int bad = 0;
         for (uint32_t k = 0; k < n; k++) {
@@ -647,8 +573,8 @@ static void test_compact(void)
 int main(int argc, char **argv)
 {
     if (argc > 1)
-        rng_state = strtoull(argv[1], NULL, 0);
-    printf("test_hierarchy: seed 0x%llx\n", (unsigned long long)rng_state);
+        R.s = strtoull(argv[1], NULL, 0);
+    printf("test_hierarchy: seed 0x%llx\n", (unsigned long long)R.s);
     test_cycles();
     test_keep_modes();
     test_singular();
@@ -656,10 +582,5 @@ int main(int argc, char **argv)
     test_destroy_subtree();
     test_iteration();
     test_compact();
-    if (failures) {
-        fprintf(stderr, "test_hierarchy: %d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("test_hierarchy: all checks passed\n");
-    return 0;
+    return test_report("test_hierarchy");
 }

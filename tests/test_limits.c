@@ -14,6 +14,7 @@
 #include "sgrt.h"
 #include "refmodel.h"
 #include "snapshot.h"
+#include "testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,28 +23,6 @@
 #define MIN_FREE 1024u  /* documented in sgrt.h */
 #define GEN_PERIOD 255u /* documented in sgrt.h */
 
-static int failures;
-
-#define CHECK(cond)                                                                    \
-    do {                                                                               \
-        if (!(cond)) {                                                                 \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-            failures++;                                                                \
-            return;                                                                    \
-        }                                                                              \
-    } while (0)
-
-#define CHECK_RC(expr, want)                                                           \
-    do {                                                                               \
-        sgrt_result rc_ = (expr);                                                      \
-        if (rc_ != (want)) {                                                           \
-            fprintf(stderr, "%s:%d: %s returned %s, expected %s\n", __FILE__, __LINE__, \
-                    #expr, sgrt_result_str(rc_), sgrt_result_str(want));               \
-            failures++;                                                                \
-            return;                                                                    \
-        }                                                                              \
-    } while (0)
-
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint32_t rnd(uint32_t n) /* uniform enough in [0, n) for n << 2^32 */
 {
@@ -51,15 +30,6 @@ static uint32_t rnd(uint32_t n) /* uniform enough in [0, n) for n << 2^32 */
     rng_state ^= rng_state >> 7;
     rng_state ^= rng_state << 17;
     return (uint32_t)((rng_state >> 11) % n);
-}
-
-static void check_scene(const sgrt_scene *s, const char *where)
-{
-    const char *what = NULL;
-    if (sgrt_scene_check(s, &what) != SGRT_OK) {
-        fprintf(stderr, "%s: sgrt_scene_check: %s\n", where, what ? what : "?");
-        failures++;
-    }
 }
 
 /* ---- scene options ------------------------------------------------------ */
@@ -72,43 +42,43 @@ static void test_desc_validation(void)
 
     memset(&d, 0, sizeof d);
     d.max_nodes = SGRT_MAX_NODES + 1u;
-    CHECK_RC(sgrt_scene_create(&d, &s), SGRT_ERR_INVALID_ARG);
-    CHECK(s == sentinel);
+    REQUIRE_RES(sgrt_scene_create(&d, &s), SGRT_ERR_INVALID_ARG);
+    REQUIRE(s == sentinel);
 
     d.max_nodes = UINT32_MAX;
-    CHECK_RC(sgrt_scene_create(&d, &s), SGRT_ERR_INVALID_ARG);
-    CHECK(s == sentinel);
+    REQUIRE_RES(sgrt_scene_create(&d, &s), SGRT_ERR_INVALID_ARG);
+    REQUIRE(s == sentinel);
 
     d.max_nodes = 5;
     d.initial_capacity = 6;
-    CHECK_RC(sgrt_scene_create(&d, &s), SGRT_ERR_INVALID_ARG);
-    CHECK(s == sentinel);
+    REQUIRE_RES(sgrt_scene_create(&d, &s), SGRT_ERR_INVALID_ARG);
+    REQUIRE(s == sentinel);
 
     /* With max_nodes 0 (= SGRT_MAX_NODES) the capacity bound is the maximum. */
     d.max_nodes = 0;
     d.initial_capacity = SGRT_MAX_NODES + 1u;
-    CHECK_RC(sgrt_scene_create(&d, &s), SGRT_ERR_INVALID_ARG);
-    CHECK(s == sentinel);
+    REQUIRE_RES(sgrt_scene_create(&d, &s), SGRT_ERR_INVALID_ARG);
+    REQUIRE(s == sentinel);
 
     sgrt_allocator half = {NULL, NULL, NULL};
     memset(&d, 0, sizeof d);
     d.allocator = &half;
-    CHECK_RC(sgrt_scene_create(&d, &s), SGRT_ERR_INVALID_ARG);
-    CHECK(s == sentinel);
-    CHECK_RC(sgrt_scene_create(NULL, NULL), SGRT_ERR_INVALID_ARG);
+    REQUIRE_RES(sgrt_scene_create(&d, &s), SGRT_ERR_INVALID_ARG);
+    REQUIRE(s == sentinel);
+    REQUIRE_RES(sgrt_scene_create(NULL, NULL), SGRT_ERR_INVALID_ARG);
 
     /* The largest max_nodes is accepted and reserves nothing up front that
      * depends on it (it would be gigabytes). */
     memset(&d, 0, sizeof d);
     d.max_nodes = SGRT_MAX_NODES;
-    CHECK_RC(sgrt_scene_create(&d, &s), SGRT_OK);
-    CHECK(s != sentinel && s != NULL);
+    REQUIRE_RES(sgrt_scene_create(&d, &s), SGRT_OK);
+    REQUIRE(s != sentinel && s != NULL);
     sgrt_node n;
-    CHECK_RC(sgrt_node_create(s, SGRT_NULL_NODE, &n), SGRT_OK);
-    CHECK_RC(sgrt_scene_reserve(s, SGRT_MAX_NODES + 1u), SGRT_ERR_CAPACITY);
-    CHECK_RC(sgrt_scene_reserve(s, UINT32_MAX), SGRT_ERR_CAPACITY);
-    CHECK(sgrt_scene_node_count(s) == 1);
-    check_scene(s, "max_nodes = SGRT_MAX_NODES");
+    REQUIRE_RES(sgrt_node_create(s, SGRT_NULL_NODE, &n), SGRT_OK);
+    REQUIRE_RES(sgrt_scene_reserve(s, SGRT_MAX_NODES + 1u), SGRT_ERR_CAPACITY);
+    REQUIRE_RES(sgrt_scene_reserve(s, UINT32_MAX), SGRT_ERR_CAPACITY);
+    REQUIRE(sgrt_scene_node_count(s) == 1);
+    check_scene_where(s, "max_nodes = SGRT_MAX_NODES");
     sgrt_scene_destroy(s);
 }
 
@@ -125,7 +95,7 @@ static void test_max_nodes(void)
     memset(&d, 0, sizeof d);
     d.max_nodes = CAP;
     sgrt_scene *s = NULL;
-    CHECK_RC(sgrt_scene_create(&d, &s), SGRT_OK);
+    REQUIRE_RES(sgrt_scene_create(&d, &s), SGRT_OK);
     ref_model *m = ref_model_create();
 
     /* A few trees of mixed shape: chains, bushes. */
@@ -135,15 +105,15 @@ static void test_max_nodes(void)
         sgrt_node parent = SGRT_NULL_NODE;
         if (i % 7 != 0)
             parent = h[i % 3 == 0 ? i - 1 : rnd(i)];
-        CHECK_RC(sgrt_node_create(s, parent, &h[nh]), SGRT_OK);
+        REQUIRE_RES(sgrt_node_create(s, parent, &h[nh]), SGRT_OK);
         ref_model_add(m, h[nh].id, parent.id);
         nh++;
     }
-    CHECK(sgrt_scene_update(s) == ref_model_update(m));
+    REQUIRE(sgrt_scene_update(s) == ref_model_update(m));
 
     /* Leave pending work so the comparison covers dirty state. */
     float moved[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 3, 4, 5, 1};
-    CHECK_RC(sgrt_node_set_local(s, h[5], moved), SGRT_OK);
+    REQUIRE_RES(sgrt_node_set_local(s, h[5], moved), SGRT_OK);
     ref_model_set_local(m, h[5].id, moved);
 
     snapshot before, after;
@@ -151,16 +121,16 @@ static void test_max_nodes(void)
 
     const sgrt_node sentinel = {0xDEADBEEFu};
     sgrt_node out = sentinel;
-    CHECK_RC(sgrt_node_create(s, SGRT_NULL_NODE, &out), SGRT_ERR_CAPACITY);
-    CHECK(out.id == sentinel.id);
-    CHECK_RC(sgrt_node_create(s, h[3], &out), SGRT_ERR_CAPACITY);
-    CHECK(out.id == sentinel.id);
-    CHECK_RC(sgrt_scene_reserve(s, CAP + 1u), SGRT_ERR_CAPACITY);
-    CHECK_RC(sgrt_scene_reserve(s, UINT32_MAX), SGRT_ERR_CAPACITY);
-    CHECK_RC(sgrt_scene_reserve(s, CAP), SGRT_OK);
+    REQUIRE_RES(sgrt_node_create(s, SGRT_NULL_NODE, &out), SGRT_ERR_CAPACITY);
+    REQUIRE(out.id == sentinel.id);
+    REQUIRE_RES(sgrt_node_create(s, h[3], &out), SGRT_ERR_CAPACITY);
+    REQUIRE(out.id == sentinel.id);
+    REQUIRE_RES(sgrt_scene_reserve(s, CAP + 1u), SGRT_ERR_CAPACITY);
+    REQUIRE_RES(sgrt_scene_reserve(s, UINT32_MAX), SGRT_ERR_CAPACITY);
+    REQUIRE_RES(sgrt_scene_reserve(s, CAP), SGRT_OK);
     /* A stale parent is still a stale handle, whatever the capacity. */
-    CHECK_RC(sgrt_node_create(s, sentinel, &out), SGRT_ERR_STALE_HANDLE);
-    CHECK(out.id == sentinel.id);
+    REQUIRE_RES(sgrt_node_create(s, sentinel, &out), SGRT_ERR_STALE_HANDLE);
+    REQUIRE(out.id == sentinel.id);
 
     snapshot_take(s, h, nh, &after);
     const char *diff = snapshot_diff(&before, &after);
@@ -168,58 +138,58 @@ static void test_max_nodes(void)
     snapshot_free(&after);
     if (diff) {
         fprintf(stderr, "max_nodes: rejected calls changed the scene: %s\n", diff);
-        failures++;
+        test_failures++;
     }
-    check_scene(s, "after CAPACITY");
-    CHECK(sgrt_scene_node_count(s) == CAP);
-    CHECK(sgrt_scene_update(s) == ref_model_update(m));
+    check_scene_where(s, "after CAPACITY");
+    REQUIRE(sgrt_scene_node_count(s) == CAP);
+    REQUIRE(sgrt_scene_update(s) == ref_model_update(m));
 
     /* Re-parenting does not add nodes, so it works at capacity, including
      * when the subtree has to move to slots after its new parent (the last
      * node created sits in the highest slot). */
-    CHECK_RC(sgrt_node_set_parent(s, h[0], h[CAP - 1], SGRT_KEEP_LOCAL),
+    REQUIRE_RES(sgrt_node_set_parent(s, h[0], h[CAP - 1], SGRT_KEEP_LOCAL),
              ref_model_is_ancestor_or_self(m, h[0].id, h[CAP - 1].id) ? SGRT_ERR_CYCLE
                                                                        : SGRT_OK);
     if (!ref_model_is_ancestor_or_self(m, h[0].id, h[CAP - 1].id))
         ref_model_set_parent(m, h[0].id, h[CAP - 1].id);
-    CHECK_RC(sgrt_node_set_parent(s, h[1], SGRT_NULL_NODE, SGRT_KEEP_LOCAL), SGRT_OK);
+    REQUIRE_RES(sgrt_node_set_parent(s, h[1], SGRT_NULL_NODE, SGRT_KEEP_LOCAL), SGRT_OK);
     ref_model_set_parent(m, h[1].id, 0);
-    check_scene(s, "re-parent at capacity");
-    CHECK(sgrt_scene_update(s) == ref_model_update(m));
+    check_scene_where(s, "re-parent at capacity");
+    REQUIRE(sgrt_scene_update(s) == ref_model_update(m));
 
     /* Freeing k nodes admits exactly k more. */
     uint32_t victim = h[7].id;
     const uint32_t k = ref_model_subtree_size(m, victim);
-    CHECK_RC(sgrt_node_destroy(s, h[7]), SGRT_OK);
+    REQUIRE_RES(sgrt_node_destroy(s, h[7]), SGRT_OK);
     ref_model_remove(m, victim, NULL);
-    CHECK(sgrt_scene_node_count(s) == CAP - k);
+    REQUIRE(sgrt_scene_node_count(s) == CAP - k);
     nh = 0;
     for (uint32_t i = 0; i < ref_model_count(m); i++)
         h[nh++].id = ref_model_nth(m, i);
     for (uint32_t i = 0; i < k; i++) {
-        CHECK_RC(sgrt_node_create(s, h[i % nh], &out), SGRT_OK);
+        REQUIRE_RES(sgrt_node_create(s, h[i % nh], &out), SGRT_OK);
         ref_model_add(m, out.id, h[i % nh].id);
     }
-    CHECK(sgrt_scene_node_count(s) == CAP);
-    CHECK_RC(sgrt_node_create(s, SGRT_NULL_NODE, &out), SGRT_ERR_CAPACITY);
-    CHECK_RC(sgrt_scene_compact(s), SGRT_OK);
-    CHECK_RC(sgrt_node_create(s, SGRT_NULL_NODE, &out), SGRT_ERR_CAPACITY);
-    check_scene(s, "refill");
-    CHECK(sgrt_scene_update(s) == ref_model_update(m));
+    REQUIRE(sgrt_scene_node_count(s) == CAP);
+    REQUIRE_RES(sgrt_node_create(s, SGRT_NULL_NODE, &out), SGRT_ERR_CAPACITY);
+    REQUIRE_RES(sgrt_scene_compact(s), SGRT_OK);
+    REQUIRE_RES(sgrt_node_create(s, SGRT_NULL_NODE, &out), SGRT_ERR_CAPACITY);
+    check_scene_where(s, "refill");
+    REQUIRE(sgrt_scene_update(s) == ref_model_update(m));
     ref_model_destroy(m);
     sgrt_scene_destroy(s);
 
     /* The smallest scene. */
     d.max_nodes = 1;
-    CHECK_RC(sgrt_scene_create(&d, &s), SGRT_OK);
+    REQUIRE_RES(sgrt_scene_create(&d, &s), SGRT_OK);
     sgrt_node a, b;
-    CHECK_RC(sgrt_node_create(s, SGRT_NULL_NODE, &a), SGRT_OK);
-    CHECK_RC(sgrt_node_create(s, a, &b), SGRT_ERR_CAPACITY);
-    CHECK_RC(sgrt_node_destroy(s, a), SGRT_OK);
-    CHECK_RC(sgrt_node_create(s, SGRT_NULL_NODE, &b), SGRT_OK);
-    CHECK(b.id != a.id);
-    CHECK(sgrt_scene_update(s) == 1);
-    check_scene(s, "max_nodes = 1");
+    REQUIRE_RES(sgrt_node_create(s, SGRT_NULL_NODE, &a), SGRT_OK);
+    REQUIRE_RES(sgrt_node_create(s, a, &b), SGRT_ERR_CAPACITY);
+    REQUIRE_RES(sgrt_node_destroy(s, a), SGRT_OK);
+    REQUIRE_RES(sgrt_node_create(s, SGRT_NULL_NODE, &b), SGRT_OK);
+    REQUIRE(b.id != a.id);
+    REQUIRE(sgrt_scene_update(s) == 1);
+    check_scene_where(s, "max_nodes = 1");
     sgrt_scene_destroy(s);
 }
 
@@ -322,7 +292,7 @@ static bool idm_bind(id_map *im, uint32_t *key_to_id, uint32_t id, uint32_t key)
 static void test_generation_wrap_steady(void)
 {
     sgrt_scene *s = NULL;
-    CHECK_RC(sgrt_scene_create(NULL, &s), SGRT_OK);
+    REQUIRE_RES(sgrt_scene_create(NULL, &s), SGRT_OK);
     const uint32_t first = MIN_FREE + 1u;
     const uint32_t max_index = first + 8u;
     handle_model hm;
@@ -331,19 +301,19 @@ static void test_generation_wrap_steady(void)
     uint32_t *key_to_id = calloc((size_t)max_index * 256u, sizeof *key_to_id);
     id_map im;
     idm_init(&im, 1u << 20);
-    CHECK(live && key_to_id);
+    REQUIRE(live && key_to_id);
 
     sgrt_node *h = calloc(first, sizeof *h);
     uint32_t *hk = calloc(first, sizeof *hk);
-    CHECK(h && hk);
+    REQUIRE(h && hk);
     for (uint32_t i = 0; i < first; i++) {
-        CHECK_RC(sgrt_node_create(s, SGRT_NULL_NODE, &h[i]), SGRT_OK);
+        REQUIRE_RES(sgrt_node_create(s, SGRT_NULL_NODE, &h[i]), SGRT_OK);
         hk[i] = hm_take(&hm);
         live[hk[i]] = 1;
-        CHECK(idm_bind(&im, key_to_id, h[i].id, hk[i]));
+        REQUIRE(idm_bind(&im, key_to_id, h[i].id, hk[i]));
     }
     for (uint32_t i = 0; i < first; i++) {
-        CHECK_RC(sgrt_node_destroy(s, h[i]), SGRT_OK);
+        REQUIRE_RES(sgrt_node_destroy(s, h[i]), SGRT_OK);
         live[hk[i]] = 0;
         hm_release(&hm, hk[i]);
     }
@@ -357,12 +327,12 @@ static void test_generation_wrap_steady(void)
 
     for (uint32_t turn = 0; turn < GEN_PERIOD * first + 2u; turn++) {
         sgrt_node x;
-        CHECK_RC(sgrt_node_create(s, SGRT_NULL_NODE, &x), SGRT_OK);
+        REQUIRE_RES(sgrt_node_create(s, SGRT_NULL_NODE, &x), SGRT_OK);
         const uint32_t key = hm_take(&hm);
         if (!idm_bind(&im, key_to_id, x.id, key)) {
             fprintf(stderr, "generation wrap: turn %u: id 0x%08x does not match the FIFO model\n",
                     (unsigned)turn, (unsigned)x.id);
-            failures++;
+            test_failures++;
             break;
         }
         live[key] = 1;
@@ -372,27 +342,27 @@ static void test_generation_wrap_steady(void)
         }
         if (key == k0 && back_after == 0) {
             back_after = destroys; /* h0's own destroy was the first */
-            CHECK(x.id == h0.id);
-            CHECK(sgrt_node_alive(s, h0));
+            REQUIRE(x.id == h0.id);
+            REQUIRE(sgrt_node_alive(s, h0));
         } else if (turn % 97u == 0) {
-            CHECK(!sgrt_node_alive(s, h0));
+            REQUIRE(!sgrt_node_alive(s, h0));
         }
-        CHECK_RC(sgrt_node_destroy(s, x), SGRT_OK);
+        REQUIRE_RES(sgrt_node_destroy(s, x), SGRT_OK);
         live[key] = 0;
         hm_release(&hm, key);
         destroys++;
     }
-    CHECK(back_after != 0);
+    REQUIRE(back_after != 0);
     /* 255 generations of index 0, each needing 1024 other destroys behind it
      * in the FIFO before the index comes to the front again. */
-    CHECK(back_after == (uint64_t)GEN_PERIOD * first);
-    CHECK(back_after >= 261120u); /* the bound sgrt.h promises */
-    CHECK(distinct_ids_of_index0 == GEN_PERIOD);
+    REQUIRE(back_after == (uint64_t)GEN_PERIOD * first);
+    REQUIRE(back_after >= 261120u); /* the bound sgrt.h promises */
+    REQUIRE(distinct_ids_of_index0 == GEN_PERIOD);
     printf("generation wrap: a destroyed handle is valid again after %llu destroys "
            "(index reused %u times, %u distinct ids)\n",
            (unsigned long long)back_after, GEN_PERIOD, (unsigned)distinct_ids_of_index0);
-    check_scene(s, "generation wrap");
-    CHECK(sgrt_scene_node_count(s) == 0);
+    check_scene_where(s, "generation wrap");
+    REQUIRE(sgrt_scene_node_count(s) == 0);
 
     free(h);
     free(hk);
@@ -411,7 +381,7 @@ static void test_generation_wrap_steady(void)
 static void test_generation_random(void)
 {
     sgrt_scene *s = NULL;
-    CHECK_RC(sgrt_scene_create(NULL, &s), SGRT_OK);
+    REQUIRE_RES(sgrt_scene_create(NULL, &s), SGRT_OK);
     const uint32_t max_index = 4096u;
     handle_model hm;
     hm_init(&hm, max_index);
@@ -425,7 +395,7 @@ static void test_generation_random(void)
     uint32_t nlive = 0;
     sgrt_node old[512];
     uint32_t oldk[512], nold = 0;
-    CHECK(live && key_to_id && ln && lk);
+    REQUIRE(live && key_to_id && ln && lk);
 
     uint32_t target = 1500;
     for (uint32_t step = 0; step < 150000u; step++) {
@@ -434,12 +404,12 @@ static void test_generation_random(void)
         const bool grow = nlive < target ? rnd(4) != 0 : rnd(4) == 0;
         if (grow && nlive < max_index - 1u && hm.used < max_index) {
             sgrt_node x;
-            CHECK_RC(sgrt_node_create(s, SGRT_NULL_NODE, &x), SGRT_OK);
+            REQUIRE_RES(sgrt_node_create(s, SGRT_NULL_NODE, &x), SGRT_OK);
             const uint32_t key = hm_take(&hm);
             if (!idm_bind(&im, key_to_id, x.id, key)) {
                 fprintf(stderr, "generation random: step %u: id 0x%08x breaks the model\n",
                         (unsigned)step, (unsigned)x.id);
-                failures++;
+                test_failures++;
                 break;
             }
             live[key] = 1;
@@ -447,7 +417,7 @@ static void test_generation_random(void)
             lk[nlive++] = key;
         } else if (nlive > 0) {
             const uint32_t i = rnd(nlive);
-            CHECK_RC(sgrt_node_destroy(s, ln[i]), SGRT_OK);
+            REQUIRE_RES(sgrt_node_destroy(s, ln[i]), SGRT_OK);
             live[lk[i]] = 0;
             hm_release(&hm, lk[i]);
             old[nold % 512u] = ln[i];
@@ -462,13 +432,13 @@ static void test_generation_random(void)
                 fprintf(stderr, "generation random: step %u: old handle 0x%08x alive=%d, model %d\n",
                         (unsigned)step, (unsigned)old[j].id, (int)sgrt_node_alive(s, old[j]),
                         (int)live[oldk[j]]);
-                failures++;
+                test_failures++;
                 break;
             }
         }
     }
-    CHECK(sgrt_scene_node_count(s) == nlive);
-    check_scene(s, "generation random");
+    REQUIRE(sgrt_scene_node_count(s) == nlive);
+    check_scene_where(s, "generation random");
     printf("generation random: %u indices used, %u free at the end\n", (unsigned)hm.used,
            (unsigned)hm.count);
 
@@ -487,10 +457,5 @@ int main(void)
     test_max_nodes();
     test_generation_wrap_steady();
     test_generation_random();
-    if (failures) {
-        fprintf(stderr, "test_limits: %d failure(s)\n", failures);
-        return 1;
-    }
-    printf("test_limits: ok\n");
-    return 0;
+    return test_report("test_limits");
 }

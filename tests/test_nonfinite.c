@@ -18,44 +18,11 @@
 #include "internal.h" /* sgrt__kernels_ref: the definition of the product */
 #include "ports/armv7_neon_model.h"
 #include "snapshot.h"
+#include "testutil.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond)                                                                    \
-    do {                                                                               \
-        if (!(cond)) {                                                                 \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-            failures++;                                                                \
-        }                                                                              \
-    } while (0)
-
-#define CHECK_RC(expr, want)                                                           \
-    do {                                                                               \
-        sgrt_result rc_ = (expr);                                                      \
-        if (rc_ != (want)) {                                                           \
-            fprintf(stderr, "%s:%d: %s returned %s, expected %s\n", __FILE__, __LINE__, \
-                    #expr, sgrt_result_str(rc_), sgrt_result_str(want));               \
-            failures++;                                                                \
-        }                                                                              \
-    } while (0)
-
-static float from_bits(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-static uint32_t to_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
 
 /* ---- the test's own tree --------------------------------------------------- */
 
@@ -77,7 +44,7 @@ static const float I4[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
 static int add(int parent)
 {
     tnode *n = &tn[tcount];
-    CHECK_RC(sgrt_node_create(S, parent < 0 ? SGRT_NULL_NODE : tn[parent].h, &n->h), SGRT_OK);
+    CHECK_RES(sgrt_node_create(S, parent < 0 ? SGRT_NULL_NODE : tn[parent].h, &n->h), SGRT_OK);
     n->parent = parent;
     n->alive = true;
     memcpy(n->local, I4, sizeof I4);
@@ -86,7 +53,7 @@ static int add(int parent)
 
 static void set_local(int i, const float m[16])
 {
-    CHECK_RC(sgrt_node_set_local(S, tn[i].h, m), SGRT_OK);
+    CHECK_RES(sgrt_node_set_local(S, tn[i].h, m), SGRT_OK);
     memcpy(tn[i].local, m, sizeof tn[i].local);
 }
 
@@ -132,7 +99,7 @@ static bool same_world(const float a[16], const float b[16])
     for (int k = 0; k < 16; k++) {
         if (isnan(a[k]) && isnan(b[k]))
             continue;
-        if (to_bits(a[k]) != to_bits(b[k]))
+        if (float_bits(a[k]) != float_bits(b[k]))
             return false;
     }
     return true;
@@ -145,7 +112,7 @@ static void verify_worlds(const char *where, int poisoned)
     const char *what = NULL;
     if (sgrt_scene_check(S, &what) != SGRT_OK) {
         fprintf(stderr, "%s: sgrt_scene_check: %s\n", where, what ? what : "?");
-        failures++;
+        test_failures++;
     }
     for (int i = 0; i < tcount; i++) {
         if (!tn[i].alive) {
@@ -153,17 +120,17 @@ static void verify_worlds(const char *where, int poisoned)
             continue;
         }
         float got[16], now[16], want[16];
-        CHECK_RC(sgrt_node_world(S, tn[i].h, got), SGRT_OK);
-        CHECK_RC(sgrt_node_world_now(S, tn[i].h, now), SGRT_OK);
+        CHECK_RES(sgrt_node_world(S, tn[i].h, got), SGRT_OK);
+        CHECK_RES(sgrt_node_world_now(S, tn[i].h, now), SGRT_OK);
         expected_world(i, want);
         if (!same_world(got, want) || !same_world(now, want)) {
             fprintf(stderr, "%s: node %d: world differs from the reference product\n", where, i);
-            failures++;
+            test_failures++;
         }
         if ((poisoned < 0 || !in_subtree(i, poisoned)) && !all_finite(got)) {
             fprintf(stderr, "%s: node %d outside the overflowing subtree is not finite\n", where,
                     i);
-            failures++;
+            test_failures++;
         }
     }
 }
@@ -182,7 +149,7 @@ static const uint32_t bad_bits[] = {
 
 static void test_refused(void)
 {
-    CHECK_RC(sgrt_scene_create(NULL, &S), SGRT_OK);
+    CHECK_RES(sgrt_scene_create(NULL, &S), SGRT_OK);
     tcount = 0;
     const int r = add(-1), a = add(r), b = add(a);
     (void)b;
@@ -204,8 +171,8 @@ static void test_refused(void)
         for (unsigned v = 0; v < NBAD; v++) {
             for (int k = 0; k < 16; k++) {
                 memcpy(m, tn[node].local, sizeof m);
-                m[k] = from_bits(bad_bits[v]);
-                CHECK_RC(sgrt_node_set_local(S, tn[node].h, m), SGRT_ERR_INVALID_ARG);
+                m[k] = bits_float(bad_bits[v]);
+                CHECK_RES(sgrt_node_set_local(S, tn[node].h, m), SGRT_ERR_INVALID_ARG);
                 refused++;
             }
             const float t[3] = {1, 2, 3}, q[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
@@ -215,36 +182,36 @@ static void test_refused(void)
                 memcpy(qq, q, sizeof qq);
                 memcpy(ss, s, sizeof ss);
                 float *slot = k < 3 ? &tt[k] : k < 7 ? &qq[k - 3] : &ss[k - 7];
-                *slot = from_bits(bad_bits[v]);
-                CHECK_RC(sgrt_node_set_trs(S, tn[node].h, tt, qq, ss), SGRT_ERR_INVALID_ARG);
+                *slot = bits_float(bad_bits[v]);
+                CHECK_RES(sgrt_node_set_trs(S, tn[node].h, tt, qq, ss), SGRT_ERR_INVALID_ARG);
                 refused++;
             }
         }
         /* Finite inputs whose matrix overflows: (1 - 2(y^2 + z^2)) * 3e38. */
         const float t[3] = {0, 0, 0}, q[4] = {1, 1, 1, 1}, big[3] = {3e38f, 3e38f, 3e38f};
-        CHECK_RC(sgrt_node_set_trs(S, tn[node].h, t, q, big), SGRT_ERR_INVALID_ARG);
+        CHECK_RES(sgrt_node_set_trs(S, tn[node].h, t, q, big), SGRT_ERR_INVALID_ARG);
         const float huge_t[3] = {3.4e38f, -3.4e38f, 0};
         const float q1[4] = {0, 0, 0, 1}, s1[3] = {1, 1, 1};
-        CHECK_RC(sgrt_node_set_trs(S, tn[node].h, huge_t, q1, s1), SGRT_OK); /* finite */
+        CHECK_RES(sgrt_node_set_trs(S, tn[node].h, huge_t, q1, s1), SGRT_OK); /* finite */
         memcpy(m, I4, sizeof m);
         m[12] = 3.4e38f;
         m[13] = -3.4e38f;
-        CHECK_RC(sgrt_node_local(S, tn[node].h, m), SGRT_OK);
+        CHECK_RES(sgrt_node_local(S, tn[node].h, m), SGRT_OK);
         CHECK(m[12] == 3.4e38f && m[13] == -3.4e38f);
-        CHECK_RC(sgrt_node_set_local(S, tn[node].h, tn[node].local), SGRT_OK); /* restore */
+        CHECK_RES(sgrt_node_set_local(S, tn[node].h, tn[node].local), SGRT_OK); /* restore */
         refused++;
     }
-    CHECK_RC(sgrt_node_set_local(S, tn[0].h, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_set_local(S, tn[0].h, NULL), SGRT_ERR_INVALID_ARG);
     const float v3[3] = {0, 0, 0}, v4[4] = {0, 0, 0, 1};
-    CHECK_RC(sgrt_node_set_trs(S, tn[0].h, NULL, v4, v3), SGRT_ERR_INVALID_ARG);
-    CHECK_RC(sgrt_node_set_trs(S, tn[0].h, v3, NULL, v3), SGRT_ERR_INVALID_ARG);
-    CHECK_RC(sgrt_node_set_trs(S, tn[0].h, v3, v4, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_set_trs(S, tn[0].h, NULL, v4, v3), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_set_trs(S, tn[0].h, v3, NULL, v3), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_set_trs(S, tn[0].h, v3, v4, NULL), SGRT_ERR_INVALID_ARG);
 
     snapshot_take(S, hs, 3, &after);
     const char *diff = snapshot_diff(&before, &after);
     if (diff) {
         fprintf(stderr, "refused input changed the scene: %s\n", diff);
-        failures++;
+        test_failures++;
     }
     snapshot_free(&before);
     snapshot_free(&after);
@@ -260,7 +227,7 @@ static void test_refused(void)
 /* Bits that are finite but unusual are accepted and compared by bits. */
 static void test_finite_edges(void)
 {
-    CHECK_RC(sgrt_scene_create(NULL, &S), SGRT_OK);
+    CHECK_RES(sgrt_scene_create(NULL, &S), SGRT_OK);
     tcount = 0;
     const int r = add(-1), c = add(r);
     CHECK(sgrt_scene_update(S) == 2);
@@ -270,8 +237,8 @@ static void test_finite_edges(void)
     m[1] = -0.0f; /* differs from +0 only in the sign bit: a change */
     set_local(r, m);
     CHECK(sgrt_scene_update(S) == 2);
-    m[2] = from_bits(0x00000001u); /* smallest denormal */
-    m[3] = -from_bits(0x007FFFFFu);
+    m[2] = bits_float(0x00000001u); /* smallest denormal */
+    m[3] = -bits_float(0x007FFFFFu);
     m[12] = 3.4028235e38f; /* FLT_MAX */
     set_local(c, m);
     CHECK(sgrt_scene_update(S) == 1);
@@ -287,7 +254,7 @@ static void test_overflow_contained(void)
 {
     sgrt_scene_desc d;
     memset(&d, 0, sizeof d);
-    CHECK_RC(sgrt_scene_create(&d, &S), SGRT_OK);
+    CHECK_RES(sgrt_scene_create(&d, &S), SGRT_OK);
     tcount = 0;
     /* Interleave creation so the overflowing subtree and the clean ones share
      * bitfield words and sit on both sides of each other in slot order. */
@@ -321,13 +288,13 @@ static void test_overflow_contained(void)
     CHECK(sgrt_scene_update(S) == (uint32_t)tcount);
     verify_worlds("overflow", B);
     float w[16];
-    CHECK_RC(sgrt_node_world(S, tn[B].h, w), SGRT_OK);
+    CHECK_RES(sgrt_node_world(S, tn[B].h, w), SGRT_OK);
     CHECK(isinf(w[0]));
-    CHECK_RC(sgrt_node_world(S, tn[C].h, w), SGRT_OK);
+    CHECK_RES(sgrt_node_world(S, tn[C].h, w), SGRT_OK);
     CHECK(isnan(w[0]));
-    CHECK_RC(sgrt_node_world(S, tn[H].h, w), SGRT_OK);
+    CHECK_RES(sgrt_node_world(S, tn[H].h, w), SGRT_OK);
     CHECK(isnan(w[0]));
-    CHECK_RC(sgrt_node_world(S, tn[G].h, w), SGRT_OK);
+    CHECK_RES(sgrt_node_world(S, tn[G].h, w), SGRT_OK);
     CHECK(all_finite(w));
     /* Nothing stays dirty because of a NaN. */
     CHECK(sgrt_scene_update(S) == 0);
@@ -345,18 +312,18 @@ static void test_overflow_contained(void)
         all[i] = tn[i].h;
     snapshot before, after;
     snapshot_take(S, all, (uint32_t)tcount, &before);
-    CHECK_RC(sgrt_node_set_parent(S, tn[E].h, tn[C].h, SGRT_KEEP_WORLD), SGRT_ERR_SINGULAR);
-    CHECK_RC(sgrt_node_set_parent(S, tn[E].h, tn[B].h, SGRT_KEEP_WORLD), SGRT_ERR_SINGULAR);
-    CHECK_RC(sgrt_node_set_parent(S, tn[C].h, tn[D].h, SGRT_KEEP_WORLD), SGRT_ERR_SINGULAR);
-    CHECK_RC(sgrt_node_set_parent(S, tn[C].h, SGRT_NULL_NODE, SGRT_KEEP_WORLD),
+    CHECK_RES(sgrt_node_set_parent(S, tn[E].h, tn[C].h, SGRT_KEEP_WORLD), SGRT_ERR_SINGULAR);
+    CHECK_RES(sgrt_node_set_parent(S, tn[E].h, tn[B].h, SGRT_KEEP_WORLD), SGRT_ERR_SINGULAR);
+    CHECK_RES(sgrt_node_set_parent(S, tn[C].h, tn[D].h, SGRT_KEEP_WORLD), SGRT_ERR_SINGULAR);
+    CHECK_RES(sgrt_node_set_parent(S, tn[C].h, SGRT_NULL_NODE, SGRT_KEEP_WORLD),
              SGRT_ERR_SINGULAR);
-    CHECK_RC(sgrt_node_set_parent(S, tn[H].h, SGRT_NULL_NODE, SGRT_KEEP_WORLD),
+    CHECK_RES(sgrt_node_set_parent(S, tn[H].h, SGRT_NULL_NODE, SGRT_KEEP_WORLD),
              SGRT_ERR_SINGULAR);
     snapshot_take(S, all, (uint32_t)tcount, &after);
     const char *diff = snapshot_diff(&before, &after);
     if (diff) {
         fprintf(stderr, "refused keep-world re-parent changed the scene: %s\n", diff);
-        failures++;
+        test_failures++;
     }
     snapshot_free(&before);
     snapshot_free(&after);
@@ -364,25 +331,25 @@ static void test_overflow_contained(void)
 
     /* A node under a NaN parent turns NaN, and is clean again once moved
      * back: NaN never sticks to a node, only to a position in the tree. */
-    CHECK_RC(sgrt_node_set_parent(S, tn[F].h, tn[C].h, SGRT_KEEP_LOCAL), SGRT_OK);
+    CHECK_RES(sgrt_node_set_parent(S, tn[F].h, tn[C].h, SGRT_KEEP_LOCAL), SGRT_OK);
     tn[F].parent = C;
     const uint32_t fsub = 1u + 6u; /* F and its six pads */
     CHECK(sgrt_scene_update(S) == fsub);
     verify_worlds("under NaN", B);
-    CHECK_RC(sgrt_node_world(S, tn[F].h, w), SGRT_OK);
+    CHECK_RES(sgrt_node_world(S, tn[F].h, w), SGRT_OK);
     CHECK(isnan(w[0]));
-    CHECK_RC(sgrt_node_set_parent(S, tn[F].h, tn[E].h, SGRT_KEEP_LOCAL), SGRT_OK);
+    CHECK_RES(sgrt_node_set_parent(S, tn[F].h, tn[E].h, SGRT_KEEP_LOCAL), SGRT_OK);
     tn[F].parent = E;
     CHECK(sgrt_scene_update(S) == fsub);
     verify_worlds("back from NaN", B);
 
     /* Keep-local re-parent of the NaN node to a root: its world is its
      * local again. */
-    CHECK_RC(sgrt_node_set_parent(S, tn[C].h, SGRT_NULL_NODE, SGRT_KEEP_LOCAL), SGRT_OK);
+    CHECK_RES(sgrt_node_set_parent(S, tn[C].h, SGRT_NULL_NODE, SGRT_KEEP_LOCAL), SGRT_OK);
     tn[C].parent = -1;
     CHECK(sgrt_scene_update(S) == 2); /* C, H */
     verify_worlds("NaN node made a root", B);
-    CHECK_RC(sgrt_node_set_parent(S, tn[C].h, tn[B].h, SGRT_KEEP_LOCAL), SGRT_OK);
+    CHECK_RES(sgrt_node_set_parent(S, tn[C].h, tn[B].h, SGRT_KEEP_LOCAL), SGRT_OK);
     tn[C].parent = B;
     CHECK(sgrt_scene_update(S) == 2);
     verify_worlds("NaN node put back", B);
@@ -393,12 +360,12 @@ static void test_overflow_contained(void)
     set_local(G, m);
     CHECK(sgrt_scene_update(S) == 1);
     snapshot_take(S, all, (uint32_t)tcount, &before);
-    CHECK_RC(sgrt_node_set_parent(S, tn[E].h, tn[G].h, SGRT_KEEP_WORLD), SGRT_ERR_SINGULAR);
+    CHECK_RES(sgrt_node_set_parent(S, tn[E].h, tn[G].h, SGRT_KEEP_WORLD), SGRT_ERR_SINGULAR);
     snapshot_take(S, all, (uint32_t)tcount, &after);
     diff = snapshot_diff(&before, &after);
     if (diff) {
         fprintf(stderr, "keep-world under a singular parent changed the scene: %s\n", diff);
-        failures++;
+        test_failures++;
     }
     snapshot_free(&before);
     snapshot_free(&after);
@@ -410,21 +377,21 @@ static void test_overflow_contained(void)
     set_local(T, m); /* world ~1e-30 */
     set_local(U, m); /* world ~1e-60: rounds to 0, singular */
     CHECK(sgrt_scene_update(S) == 3);
-    CHECK_RC(sgrt_node_world(S, tn[U].h, w), SGRT_OK);
+    CHECK_RES(sgrt_node_world(S, tn[U].h, w), SGRT_OK);
     CHECK(w[0] == 0.0f);
-    CHECK_RC(sgrt_node_set_parent(S, tn[E].h, tn[U].h, SGRT_KEEP_WORLD), SGRT_ERR_SINGULAR);
+    CHECK_RES(sgrt_node_set_parent(S, tn[E].h, tn[U].h, SGRT_KEEP_WORLD), SGRT_ERR_SINGULAR);
     scale_matrix(1e-15f, m);
     set_local(U, m); /* world ~1e-45: a denormal scale, invertible in double */
     CHECK(sgrt_scene_update(S) == 1);
-    CHECK_RC(sgrt_node_world(S, tn[U].h, w), SGRT_OK);
+    CHECK_RES(sgrt_node_world(S, tn[U].h, w), SGRT_OK);
     if (kernel_flushes_denormals(sgrt__kernels_default()))
         CHECK(w[0] == 0.0f); /* NEON flushed the denormal world to zero */
     else
         CHECK(w[0] > 0.0f && w[0] < 1e-44f);
     /* inverse(~1e-45) x E's world (~1) needs ~1e45: not a float. */
-    CHECK_RC(sgrt_node_set_parent(S, tn[E].h, tn[U].h, SGRT_KEEP_WORLD), SGRT_ERR_SINGULAR);
+    CHECK_RES(sgrt_node_set_parent(S, tn[E].h, tn[U].h, SGRT_KEEP_WORLD), SGRT_ERR_SINGULAR);
     /* A keep-local move under it is fine: the products underflow, finite. */
-    CHECK_RC(sgrt_node_set_parent(S, tn[E].h, tn[U].h, SGRT_KEEP_LOCAL), SGRT_OK);
+    CHECK_RES(sgrt_node_set_parent(S, tn[E].h, tn[U].h, SGRT_KEEP_LOCAL), SGRT_OK);
     tn[E].parent = U;
     CHECK(sgrt_scene_update(S) == 1u + fsub); /* E, F and its pads */
     verify_worlds("singular parents", B);
@@ -433,19 +400,19 @@ static void test_overflow_contained(void)
     for (int i = 0; i < tcount; i++)
         all[i] = tn[i].h;
     snapshot_take(S, all, (uint32_t)tcount, &before);
-    CHECK_RC(sgrt_scene_compact(S), SGRT_OK);
+    CHECK_RES(sgrt_scene_compact(S), SGRT_OK);
     snapshot_take(S, all, (uint32_t)tcount, &after);
     diff = snapshot_diff(&before, &after);
     if (diff) {
         fprintf(stderr, "compaction changed the scene: %s\n", diff);
-        failures++;
+        test_failures++;
     }
     snapshot_free(&before);
     snapshot_free(&after);
     CHECK(sgrt_scene_update(S) == 0);
 
     /* Destroying the overflowing subtree leaves only finite worlds. */
-    CHECK_RC(sgrt_node_destroy(S, tn[B].h), SGRT_OK);
+    CHECK_RES(sgrt_node_destroy(S, tn[B].h), SGRT_OK);
     for (int i = 0; i < tcount; i++)
         if (in_subtree(i, B))
             tn[i].alive = false;
@@ -459,10 +426,5 @@ int main(void)
     test_refused();
     test_finite_edges();
     test_overflow_contained();
-    if (failures) {
-        fprintf(stderr, "test_nonfinite: %d failure(s)\n", failures);
-        return 1;
-    }
-    printf("test_nonfinite: ok\n");
-    return 0;
+    return test_report("test_nonfinite");
 }

@@ -14,13 +14,6 @@
 
 /* ---- small deterministic scenes ------------------------------------------- */
 
-static sgrt_scene *new_scene(void)
-{
-    sgrt_scene *s = NULL;
-    CHECK_RES(sgrt_scene_create(NULL, &s), SGRT_OK);
-    return s;
-}
-
 static void translate(sgrt_scene *s, sgrt_node n, float x, float y, float z)
 {
     float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1};
