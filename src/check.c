@@ -69,8 +69,6 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
         if (i < s->slot_end && !a)
             dead_below_end++;
     }
-    if (sgrt__bits_count(s->dirty, s->words) != s->dirty_count)
-        FAIL("dirty count equals dirty bits");
     if (alive_count != s->node_count)
         FAIL("alive bit count equals node count");
     if (dead_below_end != s->holes)

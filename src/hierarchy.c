@@ -26,7 +26,6 @@ static void clear_alive(sgrt_scene *s, uint32_t i)
 static void set_dirty(sgrt_scene *s, uint32_t i)
 {
     const uint32_t w = i >> 5;
-    s->dirty_count += !((s->dirty[w] >> (i & 31u)) & 1u);
     s->dirty[w] |= 1u << (i & 31u);
     sgrt__bit_set(s->dirty_sum, w);
 }
@@ -34,7 +33,6 @@ static void set_dirty(sgrt_scene *s, uint32_t i)
 static void clear_dirty(sgrt_scene *s, uint32_t i)
 {
     const uint32_t w = i >> 5;
-    s->dirty_count -= (s->dirty[w] >> (i & 31u)) & 1u;
     s->dirty[w] &= ~(1u << (i & 31u));
     if (!s->dirty[w])
         sgrt__bit_clear(s->dirty_sum, w);

@@ -13,10 +13,6 @@
 #define SGRT__GEN_PERIOD 255u           /* generations 0..254, encoded 1..255 */
 #define SGRT__MIN_FREE_HANDLES 1024u    /* indices are reused only past this many free */
 #define SGRT__MAX_SLOTS (1u << 25)      /* slot storage limit (holes included) */
-/* An update that writes at least this many worlds (16 MiB) streams them past
- * the caches: its output cannot stay cached anyway, and skipping the read of
- * each destination line saves a third of the memory traffic. */
-#define SGRT__STREAM_MIN_NODES (1u << 18)
 
 typedef float sgrt__mat4[16];
 
@@ -49,7 +45,6 @@ struct sgrt_scene {
     uint32_t *alive_full;  /* bit w set iff alive[w] == ~0u */
     uint32_t *dirty;
     uint32_t *dirty_sum;   /* bit w set iff dirty[w] != 0 */
-    uint32_t dirty_count;  /* set bits in dirty: sizes the next update */
 
     /* --- handle table (indirection: slots move, handles do not) --- */
     uint32_t handle_cap;

@@ -21,10 +21,6 @@ typedef struct sgrt__update_view {
     uint32_t *dirty;     /* cleared as it goes */
     uint32_t *dirty_sum; /* cleared as it goes */
     uint32_t sum_words;
-    /* Write worlds with non-temporal stores: set for passes whose output is
-     * far larger than the caches, where reading the destination lines first
-     * would only add memory traffic. Kernels may ignore it. */
-    bool stream;
 } sgrt__update_view;
 
 typedef struct sgrt__kernels {
@@ -42,6 +38,9 @@ extern const sgrt__kernels sgrt__kernels_ref;   /* always compiled */
 extern const sgrt__kernels sgrt__kernels_simde; /* SIMDe, 4-wide */
 #if defined(SGRT_HAVE_AVX_KERNEL)
 extern const sgrt__kernels sgrt__kernels_avx; /* SIMDe on AVX, 8-wide; x86 only */
+#endif
+#if defined(SGRT_HAVE_AVX512_KERNEL)
+extern const sgrt__kernels sgrt__kernels_avx512; /* SIMDe on AVX-512F, 16-wide; x86 only */
 #endif
 
 /* Every table this build has that the running CPU can execute, best last;

@@ -76,10 +76,13 @@ static void mul_batch_avx(const float (*a)[16], const float (*b)[16], float (*ou
     }
 }
 
-static inline uint32_t update_pass(const sgrt__update_view *v, const bool stream)
+static uint32_t update_avx(const sgrt__update_view *v)
 {
-    uint32_t count = 0, last = SGRT__NONE;
+    uint32_t count = 0, last = SGRT__NONE, lastp = SGRT__NONE;
     pair w = {simde_mm256_setzero_ps(), simde_mm256_setzero_ps()};
+    /* The parent of the previous node stays in registers too: its next
+     * siblings start without a reload of what was just stored. */
+    pdup pw = as_parent(&w);
     for (uint32_t si = 0; si < v->sum_words; si++) {
         uint32_t sb = v->dirty_sum[si];
         if (!sb)
@@ -99,28 +102,19 @@ static inline uint32_t update_pass(const sgrt__update_view *v, const bool stream
                     w.c01 = simde_mm256_loadu_ps(v->local[i]);
                     w.c23 = simde_mm256_loadu_ps(v->local[i] + 8);
                 } else {
-                    const pdup pw = p == last ? as_parent(&w) : load_parent(v->world[p]);
+                    if (p != lastp) {
+                        pw = p == last ? as_parent(&w) : load_parent(v->world[p]);
+                        lastp = p;
+                    }
                     w = mul_pair(&pw, v->local[i]);
                 }
-                if (stream) {
-                    simde_mm256_stream_ps(v->world[i], w.c01);
-                    simde_mm256_stream_ps(v->world[i] + 8, w.c23);
-                } else {
-                    simde_mm256_storeu_ps(v->world[i], w.c01);
-                    simde_mm256_storeu_ps(v->world[i] + 8, w.c23);
-                }
+                simde_mm256_storeu_ps(v->world[i], w.c01);
+                simde_mm256_storeu_ps(v->world[i] + 8, w.c23);
                 last = i;
             }
         } while (sb);
     }
-    if (stream)
-        simde_mm_sfence();
     return count;
-}
-
-static uint32_t update_avx(const sgrt__update_view *v)
-{
-    return v->stream ? update_pass(v, true) : update_pass(v, false);
 }
 
 const sgrt__kernels sgrt__kernels_avx = {

@@ -62,11 +62,7 @@ static void mul_batch_avx512(const float (*a)[16], const float (*b)[16], float (
     }
 }
 
-/* Ignores v->stream: a streamed world that is read back as a parent (in
- * depth-first order, any child whose previous sibling has children) comes
- * back from memory, which costs far more than the destination reads that
- * streaming saves.
- * Two parents stay in registers: the previous node (first child, chain) and
+/* Two parents stay in registers: the previous node (first child, chain) and
  * the previous node's parent (its next siblings), so that most products start
  * without a reload that would wait on the store just made. */
 static uint32_t update_avx512(const sgrt__update_view *v)
@@ -84,10 +80,10 @@ static uint32_t update_avx512(const sgrt__update_view *v)
             sb &= sb - 1u;
             uint32_t bits = v->dirty[wi];
             v->dirty[wi] = 0;
-            count += sgrt__popcount32(bits);
             while (bits) {
                 const uint32_t i = wi * 32u + sgrt__ctz32(bits);
                 bits &= bits - 1u;
+                count++;
                 const uint32_t p = v->parent[i];
                 /* local and world rows are 64-byte aligned: one cache line. */
                 const simde__m512 l = simde_mm512_load_ps(v->local[i]);

@@ -27,21 +27,16 @@ static inline void store4(float *m, const mat4v *v)
     simde_mm_storeu_ps(m + 12, v->c3);
 }
 
-/* Non-temporal store: m is a world matrix, 64-byte aligned. */
-static inline void stream4(float *m, const mat4v *v)
-{
-    simde_mm_stream_ps(m + 0, v->c0);
-    simde_mm_stream_ps(m + 4, v->c1);
-    simde_mm_stream_ps(m + 8, v->c2);
-    simde_mm_stream_ps(m + 12, v->c3);
-}
 
+/* One load of the local column and in-register shuffles: SSE has no
+ * broadcast from memory, so set1 per element costs a load and a shuffle. */
 static inline simde__m128 column(const mat4v *p, const float *l)
 {
-    const simde__m128 lo = simde_mm_add_ps(simde_mm_mul_ps(p->c0, simde_mm_set1_ps(l[0])),
-                                           simde_mm_mul_ps(p->c1, simde_mm_set1_ps(l[1])));
-    const simde__m128 hi = simde_mm_add_ps(simde_mm_mul_ps(p->c2, simde_mm_set1_ps(l[2])),
-                                           simde_mm_mul_ps(p->c3, simde_mm_set1_ps(l[3])));
+    const simde__m128 lc = simde_mm_loadu_ps(l);
+    const simde__m128 lo = simde_mm_add_ps(simde_mm_mul_ps(p->c0, simde_mm_shuffle_ps(lc, lc, 0x00)),
+                                           simde_mm_mul_ps(p->c1, simde_mm_shuffle_ps(lc, lc, 0x55)));
+    const simde__m128 hi = simde_mm_add_ps(simde_mm_mul_ps(p->c2, simde_mm_shuffle_ps(lc, lc, 0xAA)),
+                                           simde_mm_mul_ps(p->c3, simde_mm_shuffle_ps(lc, lc, 0xFF)));
     return simde_mm_add_ps(lo, hi);
 }
 
@@ -71,15 +66,17 @@ static void mul_batch_simde(const float (*a)[16], const float (*b)[16], float (*
     }
 }
 
-static inline uint32_t update_pass(const sgrt__update_view *v, const bool stream)
+static uint32_t update_simde(const sgrt__update_view *v)
 {
     uint32_t count = 0;
     /* The last world computed stays in registers: when the next dirty node is
      * its child (a chain, or the first child stored right after its parent)
-     * the product starts without waiting for a store and reload. */
-    uint32_t last = SGRT__NONE;
+     * the product starts without waiting for a store and reload. So does the
+     * previous node's parent, for its next siblings. */
+    uint32_t last = SGRT__NONE, lastp = SGRT__NONE;
     mat4v w = {simde_mm_setzero_ps(), simde_mm_setzero_ps(), simde_mm_setzero_ps(),
                simde_mm_setzero_ps()};
+    mat4v pw = w;
     for (uint32_t si = 0; si < v->sum_words; si++) {
         uint32_t sb = v->dirty_sum[si];
         if (!sb)
@@ -97,28 +94,19 @@ static inline uint32_t update_pass(const sgrt__update_view *v, const bool stream
                 const uint32_t p = v->parent[i];
                 if (p == SGRT__NONE) {
                     w = load4(v->local[i]);
-                } else if (p == last) {
-                    w = mul4(&w, v->local[i]);
                 } else {
-                    const mat4v pw = load4(v->world[p]);
+                    if (p != lastp) {
+                        pw = p == last ? w : load4(v->world[p]);
+                        lastp = p;
+                    }
                     w = mul4(&pw, v->local[i]);
                 }
-                if (stream)
-                    stream4(v->world[i], &w);
-                else
-                    store4(v->world[i], &w);
+                store4(v->world[i], &w);
                 last = i;
             }
         } while (sb);
     }
-    if (stream)
-        simde_mm_sfence();
     return count;
-}
-
-static uint32_t update_simde(const sgrt__update_view *v)
-{
-    return v->stream ? update_pass(v, true) : update_pass(v, false);
 }
 
 const sgrt__kernels sgrt__kernels_simde = {

@@ -127,8 +127,6 @@ uint32_t sgrt_scene_update(sgrt_scene *s)
     const sgrt__update_view v = {
         (const float(*)[16])s->local, s->world,     s->parent,
         s->dirty,                     s->dirty_sum, s->sum_words,
-        s->dirty_count >= SGRT__STREAM_MIN_NODES,
     };
-    s->dirty_count = 0;
     return s->k->update(&v);
 }

@@ -1,0 +1,48 @@
+/* Scene shapes shared by the sgrt scene and the naive baselines, so both are
+ * built from the same hierarchy, in the same creation order, with the same
+ * matrices. */
+#ifndef SGRT_BENCH_SCENES_H
+#define SGRT_BENCH_SCENES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Fixed-seed generator: every run builds and moves the same scenes. */
+typedef struct bench_rng {
+    uint64_t s;
+} bench_rng;
+
+uint64_t bench_rng_next(bench_rng *r);
+/* Uniform in [0, bound), bound > 0. */
+uint32_t bench_rng_below(bench_rng *r, uint32_t bound);
+
+typedef struct bench_topo {
+    char name[32];
+    uint32_t n;
+    /* parent[i] < i (creation order), -1 for a root */
+    int32_t *parent;
+    /* Game scene: nodes [anim_first, n) belong to the animated hierarchies.
+     * n for the other shapes. */
+    uint32_t anim_first;
+    uint32_t max_depth;
+} bench_topo;
+
+/* Complete 4-ary tree of n nodes (levels filled left to right), numbered in
+ * depth-first pre-order (the order in which a recursive loader creates them)
+ * or, with level_order, level by level (node i is the child of (i-1)/4). */
+bool bench_topo_tree4(bench_topo *t, uint32_t n, bool level_order);
+/* A single chain: node i is the child of node i - 1. */
+bool bench_topo_chain(bench_topo *t, uint32_t n);
+/* Static level (root -> zones -> clusters -> props, all depth-first) followed
+ * by `characters` animated hierarchies of 20..60 nodes each, every one
+ * attached under a random zone, created after the level. */
+bool bench_topo_game(bench_topo *t, uint32_t zones, uint32_t clusters, uint32_t props,
+                     uint32_t characters, uint64_t seed);
+void bench_topo_free(bench_topo *t);
+
+/* Pool of random rigid transforms (unit quaternion rotation, translation in
+ * [-1, 1]^3), column-major. count must be a power of two. 64-byte aligned. */
+float (*bench_mat_pool(uint32_t count, uint64_t seed))[16];
+void bench_mat_pool_free(float (*pool)[16]);
+
+#endif
