@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bits.h"
+
 /* The arrays the update pass reads and writes. */
 typedef struct sgrt__update_view {
     const float (*local)[16];
@@ -22,6 +24,30 @@ typedef struct sgrt__update_view {
     uint32_t *dirty_sum; /* cleared as it goes */
     uint32_t sum_words;
 } sgrt__update_view;
+
+/* The walk every update pass shares: each set bit of v->dirty in increasing
+ * slot order, found through the summary, both levels cleared as it goes.
+ * Runs the statements given after `slot` with `slot` bound to the slot.
+ * A macro rather than a function so that each kernel's body is inlined into
+ * the loop with its register state. */
+#define SGRT__FOR_EACH_DIRTY(v, slot, ...)                                       \
+    for (uint32_t si_ = 0; si_ < (v)->sum_words; si_++) {                        \
+        uint32_t sb_ = (v)->dirty_sum[si_];                                      \
+        if (!sb_)                                                                \
+            continue;                                                            \
+        (v)->dirty_sum[si_] = 0;                                                 \
+        do {                                                                     \
+            const uint32_t wi_ = si_ * 32u + sgrt__ctz32(sb_);                   \
+            sb_ &= sb_ - 1u;                                                     \
+            uint32_t bits_ = (v)->dirty[wi_];                                    \
+            (v)->dirty[wi_] = 0;                                                 \
+            while (bits_) {                                                      \
+                const uint32_t slot = wi_ * 32u + sgrt__ctz32(bits_);            \
+                bits_ &= bits_ - 1u;                                             \
+                __VA_ARGS__                                                      \
+            }                                                                    \
+        } while (sb_);                                                           \
+    }
 
 typedef struct sgrt__kernels {
     const char *name;

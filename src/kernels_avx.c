@@ -83,37 +83,23 @@ static uint32_t update_avx(const sgrt__update_view *v)
     /* The parent of the previous node stays in registers too: its next
      * siblings start without a reload of what was just stored. */
     pdup pw = as_parent(&w);
-    for (uint32_t si = 0; si < v->sum_words; si++) {
-        uint32_t sb = v->dirty_sum[si];
-        if (!sb)
-            continue;
-        v->dirty_sum[si] = 0;
-        do {
-            const uint32_t wi = si * 32u + sgrt__ctz32(sb);
-            sb &= sb - 1u;
-            uint32_t bits = v->dirty[wi];
-            v->dirty[wi] = 0;
-            while (bits) {
-                const uint32_t i = wi * 32u + sgrt__ctz32(bits);
-                bits &= bits - 1u;
-                count++;
-                const uint32_t p = v->parent[i];
-                if (p == SGRT__NONE) {
-                    w.c01 = simde_mm256_loadu_ps(v->local[i]);
-                    w.c23 = simde_mm256_loadu_ps(v->local[i] + 8);
-                } else {
-                    if (p != lastp) {
-                        pw = p == last ? as_parent(&w) : load_parent(v->world[p]);
-                        lastp = p;
-                    }
-                    w = mul_pair(&pw, v->local[i]);
-                }
-                simde_mm256_storeu_ps(v->world[i], w.c01);
-                simde_mm256_storeu_ps(v->world[i] + 8, w.c23);
-                last = i;
+    SGRT__FOR_EACH_DIRTY(v, i,
+        count++;
+        const uint32_t p = v->parent[i];
+        if (p == SGRT__NONE) {
+            w.c01 = simde_mm256_loadu_ps(v->local[i]);
+            w.c23 = simde_mm256_loadu_ps(v->local[i] + 8);
+        } else {
+            if (p != lastp) {
+                pw = p == last ? as_parent(&w) : load_parent(v->world[p]);
+                lastp = p;
             }
-        } while (sb);
-    }
+            w = mul_pair(&pw, v->local[i]);
+        }
+        simde_mm256_storeu_ps(v->world[i], w.c01);
+        simde_mm256_storeu_ps(v->world[i] + 8, w.c23);
+        last = i;
+    )
     return count;
 }
 

@@ -70,37 +70,23 @@ static uint32_t update_avx512(const sgrt__update_view *v)
     uint32_t count = 0, last = SGRT__NONE, lastp = SGRT__NONE;
     simde__m512 w = simde_mm512_setzero_ps();
     pquad pw = as_parent(w);
-    for (uint32_t si = 0; si < v->sum_words; si++) {
-        uint32_t sb = v->dirty_sum[si];
-        if (!sb)
-            continue;
-        v->dirty_sum[si] = 0;
-        do {
-            const uint32_t wi = si * 32u + sgrt__ctz32(sb);
-            sb &= sb - 1u;
-            uint32_t bits = v->dirty[wi];
-            v->dirty[wi] = 0;
-            while (bits) {
-                const uint32_t i = wi * 32u + sgrt__ctz32(bits);
-                bits &= bits - 1u;
-                count++;
-                const uint32_t p = v->parent[i];
-                /* local and world rows are 64-byte aligned: one cache line. */
-                const simde__m512 l = simde_mm512_load_ps(v->local[i]);
-                if (p == SGRT__NONE) {
-                    w = l;
-                } else {
-                    if (p != lastp) {
-                        pw = p == last ? as_parent(w) : load_parent(v->world[p]);
-                        lastp = p;
-                    }
-                    w = mul16(&pw, l);
-                }
-                simde_mm512_store_ps(v->world[i], w);
-                last = i;
+    SGRT__FOR_EACH_DIRTY(v, i,
+        count++;
+        const uint32_t p = v->parent[i];
+        /* local and world rows are 64-byte aligned: one cache line. */
+        const simde__m512 l = simde_mm512_load_ps(v->local[i]);
+        if (p == SGRT__NONE) {
+            w = l;
+        } else {
+            if (p != lastp) {
+                pw = p == last ? as_parent(w) : load_parent(v->world[p]);
+                lastp = p;
             }
-        } while (sb);
-    }
+            w = mul16(&pw, l);
+        }
+        simde_mm512_store_ps(v->world[i], w);
+        last = i;
+    )
     return count;
 }
 

@@ -29,28 +29,14 @@ static void mul_batch_ref(const float (*a)[16], const float (*b)[16], float (*ou
 static uint32_t update_ref(const sgrt__update_view *v)
 {
     uint32_t count = 0;
-    for (uint32_t si = 0; si < v->sum_words; si++) {
-        uint32_t sb = v->dirty_sum[si];
-        if (!sb)
-            continue;
-        v->dirty_sum[si] = 0;
-        do {
-            const uint32_t wi = si * 32u + sgrt__ctz32(sb);
-            sb &= sb - 1u;
-            uint32_t bits = v->dirty[wi];
-            v->dirty[wi] = 0;
-            while (bits) {
-                const uint32_t i = wi * 32u + sgrt__ctz32(bits);
-                bits &= bits - 1u;
-                count++;
-                const uint32_t p = v->parent[i];
-                if (p == SGRT__NONE)
-                    memcpy(v->world[i], v->local[i], sizeof v->world[i]);
-                else
-                    mul_ref(v->world[p], v->local[i], v->world[i]);
-            }
-        } while (sb);
-    }
+    SGRT__FOR_EACH_DIRTY(v, i,
+        count++;
+        const uint32_t p = v->parent[i];
+        if (p == SGRT__NONE)
+            memcpy(v->world[i], v->local[i], sizeof v->world[i]);
+        else
+            mul_ref(v->world[p], v->local[i], v->world[i]);
+    )
     return count;
 }
 

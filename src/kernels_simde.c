@@ -77,35 +77,21 @@ static uint32_t update_simde(const sgrt__update_view *v)
     mat4v w = {simde_mm_setzero_ps(), simde_mm_setzero_ps(), simde_mm_setzero_ps(),
                simde_mm_setzero_ps()};
     mat4v pw = w;
-    for (uint32_t si = 0; si < v->sum_words; si++) {
-        uint32_t sb = v->dirty_sum[si];
-        if (!sb)
-            continue;
-        v->dirty_sum[si] = 0;
-        do {
-            const uint32_t wi = si * 32u + sgrt__ctz32(sb);
-            sb &= sb - 1u;
-            uint32_t bits = v->dirty[wi];
-            v->dirty[wi] = 0;
-            while (bits) {
-                const uint32_t i = wi * 32u + sgrt__ctz32(bits);
-                bits &= bits - 1u;
-                count++;
-                const uint32_t p = v->parent[i];
-                if (p == SGRT__NONE) {
-                    w = load4(v->local[i]);
-                } else {
-                    if (p != lastp) {
-                        pw = p == last ? w : load4(v->world[p]);
-                        lastp = p;
-                    }
-                    w = mul4(&pw, v->local[i]);
-                }
-                store4(v->world[i], &w);
-                last = i;
+    SGRT__FOR_EACH_DIRTY(v, i,
+        count++;
+        const uint32_t p = v->parent[i];
+        if (p == SGRT__NONE) {
+            w = load4(v->local[i]);
+        } else {
+            if (p != lastp) {
+                pw = p == last ? w : load4(v->world[p]);
+                lastp = p;
             }
-        } while (sb);
-    }
+            w = mul4(&pw, v->local[i]);
+        }
+        store4(v->world[i], &w);
+        last = i;
+    )
     return count;
 }
 
