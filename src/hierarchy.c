@@ -307,8 +307,6 @@ static uint64_t relocation_end(const sgrt_scene *s, uint32_t after, uint32_t k)
     return (uint64_t)f + 1u > s->slot_end ? (uint64_t)f + 1u : s->slot_end;
 }
 
-sgrt_result sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16]);
-
 sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent, sgrt_keep keep)
 {
     if (!s || (keep != SGRT_KEEP_LOCAL && keep != SGRT_KEEP_WORLD))

@@ -77,6 +77,10 @@ sgrt_result sgrt__storage_compact(sgrt_scene *s);
 uint32_t sgrt__resolve(const sgrt_scene *s, sgrt_node n);
 sgrt_node sgrt__handle_of_slot(const sgrt_scene *s, uint32_t slot);
 
+/* Exact current world of a live slot, as the next update will store it
+ * (transform.c). */
+sgrt_result sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16]);
+
 /* Mark the subtree rooted at slot dirty (stops at nodes already dirty). */
 void sgrt__mark_subtree(sgrt_scene *s, uint32_t slot);
 

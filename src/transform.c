@@ -1,6 +1,6 @@
 /* Local transforms, world reads and the per-frame update. None of these
  * allocate. */
-#include "internal.h"
+#include "handoff.h"
 #include <string.h>
 
 sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16])
@@ -55,8 +55,6 @@ sgrt_result sgrt_node_world(const sgrt_scene *s, sgrt_node node, float out[16])
 }
 
 #define CHAIN_SEGMENT 256u
-
-sgrt_result sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16]);
 
 /* Exact world of a slot: the stored world of its nearest clean ancestor (a
  * clean node's ancestors are all clean, so that world is current), then the
@@ -114,7 +112,9 @@ uint32_t sgrt_scene_update(sgrt_scene *s)
 {
     if (!s)
         return 0;
-    if (s->tracker_count) {
+    /* Only trackers want the recomputed slots (node sets do not), and the
+     * registry keeps trackers first. */
+    if (s->tracker_count && s->trackers[0]->kind == SGRT__BITS_TRACKER) {
         for (uint32_t si = 0; si < s->sum_words; si++) {
             uint32_t sb = s->dirty_sum[si];
             while (sb) {
