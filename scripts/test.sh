@@ -13,7 +13,9 @@ suite() { # name, meson setup args...
   local name=$1; shift
   local dir="$out/$name"
   echo "== $name: meson setup $*"
-  if [ ! -d "$dir/meson-private" ]; then
+  # A directory without build.ninja is a setup that failed: start it again.
+  if [ ! -f "$dir/build.ninja" ]; then
+    rm -rf "$dir"
     meson setup "$dir" --werror "$@" >"$out/$name.setup.log" 2>&1 || { cat "$out/$name.setup.log"; status=1; return; }
   fi
   if ! meson compile -C "$dir" >"$out/$name.build.log" 2>&1; then
