@@ -95,11 +95,27 @@ typedef struct sgrt_allocator {
     void *user;
 } sgrt_allocator;
 
+/** Kernel levels, lowest first. Every level computes bit-identical results
+ *  (docs/porting.md); they differ only in speed. */
+typedef enum sgrt_simd {
+    SGRT_SIMD_AUTO = 0,   /**< the fastest level this CPU runs (sgrt_simd_name says which) */
+    SGRT_SIMD_SCALAR = 1, /**< the plain C reference */
+    SGRT_SIMD_X4 = 2,     /**< 4-wide through SIMDe: SSE2 on x86, NEON on ARM, portable C elsewhere */
+    SGRT_SIMD_AVX = 3,    /**< 8-wide AVX (x86) */
+    SGRT_SIMD_AVX512 = 4  /**< 16-wide AVX-512F (x86) */
+} sgrt_simd;
+
 /** Scene options. A zero-initialised desc means defaults. */
 typedef struct sgrt_scene_desc {
     uint32_t initial_capacity;       /**< nodes to reserve up front (0: a small default) */
     uint32_t max_nodes;              /**< 0 = SGRT_MAX_NODES */
     const sgrt_allocator *allocator; /**< NULL = malloc/free; copied, need not outlive the call */
+    /** Highest kernel level the scene may use (0: no limit). The scene runs
+     *  the level sgrt_simd_name() reports, or this one if lower: for ruling a
+     *  kernel out while chasing a bug, or for measuring one against another.
+     *  A level the build or the CPU lacks falls back to the next lower one.
+     *  Values above SGRT_SIMD_AVX512 are refused (INVALID_ARG). */
+    sgrt_simd max_simd;
 } sgrt_scene_desc;
 
 /** What sgrt_node_set_parent keeps fixed. */
@@ -384,9 +400,22 @@ SGRT_API const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, const sgrt_node
  *  string naming the first broken invariant, or NULL. INVALID_ARG for NULL s. */
 SGRT_API sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what);
 
-/** Name of the combine kernel this build uses by default: "sse2", "avx",
- *  "neon", "simde-portable", "scalar", ... Static string. */
+/** Name of the kernel a scene created with default options uses on this
+ *  CPU: exactly one of "scalar", "sse2", "neon", "simde-portable" (SIMDe's
+ *  plain C, on targets without a native 4-wide ISA or in a -Dsimd=scalar
+ *  build), "avx", "avx512". The choice takes the widest level that the build
+ *  has and the CPU runs, except where a measured table says a narrower one is
+ *  faster (AMD family 19h runs AVX-512 as two 256-bit halves: "avx").
+ *  Static string; O(1) (a few cpuid instructions, no cached state). */
 SGRT_API const char *sgrt_simd_name(void);
+
+/** One phrase saying why sgrt_simd_name() is what it is (CPU features, the
+ *  measured table, the build option). Static string. */
+SGRT_API const char *sgrt_simd_reason(void);
+
+/** Name of the kernel `s` runs (one of the names of sgrt_simd_name), after
+ *  its desc's max_simd. NULL for a NULL scene. O(1). */
+SGRT_API const char *sgrt_scene_simd_name(const sgrt_scene *s);
 
 #ifdef __cplusplus
 }

@@ -1,14 +1,23 @@
-/* Packed 32-bit bitfields: bit (i % 32) of word (i / 32) is element i. */
+/* Packed 32-bit bitfields: bit (i % 32) of word (i / 32) is element i. The
+ * primitives (count trailing zeros, ranges, searches) and the walks every
+ * bitfield loop of the library is written with. Self-contained. */
 #ifndef SGRT_BITS_H
 #define SGRT_BITS_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+#endif
 
 static inline unsigned sgrt__ctz32(uint32_t x) /* x != 0 */
 {
 #if defined(__GNUC__) || defined(__clang__)
     return (unsigned)__builtin_ctz(x);
+#elif defined(_MSC_VER)
+    unsigned long i;
+    _BitScanForward(&i, x);
+    return (unsigned)i;
 #else
     unsigned n = 0;
     while (!(x & 1u)) { x >>= 1; n++; }
@@ -20,6 +29,10 @@ static inline uint32_t sgrt__clz32(uint32_t x) /* x != 0 */
 {
 #if defined(__GNUC__) || defined(__clang__)
     return (uint32_t)__builtin_clz(x);
+#elif defined(_MSC_VER)
+    unsigned long i;
+    _BitScanReverse(&i, x);
+    return 31u - (uint32_t)i;
 #else
     uint32_t n = 0;
     while (!(x & 0x80000000u)) { x <<= 1; n++; }
@@ -47,6 +60,49 @@ static inline void sgrt__bit_clear(uint32_t *w, uint32_t i) { w[i >> 5] &= ~(1u 
 
 /* Mask of bits [lo, 32) of a word, lo in 0..32. */
 static inline uint32_t sgrt__mask_from(uint32_t lo) { return lo >= 32u ? 0u : ~0u << lo; }
+
+/* The walks every loop over a bitfield uses. Each binds the names it is
+ * given and runs the statements after them; `continue` inside the body moves
+ * to the next element, `break` is not supported.
+ *
+ * SGRT__FOR_EACH_IN_WORD: each set bit of the word value `bits` (a variable,
+ * consumed), lowest first, `i` = word_index * 32 + bit. */
+#define SGRT__FOR_EACH_IN_WORD(word_index, bits, i, ...)                               \
+    while (bits) {                                                                     \
+        const uint32_t i = (word_index) * 32u + sgrt__ctz32(bits);                    \
+        bits &= bits - 1u;                                                             \
+        __VA_ARGS__                                                                    \
+    }
+
+/* SGRT__FOR_EACH_BIT: each set bit of words[0 .. nwords) in increasing
+ * order, read-only. */
+#define SGRT__FOR_EACH_BIT(words, nwords, i, ...)                                      \
+    for (uint32_t fw_ = 0; fw_ < (nwords); fw_++) {                                    \
+        uint32_t fb_ = (words)[fw_];                                                   \
+        SGRT__FOR_EACH_IN_WORD(fw_, fb_, i, __VA_ARGS__)                               \
+    }
+
+/* SGRT__FOR_EACH_SUMMARIZED: each non-zero word of a two-level bitfield (bit
+ * w of `sum` set iff words[w] != 0, sum_words summary words), in increasing
+ * order, binding `w` to its index and `bits` to its value (a variable the
+ * body may consume). With `clear` true, the summary and each visited word
+ * are zeroed as the walk passes them. */
+#define SGRT__FOR_EACH_SUMMARIZED(sum, sum_words, words, clear, w, bits, ...)         \
+    for (uint32_t ss_ = 0; ss_ < (sum_words); ss_++) {                                 \
+        uint32_t sb_ = (sum)[ss_];                                                     \
+        if (!sb_)                                                                      \
+            continue;                                                                  \
+        if (clear)                                                                     \
+            (sum)[ss_] = 0;                                                            \
+        do {                                                                           \
+            const uint32_t w = ss_ * 32u + sgrt__ctz32(sb_);                           \
+            sb_ &= sb_ - 1u;                                                           \
+            uint32_t bits = (words)[w];                                                \
+            if (clear)                                                                 \
+                (words)[w] = 0;                                                        \
+            __VA_ARGS__                                                                \
+        } while (sb_);                                                                 \
+    }
 
 /* Set or clear bits [first, first + count). */
 void sgrt__bits_set_range(uint32_t *w, uint32_t first, uint32_t count);

@@ -1,7 +1,6 @@
 /* The invariant checker: everything the speed and safety of the library rest
  * on, verified from scratch. For tests, fuzzing and debugging. */
 #include "internal.h"
-#include "handoff.h"
 #include <string.h>
 
 static const char *const sgrt__result_names[] = {
@@ -27,7 +26,7 @@ const char *sgrt_result_str(sgrt_result r)
 
 static bool live(const sgrt_scene *s, uint32_t i)
 {
-    return i < s->cap && sgrt__bit_get(s->alive, i);
+    return i < s->st.cap && sgrt__bit_get(s->st.alive, i);
 }
 
 sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
@@ -36,33 +35,33 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
         *out_what = NULL;
     if (!s)
         return SGRT_ERR_INVALID_ARG;
-    if (s->cap % 32u || s->words != s->cap / 32u || s->sum_words != (s->words + 31u) / 32u)
+    if (s->st.cap % 32u || s->st.words != s->st.cap / 32u || s->st.sum_words != (s->st.words + 31u) / 32u)
         FAIL("storage sizes: cap a multiple of 32, words = cap/32, summary = words/32");
-    if (s->slot_end > s->cap)
+    if (s->slot_end > s->st.cap)
         FAIL("slot_end <= capacity");
 
     /* Bitfields and their summaries. */
-    for (uint32_t si = 0; si < s->sum_words; si++) {
+    for (uint32_t si = 0; si < s->st.sum_words; si++) {
         for (uint32_t b = 0; b < 32u; b++) {
             const uint32_t w = si * 32u + b;
-            const bool full = (s->alive_full[si] >> b) & 1u;
-            const bool dsum = (s->dirty_sum[si] >> b) & 1u;
-            if (w >= s->words) {
+            const bool full = (s->st.alive_full[si] >> b) & 1u;
+            const bool dsum = (s->st.dirty_sum[si] >> b) & 1u;
+            if (w >= s->st.words) {
                 if (full || dsum)
                     FAIL("summary padding bits are zero");
                 continue;
             }
-            if (full != (s->alive[w] == ~0u))
+            if (full != (s->st.alive[w] == ~0u))
                 FAIL("alive summary: bit set iff the alive word is full");
-            if (dsum != (s->dirty[w] != 0u))
+            if (dsum != (s->st.dirty[w] != 0u))
                 FAIL("dirty summary: bit set iff the dirty word is non-zero");
-            if (s->dirty[w] & ~s->alive[w])
+            if (s->st.dirty[w] & ~s->st.alive[w])
                 FAIL("dirty bits only on live slots");
         }
     }
     uint32_t alive_count = 0, dead_below_end = 0;
-    for (uint32_t i = 0; i < s->cap; i++) {
-        const bool a = sgrt__bit_get(s->alive, i);
+    for (uint32_t i = 0; i < s->st.cap; i++) {
+        const bool a = sgrt__bit_get(s->st.alive, i);
         alive_count += a;
         if (i >= s->slot_end && a)
             FAIL("no live slot at or past slot_end");
@@ -81,31 +80,31 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
     for (uint32_t i = 0; i < s->slot_end; i++) {
         if (!live(s, i))
             continue;
-        const uint32_t p = s->parent[i];
+        const uint32_t p = s->st.parent[i];
         if (p != SGRT__NONE) {
             if (!live(s, p))
                 FAIL("parent of a live node is live");
             if (p >= i)
                 FAIL("topological slot order: slot(parent) < slot(child)");
-            if (sgrt__bit_get(s->dirty, p) && !sgrt__bit_get(s->dirty, i))
+            if (sgrt__bit_get(s->st.dirty, p) && !sgrt__bit_get(s->st.dirty, i))
                 FAIL("dirty closure: children of a dirty node are dirty");
         } else {
             linked++; /* roots are not in any child list */
-            if (s->prev_sibling[i] != SGRT__NONE || s->next_sibling[i] != SGRT__NONE)
+            if (s->st.prev_sibling[i] != SGRT__NONE || s->st.next_sibling[i] != SGRT__NONE)
                 FAIL("roots have no siblings");
         }
         uint32_t prev = SGRT__NONE, n = 0;
-        for (uint32_t c = s->first_child[i]; c != SGRT__NONE; c = s->next_sibling[c]) {
-            if (!live(s, c) || s->parent[c] != i)
+        for (uint32_t c = s->st.first_child[i]; c != SGRT__NONE; c = s->st.next_sibling[c]) {
+            if (!live(s, c) || s->st.parent[c] != i)
                 FAIL("child lists hold live children of their parent");
-            if (s->prev_sibling[c] != prev)
+            if (s->st.prev_sibling[c] != prev)
                 FAIL("sibling links are symmetric");
             prev = c;
             if (++n > s->node_count)
                 FAIL("child lists are acyclic");
         }
         linked += n;
-        const uint32_t h = s->slot_handle[i];
+        const uint32_t h = s->st.slot_handle[i];
         if (h >= s->handle_used || s->handle_slot[h] != i)
             FAIL("handle table points back at each live slot");
         if (s->handle_gen[h] >= SGRT__GEN_PERIOD)
@@ -119,7 +118,7 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
         const uint32_t sl = s->handle_slot[h];
         if (sl == SGRT__NONE)
             continue;
-        if (!live(s, sl) || s->slot_handle[sl] != h)
+        if (!live(s, sl) || s->st.slot_handle[sl] != h)
             FAIL("every used handle index maps to a live slot that maps back");
         mapped++;
     }
@@ -134,7 +133,7 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
     if (s->node_count > s->max_nodes)
         FAIL("node count <= max_nodes");
     {
-        const char *w = sgrt__trackers_check(s);
+        const char *w = sgrt__registry_check(s);
         if (w)
             FAIL(w);
     }

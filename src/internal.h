@@ -1,11 +1,27 @@
-/* Internal declarations shared by the files of src/ (and by white-box tests).
- * Nothing here is public API. */
+/* The scene's layout and the internal interface between the files of src/
+ * (and white-box tests). Nothing here is public API. Declarations are grouped
+ * by the file that defines them; each file's first comment says what it owns:
+ *
+ *   alloc.c      allocation through the user's hooks
+ *   storage.c    the per-slot arrays (one list: SGRT__SLOT_ARRAYS), their
+ *                growth, slot occupancy and compaction
+ *   handles.c    the handle table: ids, generations, resolution
+ *   dirty.c      dirty bits, their summary and closure over descendants
+ *   hierarchy.c  nodes and links: create, destroy, re-parent, relocation
+ *   transform.c  writing and reading local and world matrices
+ *   update.c     the per-frame update and the exact world of one node now
+ *   registry.c   slot bitfields that follow storage (trackers, node sets)
+ *   tracker.c    change trackers        nodeset.c  node sets
+ *   access.c     the renderer's view: world array, slots, user values
+ *   matrix.c     TRS, inverse, finiteness   check.c  the invariant checker
+ *   scene.c      scene lifecycle and kernel choice
+ *   kernels/     the per-frame arithmetic, per ISA (kernels/kernels.h) */
 #ifndef SGRT_INTERNAL_H
 #define SGRT_INTERNAL_H
 
 #include "sgrt.h"
 #include "bits.h"
-#include "kernels.h"
+#include "kernels/kernels.h"
 
 #define SGRT__NONE 0xFFFFFFFFu          /* "no slot" in parent/child/sibling links */
 #define SGRT__INDEX_BITS 24u
@@ -13,40 +29,83 @@
 #define SGRT__GEN_PERIOD 255u           /* generations 0..254, encoded 1..255 */
 #define SGRT__MIN_FREE_HANDLES 1024u    /* indices are reused only past this many free */
 #define SGRT__MAX_SLOTS (1u << 25)      /* slot storage limit (holes included) */
+#define SGRT__DEFAULT_CAPACITY 64u
 
 typedef float sgrt__mat4[16];
 
-/* All per-slot arrays live in one allocation (`block`), each 64-byte aligned. */
+/* Every per-slot array, once: X(name, element type, kind). LINK arrays hold
+ * slots (or SGRT__NONE) and are remapped when slots move; DATA arrays are
+ * copied. Storage layout, growth, relocation and compaction all expand this
+ * list, so an array added here is carried everywhere. */
+#define SGRT__SLOT_ARRAYS(X)                                                           \
+    X(local, sgrt__mat4, DATA)        /* 64-byte aligned: one matrix per cache line */ \
+    X(world, sgrt__mat4, DATA)                                                         \
+    X(user, uint64_t, DATA)           /* user value that travels with the node */      \
+    X(slot_handle, uint32_t, DATA)    /* handle index of the node in this slot */      \
+    X(parent, uint32_t, LINK)         /* SGRT__NONE for roots */                       \
+    X(first_child, uint32_t, LINK)                                                     \
+    X(next_sibling, uint32_t, LINK)                                                    \
+    X(prev_sibling, uint32_t, LINK)
+
+/* Per-word bitfields: bit (i % 32) of word (i / 32) is slot i. */
+#define SGRT__SLOT_BITFIELDS(X)                                                        \
+    X(alive)                                                                           \
+    X(dirty)
+
+#define SGRT__DECLARE_ARRAY(name, type, kind) type *name;
+#define SGRT__DECLARE_BITFIELD(name) uint32_t *name;
+
+/* The slot storage: every per-slot array in one allocation. */
+typedef struct sgrt__storage {
+    void *block;
+    size_t size;
+    uint32_t cap;       /* slots allocated, a multiple of 32 */
+    uint32_t words;     /* cap / 32 */
+    uint32_t sum_words; /* ceil(words / 32) */
+    SGRT__SLOT_ARRAYS(SGRT__DECLARE_ARRAY)
+    SGRT__SLOT_BITFIELDS(SGRT__DECLARE_BITFIELD)
+    uint32_t *alive_full; /* bit w set iff alive[w] == ~0u */
+    uint32_t *dirty_sum;  /* bit w set iff dirty[w] != 0 */
+    uint32_t *scratch;    /* 2 x cap entries, for relocation and compaction */
+} sgrt__storage;
+
+/* A bitfield over slots that follows the scene's storage (registry.c). */
+typedef struct sgrt__slotbits {
+    const sgrt_scene *scene; /* owner, to refuse objects of another scene */
+    uint32_t words;          /* words in `bits`, always >= scene words */
+    uint32_t *bits;
+    uint32_t *extra;         /* tracker: summary; node set: spare words */
+    uint32_t *block;         /* one allocation holds bits and extra */
+    size_t block_size;
+} sgrt__slotbits;
+
+/* The registry: trackers and node sets of a scene (each list points at the
+ * sgrt__slotbits that begins each object). */
+typedef struct sgrt__registry {
+    sgrt__slotbits **trackers;
+    sgrt__slotbits **sets;
+    uint32_t tracker_count, tracker_cap;
+    uint32_t set_count, set_cap;
+} sgrt__registry;
+
+struct sgrt_tracker {
+    sgrt__slotbits b; /* pending slots; extra = summary, bit w iff bits[w] != 0 */
+};
+
+struct sgrt_nodeset {
+    sgrt__slotbits b; /* members; extra = target of a compaction remap */
+};
+
 struct sgrt_scene {
     sgrt_allocator alloc;
     uint32_t max_nodes;
     uint32_t node_count;
+    uint32_t slot_end; /* one past the highest slot used since the last compaction */
+    uint32_t holes;    /* dead slots below slot_end */
 
-    /* --- slot storage: structure of arrays, indexed by slot --- */
-    uint32_t cap;       /* slots allocated, a multiple of 32 */
-    uint32_t slot_end;  /* one past the highest slot that is or was used since the last compaction */
-    uint32_t holes;     /* dead slots below slot_end */
-    void *block;
-    size_t block_size;
-    sgrt__mat4 *local;  /* 64-byte aligned: one matrix per cache line */
-    sgrt__mat4 *world;
-    uint32_t *parent;   /* slot of the parent, SGRT__NONE for roots */
-    uint32_t *first_child;
-    uint32_t *next_sibling;
-    uint32_t *prev_sibling;
-    uint32_t *slot_handle; /* handle index stored in this slot */
-    uint64_t *user;        /* user value that travels with the node */
-    uint32_t *scratch;     /* cap entries, for relocation and destroy walks */
+    sgrt__storage st;
 
-    /* --- bitfields: bit (i % 32) of word (i / 32) is slot i --- */
-    uint32_t words;        /* cap / 32 */
-    uint32_t sum_words;    /* ceil(words / 32) */
-    uint32_t *alive;
-    uint32_t *alive_full;  /* bit w set iff alive[w] == ~0u */
-    uint32_t *dirty;
-    uint32_t *dirty_sum;   /* bit w set iff dirty[w] != 0 */
-
-    /* --- handle table (indirection: slots move, handles do not) --- */
+    /* handle table (indirection: slots move, handles do not) */
     uint32_t handle_cap;
     uint32_t handle_used;  /* indices ever handed out */
     uint32_t *handle_slot; /* slot of a live index, SGRT__NONE when free */
@@ -55,59 +114,126 @@ struct sgrt_scene {
     uint32_t free_head, free_count;
     uint32_t salt;         /* per-scene scramble of ids: foreign handles fail */
 
-    /* --- change trackers (tracker.c) --- */
-    struct sgrt_tracker **trackers;
-    uint32_t tracker_count, tracker_cap;
-
-    const sgrt__kernels *k;
+    sgrt__registry reg;
+    sgrt__kernels k;
 };
 
-/* Allocation through the scene's hooks. */
+/* ---- alloc.c ------------------------------------------------------------- */
+
+/* The default hooks (aligned_alloc / free) and calls through a scene's. */
+extern const sgrt_allocator sgrt__default_allocator;
 void *sgrt__alloc(const sgrt_allocator *a, size_t size, size_t align);
 void sgrt__free(const sgrt_allocator *a, void *p, size_t size);
 
-/* Storage and handles (scene.c). ensure_* may allocate; take/release never do. */
-sgrt_result sgrt__ensure_slots(sgrt_scene *s, uint64_t need);
-sgrt_result sgrt__ensure_handle(sgrt_scene *s);
-uint32_t sgrt__take_handle(sgrt_scene *s, uint32_t slot);
-void sgrt__release_handle(sgrt_scene *s, uint32_t index);
-sgrt_result sgrt__storage_compact(sgrt_scene *s);
+/* ---- storage.c ----------------------------------------------------------- */
 
+/* Make slots [0, need) exist; geometric growth. Nothing changes on failure. */
+sgrt_result sgrt__storage_ensure(sgrt_scene *s, uint64_t need);
+void sgrt__storage_free(sgrt_scene *s);
+/* Copy every per-slot array of slot `from` to slot `to` (DATA as is, LINK
+ * arrays through map: the new slot of a slot; identity when map is NULL). */
+void sgrt__storage_copy_slot(sgrt_scene *s, uint32_t to, uint32_t from, const uint32_t *map);
+/* Re-store the live nodes depth-first from slot 0, closing holes. */
+sgrt_result sgrt__storage_compact(sgrt_scene *s);
+/* Slot occupancy: alive bits with their full-word summary, slot_end, holes. */
+void sgrt__slot_occupy(sgrt_scene *s, uint32_t slot);
+void sgrt__slot_vacate(sgrt_scene *s, uint32_t slot);
+void sgrt__slots_trim(sgrt_scene *s);
+/* First dead slot after `after` (SGRT__NONE: from 0); slot_end if none. */
+uint32_t sgrt__slot_find_free(const sgrt_scene *s, uint32_t after);
+
+/* ---- handles.c ----------------------------------------------------------- */
+
+sgrt_result sgrt__handles_init(sgrt_scene *s, uint32_t cap);
+void sgrt__handles_free(sgrt_scene *s);
+sgrt_result sgrt__handles_reserve(sgrt_scene *s, uint32_t node_count);
+/* Guarantee that sgrt__handle_take will not need to allocate. */
+sgrt_result sgrt__handle_ensure(sgrt_scene *s);
+uint32_t sgrt__handle_take(sgrt_scene *s, uint32_t slot);
+void sgrt__handle_release(sgrt_scene *s, uint32_t index);
 /* Slot of a handle, or SGRT__NONE if it is not a live node of s. */
 uint32_t sgrt__resolve(const sgrt_scene *s, sgrt_node n);
 sgrt_node sgrt__handle_of_slot(const sgrt_scene *s, uint32_t slot);
 
-/* Exact current world of a live slot, as the next update will store it
- * (transform.c). */
-sgrt_result sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16]);
+/* ---- dirty.c ------------------------------------------------------------- */
 
+void sgrt__dirty_set(sgrt_scene *s, uint32_t slot);
+void sgrt__dirty_clear(sgrt_scene *s, uint32_t slot);
 /* Mark the subtree rooted at slot dirty (stops at nodes already dirty). */
-void sgrt__mark_subtree(sgrt_scene *s, uint32_t slot);
+void sgrt__dirty_mark_subtree(sgrt_scene *s, uint32_t slot);
 
-/* Report that the slots `bits` of word `word` changed content (world
- * recomputed, created, destroyed, or moved in storage). Called by the core;
- * feeds every tracker. */
-void sgrt__note_changed(sgrt_scene *s, uint32_t word, uint32_t bits);
+/* ---- update.c ------------------------------------------------------------ */
 
-/* Trackers follow their scene across storage reallocation (cap changes). */
-sgrt_result sgrt__trackers_reserve(sgrt_scene *s, uint32_t new_words);
-void sgrt__trackers_destroy_all(sgrt_scene *s);
+/* Exact current world of a live slot, as the next update will store it. */
+void sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16]);
 
-/* Node sets follow their nodes (nodeset.c): a destroyed slot leaves every set;
- * a relocated slot's membership moves to its (empty) destination; compaction
+/* ---- registry.c ---------------------------------------------------------- */
+
+/* Give b zeroed bits (extra_words of `extra` beside them) for the scene's
+ * capacity and add it to the list. Allocates; nothing changes on failure. */
+sgrt_result sgrt__registry_add_tracker(sgrt_scene *s, struct sgrt_tracker *t);
+sgrt_result sgrt__registry_add_set(sgrt_scene *s, struct sgrt_nodeset *set);
+void sgrt__registry_remove_tracker(sgrt_scene *s, struct sgrt_tracker *t);
+void sgrt__registry_remove_set(sgrt_scene *s, struct sgrt_nodeset *set);
+/* Every registered bitfield covers `words` words (storage growth). */
+sgrt_result sgrt__registry_reserve(sgrt_scene *s, uint32_t words);
+void sgrt__registry_destroy_all(sgrt_scene *s);
+/* NULL when the registry's invariants hold, else what broke. */
+const char *sgrt__registry_check(const sgrt_scene *s);
+
+/* ---- tracker.c ----------------------------------------------------------- */
+
+/* The slots `bits` of word `word` changed content (world recomputed,
+ * created, destroyed, or moved in storage): every tracker records them. */
+void sgrt__trackers_note(sgrt_scene *s, uint32_t word, uint32_t bits);
+static inline void sgrt__trackers_note_slot(sgrt_scene *s, uint32_t slot)
+{
+    sgrt__trackers_note(s, slot >> 5, 1u << (slot & 31u));
+}
+
+/* ---- nodeset.c ----------------------------------------------------------- */
+
+/* Node sets follow their nodes: a destroyed slot leaves every set; a
+ * relocated node's membership moves to its (empty) destination; compaction
  * remaps every live slot through map[old] = new before the new storage is
- * installed. */
+ * installed (s->st.alive still the old bits). */
 void sgrt__nodesets_forget(sgrt_scene *s, uint32_t slot);
 void sgrt__nodesets_move(sgrt_scene *s, uint32_t from, uint32_t to);
 void sgrt__nodesets_compact(sgrt_scene *s, const uint32_t *map);
 
-/* Test-only: force the kernel table (SGRT__KERNELS_REFERENCE or _DEFAULT). */
-void sgrt__scene_use_kernels(sgrt_scene *s, const sgrt__kernels *k);
+/* ---- matrix.c ------------------------------------------------------------ */
 
-/* Matrix helpers (matrix.c): exact IEEE single-precision, fixed order. */
+/* Exact IEEE single precision in one fixed order. */
 void sgrt__trs_to_mat4(const float t[3], const float q[4], const float scale[3], float out[16]);
 /* out = inverse(parent) x world in double precision; false if not finite. */
 bool sgrt__relative_local(const float parent[16], const float world[16], float out[16]);
 bool sgrt__all_finite(const float *v, uint32_t n);
+
+/* ---- scene.c ------------------------------------------------------------- */
+
+/* Test-only: run `level` (clamped to what the CPU has) on this scene, or
+ * the table *k when k is not NULL (a modelled kernel). */
+void sgrt__scene_set_kernels(sgrt_scene *s, uint32_t level, const sgrt__kernels *k);
+
+/* ---- hierarchy links (inline: the walks of every file that follows links) */
+
+/* Next node in pre-order after the subtree of x, within the subtree of root. */
+static inline uint32_t sgrt__skip_subtree(const sgrt_scene *s, uint32_t x, uint32_t root)
+{
+    while (x != root) {
+        if (s->st.next_sibling[x] != SGRT__NONE)
+            return s->st.next_sibling[x];
+        x = s->st.parent[x];
+    }
+    return SGRT__NONE;
+}
+
+/* Next node in pre-order within the subtree of root (SGRT__NONE at the end). */
+static inline uint32_t sgrt__preorder_next(const sgrt_scene *s, uint32_t x, uint32_t root)
+{
+    if (s->st.first_child[x] != SGRT__NONE)
+        return s->st.first_child[x];
+    return sgrt__skip_subtree(s, x, root);
+}
 
 #endif

@@ -1,11 +1,11 @@
 /* Node sets: user-owned bitfields over slots that follow their nodes, and
  * the bitfield algebra between them and a tracker's pending changes. */
-#include "handoff.h"
+#include "internal.h"
 #include <string.h>
 
 static bool own(const sgrt_scene *s, const sgrt_nodeset *set)
 {
-    return s && set && set->b.scene == s && set->b.kind == SGRT__BITS_NODESET;
+    return s && set && set->b.scene == s;
 }
 
 /* Words that can hold a live node. */
@@ -20,8 +20,7 @@ sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset **out)
         return SGRT_ERR_NOMEM;
     memset(set, 0, sizeof *set);
     set->b.scene = s;
-    set->b.kind = SGRT__BITS_NODESET;
-    const sgrt_result r = sgrt__bits_register(s, &set->b);
+    const sgrt_result r = sgrt__registry_add_set(s, set);
     if (r != SGRT_OK) {
         sgrt__free(&s->alloc, set, sizeof *set);
         return r;
@@ -34,7 +33,7 @@ void sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset *set)
 {
     if (!own(s, set))
         return;
-    sgrt__bits_unregister(s, &set->b);
+    sgrt__registry_remove_set(s, set);
     sgrt__free(&s->alloc, set, sizeof *set);
 }
 
@@ -133,19 +132,19 @@ sgrt_result sgrt_nodeset_combine(sgrt_scene *s, sgrt_nodeset *dst, const sgrt_no
 sgrt_result sgrt_nodeset_from_changes(sgrt_scene *s, sgrt_nodeset *dst, sgrt_tracker *t,
                                       sgrt_set_op op, const sgrt_nodeset *b, bool consume)
 {
-    if (!own(s, dst) || !t || t->scene != s || t->kind != SGRT__BITS_TRACKER ||
+    if (!own(s, dst) || !t || t->b.scene != s ||
         (b && (!own(s, b) || !valid_op(op))))
         return SGRT_ERR_INVALID_ARG;
     const uint32_t nw = used_words(s);
     uint32_t *wd = dst->b.bits;
     for (uint32_t i = 0; i < nw; i++) {
-        const uint32_t changed = t->bits[i] & s->alive[i];
+        const uint32_t changed = t->b.bits[i] & s->st.alive[i];
         const uint32_t r = b ? apply(op, changed, b->b.bits[i]) : changed;
         wd[i] = r;
-        if (consume && (t->bits[i] & r)) {
-            t->bits[i] &= ~r;
-            if (!t->bits[i])
-                t->aux[i >> 5] &= ~(1u << (i & 31u));
+        if (consume && (t->b.bits[i] & r)) {
+            t->b.bits[i] &= ~r;
+            if (!t->b.bits[i])
+                t->b.extra[i >> 5] &= ~(1u << (i & 31u));
         }
     }
     memset(wd + nw, 0, (size_t)(dst->b.words - nw) * 4u);
@@ -180,14 +179,14 @@ const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, const sgrt_nodeset *set,
 
 void sgrt__nodesets_forget(sgrt_scene *s, uint32_t slot)
 {
-    for (uint32_t i = sgrt__first_nodeset(s); i < s->tracker_count; i++)
-        sgrt__bit_clear(s->trackers[i]->bits, slot);
+    for (uint32_t i = 0; i < s->reg.set_count; i++)
+        sgrt__bit_clear(s->reg.sets[i]->bits, slot);
 }
 
 void sgrt__nodesets_move(sgrt_scene *s, uint32_t from, uint32_t to)
 {
-    for (uint32_t i = sgrt__first_nodeset(s); i < s->tracker_count; i++) {
-        uint32_t *bits = s->trackers[i]->bits;
+    for (uint32_t i = 0; i < s->reg.set_count; i++) {
+        uint32_t *bits = s->reg.sets[i]->bits;
         if (sgrt__bit_get(bits, from)) {
             sgrt__bit_clear(bits, from);
             sgrt__bit_set(bits, to);
@@ -199,19 +198,15 @@ void sgrt__nodesets_move(sgrt_scene *s, uint32_t from, uint32_t to)
 
 void sgrt__nodesets_compact(sgrt_scene *s, const uint32_t *map)
 {
-    for (uint32_t i = sgrt__first_nodeset(s); i < s->tracker_count; i++) {
-        struct sgrt_tracker *e = s->trackers[i];
-        memset(e->aux, 0, (size_t)e->words * 4u);
-        for (uint32_t w = 0; w < s->words; w++) {
-            uint32_t bits = e->bits[w] & s->alive[w];
-            while (bits) {
-                const uint32_t o = w * 32u + sgrt__ctz32(bits);
-                bits &= bits - 1u;
-                sgrt__bit_set(e->aux, map[o]);
-            }
+    for (uint32_t i = 0; i < s->reg.set_count; i++) {
+        sgrt__slotbits *e = s->reg.sets[i];
+        memset(e->extra, 0, (size_t)e->words * 4u);
+        for (uint32_t w = 0; w < s->st.words; w++) {
+            uint32_t bits = e->bits[w] & s->st.alive[w];
+            SGRT__FOR_EACH_IN_WORD(w, bits, o, sgrt__bit_set(e->extra, map[o]);)
         }
         uint32_t *old = e->bits;
-        e->bits = e->aux;
-        e->aux = old;
+        e->bits = e->extra;
+        e->extra = old;
     }
 }

@@ -395,7 +395,7 @@ static void test_no_allocation_per_frame(void)
     enum { N = 3000 };
     counting c = {0, 0, 0};
     const sgrt_allocator al = {count_alloc, count_free, &c};
-    const sgrt_scene_desc desc = {0, 0, &al};
+    const sgrt_scene_desc desc = {0, 0, &al, SGRT_SIMD_AUTO};
     sgrt_scene *s = new_scene_desc(&desc);
     CHECK(c.allocs > 0);
     sgrt_node *n = malloc(N * sizeof *n);
@@ -453,7 +453,7 @@ static void test_reserve(void)
     enum { N = 5000 };
     counting c = {0, 0, 0};
     const sgrt_allocator al = {count_alloc, count_free, &c};
-    const sgrt_scene_desc desc = {0, 0, &al};
+    const sgrt_scene_desc desc = {0, 0, &al, SGRT_SIMD_AUTO};
     sgrt_scene *s = new_scene_desc(&desc);
     OK(sgrt_scene_reserve(s, N));
     const unsigned long a0 = c.allocs;

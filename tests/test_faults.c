@@ -418,9 +418,9 @@ static void script_reparent(int n, int parent, uint32_t keep, bool growth)
 static void script_fill_but_one(void)
 {
     const sgrt_scene *ps = plan.s;
-    while (ps->holes != 0 || ps->slot_end + 1u < ps->cap)
+    while (ps->holes != 0 || ps->slot_end + 1u < ps->st.cap)
         script_create(-1);
-    if (ps->slot_end + 1u != ps->cap)
+    if (ps->slot_end + 1u != ps->st.cap)
         abort();
 }
 

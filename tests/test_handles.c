@@ -391,7 +391,7 @@ static void test_null_pointers(void)
     sgrt_node o;
 
     CHECK_RES(sgrt_scene_create(NULL, NULL), SGRT_ERR_INVALID_ARG);
-    const sgrt_scene_desc d0 = {0, 0, NULL};
+    const sgrt_scene_desc d0 = {0, 0, NULL, SGRT_SIMD_AUTO};
     CHECK_RES(sgrt_scene_create(&d0, NULL), SGRT_ERR_INVALID_ARG);
     sgrt_scene_destroy(NULL);
     CHECK_RES(sgrt_scene_reserve(NULL, 10), SGRT_ERR_INVALID_ARG);
@@ -532,33 +532,33 @@ static void never_free(void *p, size_t size, void *user)
 static void test_bad_desc(void)
 {
     sgrt_scene *s = NULL;
-    const sgrt_scene_desc too_many = {0, SGRT_MAX_NODES + 1u, NULL};
+    const sgrt_scene_desc too_many = {0, SGRT_MAX_NODES + 1u, NULL, SGRT_SIMD_AUTO};
     CHECK_RES(sgrt_scene_create(&too_many, &s), SGRT_ERR_INVALID_ARG);
-    const sgrt_scene_desc way_too_many = {0, UINT32_MAX, NULL};
+    const sgrt_scene_desc way_too_many = {0, UINT32_MAX, NULL, SGRT_SIMD_AUTO};
     CHECK_RES(sgrt_scene_create(&way_too_many, &s), SGRT_ERR_INVALID_ARG);
-    const sgrt_scene_desc init_over_max = {11, 10, NULL};
+    const sgrt_scene_desc init_over_max = {11, 10, NULL, SGRT_SIMD_AUTO};
     CHECK_RES(sgrt_scene_create(&init_over_max, &s), SGRT_ERR_INVALID_ARG);
-    const sgrt_scene_desc init_over_default_max = {SGRT_MAX_NODES + 1u, 0, NULL};
+    const sgrt_scene_desc init_over_default_max = {SGRT_MAX_NODES + 1u, 0, NULL, SGRT_SIMD_AUTO};
     CHECK_RES(sgrt_scene_create(&init_over_default_max, &s), SGRT_ERR_INVALID_ARG);
     const sgrt_allocator no_alloc = {NULL, never_free, NULL};
     const sgrt_allocator no_free = {never_alloc, NULL, NULL};
     const sgrt_allocator neither = {NULL, NULL, NULL};
-    const sgrt_scene_desc d1 = {0, 0, &no_alloc}, d2 = {0, 0, &no_free}, d3 = {0, 0, &neither};
+    const sgrt_scene_desc d1 = {0, 0, &no_alloc, SGRT_SIMD_AUTO}, d2 = {0, 0, &no_free, SGRT_SIMD_AUTO}, d3 = {0, 0, &neither, SGRT_SIMD_AUTO};
     CHECK_RES(sgrt_scene_create(&d1, &s), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_scene_create(&d2, &s), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_scene_create(&d3, &s), SGRT_ERR_INVALID_ARG);
 
     /* An allocator that always fails: NOMEM, nothing leaked (ASan would see). */
     const sgrt_allocator failing = {never_alloc, never_free, NULL};
-    const sgrt_scene_desc d4 = {0, 0, &failing};
+    const sgrt_scene_desc d4 = {0, 0, &failing, SGRT_SIMD_AUTO};
     CHECK_RES(sgrt_scene_create(&d4, &s), SGRT_ERR_NOMEM);
 
     /* The edges that are allowed. */
-    const sgrt_scene_desc exact = {10, 10, NULL};
+    const sgrt_scene_desc exact = {10, 10, NULL, SGRT_SIMD_AUTO};
     OK(sgrt_scene_create(&exact, &s));
     sgrt_scene_destroy(s);
     s = NULL;
-    const sgrt_scene_desc max = {0, SGRT_MAX_NODES, NULL};
+    const sgrt_scene_desc max = {0, SGRT_MAX_NODES, NULL, SGRT_SIMD_AUTO};
     OK(sgrt_scene_create(&max, &s));
     sgrt_scene_destroy(s);
 }
@@ -566,7 +566,7 @@ static void test_bad_desc(void)
 static void test_capacity(void)
 {
     enum { MAX = 100 };
-    const sgrt_scene_desc desc = {0, MAX, NULL};
+    const sgrt_scene_desc desc = {0, MAX, NULL, SGRT_SIMD_AUTO};
     sgrt_scene *s = new_scene_desc(&desc);
     sgrt_node nodes[MAX];
     populate(s, nodes, MAX);

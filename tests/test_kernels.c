@@ -1,20 +1,27 @@
-/* Every combine kernel against the plain C reference: random matrices, edge
- * values, and whole update passes over random forests. The bound is 0 ULP:
+/* Every kernel against the plain C reference, checkasm's way: the table is
+ * filled at each level this machine runs (the same path a scene takes, with
+ * the level lowered), and every entry that level overrides is compared with
+ * the reference on random matrices, edge values and whole update passes over
+ * random forests. `test_kernels --bench` then times each implementation. The bound is 0 ULP:
  * all kernels evaluate the same products and sums in the same order without
  * contraction, so results must be bit-identical. Two exceptions are allowed
  * and compared separately: NaN results only need to be NaN on both sides
  * (payloads are not portable), and a NEON kernel on 32-bit ARM, which
  * flushes denormal operands and tiny results to zero, is compared with the
  * model of that behaviour in tests/ports/armv7_neon_model.h instead. */
+#define _POSIX_C_SOURCE 200809L
 #include "internal.h"
 #include "testutil.h"
 #include "ports/armv7_neon_model.h"
 #include <float.h>
 #include <stdlib.h>
+#include <time.h>
 
 /* What a kernel must reproduce: the reference, or on 32-bit ARM, for a kernel
  * that runs on NEON (which always flushes denormals to zero), the model of
  * NEON arithmetic. Anywhere else a flushing kernel is an error. */
+static sgrt__kernels reference;
+
 static const sgrt__kernels *expected_for(const sgrt__kernels *k)
 {
 #if defined(__arm__) && !defined(__aarch64__)
@@ -23,9 +30,8 @@ static const sgrt__kernels *expected_for(const sgrt__kernels *k)
 #else
     (void)k;
 #endif
-    return &sgrt__kernels_ref;
+    return &reference;
 }
-
 
 
 static bool same_float(float a, float b)
@@ -112,23 +118,6 @@ static void test_mul(const sgrt__kernels *k)
     CHECK(got[12] == 12.0f && got[13] == 2.0f && got[14] == 3.0f);
 }
 
-static void test_batch(const sgrt__kernels *k)
-{
-    enum { N = 1000 };
-    float(*a)[16] = malloc(sizeof(float[N][16])), (*b)[16] = malloc(sizeof(float[N][16]));
-    float(*got)[16] = malloc(sizeof(float[N][16])), (*want)[16] = malloc(sizeof(float[N][16]));
-    rng r = {77};
-    for (int i = 0; i < N; i++) {
-        random_matrix(&r, a[i], i % 3);
-        random_matrix(&r, b[i], 1);
-    }
-    expected_for(k)->mul_batch((const float(*)[16])a, (const float(*)[16])b, want, N);
-    k->mul_batch((const float(*)[16])a, (const float(*)[16])b, got, N);
-    for (int i = 0; i < N; i++)
-        compare16(got[i], want[i], "mul_batch");
-    free(a); free(b); free(got); free(want);
-}
-
 /* A random forest in topological order with a dirty set closed over
  * descendants; both kernels update copies of it and must agree exactly. */
 static void test_update(const sgrt__kernels *k, int shape)
@@ -179,21 +168,130 @@ static void test_update(const sgrt__kernels *k, int shape)
     free(local); free(w1); free(w2);
 }
 
-int main(void)
+/* ---- the choice ------------------------------------------------------------ */
+
+static void test_choice(void)
 {
-    printf("default kernel: %s\n", sgrt_simd_name());
-    const sgrt__kernels *kernels[8];
-    const uint32_t nk = sgrt__kernels_available(kernels, 8);
-    CHECK(nk >= 2 && kernels[0] == &sgrt__kernels_ref);
-    for (uint32_t i = 1; i < nk; i++) {
-        printf("testing %s against %s\n", kernels[i]->name, expected_for(kernels[i])->name);
-        test_mul(kernels[i]);
-        test_batch(kernels[i]);
-        for (int shape = 0; shape < 3; shape++) {
-            test_update(kernels[i], shape);
-        }
+    const uint32_t top = sgrt__kernels_cpu_level();
+    const uint32_t def = sgrt__kernels_choose(0, NULL);
+    CHECK(def >= SGRT__LEVEL_SCALAR && def <= top);
+    CHECK(strcmp(sgrt_simd_name(), sgrt__kernels_level_name(def)) == 0);
+    CHECK(sgrt_simd_reason() != NULL && sgrt_simd_reason()[0] != '\0');
+    static const char *const names[] = {"scalar", "sse2",   "neon",
+                                        "simde-portable", "avx", "avx512"};
+    bool known = false;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        known |= strcmp(sgrt_simd_name(), names[i]) == 0;
+    CHECK(known);
+    /* The desc lowers the level; a level above the CPU's falls back. */
+    for (uint32_t level = SGRT__LEVEL_SCALAR; level <= SGRT__LEVEL_MAX; level++) {
+        sgrt_scene_desc d = {0};
+        d.max_simd = (sgrt_simd)level;
+        sgrt_scene *s = new_scene_desc(&d);
+        const uint32_t want = level < def ? level : def;
+        CHECK(strcmp(sgrt_scene_simd_name(s), sgrt__kernels_level_name(want)) == 0);
+        sgrt_scene_destroy(s);
     }
-    test_update(&sgrt__kernels_ref, 1); /* the reference against itself still counts right */
+    sgrt_scene_desc bad = {0};
+    bad.max_simd = (sgrt_simd)(SGRT__LEVEL_MAX + 1);
+    sgrt_scene *s = NULL;
+    CHECK_RES(sgrt_scene_create(&bad, &s), SGRT_ERR_INVALID_ARG);
+    CHECK(s == NULL);
+    CHECK(sgrt_scene_simd_name(NULL) == NULL);
+}
+
+/* ---- --bench: each implementation's cost, through its update entry ---------- */
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* ns per product: 64 products whose parents are 64 distinct roots (batch),
+ * or a chain of 64 where each product is the next one's parent (dependent).
+ * The best of 50 blocks of 100 passes. */
+static double bench_update(const sgrt__kernels *k, bool dependent)
+{
+    enum { N = 64, T = 2 * N };
+    float(*local)[16] = aligned_alloc(64, sizeof(float[T][16]));
+    float(*world)[16] = aligned_alloc(64, sizeof(float[T][16]));
+    uint32_t parent[T], dirty[T / 32], sum[1];
+    rng r = {9};
+    for (uint32_t i = 0; i < T; i++) {
+        random_matrix(&r, local[i], 0);
+        random_matrix(&r, world[i], 0);
+        parent[i] = i < N ? SGRT__NONE : dependent ? (i == N ? SGRT__NONE : i - 1u) : i - N;
+    }
+    const sgrt__update_view v = {(const float(*)[16])local, world, parent, dirty, sum, 1};
+    double best = 1e30;
+    for (int block = 0; block < 50; block++) {
+        uint32_t n = 0;
+        const double t0 = now_ns();
+        for (int rep = 0; rep < 100; rep++) {
+            dirty[0] = dirty[1] = 0;
+            dirty[2] = dirty[3] = ~0u;
+            sum[0] = 0xCu;
+            n += k->update(&v);
+        }
+        const double t = (now_ns() - t0) / (double)n;
+        if (t < best)
+            best = t;
+    }
+    free(local);
+    free(world);
+    return best;
+}
+
+static void bench(void)
+{
+    printf("kernels (cache-resident, ns per 4x4 product through the update entry, best of 50 x 100 passes)\n");
+    printf("%-16s %8s %10s %9s\n", "kernel", "batch", "dependent", "ref/this");
+    double ref_batch = 0;
+    for (uint32_t level = SGRT__LEVEL_SCALAR; level <= sgrt__kernels_cpu_level(); level++) {
+        sgrt__kernels k;
+        sgrt__kernels_init(&k, level);
+        const double b = bench_update(&k, false), d = bench_update(&k, true);
+        if (level == SGRT__LEVEL_SCALAR)
+            ref_batch = b;
+        printf("%-16s %8.3f %10.3f %8.3fx%s\n", k.name, b, d, ref_batch / b,
+               strcmp(k.name, sgrt_simd_name()) == 0 ? "  (default)" : "");
+    }
+    printf("default: %s (%s)\n", sgrt_simd_name(), sgrt_simd_reason());
+}
+
+int main(int argc, char **argv)
+{
+    sgrt__kernels_init(&reference, SGRT__LEVEL_SCALAR);
+    if (argc > 1 && strcmp(argv[1], "--bench") == 0) {
+        bench();
+        return 0;
+    }
+    if (argc > 1) {
+        fprintf(stderr, "usage: %s [--bench]\n", argv[0]);
+        return 2;
+    }
+    printf("default kernel: %s (%s)\n", sgrt_simd_name(), sgrt_simd_reason());
+    test_choice();
+    /* Each level the machine runs, filled as a scene fills it: test what it
+     * overrides (a level the CPU lacks falls back, giving the same table). */
+    const char *previous = NULL;
+    uint32_t tested = 0;
+    for (uint32_t level = SGRT__LEVEL_SCALAR; level <= SGRT__LEVEL_MAX; level++) {
+        sgrt__kernels k;
+        sgrt__kernels_init(&k, level);
+        if (previous && strcmp(previous, k.name) == 0)
+            continue;
+        previous = k.name;
+        tested++;
+        printf("level %u: testing %s against %s\n", (unsigned)level, k.name,
+               expected_for(&k)->name);
+        test_mul(&k);
+        for (int shape = 0; shape < 3; shape++)
+            test_update(&k, shape);
+    }
+    CHECK(tested >= 2 || sgrt__kernels_cpu_level() == SGRT__LEVEL_SCALAR);
     printf("%ld elements compared, %ld mismatches (bound: 0 ULP)\n", compared, mismatches);
     CHECK(mismatches == 0);
     CHECK(compared >= 100000L * 16L);

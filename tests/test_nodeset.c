@@ -2,7 +2,7 @@
  * nodes through re-parenting (which may move storage), compaction and
  * destruction, and the set algebra (with sets and with a tracker's pending
  * changes) must agree with the same operations done node by node. */
-#include "handoff.h"
+#include "internal.h"
 #include "testutil.h"
 #include <stdlib.h>
 
@@ -150,24 +150,24 @@ static void test_random(uint64_t seed, int steps)
             const int b = rng_below(&r, 4) ? (int)rng_below(&r, NS) : -1;
             const sgrt_set_op so = (sgrt_set_op)rng_below(&r, 3);
             const bool consume = rng_below(&r, 2) != 0;
-            CHECK(s->words <= sizeof pending_before / 4u);
-            memcpy(pending_before, t->bits, s->words * 4u);
+            CHECK(s->st.words <= sizeof pending_before / 4u);
+            memcpy(pending_before, t->b.bits, s->st.words * 4u);
             bool changed[MAX_NODES];
             for (uint32_t i = 0; i < live_n; i++)
-                changed[i] = sgrt__bit_get(t->bits, slot_of(s, live[i]));
+                changed[i] = sgrt__bit_get(t->b.bits, slot_of(s, live[i]));
             CHECK_RES(sgrt_nodeset_from_changes(s, sets[d], t, so, b < 0 ? NULL : sets[b],
                                                 consume),
                       SGRT_OK);
             for (uint32_t i = 0; i < live_n; i++)
                 member[d][i] = b < 0 ? changed[i] : op_apply(so, changed[i], member[b][i]);
             /* Consumed: exactly the pending slots of the nodes now in dst. */
-            for (uint32_t w = 0; w < s->words; w++) {
+            for (uint32_t w = 0; w < s->st.words; w++) {
                 uint32_t expect = pending_before[w];
                 if (consume)
                     expect &= ~sets[d]->b.bits[w];
-                CHECK_EQ_U(t->bits[w], expect);
-                CHECK(((t->aux[w >> 5] >> (w & 31u)) & 1u) == (t->bits[w] != 0) ||
-                      t->bits[w] == 0);
+                CHECK_EQ_U(t->b.bits[w], expect);
+                CHECK(((t->b.extra[w >> 5] >> (w & 31u)) & 1u) == (t->b.bits[w] != 0) ||
+                      t->b.bits[w] == 0);
             }
         } else if (op < 90) {
             translate(s, live[rng_below(&r, live_n)], rng_float(&r, -3, 3));
@@ -180,7 +180,7 @@ static void test_random(uint64_t seed, int steps)
         }
         if (step % 16 == 0) {
             check_sets(s, sets);
-            const char *broken = sgrt__trackers_check(s);
+            const char *broken = sgrt__registry_check(s);
             CHECK(broken == NULL);
             if (broken)
                 fprintf(stderr, "step %d: %s\n", step, broken);

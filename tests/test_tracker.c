@@ -8,7 +8,7 @@
  * tracker's pending set is modelled exactly (the slots the update recomputes
  * are read from the dirty bits before the update, white-box) so that
  * over-reporting fails too. */
-#include "handoff.h"
+#include "internal.h"
 #include "testutil.h"
 #include <stdlib.h>
 
@@ -378,8 +378,8 @@ static void do_update(sgrt_scene *s, mirror *ms)
 {
     /* The slots the update recomputes: the dirty ones (white-box). */
     uint32_t expected = 0;
-    for (uint32_t w = 0; w < s->words; w++)
-        for (uint32_t b = s->dirty[w]; b; b &= b - 1u, expected++)
+    for (uint32_t w = 0; w < s->st.words; w++)
+        for (uint32_t b = s->st.dirty[w]; b; b &= b - 1u, expected++)
             expect_slot(ms, w * 32u + sgrt__ctz32(b));
     CHECK_EQ_U(sgrt_scene_update(s), expected);
 }
@@ -456,7 +456,7 @@ static void test_random(uint64_t seed, int steps)
             tracker_new(s, m);
         }
         if (step % 64 == 0) {
-            const char *broken = sgrt__trackers_check(s);
+            const char *broken = sgrt__registry_check(s);
             CHECK(broken == NULL);
             if (broken)
                 fprintf(stderr, "step %d: %s\n", step, broken);
@@ -513,7 +513,7 @@ static void test_nomem(void)
     for (long fail_at = 0; fail_at < 40; fail_at++) {
         fail_alloc f = {-1, 0, 0};
         sgrt_allocator a = {fa_alloc, fa_free, &f};
-        sgrt_scene_desc d = {0, 0, &a};
+        sgrt_scene_desc d = {0, 0, &a, SGRT_SIMD_AUTO};
         sgrt_scene *s = NULL;
         CHECK_RES(sgrt_scene_create(&d, &s), SGRT_OK);
         f.left = fail_at;
@@ -536,7 +536,7 @@ static void test_nomem(void)
         }
         CHECK_EQ_U(sgrt_scene_node_count(s), made);
         CHECK_RES(sgrt_scene_check(s, NULL), SGRT_OK);
-        CHECK(sgrt__trackers_check(s) == NULL);
+        CHECK(sgrt__registry_check(s) == NULL);
         f.left = -1;
         /* Whatever was created still works and sees every node. */
         sgrt_scene_update(s);

@@ -56,13 +56,6 @@ static inline void armv7_neon_mul(const float *a, const float *b, float *out)
         }
 }
 
-static inline void armv7_neon_mul_batch(const float (*a)[16], const float (*b)[16],
-                                        float (*out)[16], uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++)
-        armv7_neon_mul(a[i], b[i], out[i]);
-}
-
 /* The update pass as every kernel does it: dirty slots in increasing order,
  * bits and summary cleared, roots copied (copies do not flush). */
 static inline uint32_t armv7_neon_update(const sgrt__update_view *v)
@@ -91,8 +84,17 @@ static inline uint32_t armv7_neon_update(const sgrt__update_view *v)
 }
 
 static const sgrt__kernels armv7_neon_model = {
-    "armv7-neon model", armv7_neon_mul, armv7_neon_mul_batch, armv7_neon_update,
+    "armv7-neon model", SGRT__LEVEL_X4, armv7_neon_mul, armv7_neon_update,
 };
+
+/* The table a scene created with default options runs, and the reference. */
+static inline sgrt__kernels kernels_at(uint32_t level)
+{
+    sgrt__kernels k;
+    sgrt__kernels_init(&k, level);
+    return k;
+}
+static inline sgrt__kernels kernels_default(void) { return kernels_at(sgrt__kernels_choose(0, NULL)); }
 
 /* True when kernel k flushes a denormal operand to zero. */
 static inline bool kernel_flushes_denormals(const sgrt__kernels *k)

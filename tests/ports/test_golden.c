@@ -582,7 +582,7 @@ static void run_scenario(run *R, const sgrt__kernels *k)
         return;
     }
     if (k)
-        sgrt__scene_use_kernels(R->s, k);
+        sgrt__scene_set_kernels(R->s, 0, k);
     phase_build(R);
     phase_random(R);
     /* Compaction keeps every local and world bit for bit. */
@@ -608,7 +608,9 @@ static int check_run(const char *name, const sgrt__kernels *k, bool print)
     memset(&R, 0, sizeof R);
     R.name = name;
     run_scenario(&R, k);
-    const sgrt__kernels *used = k ? k : sgrt__kernels_default();
+    sgrt__kernels def;
+    sgrt__kernels_init(&def, sgrt__kernels_choose(0, NULL));
+    const sgrt__kernels *used = k ? k : &def;
     const bool ftz_kernel = kernel_flushes_denormals(used);
     const uint64_t *want = golden_ieee;
     const char *which = "golden_ieee";
@@ -616,7 +618,7 @@ static int check_run(const char *name, const sgrt__kernels *k, bool print)
         want = golden_armv7_neon;
         which = "golden_armv7_neon";
 #if !(defined(__arm__) && !defined(__aarch64__))
-        if (used != &armv7_neon_model)
+        if (used->update != armv7_neon_model.update)
             FAIL(&R, "kernel %s flushes denormals to zero on a target that must not", used->name);
 #endif
     }
@@ -675,16 +677,13 @@ int main(int argc, char **argv)
                     c, golden_armv7_neon[c] == golden_ieee[c] ? "==" : "!=", c);
             failures += !print;
         }
-    const sgrt__kernels *k[8];
-    const uint32_t n = sgrt__kernels_available(k, 8);
-    const sgrt__kernels *def = sgrt__kernels_default();
-    bool saw_default = false;
-    for (uint32_t i = 0; i < n; i++) {
-        saw_default |= k[i] == def;
-        failures += check_run(k[i] == def ? "default" : "forced", k[i], print);
+    /* Every level this machine runs, forced; then a scene as created. */
+    for (uint32_t level = SGRT__LEVEL_SCALAR; level <= sgrt__kernels_cpu_level(); level++) {
+        sgrt__kernels k;
+        sgrt__kernels_init(&k, level);
+        failures += check_run("forced", &k, print);
     }
-    if (!saw_default) /* a default outside the list: run it as scenes get it */
-        failures += check_run("default", NULL, print);
+    failures += check_run("default", NULL, print);
     if (!kernel_flushes_denormals(&armv7_neon_model)) {
         fprintf(stderr, "the ARMv7 NEON model does not flush denormals\n");
         failures++;

@@ -5,7 +5,7 @@
  * to its half, and the sums keep the reference order
  * (p0*l0 + p1*l1) + (p2*l2 + p3*l3), so results are bit-identical to the
  * reference (no FMA: AVX alone does not have it, and contraction is off). */
-#include "internal.h"
+#include "kernels.h"
 #include <simde/x86/avx.h>
 
 typedef struct pdup {
@@ -66,19 +66,9 @@ static void mul_avx(const float *a, const float *b, float *out)
     simde_mm256_storeu_ps(out + 8, r.c23);
 }
 
-static void mul_batch_avx(const float (*a)[16], const float (*b)[16], float (*out)[16], uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++) {
-        const pdup p = load_parent(a[i]);
-        const pair r = mul_pair(&p, b[i]);
-        simde_mm256_storeu_ps(out[i], r.c01);
-        simde_mm256_storeu_ps(out[i] + 8, r.c23);
-    }
-}
-
 static uint32_t update_avx(const sgrt__update_view *v)
 {
-    uint32_t count = 0, last = SGRT__NONE, lastp = SGRT__NONE;
+    uint32_t count = 0, last = SGRT__NO_PARENT, lastp = SGRT__NO_PARENT;
     pair w = {simde_mm256_setzero_ps(), simde_mm256_setzero_ps()};
     /* The parent of the previous node stays in registers too: its next
      * siblings start without a reload of what was just stored. */
@@ -86,7 +76,7 @@ static uint32_t update_avx(const sgrt__update_view *v)
     SGRT__FOR_EACH_DIRTY(v, i,
         count++;
         const uint32_t p = v->parent[i];
-        if (p == SGRT__NONE) {
+        if (p == SGRT__NO_PARENT) {
             w.c01 = simde_mm256_loadu_ps(v->local[i]);
             w.c23 = simde_mm256_loadu_ps(v->local[i] + 8);
         } else {
@@ -103,9 +93,10 @@ static uint32_t update_avx(const sgrt__update_view *v)
     return count;
 }
 
-const sgrt__kernels sgrt__kernels_avx = {
-    "avx (simde)",
-    mul_avx,
-    mul_batch_avx,
-    update_avx,
-};
+void sgrt__kernels_init_avx(sgrt__kernels *k)
+{
+    k->name = "avx";
+    k->level = SGRT__LEVEL_AVX;
+    k->mul = mul_avx;
+    k->update = update_avx;
+}

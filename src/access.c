@@ -1,11 +1,12 @@
-/* Renderer hand-off: the world array, slots, and user values. */
+/* The renderer's view of storage: the world array, the slot of a node and
+ * the node of a slot, and the user value that travels with a node. */
 #include "internal.h"
 
 const float *sgrt_scene_world_array(const sgrt_scene *s, uint32_t *out_slot_count)
 {
     if (out_slot_count)
         *out_slot_count = s ? s->slot_end : 0u;
-    return s ? &s->world[0][0] : NULL;
+    return s ? &s->st.world[0][0] : NULL;
 }
 
 sgrt_result sgrt_node_slot(const sgrt_scene *s, sgrt_node node, uint32_t *out_slot)
@@ -21,7 +22,7 @@ sgrt_result sgrt_node_slot(const sgrt_scene *s, sgrt_node node, uint32_t *out_sl
 
 sgrt_node sgrt_scene_slot_node(const sgrt_scene *s, uint32_t slot)
 {
-    if (!s || slot >= s->slot_end || !sgrt__bit_get(s->alive, slot))
+    if (!s || slot >= s->slot_end || !sgrt__bit_get(s->st.alive, slot))
         return SGRT_NULL_NODE;
     return sgrt__handle_of_slot(s, slot);
 }
@@ -33,7 +34,7 @@ sgrt_result sgrt_node_set_user(sgrt_scene *s, sgrt_node node, uint64_t user)
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
         return SGRT_ERR_STALE_HANDLE;
-    s->user[slot] = user;
+    s->st.user[slot] = user;
     return SGRT_OK;
 }
 
@@ -44,6 +45,6 @@ sgrt_result sgrt_node_user(const sgrt_scene *s, sgrt_node node, uint64_t *out)
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
         return SGRT_ERR_STALE_HANDLE;
-    *out = s->user[slot];
+    *out = s->st.user[slot];
     return SGRT_OK;
 }

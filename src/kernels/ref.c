@@ -1,6 +1,6 @@
 /* Plain C reference kernels: always compiled, the definition of the results
  * every other kernel must reproduce bit for bit. */
-#include "internal.h"
+#include "kernels.h"
 #include <float.h>
 #include <string.h>
 
@@ -20,19 +20,13 @@ static void mul_ref(const float *a, const float *b, float *out)
     }
 }
 
-static void mul_batch_ref(const float (*a)[16], const float (*b)[16], float (*out)[16], uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++)
-        mul_ref(a[i], b[i], out[i]);
-}
-
 static uint32_t update_ref(const sgrt__update_view *v)
 {
     uint32_t count = 0;
     SGRT__FOR_EACH_DIRTY(v, i,
         count++;
         const uint32_t p = v->parent[i];
-        if (p == SGRT__NONE)
+        if (p == SGRT__NO_PARENT)
             memcpy(v->world[i], v->local[i], sizeof v->world[i]);
         else
             mul_ref(v->world[p], v->local[i], v->world[i]);
@@ -40,9 +34,10 @@ static uint32_t update_ref(const sgrt__update_view *v)
     return count;
 }
 
-const sgrt__kernels sgrt__kernels_ref = {
-    "scalar",
-    mul_ref,
-    mul_batch_ref,
-    update_ref,
-};
+void sgrt__kernels_init_ref(sgrt__kernels *k)
+{
+    k->name = "scalar";
+    k->level = SGRT__LEVEL_SCALAR;
+    k->mul = mul_ref;
+    k->update = update_ref;
+}

@@ -6,7 +6,7 @@
  * shuffle of the local matrix broadcasts element k of every column within its
  * own lane. The sums keep the reference order (p0*l0 + p1*l1) + (p2*l2 + p3*l3)
  * with no fused multiply-add, so results are bit-identical to the reference. */
-#include "internal.h"
+#include "kernels.h"
 #include <simde/x86/avx512.h>
 
 typedef struct pquad {
@@ -53,21 +53,12 @@ static void mul_avx512(const float *a, const float *b, float *out)
     simde_mm512_storeu_ps(out, mul16(&p, simde_mm512_loadu_ps(b)));
 }
 
-static void mul_batch_avx512(const float (*a)[16], const float (*b)[16], float (*out)[16],
-                             uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++) {
-        const pquad p = load_parent(a[i]);
-        simde_mm512_storeu_ps(out[i], mul16(&p, simde_mm512_loadu_ps(b[i])));
-    }
-}
-
 /* Two parents stay in registers: the previous node (first child, chain) and
  * the previous node's parent (its next siblings), so that most products start
  * without a reload that would wait on the store just made. */
 static uint32_t update_avx512(const sgrt__update_view *v)
 {
-    uint32_t count = 0, last = SGRT__NONE, lastp = SGRT__NONE;
+    uint32_t count = 0, last = SGRT__NO_PARENT, lastp = SGRT__NO_PARENT;
     simde__m512 w = simde_mm512_setzero_ps();
     pquad pw = as_parent(w);
     SGRT__FOR_EACH_DIRTY(v, i,
@@ -75,7 +66,7 @@ static uint32_t update_avx512(const sgrt__update_view *v)
         const uint32_t p = v->parent[i];
         /* local and world rows are 64-byte aligned: one cache line. */
         const simde__m512 l = simde_mm512_load_ps(v->local[i]);
-        if (p == SGRT__NONE) {
+        if (p == SGRT__NO_PARENT) {
             w = l;
         } else {
             if (p != lastp) {
@@ -90,9 +81,10 @@ static uint32_t update_avx512(const sgrt__update_view *v)
     return count;
 }
 
-const sgrt__kernels sgrt__kernels_avx512 = {
-    "avx512 (simde)",
-    mul_avx512,
-    mul_batch_avx512,
-    update_avx512,
-};
+void sgrt__kernels_init_avx512(sgrt__kernels *k)
+{
+    k->name = "avx512";
+    k->level = SGRT__LEVEL_AVX512;
+    k->mul = mul_avx512;
+    k->update = update_avx512;
+}

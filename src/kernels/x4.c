@@ -2,7 +2,7 @@
  * ARM, SIMDe's portable C elsewhere (or everywhere with SIMDE_NO_NATIVE).
  * Each output column is (p0*l0 + p1*l1) + (p2*l2 + p3*l3), p = parent columns,
  * l = broadcast elements of the local column: the reference order. */
-#include "internal.h"
+#include "kernels.h"
 #include <simde/x86/sse.h>
 
 typedef struct mat4v {
@@ -26,7 +26,6 @@ static inline void store4(float *m, const mat4v *v)
     simde_mm_storeu_ps(m + 8, v->c2);
     simde_mm_storeu_ps(m + 12, v->c3);
 }
-
 
 /* One load of the local column and in-register shuffles: SSE has no
  * broadcast from memory, so set1 per element costs a load and a shuffle. */
@@ -57,15 +56,6 @@ static void mul_simde(const float *a, const float *b, float *out)
     store4(out, &r);
 }
 
-static void mul_batch_simde(const float (*a)[16], const float (*b)[16], float (*out)[16], uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++) {
-        const mat4v p = load4(a[i]);
-        const mat4v r = mul4(&p, b[i]);
-        store4(out[i], &r);
-    }
-}
-
 static uint32_t update_simde(const sgrt__update_view *v)
 {
     uint32_t count = 0;
@@ -73,14 +63,14 @@ static uint32_t update_simde(const sgrt__update_view *v)
      * its child (a chain, or the first child stored right after its parent)
      * the product starts without waiting for a store and reload. So does the
      * previous node's parent, for its next siblings. */
-    uint32_t last = SGRT__NONE, lastp = SGRT__NONE;
+    uint32_t last = SGRT__NO_PARENT, lastp = SGRT__NO_PARENT;
     mat4v w = {simde_mm_setzero_ps(), simde_mm_setzero_ps(), simde_mm_setzero_ps(),
                simde_mm_setzero_ps()};
     mat4v pw = w;
     SGRT__FOR_EACH_DIRTY(v, i,
         count++;
         const uint32_t p = v->parent[i];
-        if (p == SGRT__NONE) {
+        if (p == SGRT__NO_PARENT) {
             w = load4(v->local[i]);
         } else {
             if (p != lastp) {
@@ -95,25 +85,19 @@ static uint32_t update_simde(const sgrt__update_view *v)
     return count;
 }
 
-const sgrt__kernels sgrt__kernels_simde = {
-#if defined(SIMDE_X86_AVX_NATIVE)
-    "sse-vex (simde)",
-#elif defined(SIMDE_X86_SSE_NATIVE)
-    "sse (simde)",
-#elif defined(SIMDE_ARM_NEON_A64V8_NATIVE)
-    "neon64 (simde)",
+/* The names of sgrt_simd_name: what SIMDe compiles this file to. */
+#if defined(SIMDE_X86_SSE2_NATIVE)
+#define X4_NAME "sse2"
 #elif defined(SIMDE_ARM_NEON_A32V7_NATIVE)
-    "neon32 (simde)",
-#elif defined(SIMDE_POWER_ALTIVEC_P6_NATIVE)
-    "altivec (simde)",
-#elif defined(SIMDE_ZARCH_ZVECTOR_13_NATIVE)
-    "zvector (simde)",
-#elif defined(SIMDE_WASM_SIMD128_NATIVE)
-    "wasm-simd128 (simde)",
+#define X4_NAME "neon"
 #else
-    "portable (simde)",
+#define X4_NAME "simde-portable"
 #endif
-    mul_simde,
-    mul_batch_simde,
-    update_simde,
-};
+
+void sgrt__kernels_init_x4(sgrt__kernels *k)
+{
+    k->name = X4_NAME;
+    k->level = SGRT__LEVEL_X4;
+    k->mul = mul_simde;
+    k->update = update_simde;
+}

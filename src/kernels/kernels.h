@@ -1,0 +1,91 @@
+/* The kernel boundary: the per-frame arithmetic behind one table of function
+ * pointers, self-contained (it needs neither the scene nor any other part of
+ * the library, only the bitfield walk of bits.h).
+ *
+ * The table is filled the way dav1d fills its DSP tables: the plain C
+ * reference first, then each ISA, in increasing level, overrides the entries
+ * it has, up to the level asked for. A test lowers the level to reach every
+ * kernel the machine runs (tests/test_kernels.c); users lower it through
+ * sgrt_scene_desc.max_simd.
+ *
+ * Every implementation computes each output element as
+ * (a0*b0 + a1*b1) + (a2*b2 + a3*b3), every product and sum rounded to single
+ * precision, no fused multiply-add: the results are bit-identical across
+ * kernels (up to NaN payloads; on ARMv7 NEON, which flushes denormal operands
+ * and tiny results to zero, an element whose computation reads or produces a
+ * denormal may differ: docs/porting.md). The pairwise order is chosen over a
+ * running sum because it shortens the dependency chain from parent to child
+ * by one addition, which is what bounds a deep hierarchy. */
+#ifndef SGRT_KERNELS_H
+#define SGRT_KERNELS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../bits.h"
+
+/* "No slot" in the parent array: a root, whose world is its local. */
+#define SGRT__NO_PARENT 0xFFFFFFFFu
+
+/* The arrays the update pass reads and writes. */
+typedef struct sgrt__update_view {
+    const float (*local)[16]; /* 64-byte aligned rows */
+    float (*world)[16];       /* 64-byte aligned rows */
+    const uint32_t *parent;
+    uint32_t *dirty;     /* cleared as it goes */
+    uint32_t *dirty_sum; /* bit w set iff dirty[w] != 0; cleared as it goes */
+    uint32_t sum_words;
+} sgrt__update_view;
+
+/* The walk every update kernel shares: each dirty slot in increasing slot
+ * order (parents before children), both levels cleared as it goes. A macro
+ * so that each kernel's body is inlined with its register state. */
+#define SGRT__FOR_EACH_DIRTY(v, slot, ...)                                             \
+    SGRT__FOR_EACH_SUMMARIZED((v)->dirty_sum, (v)->sum_words, (v)->dirty, true, w_,    \
+                              bits_, SGRT__FOR_EACH_IN_WORD(w_, bits_, slot, __VA_ARGS__))
+
+/* Kernel levels: the values of sgrt_simd, SGRT_SIMD_SCALAR and up. */
+enum {
+    SGRT__LEVEL_SCALAR = 1,
+    SGRT__LEVEL_X4 = 2,
+    SGRT__LEVEL_AVX = 3,
+    SGRT__LEVEL_AVX512 = 4,
+    SGRT__LEVEL_MAX = SGRT__LEVEL_AVX512
+};
+
+typedef struct sgrt__kernels {
+    const char *name;  /* name of the widest implementation that filled an entry */
+    uint32_t level;    /* its level */
+    /* out = a x b (column-major 4x4). out may alias neither a nor b. */
+    void (*mul)(const float *a, const float *b, float *out);
+    /* The per-frame pass: recompute the world of every dirty slot, clear the
+     * dirty bits and summary; return the count. Roots copy their local. */
+    uint32_t (*update)(const sgrt__update_view *v);
+} sgrt__kernels;
+
+/* Per level: override the entries that level implements. */
+void sgrt__kernels_init_ref(sgrt__kernels *k);
+void sgrt__kernels_init_x4(sgrt__kernels *k);
+#if defined(SGRT_HAVE_AVX_KERNEL)
+void sgrt__kernels_init_avx(sgrt__kernels *k);
+#endif
+#if defined(SGRT_HAVE_AVX512_KERNEL)
+void sgrt__kernels_init_avx512(sgrt__kernels *k);
+#endif
+
+/* Highest level this build has and this CPU runs (no table, no limits). */
+uint32_t sgrt__kernels_cpu_level(void);
+
+/* The level a scene gets when it asks for `max_level` (0: no limit): the
+ * CPU level, lowered by the measured table and by max_level. *why
+ * (optional) receives a static sentence. */
+uint32_t sgrt__kernels_choose(uint32_t max_level, const char **why);
+
+/* Fill *k for exactly `level` (clamped to what the build and CPU have):
+ * reference first, then each level up to it. */
+void sgrt__kernels_init(sgrt__kernels *k, uint32_t level);
+
+/* Name of the implementation of a level (the one sgrt__kernels_init gives). */
+const char *sgrt__kernels_level_name(uint32_t level);
+
+#endif

@@ -1,0 +1,234 @@
+/* Slot storage: the structure of arrays indexed by slot (laid out from the one
+ * list SGRT__SLOT_ARRAYS), its geometric growth, slot occupancy (alive bits,
+ * holes, slot_end) and the depth-first compaction that closes the holes. */
+#include "internal.h"
+#include <string.h>
+
+static size_t align64(size_t x) { return (x + 63u) & ~(size_t)63u; }
+
+/* Lay out every array for `cap` slots in one block; with block NULL only
+ * computes the size. */
+static void layout(sgrt__storage *st, uint32_t cap, void *block)
+{
+    uint8_t *b = block;
+    size_t off = 0;
+    st->cap = cap;
+    st->words = cap / 32u;
+    st->sum_words = (st->words + 31u) / 32u;
+#define PLACE(field, type, count)                                                      \
+    do {                                                                               \
+        st->field = b ? (type *)(void *)(b + off) : NULL;                              \
+        off = align64(off + (size_t)(count) * sizeof(type));                           \
+    } while (0)
+#define PLACE_ARRAY(name, type, kind) PLACE(name, type, cap);
+#define PLACE_BITFIELD(name) PLACE(name, uint32_t, st->words);
+    SGRT__SLOT_ARRAYS(PLACE_ARRAY)
+    SGRT__SLOT_BITFIELDS(PLACE_BITFIELD)
+    PLACE(alive_full, uint32_t, st->sum_words);
+    PLACE(dirty_sum, uint32_t, st->sum_words);
+    PLACE(scratch, uint32_t, 2u * (size_t)cap);
+#undef PLACE_BITFIELD
+#undef PLACE_ARRAY
+#undef PLACE
+    st->block = block;
+    st->size = off;
+}
+
+/* A new block for `cap` slots with every bitfield zero. */
+static sgrt_result storage_alloc(const sgrt_scene *s, uint32_t cap, sgrt__storage *st)
+{
+    layout(st, cap, NULL);
+    void *block = sgrt__alloc(&s->alloc, st->size, 64);
+    if (!block)
+        return SGRT_ERR_NOMEM;
+    layout(st, cap, block);
+#define ZERO_BITFIELD(name) memset(st->name, 0, (size_t)st->words * 4u);
+    SGRT__SLOT_BITFIELDS(ZERO_BITFIELD)
+#undef ZERO_BITFIELD
+    memset(st->alive_full, 0, (size_t)st->sum_words * 4u);
+    memset(st->dirty_sum, 0, (size_t)st->sum_words * 4u);
+    return SGRT_OK;
+}
+
+static void storage_install(sgrt_scene *s, const sgrt__storage *st)
+{
+    sgrt__free(&s->alloc, s->st.block, s->st.size);
+    s->st = *st;
+}
+
+void sgrt__storage_free(sgrt_scene *s)
+{
+    sgrt__free(&s->alloc, s->st.block, s->st.size);
+    memset(&s->st, 0, sizeof s->st);
+}
+
+static uint32_t round_cap(uint64_t need)
+{
+    uint64_t c = (need + 31u) & ~(uint64_t)31u;
+    return c > SGRT__MAX_SLOTS ? 0u : (uint32_t)c;
+}
+
+/* Reallocate for `new_cap` slots, keeping every slot where it is. */
+static sgrt_result storage_resize(sgrt_scene *s, uint32_t new_cap)
+{
+    sgrt__storage st;
+    sgrt_result r = storage_alloc(s, new_cap, &st);
+    if (r != SGRT_OK)
+        return r;
+    r = sgrt__registry_reserve(s, st.words);
+    if (r != SGRT_OK) {
+        sgrt__free(&s->alloc, st.block, st.size);
+        return r;
+    }
+    const size_t n = s->slot_end;
+#define COPY_ARRAY(name, type, kind)                                                   \
+    if (n)                                                                             \
+        memcpy(st.name, s->st.name, n * sizeof(type));
+#define COPY_BITFIELD(name)                                                            \
+    if (s->st.words)                                                                   \
+        memcpy(st.name, s->st.name, (size_t)s->st.words * 4u);
+    SGRT__SLOT_ARRAYS(COPY_ARRAY)
+    SGRT__SLOT_BITFIELDS(COPY_BITFIELD)
+#undef COPY_BITFIELD
+#undef COPY_ARRAY
+    if (s->st.sum_words) {
+        memcpy(st.alive_full, s->st.alive_full, (size_t)s->st.sum_words * 4u);
+        memcpy(st.dirty_sum, s->st.dirty_sum, (size_t)s->st.sum_words * 4u);
+    }
+    storage_install(s, &st);
+    return SGRT_OK;
+}
+
+sgrt_result sgrt__storage_ensure(sgrt_scene *s, uint64_t need)
+{
+    if (need <= s->st.cap)
+        return SGRT_OK;
+    uint64_t want = (uint64_t)s->st.cap * 2u;
+    if (want < need)
+        want = need;
+    if (want < SGRT__DEFAULT_CAPACITY)
+        want = SGRT__DEFAULT_CAPACITY;
+    uint32_t cap = round_cap(want);
+    if (!cap) {
+        cap = round_cap(need);
+        if (!cap)
+            return SGRT_ERR_CAPACITY;
+    }
+    return storage_resize(s, cap);
+}
+
+static inline uint32_t remap(uint32_t link, const uint32_t *map)
+{
+    return (link == SGRT__NONE || !map) ? link : map[link];
+}
+
+/* Slot `from` of src to slot `to` of dst: every per-slot array. */
+static void copy_slot(sgrt__storage *dst, uint32_t to, const sgrt__storage *src, uint32_t from,
+                      const uint32_t *map)
+{
+#define COPY_DATA(name, type) memcpy(&dst->name[to], &src->name[from], sizeof(type));
+#define COPY_LINK(name, type) dst->name[to] = remap(src->name[from], map);
+#define COPY_ONE(name, type, kind) COPY_##kind(name, type)
+    SGRT__SLOT_ARRAYS(COPY_ONE)
+#undef COPY_ONE
+#undef COPY_LINK
+#undef COPY_DATA
+}
+
+void sgrt__storage_copy_slot(sgrt_scene *s, uint32_t to, uint32_t from, const uint32_t *map)
+{
+    copy_slot(&s->st, to, &s->st, from, map);
+}
+
+/* ---- occupancy ------------------------------------------------------------- */
+
+void sgrt__slot_occupy(sgrt_scene *s, uint32_t slot)
+{
+    if (slot < s->slot_end) {
+        s->holes--;
+    } else {
+        s->holes += slot - s->slot_end;
+        s->slot_end = slot + 1u;
+    }
+    const uint32_t w = slot >> 5;
+    s->st.alive[w] |= 1u << (slot & 31u);
+    if (s->st.alive[w] == ~0u)
+        sgrt__bit_set(s->st.alive_full, w);
+}
+
+void sgrt__slot_vacate(sgrt_scene *s, uint32_t slot)
+{
+    const uint32_t w = slot >> 5;
+    s->st.alive[w] &= ~(1u << (slot & 31u));
+    sgrt__bit_clear(s->st.alive_full, w);
+    s->holes++;
+}
+
+/* Trailing dead slots stop counting as used (and as holes). */
+void sgrt__slots_trim(sgrt_scene *s)
+{
+    while (s->slot_end) {
+        const uint32_t last = s->slot_end - 1u;
+        const uint32_t w = last >> 5;
+        const uint32_t bits = s->st.alive[w] & (~0u >> (31u - (last & 31u)));
+        if (bits) {
+            const uint32_t top = w * 32u + 31u - sgrt__clz32(bits);
+            s->holes -= last - top;
+            s->slot_end = top + 1u;
+            return;
+        }
+        s->holes -= (last & 31u) + 1u;
+        s->slot_end = w * 32u;
+    }
+}
+
+uint32_t sgrt__slot_find_free(const sgrt_scene *s, uint32_t after)
+{
+    const uint32_t from = after == SGRT__NONE ? 0u : after + 1u;
+    if (!s->holes || from >= s->slot_end)
+        return from > s->slot_end ? from : s->slot_end;
+    const uint32_t f = sgrt__bits_next_clear(s->st.alive, s->st.alive_full, s->st.words, from);
+    return f < s->slot_end ? f : s->slot_end;
+}
+
+/* ---- compaction ------------------------------------------------------------ */
+
+sgrt_result sgrt__storage_compact(sgrt_scene *s)
+{
+    sgrt__storage st;
+    sgrt_result r = storage_alloc(s, s->st.cap, &st);
+    if (r != SGRT_OK)
+        return r;
+    /* map[old slot] = new slot: roots in slot order, each followed by its
+     * subtree in pre-order. Kept in the old block's scratch. */
+    uint32_t *map = s->st.scratch;
+    uint32_t next = 0;
+    SGRT__FOR_EACH_BIT(s->st.alive, s->st.words, root,
+        if (s->st.parent[root] != SGRT__NONE)
+            continue;
+        for (uint32_t x = root; x != SGRT__NONE; x = sgrt__preorder_next(s, x, root))
+            map[x] = next++;
+    )
+    sgrt__nodesets_compact(s, map);
+    /* The old storage's slots lose their content; the new ones get it. */
+    for (uint32_t w = 0; w < s->st.words; w++)
+        sgrt__trackers_note(s, w, s->st.alive[w]);
+    SGRT__FOR_EACH_BIT(s->st.alive, s->st.words, o,
+        const uint32_t n = map[o];
+        copy_slot(&st, n, &s->st, o, map);
+        s->handle_slot[s->st.slot_handle[o]] = n;
+        if (sgrt__bit_get(s->st.dirty, o)) {
+            sgrt__bit_set(st.dirty, n);
+            sgrt__bit_set(st.dirty_sum, n >> 5);
+        }
+    )
+    sgrt__bits_set_range(st.alive, 0, next);
+    for (uint32_t w = 0; w < next / 32u; w++)
+        sgrt__bit_set(st.alive_full, w);
+    storage_install(s, &st);
+    s->slot_end = next;
+    s->holes = 0;
+    for (uint32_t w = 0; w < s->st.words; w++)
+        sgrt__trackers_note(s, w, s->st.alive[w]);
+    return SGRT_OK;
+}
