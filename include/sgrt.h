@@ -201,17 +201,42 @@ SGRT_API sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_no
 /* ------------------------------------------------------------------------- */
 
 /** Set the local matrix. A matrix bit-identical to the current one marks
- *  nothing; otherwise the node and its subtree are marked (O(nodes newly
- *  marked)). Never allocates. Non-finite values (NaN, +-Inf) are refused.
+ *  nothing; otherwise the node and its subtree are marked (O(1) for a leaf
+ *  or a node already marked; O(nodes newly marked) otherwise). Never
+ *  allocates. Non-finite values (NaN, +-Inf) are refused.
  *  Errors: INVALID_ARG (m NULL or not finite), STALE_HANDLE. */
 SGRT_API sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16]);
 
 /** Set the local matrix from translation t, rotation quaternion q (x, y, z, w;
  *  expected to be of unit length, used as given) and scale: local = T x R x S.
- *  Same marking and errors as sgrt_node_set_local, which it calls; the
- *  inputs must be finite. */
+ *  Same marking and errors as sgrt_node_set_local; INVALID_ARG when an
+ *  input is not finite or the matrix overflows. */
 SGRT_API sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node node, const float t[3],
                                        const float q[4], const float scale[3]);
+
+/** Set `count` locals as if sgrt_node_set_local were called for i = 0 ..
+ *  count-1 in order (a node given twice ends with its last matrix; each
+ *  entry marks what its single call would). All or nothing: if any entry is
+ *  refused (stale handle: STALE_HANDLE; non-finite value: INVALID_ARG)
+ *  nothing changes, that error is returned, and *out_bad (optional) receives
+ *  the index of the first refused entry. nodes/local may be NULL when count
+ *  is 0. Cost: two passes over the entries (check, then write), handle
+ *  entries and locals prefetched ahead; O(count + nodes newly marked).
+ *  Never allocates. Errors: INVALID_ARG (s NULL, or nodes/local NULL with
+ *  count > 0; *out_bad untouched), or the refused entry's error. */
+SGRT_API sgrt_result sgrt_nodes_set_local(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
+                                          const float (*local)[16], uint32_t *out_bad);
+
+/** The same from translation, rotation quaternion (x, y, z, w) and scale
+ *  arrays, structure-of-arrays as an animation system produces them: local =
+ *  T x R x S, each bit-identical to what sgrt_node_set_trs computes for the
+ *  same inputs (on every target and kernel level). The conversion runs
+ *  several nodes at a time on the scene's kernel (4-wide SIMDe where the
+ *  level allows), twice: once to check, once to write. Same refusals,
+ *  errors, cost and no allocation as sgrt_nodes_set_local. */
+SGRT_API sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
+                                        const float (*t)[3], const float (*q)[4],
+                                        const float (*scale)[3], uint32_t *out_bad);
 
 /** Copy the local matrix to out. O(1). Errors: INVALID_ARG, STALE_HANDLE. */
 SGRT_API sgrt_result sgrt_node_local(const sgrt_scene *s, sgrt_node node, float out[16]);

@@ -57,6 +57,8 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
                 FAIL("dirty summary: bit set iff the dirty word is non-zero");
             if (s->st.dirty[w] & ~s->st.alive[w])
                 FAIL("dirty bits only on live slots");
+            if (s->st.inner[w] & ~s->st.alive[w])
+                FAIL("inner bits only on live slots");
         }
     }
     uint32_t alive_count = 0, dead_below_end = 0;
@@ -93,6 +95,8 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
             if (s->st.prev_sibling[i] != SGRT__NONE || s->st.next_sibling[i] != SGRT__NONE)
                 FAIL("roots have no siblings");
         }
+        if (sgrt__bit_get(s->st.inner, i) != (s->st.first_child[i] != SGRT__NONE))
+            FAIL("inner bits: set iff the slot has a child");
         uint32_t prev = SGRT__NONE, n = 0;
         for (uint32_t c = s->st.first_child[i]; c != SGRT__NONE; c = s->st.next_sibling[c]) {
             if (!live(s, c) || s->st.parent[c] != i)
@@ -105,17 +109,18 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
         }
         linked += n;
         const uint32_t h = s->st.slot_handle[i];
-        if (h >= s->handle_used || s->handle_slot[h] != i)
+        if (h >= s->handle_used || s->handles[h].slot != i)
             FAIL("handle table points back at each live slot");
-        if (s->handle_gen[h] >= SGRT__GEN_PERIOD)
-            FAIL("generation in range");
     }
     if (linked != s->node_count)
         FAIL("every live node is a root or in its parent's child list");
 
     uint32_t mapped = 0;
     for (uint32_t h = 0; h < s->handle_used; h++) {
-        const uint32_t sl = s->handle_slot[h];
+        const uint32_t id = s->handles[h].id;
+        if (sgrt__handle_field(id) == 0u || ((id ^ s->salt) & SGRT__INDEX_MASK) != h)
+            FAIL("handle ids: a generation field and the scrambled index of their entry");
+        const uint32_t sl = s->handles[h].slot;
         if (sl == SGRT__NONE)
             continue;
         if (!live(s, sl) || s->st.slot_handle[sl] != h)
@@ -127,7 +132,7 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
         FAIL("handle counts: used = live + free");
     for (uint32_t f = 0; f < s->free_count; f++) {
         const uint32_t h = s->free_ring[(s->free_head + f) % s->handle_cap];
-        if (h >= s->handle_used || s->handle_slot[h] != SGRT__NONE)
+        if (h >= s->handle_used || s->handles[h].slot != SGRT__NONE)
             FAIL("free ring holds free indices");
     }
     if (s->node_count > s->max_nodes)

@@ -1,69 +1,50 @@
 /* The handle table: a handle is a 24-bit index into it and an 8-bit
- * generation, scrambled per scene; the table maps a live index to its slot
- * (slots move, handles do not). Indices are reused first-in first-out and
- * only while more than SGRT__MIN_FREE_HANDLES are free, so a destroyed
- * handle stays refused for as long as possible. */
+ * generation field, the index scrambled and the field offset per scene so
+ * that another scene's handles fail. Each entry keeps the index's current id
+ * and slot (slots move, handles do not), so resolving is a compare and a
+ * load. Indices are reused first-in first-out and only while more than
+ * SGRT__MIN_FREE_HANDLES are free, so a destroyed handle stays refused for as
+ * long as possible. */
 #include "internal.h"
 #include <string.h>
 
 static size_t align64(size_t x) { return (x + 63u) & ~(size_t)63u; }
 
-/* slot table, free ring and generations in one block. */
+/* Entries and free ring in one block. */
 static size_t table_size(uint32_t cap)
 {
-    return align64((size_t)cap * 4u) * 2u + align64(cap);
+    return align64((size_t)cap * sizeof(sgrt__handle)) + align64((size_t)cap * 4u);
 }
 
-static uint32_t salt_gen(const sgrt_scene *s) { return (s->salt >> 24) % SGRT__GEN_PERIOD; }
-
-static uint32_t encode(const sgrt_scene *s, uint32_t index, uint32_t gen)
+/* The id of a new index's first generation. */
+static uint32_t first_id(const sgrt_scene *s, uint32_t index)
 {
-    const uint32_t field = (gen + salt_gen(s)) % SGRT__GEN_PERIOD + 1u;
+    const uint32_t field = (s->salt >> 24) % SGRT__GEN_PERIOD + 1u;
     return (field << SGRT__INDEX_BITS) | ((index ^ s->salt) & SGRT__INDEX_MASK);
 }
 
-uint32_t sgrt__resolve(const sgrt_scene *s, sgrt_node n)
+/* The id of the next generation: the field steps through 1..GEN_PERIOD. */
+static uint32_t next_id(uint32_t id)
 {
-    if (!s)
-        return SGRT__NONE;
-    const uint32_t field = n.id >> SGRT__INDEX_BITS;
-    if (field == 0u)
-        return SGRT__NONE;
-    const uint32_t index = (n.id ^ s->salt) & SGRT__INDEX_MASK;
-    if (index >= s->handle_used)
-        return SGRT__NONE;
-    const uint32_t gen = (field - 1u + SGRT__GEN_PERIOD - salt_gen(s)) % SGRT__GEN_PERIOD;
-    if (s->handle_gen[index] != gen)
-        return SGRT__NONE;
-    return s->handle_slot[index];
-}
-
-sgrt_node sgrt__handle_of_slot(const sgrt_scene *s, uint32_t slot)
-{
-    const uint32_t index = s->st.slot_handle[slot];
-    sgrt_node n = {encode(s, index, s->handle_gen[index])};
-    return n;
+    const uint32_t field = sgrt__handle_field(id);
+    const uint32_t next = field == SGRT__GEN_PERIOD ? 1u : field + 1u;
+    return (next << SGRT__INDEX_BITS) | (id & SGRT__INDEX_MASK);
 }
 
 static sgrt_result table_resize(sgrt_scene *s, uint32_t new_cap)
 {
-    const size_t sz_slot = align64((size_t)new_cap * 4u);
     uint8_t *b = sgrt__alloc(&s->alloc, table_size(new_cap), 64);
     if (!b)
         return SGRT_ERR_NOMEM;
-    uint32_t *hslot = (uint32_t *)(void *)b;
-    uint32_t *ring = (uint32_t *)(void *)(b + sz_slot);
-    uint8_t *gen = b + 2u * sz_slot;
-    if (s->handle_used) {
-        memcpy(hslot, s->handle_slot, (size_t)s->handle_used * 4u);
-        memcpy(gen, s->handle_gen, s->handle_used);
-    }
+    sgrt__handle *handles = (sgrt__handle *)(void *)b;
+    uint32_t *ring = (uint32_t *)(void *)(b + align64((size_t)new_cap * sizeof(sgrt__handle)));
+    if (s->handle_used)
+        memcpy(handles, s->handles, (size_t)s->handle_used * sizeof *handles);
     for (uint32_t i = 0; i < s->free_count; i++)
         ring[i] = s->free_ring[(s->free_head + i) % s->handle_cap];
     sgrt__handles_free(s);
-    s->handle_slot = hslot;
+    s->handles = handles;
     s->free_ring = ring;
-    s->handle_gen = gen;
     s->handle_cap = new_cap;
     s->free_head = 0;
     return SGRT_OK;
@@ -73,9 +54,9 @@ sgrt_result sgrt__handles_init(sgrt_scene *s, uint32_t cap) { return table_resiz
 
 void sgrt__handles_free(sgrt_scene *s)
 {
-    if (s->handle_slot)
-        sgrt__free(&s->alloc, s->handle_slot, table_size(s->handle_cap));
-    s->handle_slot = NULL;
+    if (s->handles)
+        sgrt__free(&s->alloc, s->handles, table_size(s->handle_cap));
+    s->handles = NULL;
 }
 
 sgrt_result sgrt__handles_reserve(sgrt_scene *s, uint32_t node_count)
@@ -108,20 +89,20 @@ uint32_t sgrt__handle_take(sgrt_scene *s, uint32_t slot)
     uint32_t index;
     if (must_take_fresh_index(s)) {
         index = s->handle_used++;
-        s->handle_gen[index] = 0;
+        s->handles[index].id = first_id(s, index);
     } else {
         index = s->free_ring[s->free_head];
         s->free_head = (s->free_head + 1u) % s->handle_cap;
         s->free_count--;
     }
-    s->handle_slot[index] = slot;
+    s->handles[index].slot = slot;
     return index;
 }
 
 void sgrt__handle_release(sgrt_scene *s, uint32_t index)
 {
-    s->handle_slot[index] = SGRT__NONE;
-    s->handle_gen[index] = (uint8_t)((s->handle_gen[index] + 1u) % SGRT__GEN_PERIOD);
+    s->handles[index].slot = SGRT__NONE;
+    s->handles[index].id = next_id(s->handles[index].id);
     s->free_ring[(s->free_head + s->free_count) % s->handle_cap] = index;
     s->free_count++;
 }

@@ -20,6 +20,7 @@ static void link_child(sgrt_scene *s, uint32_t child, uint32_t parent)
     if (first != SGRT__NONE)
         s->st.prev_sibling[first] = child;
     s->st.first_child[parent] = child;
+    sgrt__bit_set(s->st.inner, parent);
 }
 
 static void unlink_child(sgrt_scene *s, uint32_t child)
@@ -28,8 +29,8 @@ static void unlink_child(sgrt_scene *s, uint32_t child)
                    next = s->st.next_sibling[child];
     if (prev != SGRT__NONE)
         s->st.next_sibling[prev] = next;
-    else if (p != SGRT__NONE)
-        s->st.first_child[p] = next;
+    else if (p != SGRT__NONE && (s->st.first_child[p] = next) == SGRT__NONE)
+        sgrt__bit_clear(s->st.inner, p);
     if (next != SGRT__NONE)
         s->st.prev_sibling[next] = prev;
     s->st.parent[child] = SGRT__NONE;
@@ -99,7 +100,7 @@ sgrt_result sgrt_node_destroy(sgrt_scene *s, sgrt_node node)
 
 bool sgrt_node_alive(const sgrt_scene *s, sgrt_node node)
 {
-    return sgrt__resolve(s, node) != SGRT__NONE;
+    return s && sgrt__resolve(s, node) != SGRT__NONE;
 }
 
 static sgrt_result link_query(const sgrt_scene *s, sgrt_node node, sgrt_node *out,
@@ -152,7 +153,9 @@ static uint32_t relocate(sgrt_scene *s, uint32_t root, uint32_t after, uint32_t 
     for (uint32_t j = 0; j < k; j++) {
         const uint32_t o = sub[j], d = map[o];
         sgrt__storage_copy_slot(s, d, o, map);
-        s->handle_slot[s->st.slot_handle[d]] = d;
+        if (s->st.first_child[d] != SGRT__NONE)
+            sgrt__bit_set(s->st.inner, d);
+        s->handles[s->st.slot_handle[d]].slot = d;
         sgrt__nodesets_move(s, o, d);
         sgrt__slot_vacate(s, o);
         sgrt__dirty_clear(s, o);

@@ -13,7 +13,7 @@
  *   registry.c   slot bitfields that follow storage (trackers, node sets)
  *   tracker.c    change trackers        nodeset.c  node sets
  *   access.c     the renderer's view: world array, slots, user values
- *   matrix.c     TRS, inverse, finiteness   check.c  the invariant checker
+ *   matrix.c     inverse, finiteness        check.c  the invariant checker
  *   scene.c      scene lifecycle and kernel choice
  *   kernels/     the per-frame arithmetic, per ISA (kernels/kernels.h) */
 #ifndef SGRT_INTERNAL_H
@@ -50,7 +50,8 @@ typedef float sgrt__mat4[16];
 /* Per-word bitfields: bit (i % 32) of word (i / 32) is slot i. */
 #define SGRT__SLOT_BITFIELDS(X)                                                        \
     X(alive)                                                                           \
-    X(dirty)
+    X(dirty)                                                                           \
+    X(inner) /* the slot has a child: a write to a leaf marks one bit */
 
 #define SGRT__DECLARE_ARRAY(name, type, kind) type *name;
 #define SGRT__DECLARE_BITFIELD(name) uint32_t *name;
@@ -96,6 +97,14 @@ struct sgrt_nodeset {
     sgrt__slotbits b; /* members; extra = target of a compaction remap */
 };
 
+/* One handle-table entry: resolving a handle reads one 8-byte entry. `id` is
+ * the handle of the index's current generation (while the index is free:
+ * of the next one); `slot` is SGRT__NONE while it is free. */
+typedef struct sgrt__handle {
+    uint32_t id;
+    uint32_t slot;
+} sgrt__handle;
+
 struct sgrt_scene {
     sgrt_allocator alloc;
     uint32_t max_nodes;
@@ -107,12 +116,11 @@ struct sgrt_scene {
 
     /* handle table (indirection: slots move, handles do not) */
     uint32_t handle_cap;
-    uint32_t handle_used;  /* indices ever handed out */
-    uint32_t *handle_slot; /* slot of a live index, SGRT__NONE when free */
-    uint8_t *handle_gen;   /* current generation, 0..SGRT__GEN_PERIOD-1 */
-    uint32_t *free_ring;   /* FIFO of free indices (handle_cap entries) */
+    uint32_t handle_used;   /* indices ever handed out */
+    sgrt__handle *handles;  /* per index: its current id and the slot it names */
+    uint32_t *free_ring;    /* FIFO of free indices (handle_cap entries) */
     uint32_t free_head, free_count;
-    uint32_t salt;         /* per-scene scramble of ids: foreign handles fail */
+    uint32_t salt;          /* per-scene scramble of ids: foreign handles fail */
 
     sgrt__registry reg;
     sgrt__kernels k;
@@ -151,9 +159,22 @@ sgrt_result sgrt__handles_reserve(sgrt_scene *s, uint32_t node_count);
 sgrt_result sgrt__handle_ensure(sgrt_scene *s);
 uint32_t sgrt__handle_take(sgrt_scene *s, uint32_t slot);
 void sgrt__handle_release(sgrt_scene *s, uint32_t index);
-/* Slot of a handle, or SGRT__NONE if it is not a live node of s. */
-uint32_t sgrt__resolve(const sgrt_scene *s, sgrt_node n);
-sgrt_node sgrt__handle_of_slot(const sgrt_scene *s, uint32_t slot);
+/* Slot of a handle, or SGRT__NONE if it is not a live node of s: one XOR,
+ * one compare and one load of the table. */
+static inline uint32_t sgrt__resolve(const sgrt_scene *s, sgrt_node n)
+{
+    const uint32_t index = (n.id ^ s->salt) & SGRT__INDEX_MASK;
+    if (index >= s->handle_used || s->handles[index].id != n.id)
+        return SGRT__NONE;
+    return s->handles[index].slot;
+}
+static inline sgrt_node sgrt__handle_of_slot(const sgrt_scene *s, uint32_t slot)
+{
+    const sgrt_node n = {s->handles[s->st.slot_handle[slot]].id};
+    return n;
+}
+/* The generation field (1..SGRT__GEN_PERIOD) of a handle. */
+static inline uint32_t sgrt__handle_field(uint32_t id) { return id >> SGRT__INDEX_BITS; }
 
 /* ---- dirty.c ------------------------------------------------------------- */
 
@@ -203,8 +224,6 @@ void sgrt__nodesets_compact(sgrt_scene *s, const uint32_t *map);
 
 /* ---- matrix.c ------------------------------------------------------------ */
 
-/* Exact IEEE single precision in one fixed order. */
-void sgrt__trs_to_mat4(const float t[3], const float q[4], const float scale[3], float out[16]);
 /* out = inverse(parent) x world in double precision; false if not finite. */
 bool sgrt__relative_local(const float parent[16], const float world[16], float out[16]);
 bool sgrt__all_finite(const float *v, uint32_t n);

@@ -15,31 +15,6 @@ bool sgrt__all_finite(const float *v, uint32_t n)
     return bad == 0;
 }
 
-void sgrt__trs_to_mat4(const float t[3], const float q[4], const float scale[3], float m[16])
-{
-    const float x = q[0], y = q[1], z = q[2], w = q[3];
-    const float xx = x * x, yy = y * y, zz = z * z;
-    const float xy = x * y, xz = x * z, yz = y * z;
-    const float xw = x * w, yw = y * w, zw = z * w;
-
-    m[0] = (1.0f - 2.0f * (yy + zz)) * scale[0];
-    m[1] = (2.0f * (xy + zw)) * scale[0];
-    m[2] = (2.0f * (xz - yw)) * scale[0];
-    m[3] = 0.0f;
-    m[4] = (2.0f * (xy - zw)) * scale[1];
-    m[5] = (1.0f - 2.0f * (xx + zz)) * scale[1];
-    m[6] = (2.0f * (yz + xw)) * scale[1];
-    m[7] = 0.0f;
-    m[8] = (2.0f * (xz + yw)) * scale[2];
-    m[9] = (2.0f * (yz - xw)) * scale[2];
-    m[10] = (1.0f - 2.0f * (xx + yy)) * scale[2];
-    m[11] = 0.0f;
-    m[12] = t[0];
-    m[13] = t[1];
-    m[14] = t[2];
-    m[15] = 1.0f;
-}
-
 /* General 4x4 inverse by cofactors (the parent may be any matrix, not only
  * an affine one). Returns false when the determinant is 0 or not finite. */
 static bool inverse_d(const double m[16], double inv[16])

@@ -160,6 +160,7 @@ void sgrt__slot_vacate(sgrt_scene *s, uint32_t slot)
 {
     const uint32_t w = slot >> 5;
     s->st.alive[w] &= ~(1u << (slot & 31u));
+    s->st.inner[w] &= ~(1u << (slot & 31u));
     sgrt__bit_clear(s->st.alive_full, w);
     s->holes++;
 }
@@ -216,7 +217,9 @@ sgrt_result sgrt__storage_compact(sgrt_scene *s)
     SGRT__FOR_EACH_BIT(s->st.alive, s->st.words, o,
         const uint32_t n = map[o];
         copy_slot(&st, n, &s->st, o, map);
-        s->handle_slot[s->st.slot_handle[o]] = n;
+        if (st.first_child[n] != SGRT__NONE)
+            sgrt__bit_set(st.inner, n);
+        s->handles[s->st.slot_handle[o]].slot = n;
         if (sgrt__bit_get(s->st.dirty, o)) {
             sgrt__bit_set(st.dirty, n);
             sgrt__bit_set(st.dirty_sum, n >> 5);

@@ -168,6 +168,56 @@ static void test_update(const sgrt__kernels *k, int shape)
     free(local); free(w1); free(w2);
 }
 
+/* T x R x S against sgrt__trs_to_mat4: random rotations, then every kind of
+ * awkward input (zero and negative scales, non-unit and zero quaternions,
+ * denormals, overflow, NaN and infinities) in every position, over lengths
+ * that exercise the vector body and the scalar tail. */
+static void random_trs(rng *r, float t[3], float q[4], float sc[3], int mode)
+{
+    for (int j = 0; j < 3; j++) {
+        t[j] = rng_float(r, -100.0f, 100.0f);
+        sc[j] = rng_float(r, -3.0f, 3.0f);
+    }
+    float len2 = 0;
+    for (int j = 0; j < 4; j++) {
+        q[j] = rng_float(r, -1.0f, 1.0f);
+        len2 += q[j] * q[j];
+    }
+    if (mode == 0 && len2 > 0) /* unit: what an animation system gives */
+        for (int j = 0; j < 4; j++)
+            q[j] /= sqrtf(len2);
+    if (mode == 2) { /* edge values anywhere */
+        float *all[10] = {&t[0], &t[1], &t[2], &q[0], &q[1], &q[2], &q[3], &sc[0], &sc[1], &sc[2]};
+        for (int e = 0; e < 3; e++)
+            *all[rng_below(r, 10)] = edge_values[rng_below(r, N_EDGE)];
+    }
+}
+
+static void test_trs(const sgrt__kernels *k)
+{
+    enum { N = 67 };
+    float t[N][3], q[N][4], sc[N][3], got[N][16], want[N][16];
+    rng r = {0x7125};
+    for (int round = 0; round < 600; round++) {
+        const uint32_t n = 1u + rng_below(&r, N);
+        for (uint32_t i = 0; i < n; i++)
+            random_trs(&r, t[i], q[i], sc[i], round % 3);
+        if (round == 0) { /* the named cases, in lanes 0..7 */
+            const float zero_q[4] = {0, 0, 0, 0}, big_q[4] = {1e20f, 0, 0, 1};
+            memcpy(q[0], zero_q, sizeof zero_q);
+            memcpy(q[1], big_q, sizeof big_q);
+            sc[2][0] = 0.0f; sc[2][1] = -0.0f; sc[2][2] = -2.0f;
+            q[3][0] = 1e-40f; sc[3][1] = 1e-39f;
+            q[4][2] = NAN; t[5][1] = INFINITY; sc[6][2] = -INFINITY; sc[7][0] = 3e38f;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            sgrt__trs_to_mat4(t[i], q[i], sc[i], want[i]);
+        k->trs((const float(*)[3])t, (const float(*)[4])q, (const float(*)[3])sc, got, n);
+        for (uint32_t i = 0; i < n; i++)
+            compare16(got[i], want[i], "trs");
+    }
+}
+
 /* ---- the choice ------------------------------------------------------------ */
 
 static void test_choice(void)
@@ -288,6 +338,7 @@ int main(int argc, char **argv)
         printf("level %u: testing %s against %s\n", (unsigned)level, k.name,
                expected_for(&k)->name);
         test_mul(&k);
+        test_trs(&k);
         for (int shape = 0; shape < 3; shape++)
             test_update(&k, shape);
     }

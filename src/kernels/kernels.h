@@ -61,7 +61,15 @@ typedef struct sgrt__kernels {
     /* The per-frame pass: recompute the world of every dirty slot, clear the
      * dirty bits and summary; return the count. Roots copy their local. */
     uint32_t (*update)(const sgrt__update_view *v);
+    /* out[i] = T x R x S from t[i], quaternion q[i] (x, y, z, w, used as
+     * given) and scale[i], for i < n: sgrt__trs_to_mat4 to the bit. */
+    void (*trs)(const float (*t)[3], const float (*q)[4], const float (*scale)[3],
+                float (*out)[16], uint32_t n);
 } sgrt__kernels;
+
+/* The definition of T x R x S (the reference's), one fixed order of exact
+ * IEEE single-precision operations. */
+void sgrt__trs_to_mat4(const float t[3], const float q[4], const float scale[3], float out[16]);
 
 /* Per level: override the entries that level implements. */
 void sgrt__kernels_init_ref(sgrt__kernels *k);

@@ -34,10 +34,43 @@ static uint32_t update_ref(const sgrt__update_view *v)
     return count;
 }
 
+void sgrt__trs_to_mat4(const float t[3], const float q[4], const float scale[3], float m[16])
+{
+    const float x = q[0], y = q[1], z = q[2], w = q[3];
+    const float xx = x * x, yy = y * y, zz = z * z;
+    const float xy = x * y, xz = x * z, yz = y * z;
+    const float xw = x * w, yw = y * w, zw = z * w;
+
+    m[0] = (1.0f - 2.0f * (yy + zz)) * scale[0];
+    m[1] = (2.0f * (xy + zw)) * scale[0];
+    m[2] = (2.0f * (xz - yw)) * scale[0];
+    m[3] = 0.0f;
+    m[4] = (2.0f * (xy - zw)) * scale[1];
+    m[5] = (1.0f - 2.0f * (xx + zz)) * scale[1];
+    m[6] = (2.0f * (yz + xw)) * scale[1];
+    m[7] = 0.0f;
+    m[8] = (2.0f * (xz + yw)) * scale[2];
+    m[9] = (2.0f * (yz - xw)) * scale[2];
+    m[10] = (1.0f - 2.0f * (xx + yy)) * scale[2];
+    m[11] = 0.0f;
+    m[12] = t[0];
+    m[13] = t[1];
+    m[14] = t[2];
+    m[15] = 1.0f;
+}
+
+static void trs_ref(const float (*t)[3], const float (*q)[4], const float (*scale)[3],
+                    float (*out)[16], uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        sgrt__trs_to_mat4(t[i], q[i], scale[i], out[i]);
+}
+
 void sgrt__kernels_init_ref(sgrt__kernels *k)
 {
     k->name = "scalar";
     k->level = SGRT__LEVEL_SCALAR;
     k->mul = mul_ref;
     k->update = update_ref;
+    k->trs = trs_ref;
 }

@@ -85,6 +85,61 @@ static uint32_t update_simde(const sgrt__update_view *v)
     return count;
 }
 
+/* T x R x S for four nodes at once: the quaternions transposed so that each
+ * register holds one component of four nodes, every matrix element computed
+ * as the reference computes it (same operations, same order, no FMA), then
+ * transposed back into four column-major matrices. */
+static void trs_simde(const float (*t)[3], const float (*q)[4], const float (*scale)[3],
+                      float (*out)[16], uint32_t n)
+{
+    const simde__m128 one = simde_mm_set1_ps(1.0f), two = simde_mm_set1_ps(2.0f);
+    const simde__m128 zero = simde_mm_setzero_ps();
+    uint32_t i = 0;
+    for (; i + 4u <= n; i += 4u) {
+        simde__m128 x = simde_mm_loadu_ps(q[i]), y = simde_mm_loadu_ps(q[i + 1u]);
+        simde__m128 z = simde_mm_loadu_ps(q[i + 2u]), w = simde_mm_loadu_ps(q[i + 3u]);
+        SIMDE_MM_TRANSPOSE4_PS(x, y, z, w);
+        const simde__m128 s0 = simde_mm_set_ps(scale[i + 3u][0], scale[i + 2u][0],
+                                               scale[i + 1u][0], scale[i][0]);
+        const simde__m128 s1 = simde_mm_set_ps(scale[i + 3u][1], scale[i + 2u][1],
+                                               scale[i + 1u][1], scale[i][1]);
+        const simde__m128 s2 = simde_mm_set_ps(scale[i + 3u][2], scale[i + 2u][2],
+                                               scale[i + 1u][2], scale[i][2]);
+        const simde__m128 xx = simde_mm_mul_ps(x, x), yy = simde_mm_mul_ps(y, y);
+        const simde__m128 zz = simde_mm_mul_ps(z, z), xy = simde_mm_mul_ps(x, y);
+        const simde__m128 xz = simde_mm_mul_ps(x, z), yz = simde_mm_mul_ps(y, z);
+        const simde__m128 xw = simde_mm_mul_ps(x, w), yw = simde_mm_mul_ps(y, w);
+        const simde__m128 zw = simde_mm_mul_ps(z, w);
+#define DIAG(a, b, sc) simde_mm_mul_ps(simde_mm_sub_ps(one, simde_mm_mul_ps(two, simde_mm_add_ps(a, b))), sc)
+#define OFF(op, a, b, sc) simde_mm_mul_ps(simde_mm_mul_ps(two, op(a, b)), sc)
+        simde__m128 c00 = DIAG(yy, zz, s0), c01 = OFF(simde_mm_add_ps, xy, zw, s0);
+        simde__m128 c02 = OFF(simde_mm_sub_ps, xz, yw, s0), c03 = zero;
+        simde__m128 c10 = OFF(simde_mm_sub_ps, xy, zw, s1), c11 = DIAG(xx, zz, s1);
+        simde__m128 c12 = OFF(simde_mm_add_ps, yz, xw, s1), c13 = zero;
+        simde__m128 c20 = OFF(simde_mm_add_ps, xz, yw, s2), c21 = OFF(simde_mm_sub_ps, yz, xw, s2);
+        simde__m128 c22 = DIAG(xx, yy, s2), c23 = zero;
+#undef OFF
+#undef DIAG
+        SIMDE_MM_TRANSPOSE4_PS(c00, c01, c02, c03);
+        SIMDE_MM_TRANSPOSE4_PS(c10, c11, c12, c13);
+        SIMDE_MM_TRANSPOSE4_PS(c20, c21, c22, c23);
+        const simde__m128 col0[4] = {c00, c01, c02, c03}, col1[4] = {c10, c11, c12, c13};
+        const simde__m128 col2[4] = {c20, c21, c22, c23};
+        for (uint32_t j = 0; j < 4u; j++) {
+            float *m = out[i + j];
+            simde_mm_storeu_ps(m + 0, col0[j]);
+            simde_mm_storeu_ps(m + 4, col1[j]);
+            simde_mm_storeu_ps(m + 8, col2[j]);
+            m[12] = t[i + j][0];
+            m[13] = t[i + j][1];
+            m[14] = t[i + j][2];
+            m[15] = 1.0f;
+        }
+    }
+    for (; i < n; i++)
+        sgrt__trs_to_mat4(t[i], q[i], scale[i], out[i]);
+}
+
 /* The names of sgrt_simd_name: what SIMDe compiles this file to. */
 #if defined(SIMDE_X86_SSE2_NATIVE)
 #define X4_NAME "sse2"
@@ -100,4 +155,9 @@ void sgrt__kernels_init_x4(sgrt__kernels *k)
     k->level = SGRT__LEVEL_X4;
     k->mul = mul_simde;
     k->update = update_simde;
+#if !(defined(SIMDE_ARM_NEON_A32V7_NATIVE) && !defined(SIMDE_ARM_NEON_A64V8_NATIVE))
+    /* ARMv7 NEON flushes denormals to zero: writes keep the reference there,
+     * so that a local matrix has the same bits on every target. */
+    k->trs = trs_simde;
+#endif
 }

@@ -83,8 +83,16 @@ static inline uint32_t armv7_neon_update(const sgrt__update_view *v)
     return count;
 }
 
+/* Writes stay on the reference on ARMv7 (src/kernels/x4.c): the model too. */
+static inline void armv7_neon_trs(const float (*t)[3], const float (*q)[4],
+                                  const float (*scale)[3], float (*out)[16], uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        sgrt__trs_to_mat4(t[i], q[i], scale[i], out[i]);
+}
+
 static const sgrt__kernels armv7_neon_model = {
-    "armv7-neon model", SGRT__LEVEL_X4, armv7_neon_mul, armv7_neon_update,
+    "armv7-neon model", SGRT__LEVEL_X4, armv7_neon_mul, armv7_neon_update, armv7_neon_trs,
 };
 
 /* The table a scene created with default options runs, and the reference. */

@@ -1,0 +1,267 @@
+/* The batch writers against the single calls they stand for: on random
+ * programs, two scenes built alike get the same writes, one as batches and
+ * one as calls of sgrt_node_set_local / sgrt_node_set_trs in order; after
+ * every batch both must hold the same locals bit for bit, the next update
+ * must recompute the same count and the same worlds, and a tracker on each
+ * must report the same ranges. Batches carry duplicates, stale handles and
+ * non-finite values at random positions: a refused batch changes nothing
+ * and names its first refused entry exactly. */
+#include "testutil.h"
+
+enum { NODES = 600, MAX_BATCH = 90, ROUNDS = 400 };
+
+typedef struct world {
+    sgrt_scene *s;
+    sgrt_tracker *t;
+    sgrt_node n[NODES];
+} world;
+
+static void build(world *w, uint64_t seed)
+{
+    rng r = {seed};
+    w->s = new_scene();
+    OK(sgrt_tracker_create(w->s, &w->t));
+    for (uint32_t i = 0; i < NODES; i++) {
+        const sgrt_node parent = (i == 0 || rng_below(&r, 8) == 0)
+                                     ? SGRT_NULL_NODE
+                                     : w->n[rng_below(&r, i)];
+        OK(sgrt_node_create(w->s, parent, &w->n[i]));
+    }
+}
+
+/* Same locals, same update count, same worlds, same tracker ranges. */
+static void compare(world *a, world *b, const char *what)
+{
+    float la[16], lb[16];
+    uint32_t local_diff = 0;
+    for (uint32_t i = 0; i < NODES; i++) {
+        const bool alive = sgrt_node_alive(a->s, a->n[i]);
+        CHECK(alive == sgrt_node_alive(b->s, b->n[i]));
+        if (!alive)
+            continue;
+        OK(sgrt_node_local(a->s, a->n[i], la));
+        OK(sgrt_node_local(b->s, b->n[i], lb));
+        local_diff += memcmp(la, lb, sizeof la) != 0;
+    }
+    if (local_diff)
+        FAIL("%s: %u locals differ", what, local_diff);
+    CHECK_EQ_U(sgrt_scene_update(a->s), sgrt_scene_update(b->s));
+    uint32_t world_diff = 0;
+    for (uint32_t i = 0; i < NODES; i++) {
+        if (!sgrt_node_alive(a->s, a->n[i]))
+            continue;
+        OK(sgrt_node_world(a->s, a->n[i], la));
+        OK(sgrt_node_world(b->s, b->n[i], lb));
+        world_diff += memcmp(la, lb, sizeof la) != 0;
+    }
+    if (world_diff)
+        FAIL("%s: %u worlds differ", what, world_diff);
+    sgrt_range ra[NODES], rb[NODES];
+    const uint32_t na = sgrt_tracker_collect(a->s, a->t, ra, NODES, 0);
+    const uint32_t nb = sgrt_tracker_collect(b->s, b->t, rb, NODES, 0);
+    CHECK_EQ_U(na, nb);
+    CHECK(na == nb && memcmp(ra, rb, na * sizeof ra[0]) == 0);
+    check_scene(a->s);
+}
+
+typedef struct batch {
+    uint32_t count;
+    sgrt_node nodes[MAX_BATCH];
+    uint32_t pick[MAX_BATCH]; /* index into world.n, or UINT32_MAX: a bogus handle */
+    float local[MAX_BATCH][16];
+    float t[MAX_BATCH][3], q[MAX_BATCH][4], sc[MAX_BATCH][3];
+} batch;
+
+static uint32_t pick_alive(rng *r, const world *w)
+{
+    for (;;) {
+        const uint32_t i = rng_below(r, NODES);
+        if (sgrt_node_alive(w->s, w->n[i]))
+            return i;
+    }
+}
+
+static void random_batch(rng *r, const world *w, batch *b, bool trs, bool poison)
+{
+    b->count = rng_below(r, MAX_BATCH + 1u);
+    for (uint32_t i = 0; i < b->count; i++) {
+        /* Repeats are common: a few nodes get several entries. */
+        b->pick[i] = (i > 0 && rng_below(r, 6) == 0) ? b->pick[rng_below(r, i)]
+                                                     : pick_alive(r, w);
+        for (int j = 0; j < 3; j++) {
+            b->t[i][j] = rng_float(r, -5, 5);
+            b->sc[i][j] = rng_float(r, 0.5f, 2);
+        }
+        for (int j = 0; j < 4; j++)
+            b->q[i][j] = rng_float(r, -1, 1);
+        for (int j = 0; j < 16; j++)
+            b->local[i][j] = rng_float(r, -2, 2);
+        b->local[i][3] = b->local[i][7] = b->local[i][11] = 0.0f;
+        b->local[i][15] = 1.0f;
+        if (rng_below(r, 8) == 0 && i > 0) { /* an unchanged write: marks nothing */
+            memcpy(b->local[i], b->local[i - 1], sizeof b->local[i]);
+            b->pick[i] = b->pick[i - 1];
+        }
+    }
+    if (poison && b->count) {
+        const uint32_t at = rng_below(r, b->count);
+        switch (rng_below(r, 3)) {
+        case 0: b->pick[at] = UINT32_MAX; break; /* bogus, or destroyed below */
+        case 1:
+            if (trs)
+                (rng_below(r, 2) ? b->q[at] : b->sc[at])[rng_below(r, 3)] = NAN;
+            else
+                b->local[at][rng_below(r, 16)] = INFINITY;
+            break;
+        default: /* overflow: finite inputs, infinite matrix */
+            if (trs)
+                b->sc[at][0] = 3e38f, b->q[at][1] = 1.0f, b->q[at][0] = 0.0f;
+            else
+                b->local[at][5] = -NAN;
+            break;
+        }
+    }
+}
+
+static void resolve(const world *w, batch *b)
+{
+    for (uint32_t i = 0; i < b->count; i++) {
+        const sgrt_node bogus = {0x7F000000u | i};
+        b->nodes[i] = b->pick[i] == UINT32_MAX ? bogus : w->n[b->pick[i]];
+    }
+}
+
+/* The first entry its single call would refuse (count if none), found on a
+ * probe node of a scene of its own so that the scenes under test are not
+ * touched: a dead handle, or values the call refuses. */
+static uint32_t first_refused(const world *w, const batch *b, bool trs, sgrt_result *err)
+{
+    static sgrt_scene *probe_scene;
+    static sgrt_node probe;
+    if (!probe_scene) {
+        probe_scene = new_scene();
+        OK(sgrt_node_create(probe_scene, SGRT_NULL_NODE, &probe));
+    }
+    for (uint32_t i = 0; i < b->count; i++) {
+        if (!sgrt_node_alive(w->s, b->nodes[i])) {
+            *err = SGRT_ERR_STALE_HANDLE;
+            return i;
+        }
+        const sgrt_result r = trs ? sgrt_node_set_trs(probe_scene, probe, b->t[i], b->q[i], b->sc[i])
+                                  : sgrt_node_set_local(probe_scene, probe, b->local[i]);
+        if (r != SGRT_OK) {
+            *err = r;
+            return i;
+        }
+    }
+    return b->count;
+}
+
+static void run(uint64_t seed, bool trs)
+{
+    world a, b;
+    build(&a, seed);
+    build(&b, seed);
+    compare(&a, &b, "built");
+    rng r = {seed ^ 0xBA7C4ull};
+    static batch bt;
+    uint32_t refused = 0, accepted = 0;
+    for (uint32_t round = 0; round < ROUNDS; round++) {
+        random_batch(&r, &a, &bt, trs, rng_below(&r, 4) == 0);
+        resolve(&a, &bt);
+        sgrt_result want_err = SGRT_OK;
+        const uint32_t bad = first_refused(&a, &bt, trs, &want_err);
+        uint32_t out_bad = 0xDEADBEEFu;
+        const sgrt_result got =
+            trs ? sgrt_nodes_set_trs(a.s, bt.count, bt.nodes, (const float(*)[3])bt.t,
+                                     (const float(*)[4])bt.q, (const float(*)[3])bt.sc, &out_bad)
+                : sgrt_nodes_set_local(a.s, bt.count, bt.nodes, (const float(*)[16])bt.local,
+                                       &out_bad);
+        if (bad < bt.count) {
+            refused++;
+            CHECK_RES(got, want_err);
+            CHECK_EQ_U(out_bad, bad);
+        } else {
+            accepted++;
+            CHECK_RES(got, SGRT_OK);
+            CHECK_EQ_U(out_bad, 0xDEADBEEFu); /* untouched on success */
+            resolve(&b, &bt);
+            for (uint32_t i = 0; i < bt.count; i++) {
+                if (trs)
+                    OK(sgrt_node_set_trs(b.s, bt.nodes[i], bt.t[i], bt.q[i], bt.sc[i]));
+                else
+                    OK(sgrt_node_set_local(b.s, bt.nodes[i], bt.local[i]));
+            }
+        }
+        /* Now and then the structure changes too, alike in both scenes. */
+        if (rng_below(&r, 10) == 0) {
+            const uint32_t victim = 1u + rng_below(&r, NODES - 1u);
+            if (sgrt_node_alive(a.s, a.n[victim]) && sgrt_scene_node_count(a.s) > NODES / 2) {
+                OK(sgrt_node_destroy(a.s, a.n[victim]));
+                OK(sgrt_node_destroy(b.s, b.n[victim]));
+            }
+        }
+        compare(&a, &b, trs ? "set_trs batch" : "set_local batch");
+    }
+    CHECK(refused > 20 && accepted > 200);
+    /* Argument errors leave out_bad alone; count 0 with NULL arrays is fine. */
+    uint32_t out_bad = 7;
+    CHECK_RES(sgrt_nodes_set_local(NULL, 0, NULL, NULL, &out_bad), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_nodes_set_local(a.s, 1, NULL, NULL, &out_bad), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_nodes_set_trs(a.s, 1, a.n, NULL, NULL, NULL, &out_bad), SGRT_ERR_INVALID_ARG);
+    CHECK_EQ_U(out_bad, 7);
+    OK(sgrt_nodes_set_local(a.s, 0, NULL, NULL, NULL));
+    OK(sgrt_nodes_set_trs(a.s, 0, NULL, NULL, NULL, NULL, NULL));
+    CHECK_EQ_U(sgrt_scene_update(a.s), 0);
+    sgrt_scene_destroy(a.s);
+    sgrt_scene_destroy(b.s);
+}
+
+/* A batch longer than the scene's scratch (2 x capacity entries) resolves
+ * its tail twice: same result. */
+static void long_batch(void)
+{
+    sgrt_scene *s = new_scene();
+    sgrt_node n[3];
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &n[0]));
+    OK(sgrt_node_create(s, n[0], &n[1]));
+    OK(sgrt_node_create(s, n[1], &n[2]));
+    enum { LONG = 5000 };
+    static sgrt_node nodes[LONG];
+    static float local[LONG][16];
+    for (uint32_t i = 0; i < LONG; i++) {
+        nodes[i] = n[i % 3];
+        memset(local[i], 0, sizeof local[i]);
+        local[i][0] = local[i][5] = local[i][10] = local[i][15] = 1.0f;
+        local[i][12] = (float)i;
+    }
+    OK(sgrt_scene_update(s) == 3 ? SGRT_OK : SGRT_ERR_CORRUPT);
+    OK(sgrt_nodes_set_local(s, LONG, nodes, (const float(*)[16])local, NULL));
+    CHECK_EQ_U(sgrt_scene_update(s), 3);
+    float w[16];
+    OK(sgrt_node_world(s, n[2], w));
+    /* The last entries win: 4997 + 4998 + 4999 along the chain. */
+    CHECK(w[12] == 4997.0f + 4998.0f + 4999.0f);
+    sgrt_node gone;
+    OK(sgrt_node_create(s, n[0], &gone));
+    OK(sgrt_node_destroy(s, gone));
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
+    nodes[LONG - 1] = gone; /* a stale handle at the very end */
+    uint32_t bad = 0;
+    CHECK_RES(sgrt_nodes_set_local(s, LONG, nodes, (const float(*)[16])local, &bad),
+              SGRT_ERR_STALE_HANDLE);
+    CHECK_EQ_U(bad, LONG - 1);
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
+    check_scene(s);
+    sgrt_scene_destroy(s);
+}
+
+int main(void)
+{
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        run(seed, false);
+        run(seed, true);
+    }
+    long_batch();
+    return test_report("batch");
+}
