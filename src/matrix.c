@@ -4,15 +4,18 @@
 #include "internal.h"
 #include <string.h>
 
+/* A float is NaN or infinite when its exponent is all ones: adding one to
+ * the exponent field then carries into the sign position. Branch-free, and
+ * written on whole words so that the compiler vectorises the 16-float case. */
 bool sgrt__all_finite(const float *v, uint32_t n)
 {
     uint32_t bad = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t u;
         memcpy(&u, &v[i], sizeof u);
-        bad |= (uint32_t)((u & 0x7F800000u) == 0x7F800000u);
+        bad |= (u & 0x7F800000u) + 0x00800000u;
     }
-    return bad == 0;
+    return (bad & 0x80000000u) == 0;
 }
 
 /* General 4x4 inverse by cofactors (the parent may be any matrix, not only

@@ -14,8 +14,16 @@
 #endif
 #define AHEAD 8u
 
-/* m holds no NaN or infinity: one pass over the bits. */
-static inline bool finite16(const float *m) { return sgrt__all_finite(m, 16); }
+/* m holds no NaN or infinity (sgrt__all_finite with the count fixed, so that
+ * the compiler unrolls and vectorises it: this check is on every write). */
+static inline bool finite16(const float *m)
+{
+    uint32_t u[16], bad = 0;
+    memcpy(u, m, sizeof u);
+    for (int i = 0; i < 16; i++)
+        bad |= (u[i] & 0x7F800000u) + 0x00800000u;
+    return (bad & 0x80000000u) == 0;
+}
 
 /* The write itself: copy m into the slot's local and mark the node and its
  * subtree, unless m is bit-identical to what is there (then nothing is

@@ -730,6 +730,8 @@ enum {
     OP_SET_QUERY,
     OP_SET_COMBINE,
     OP_SET_FROM_CHANGES,
+    OP_BATCH_LOCAL,
+    OP_BATCH_TRS,
     OP_COUNT
 };
 
@@ -986,6 +988,53 @@ static void do_set_trs(fscene *f, sgrt_node h, const float t[3], const float q[4
     const sgrt_result rc = sgrt_node_set_trs(f->s, h, t, q, sc);
     ENSURE(f->fa.calls == calls0, "set_trs allocated");
     apply_local(f, h, m, rc, ok);
+}
+
+/* A batch: refused whole at its first bad entry (the models untouched and
+ * out_bad exact), else the same as its entries' single calls in order. */
+enum { MAX_BATCH = 8 };
+
+static void do_batch(fscene *f, const fscene *other, reader *r, bool trs)
+{
+    const uint32_t k = u8(r) % (MAX_BATCH + 1u);
+    sgrt_node nodes[MAX_BATCH];
+    float m[MAX_BATCH][16], t[MAX_BATCH][3], q[MAX_BATCH][4], sc[MAX_BATCH][3];
+    uint32_t bad = k;
+    sgrt_result want = SGRT_OK;
+    for (uint32_t i = 0; i < k; i++) {
+        nodes[i] = rd_handle(f, other, r);
+        if (trs) {
+            for (int j = 0; j < 3; j++) {
+                t[i][j] = rd_float(r);
+                sc[i][j] = rd_float(r);
+            }
+            for (int j = 0; j < 4; j++)
+                q[i][j] = rd_float(r);
+            sgrt__trs_to_mat4(t[i], q[i], sc[i], m[i]);
+        } else {
+            rd_matrix(f, other, r, m[i]);
+        }
+        if (bad == k && !valid(f, nodes[i]))
+            bad = i, want = SGRT_ERR_STALE_HANDLE;
+        else if (bad == k && !finite16(m[i]))
+            bad = i, want = SGRT_ERR_INVALID_ARG;
+    }
+    uint32_t out_bad = UINT32_MAX;
+    const uint64_t calls0 = f->fa.calls;
+    const sgrt_result rc =
+        trs ? sgrt_nodes_set_trs(f->s, k, nodes, (const float(*)[3])t, (const float(*)[4])q,
+                                 (const float(*)[3])sc, &out_bad)
+            : sgrt_nodes_set_local(f->s, k, nodes, (const float(*)[16])m, &out_bad);
+    ENSURE(f->fa.calls == calls0, "a batch write allocated");
+    if (bad < k) {
+        ENSURE(rc == want && out_bad == bad, "batch refused with %s at %u, expected %s at %u",
+               sgrt_result_str(rc), out_bad, sgrt_result_str(want), bad);
+        expect_unchanged(f, nodes[bad], SGRT_NULL_NODE);
+        return;
+    }
+    ENSURE(rc == SGRT_OK && out_bad == UINT32_MAX, "batch: %s", sgrt_result_str(rc));
+    for (uint32_t i = 0; i < k; i++)
+        apply_local(f, nodes[i], m[i], SGRT_OK, true);
 }
 
 static void do_update(fscene *f)
@@ -1739,6 +1788,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         case OP_SET_COMBINE:
             do_set_combine(f, other, &r);
+            break;
+        case OP_BATCH_LOCAL:
+        case OP_BATCH_TRS:
+            do_batch(f, other, &r, code == OP_BATCH_TRS);
             break;
         case OP_SET_FROM_CHANGES:
             do_set_from_changes(f, other, &r);
