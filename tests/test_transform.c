@@ -187,17 +187,24 @@ static void test_refused(void)
         /* Finite inputs whose matrix overflows: (1 - 2(y^2 + z^2)) * 3e38. */
         const float t[3] = {0, 0, 0}, q[4] = {1, 1, 1, 1}, big[3] = {3e38f, 3e38f, 3e38f};
         CHECK_RES(sgrt_node_set_trs(S, tn[node].h, t, q, big), SGRT_ERR_INVALID_ARG);
+        refused++;
+
+        /* Huge but finite: accepted, and the local is exactly T (the read
+         * overwrites a NaN-filled buffer, so every entry is checked). */
         const float huge_t[3] = {3.4e38f, -3.4e38f, 0};
         const float q1[4] = {0, 0, 0, 1}, s1[3] = {1, 1, 1};
-        CHECK_RES(sgrt_node_set_trs(S, tn[node].h, huge_t, q1, s1), SGRT_OK); /* finite */
-        memcpy(m, I4, sizeof m);
-        m[12] = 3.4e38f;
-        m[13] = -3.4e38f;
+        CHECK_RES(sgrt_node_set_trs(S, tn[node].h, huge_t, q1, s1), SGRT_OK);
+        float want[16];
+        memcpy(want, I4, sizeof want);
+        want[12] = 3.4e38f;
+        want[13] = -3.4e38f;
+        for (int k = 0; k < 16; k++)
+            m[k] = bits_float(0x7FC0DEADu);
         CHECK_RES(sgrt_node_local(S, tn[node].h, m), SGRT_OK);
-        CHECK(m[12] == 3.4e38f && m[13] == -3.4e38f);
+        CHECK(memcmp(m, want, sizeof m) == 0);
         CHECK_RES(sgrt_node_set_local(S, tn[node].h, tn[node].local), SGRT_OK); /* restore */
-        refused++;
     }
+    CHECK_EQ_U(refused, 3u * (NBAD * (16u + 10u) + 1u));
 
     check_unchanged(S, &before, hs, "refused input");
     snapshot_free(&before);
