@@ -175,6 +175,8 @@ typedef struct expected {
     float local[16], world[16], world_now[16];
     sgrt_node parent, first_child, next_sibling;
     bool want_now; /* world_now is O(depth): sample the deep chain */
+    sgrt_node bogus; /* the node's id with an index far past those handed out */
+    bool bogus_alive;
 } expected;
 
 static expected ex[NREAD];
@@ -219,8 +221,10 @@ static void *reader_main(void *arg)
             if (sgrt_node_next_sibling(shared_scene, e->node, &n) != SGRT_OK ||
                 n.id != e->next_sibling.id)
                 THREAD_FAIL(rd->wrong, "reader %u: next sibling of node %u", (unsigned)id, (unsigned)i);
-            const sgrt_node bogus = {e->node.id ^ 0x00800000u};
-            (void)sgrt_node_alive(shared_scene, bogus);
+            if (sgrt_node_alive(shared_scene, e->bogus) != e->bogus_alive ||
+                sgrt_node_world(shared_scene, e->bogus, m) != SGRT_ERR_STALE_HANDLE)
+                THREAD_FAIL(rd->wrong, "reader %u: made-up handle 0x%08x next to node %u accepted",
+                            (unsigned)id, (unsigned)e->bogus.id, (unsigned)i);
         }
         if (sgrt_scene_node_count(shared_scene) != shared_count)
             THREAD_FAIL(rd->wrong, "reader %u: node count", (unsigned)id);
@@ -274,6 +278,9 @@ static void test_concurrent_readers(void)
             sgrt_node_first_child(s, e->node, &e->first_child) != SGRT_OK ||
             sgrt_node_next_sibling(s, e->node, &e->next_sibling) != SGRT_OK)
             FAIL("single-threaded read");
+        e->bogus.id = e->node.id ^ 0x00800000u;
+        e->bogus_alive = sgrt_node_alive(s, e->bogus);
+        CHECK(!e->bogus_alive);
     }
     shared_scene = s;
     shared_count = sgrt_scene_node_count(s);
