@@ -420,10 +420,11 @@ static void test_generation_wrap_steady(void)
  * the reuse threshold): the library must follow the FIFO model at every step,
  * old handles must be refused exactly while their (index, generation) is not
  * live, and an id must not come back within GUARANTEED_DESTRUCTIONS of its
- * destruction (with a small live count, indices wrap within the run). Only
+ * destruction (with must_wrap, ids must come back: indices wrap within the
+ * run). Only
  * childless nodes are destroyed so that each destroy frees one index in a
  * known order. */
-static void test_generation_random(uint32_t steps, uint32_t lo, uint32_t span)
+static void test_generation_random(uint32_t steps, uint32_t lo, uint32_t span, bool must_wrap)
 {
     sgrt_scene *s = NULL;
     REQUIRE_RES(sgrt_scene_create(NULL, &s), SGRT_OK);
@@ -441,8 +442,8 @@ static void test_generation_random(uint32_t steps, uint32_t lo, uint32_t span)
     sgrt_node *ln = calloc(max_index, sizeof *ln);
     uint32_t *lk = calloc(max_index, sizeof *lk);
     uint32_t nlive = 0;
-    sgrt_node old[512];
-    uint32_t oldk[512], nold = 0;
+    sgrt_node old[512], first_dead = SGRT_NULL_NODE;
+    uint32_t oldk[512], nold = 0, first_deadk = 0;
     REQUIRE(live && key_to_id && released && ln && lk);
 
     uint32_t target = lo + span / 2u;
@@ -477,6 +478,10 @@ static void test_generation_random(uint32_t steps, uint32_t lo, uint32_t span)
             released[lk[i]] = ++destroys;
             live[lk[i]] = 0;
             hm_release(&hm, lk[i]);
+            if (nold == 0) {
+                first_dead = ln[i];
+                first_deadk = lk[i];
+            }
             old[nold % 512u] = ln[i];
             oldk[nold % 512u] = lk[i];
             nold++;
@@ -496,10 +501,17 @@ static void test_generation_random(uint32_t steps, uint32_t lo, uint32_t span)
                 wrong = true;
             }
         }
+        if (nold && probes && sgrt_node_alive(s, first_dead) != (live[first_deadk] != 0)) {
+            FAIL("generation random: step %u: the first destroyed handle alive=%d, model %d",
+                 (unsigned)step, (int)sgrt_node_alive(s, first_dead), (int)live[first_deadk]);
+            wrong = true;
+        }
         if (wrong)
             break;
     }
     REQUIRE(sgrt_scene_node_count(s) == nlive);
+    if (must_wrap)
+        CHECK(comebacks > 0);
     check_scene_where(s, "generation random");
     printf("generation random: %u destructions, %u indices used, %u free at the end, %u ids "
            "seen again\n",
@@ -522,7 +534,7 @@ int main(int argc, char **argv)
     test_foreign_handles();
     test_fresh_indices();
     test_generation_wrap_steady();
-    test_generation_random(150000u, 200u, 2600u);
-    test_generation_random(600000u, 150u, 100u);
+    test_generation_random(150000u, 200u, 2600u, false);
+    test_generation_random(900000u, 150u, 100u, true);
     return test_report("test_handles");
 }
