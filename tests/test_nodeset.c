@@ -320,12 +320,8 @@ static void test_visible_changes(void)
     /* A set destroyed by its scene goes back to that scene's allocator. */
     sgrt_nodeset_destroy(other, foreign);
     CHECK(oa.frees > o_frees);
-    sgrt_scene_destroy(other);
-    sgrt_scene_destroy(s);
-    check_alloc_empty(&sa);
-    check_alloc_empty(&oa);
-    test_alloc_release(&sa);
-    test_alloc_release(&oa);
+    end_scene_alloc(other, &oa);
+    end_scene_alloc(s, &sa);
 }
 
 /* Membership follows nodes whose storage moves, and a destroyed node's slot

@@ -125,10 +125,7 @@ static void test_reserve(void)
     CHECK_EQ_U(sgrt_scene_update(s), N);
     CHECK_EQ_U(c.calls, a0);
     free(n);
-    check_scene(s);
-    sgrt_scene_destroy(s);
-    check_alloc_empty(&c);
-    test_alloc_release(&c);
+    end_scene_alloc(s, &c);
 }
 
 int main(void)

@@ -394,10 +394,7 @@ static void test_no_allocation_per_frame(void)
     OK(sgrt_node_destroy(s, n[N - 1]));
     CHECK_EQ_U(c.calls, a0);
     free(n);
-    check_scene(s);
-    sgrt_scene_destroy(s);
-    check_alloc_empty(&c);
-    test_alloc_release(&c);
+    end_scene_alloc(s, &c);
 }
 
 int main(void)

@@ -320,6 +320,16 @@ static inline void check_alloc_at(const test_alloc *ta, bool empty, const char *
 #define check_alloc(ta) check_alloc_at((ta), false, __FILE__, __LINE__)
 #define check_alloc_empty(ta) check_alloc_at((ta), true, __FILE__, __LINE__)
 
+/* The end of a scene from new_scene_alloc: checked, destroyed, and nothing
+ * left allocated. */
+#define end_scene_alloc(s, ta)                                                         \
+    do {                                                                               \
+        check_scene_at((s), __FILE__, __LINE__, NULL);                                 \
+        sgrt_scene_destroy(s);                                                         \
+        check_alloc_at((ta), true, __FILE__, __LINE__);                                \
+        test_alloc_release(ta);                                                        \
+    } while (0)
+
 /* ---- snapshots (tests/lib/snapshot.c) ----------------------------------- */
 
 /* The observable state of a scene through the public API, for tests that
