@@ -16,10 +16,12 @@ typedef struct world {
     sgrt_node n[NODES];
 } world;
 
-static void build(world *w, uint64_t seed)
+static test_alloc alloc_a, alloc_b;
+
+static void build(world *w, test_alloc *ta, uint64_t seed)
 {
     rng r = {seed};
-    w->s = new_scene();
+    w->s = new_scene_alloc(ta);
     OK(sgrt_tracker_create(w->s, &w->t));
     for (uint32_t i = 0; i < NODES; i++) {
         const sgrt_node parent = (i == 0 || rng_below(&r, 8) == 0)
@@ -160,8 +162,8 @@ static uint32_t first_refused(const world *w, const batch *b, bool trs, sgrt_res
 static void run(uint64_t seed, bool trs)
 {
     world a, b;
-    build(&a, seed);
-    build(&b, seed);
+    build(&a, &alloc_a, seed);
+    build(&b, &alloc_b, seed);
     compare(&a, &b, "built");
     rng r = {seed ^ 0xBA7C4ull};
     static batch bt;
@@ -172,11 +174,13 @@ static void run(uint64_t seed, bool trs)
         sgrt_result want_err = SGRT_OK;
         const uint32_t bad = first_refused(&a, &bt, trs, &want_err);
         uint32_t out_bad = 0xDEADBEEFu;
+        const uint64_t calls_before = alloc_a.calls;
         const sgrt_result got =
             trs ? sgrt_nodes_set_trs(a.s, bt.count, bt.nodes, (const float(*)[3])bt.t,
                                      (const float(*)[4])bt.q, (const float(*)[3])bt.sc, &out_bad)
                 : sgrt_nodes_set_local(a.s, bt.count, bt.nodes, (const float(*)[16])bt.local,
                                        &out_bad);
+        CHECK_EQ_U(alloc_a.calls, calls_before); /* batches never allocate */
         if (bad < bt.count) {
             refused++;
             CHECK_RES(got, want_err);
@@ -213,8 +217,8 @@ static void run(uint64_t seed, bool trs)
     OK(sgrt_nodes_set_local(a.s, 0, NULL, NULL, NULL));
     OK(sgrt_nodes_set_trs(a.s, 0, NULL, NULL, NULL, NULL, NULL));
     CHECK_EQ_U(sgrt_scene_update(a.s), 0);
-    sgrt_scene_destroy(a.s);
-    sgrt_scene_destroy(b.s);
+    end_scene_alloc(a.s, &alloc_a);
+    end_scene_alloc(b.s, &alloc_b);
 }
 
 /* A batch longer than the scene's scratch (2 x capacity entries) resolves

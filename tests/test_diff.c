@@ -22,14 +22,7 @@
  * which reproduce it.
  */
 #include "refmodel.h"
-#include "sgrt.h"
 #include "testutil.h"
-
-#include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #define DEFAULT_OPS 200000UL
 #define DEFAULT_SEED 0x5c3e9d0f2a61b874ULL
@@ -40,65 +33,25 @@ static const char *op_name = "setup";
 
 static rng R; /* seeded with seed_used */
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2), noreturn))
-#endif
-static void fail(const char *fmt, ...)
+/* The harness's failure hook: the first failure ends the run. */
+static void stop(void)
 {
-    va_list ap;
-    fprintf(stderr, "test_diff: FAILED at op %lu (%s), seed 0x%016llx: ", op_index, op_name,
+    fprintf(stderr, "test_diff: FAILED at op %lu (%s), seed 0x%016llx\n", op_index, op_name,
             (unsigned long long)seed_used);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\nreproduce: test_diff %lu 0x%016llx\n", op_index + 1,
+    fprintf(stderr, "reproduce: test_diff %lu 0x%016llx\n", op_index + 1,
             (unsigned long long)seed_used);
-    exit(1);
+    exit(test_report("test_diff"));
 }
 
 static void expect(sgrt_result got, sgrt_result want, const char *what)
 {
     if (got != want)
-        fail("%s returned %s, expected %s", what, sgrt_result_str(got), sgrt_result_str(want));
+        FAIL("%s returned %s, expected %s", what, sgrt_result_str(got), sgrt_result_str(want));
+    else
+        test_checks++;
 }
 
-/* ---- random transforms ----------------------------------------------------- */
-
-static void random_unit_quat(float q[4])
-{
-    double d[4], n = 0;
-    do {
-        n = 0;
-        for (int i = 0; i < 4; i++) {
-            d[i] = rng_range(&R, -1, 1);
-            n += d[i] * d[i];
-        }
-    } while (n < 1e-3 || n > 1);
-    n = sqrt(n);
-    for (int i = 0; i < 4; i++)
-        q[i] = (float)(d[i] / n);
-}
-
-/* A well-conditioned affine matrix: rotation x scale in +-[0.5, 2] x shear
- * up to 0.3, translation up to 20. */
-static void random_affine(float out[16])
-{
-    float qf[4];
-    random_unit_quat(qf);
-    double r[9];
-    quat_rotation(qf[0], qf[1], qf[2], qf[3], r);
-    double sh[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    sh[3] = rng_range(&R, -0.3, 0.3);
-    sh[6] = rng_range(&R, -0.3, 0.3);
-    sh[7] = rng_range(&R, -0.3, 0.3);
-    double sc[3];
-    for (int i = 0; i < 3; i++)
-        sc[i] = rng_range(&R, 0.5, 2) * (rng_below(&R, 10) == 0 ? -1 : 1);
-    linear_part(r, sc, sh, out);
-    for (int i = 12; i < 15; i++)
-        out[i] = (float)rng_range(&R, -20, 20);
-    out[15] = 1.0f;
-}
+/* ---- set_trs ----------------------------------------------------------------- */
 
 /* The local set_trs must produce, T x R x S, from the very float inputs, in
  * double; each rotation entry is a few roundings of terms bounded by 1, times
@@ -113,14 +66,14 @@ static void check_trs(const float t[3], const float q[4], const float s[3], cons
             const double want = r[c * 3 + row] * s[c];
             const double err = fabs((double)got[c * 4 + row] - want);
             if (!(err <= 8.0 * REF_U * fabs((double)s[c])))
-                fail("set_trs: local[%d] = %.9g, expected %.9g", c * 4 + row,
+                FAIL("set_trs: local[%d] = %.9g, expected %.9g", c * 4 + row,
                      (double)got[c * 4 + row], want);
         }
     const float exact[7] = {0, 0, 0, t[0], t[1], t[2], 1};
     const int where[7] = {3, 7, 11, 12, 13, 14, 15};
     for (int i = 0; i < 7; i++)
         if (memcmp(&got[where[i]], &exact[i], sizeof(float)) != 0)
-            fail("set_trs: local[%d] = %.9g, expected %.9g", where[i], (double)got[where[i]],
+            FAIL("set_trs: local[%d] = %.9g, expected %.9g", where[i], (double)got[where[i]],
                  (double)exact[i]);
 }
 
@@ -218,7 +171,7 @@ static void op_create(void)
     sgrt_node n = SGRT_NULL_NODE;
     expect(sgrt_node_create(scene, parent, &n), SGRT_OK, "sgrt_node_create");
     if (n.id == 0u || ref_model_alive(model, n.id))
-        fail("sgrt_node_create returned id 0x%08x (zero or already live)", (unsigned)n.id);
+        FAIL("sgrt_node_create returned id 0x%08x (zero or already live)", (unsigned)n.id);
     ref_model_add(model, n.id, parent.id);
     last_created = n.id;
     if (fresh_n < NEW_MAX) {
@@ -232,7 +185,7 @@ static void op_create(void)
     expect(sgrt_node_local(scene, n, l), SGRT_OK, "sgrt_node_local(new)");
     for (int i = 0; i < 16; i++)
         if (l[i] != ((i % 5 == 0) ? 1.0f : 0.0f))
-            fail("new node 0x%08x: local is not the identity", (unsigned)n.id);
+            FAIL("new node 0x%08x: local is not the identity", (unsigned)n.id);
     changed();
 }
 
@@ -249,12 +202,12 @@ static void op_destroy(void)
     for (uint32_t i = 0; i < k; i++) {
         const sgrt_node h = {buf[i]};
         if (sgrt_node_alive(scene, h))
-            fail("node 0x%08x alive after destroying its ancestor 0x%08x", (unsigned)h.id,
+            FAIL("node 0x%08x alive after destroying its ancestor 0x%08x", (unsigned)h.id,
                  (unsigned)n.id);
         stale[stale_n++ % STALE_RING] = buf[i];
     }
     if (sgrt_scene_node_count(scene) != live_count())
-        fail("node count %u after destroy, model %u", (unsigned)sgrt_scene_node_count(scene),
+        FAIL("node count %u after destroy, model %u", (unsigned)sgrt_scene_node_count(scene),
              (unsigned)live_count());
     changed();
 }
@@ -327,14 +280,14 @@ static void op_reparent(void)
         ref_model_local(model, n.id, before);
         expect(sgrt_node_local(scene, n, after), SGRT_OK, "sgrt_node_local");
         if (memcmp(before, after, sizeof before) != 0)
-            fail("keep-local re-parent of 0x%08x changed its local", (unsigned)n.id);
+            FAIL("keep-local re-parent of 0x%08x changed its local", (unsigned)n.id);
         ref_model_set_parent(model, n.id, to.id);
     } else {
         float l[16];
         expect(sgrt_node_local(scene, n, l), SGRT_OK, "sgrt_node_local");
         const double e = ref_model_set_parent_keep_world(model, n.id, to.id, l);
         if (!(e <= 1.0))
-            fail("keep-world re-parent of 0x%08x under 0x%08x moved the world: %.3g of the "
+            FAIL("keep-world re-parent of 0x%08x under 0x%08x moved the world: %.3g of the "
                  "allowance",
                  (unsigned)n.id, (unsigned)to.id, e);
         stats_keep_world++;
@@ -343,7 +296,7 @@ static void op_reparent(void)
              * repeated, they drift towards huge, nearly singular matrices
              * whose float products are mostly rounding: the comparison would
              * stay valid (the tolerance scales with |A|) but say nothing. */
-            random_affine(l);
+            random_affine(&R, l);
             expect(sgrt_node_set_local(scene, n, l), SGRT_OK, "sgrt_node_set_local");
             ref_model_set_local(model, n.id, l);
             stats_reset++;
@@ -352,7 +305,7 @@ static void op_reparent(void)
     sgrt_node p;
     expect(sgrt_node_parent(scene, n, &p), SGRT_OK, "sgrt_node_parent");
     if (p.id != to.id)
-        fail("parent of 0x%08x is 0x%08x after re-parenting under 0x%08x", (unsigned)n.id,
+        FAIL("parent of 0x%08x is 0x%08x after re-parenting under 0x%08x", (unsigned)n.id,
              (unsigned)p.id, (unsigned)to.id);
     changed();
 }
@@ -365,7 +318,7 @@ static void op_set_local(void)
         ref_model_local(model, n.id, l); /* bit-identical: marks nothing */
         stats_identical++;
     } else {
-        random_affine(l);
+        random_affine(&R, l);
     }
     expect(sgrt_node_set_local(scene, n, l), SGRT_OK, "sgrt_node_set_local");
     ref_model_set_local(model, n.id, l);
@@ -380,7 +333,7 @@ static void op_set_trs(void)
         t[i] = (float)rng_range(&R, -20, 20);
         s[i] = (float)(rng_range(&R, 0.5, 2) * (rng_below(&R, 10) == 0 ? -1 : 1));
     }
-    random_unit_quat(q);
+    random_unit_quat(&R, q);
     expect(sgrt_node_set_trs(scene, n, t, q, s), SGRT_OK, "sgrt_node_set_trs");
     float l[16];
     expect(sgrt_node_local(scene, n, l), SGRT_OK, "sgrt_node_local");
@@ -397,7 +350,7 @@ static void op_world(void)
     const float *f = fresh_world(n.id);
     if (f) {
         if (memcmp(f, w, sizeof w) != 0)
-            fail("new node 0x%08x: world is not its parent's world as of the last update",
+            FAIL("new node 0x%08x: world is not its parent's world as of the last update",
                  (unsigned)n.id);
         return;
     }
@@ -407,7 +360,7 @@ static void op_world(void)
     const double e = ref_model_world_error(model, n.id, w);
     const double tol = ref_model_world_tolerance(model, n.id);
     if (!(e <= tol))
-        fail("sgrt_node_world(0x%08x) off by %.3g units (tolerance %.3g) from the last update",
+        FAIL("sgrt_node_world(0x%08x) off by %.3g units (tolerance %.3g) from the last update",
              (unsigned)n.id, e, tol);
 }
 
@@ -419,7 +372,7 @@ static void op_world_now(void)
     const double e = ref_model_world_now_error(model, n.id, w);
     const double tol = ref_model_world_now_tolerance(model, n.id);
     if (!(e <= tol))
-        fail("sgrt_node_world_now(0x%08x) off by %.3g units (tolerance %.3g)", (unsigned)n.id, e,
+        FAIL("sgrt_node_world_now(0x%08x) off by %.3g units (tolerance %.3g)", (unsigned)n.id, e,
              tol);
     if (samples_n < SAMPLES) {
         samples[samples_n].id = n.id;
@@ -445,9 +398,9 @@ static void op_stale(void)
     stats_stale++;
     const uint32_t count = sgrt_scene_node_count(scene);
     if (sgrt_node_alive(scene, h))
-        fail("bad handle 0x%08x reported alive", (unsigned)h.id);
+        FAIL("bad handle 0x%08x reported alive", (unsigned)h.id);
     float m[16], out[16];
-    random_affine(m);
+    random_affine(&R, m);
     const float t[3] = {1, 2, 3}, q[4] = {0, 0, 0, 1}, sc[3] = {1, 1, 1};
     sgrt_node o;
     sgrt_result res;
@@ -474,65 +427,18 @@ static void op_stale(void)
         break;
     }
     if (res != SGRT_ERR_STALE_HANDLE)
-        fail("%s with bad handle 0x%08x returned %s", what, (unsigned)h.id, sgrt_result_str(res));
+        FAIL("%s with bad handle 0x%08x returned %s", what, (unsigned)h.id, sgrt_result_str(res));
     if (sgrt_scene_node_count(scene) != count)
-        fail("%s with bad handle 0x%08x changed the node count", what, (unsigned)h.id);
+        FAIL("%s with bad handle 0x%08x changed the node count", what, (unsigned)h.id);
 }
 
-static void verify_scene(void)
-{
-    const char *what = NULL;
-    const sgrt_result r = sgrt_scene_check(scene, &what);
-    if (r != SGRT_OK)
-        fail("sgrt_scene_check: %s (%s)", sgrt_result_str(r), what ? what : "?");
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* Every live node: alive, same parent, same local bits, same children set. */
 static void verify_structure(void)
 {
-    const uint32_t n = live_count();
-    if (sgrt_scene_node_count(scene) != n)
-        fail("node count %u, model %u", (unsigned)sgrt_scene_node_count(scene), (unsigned)n);
-    ensure_buf(2 * n + 2);
-    for (uint32_t k = 0; k < n; k++) {
-        const uint32_t id = ref_model_nth(model, k);
-        const sgrt_node h = {id};
-        sgrt_node p;
-        float l[16], ml[16];
-        if (!sgrt_node_alive(scene, h))
-            fail("node 0x%08x not alive", (unsigned)id);
-        expect(sgrt_node_parent(scene, h, &p), SGRT_OK, "sgrt_node_parent");
-        if (p.id != ref_model_parent(model, id))
-            fail("node 0x%08x: parent 0x%08x, model 0x%08x", (unsigned)id, (unsigned)p.id,
-                 (unsigned)ref_model_parent(model, id));
-        expect(sgrt_node_local(scene, h, l), SGRT_OK, "sgrt_node_local");
-        ref_model_local(model, id, ml);
-        if (memcmp(l, ml, sizeof l) != 0)
-            fail("node 0x%08x: local differs from the model", (unsigned)id);
-        uint32_t *want = buf, *got = buf + n + 1;
-        const uint32_t nc = ref_model_children(model, id, want);
-        uint32_t gc = 0;
-        sgrt_node c;
-        expect(sgrt_node_first_child(scene, h, &c), SGRT_OK, "sgrt_node_first_child");
-        while (c.id) {
-            if (gc > nc)
-                fail("node 0x%08x: more children than the model's %u", (unsigned)id,
-                     (unsigned)nc);
-            got[gc++] = c.id;
-            expect(sgrt_node_next_sibling(scene, c, &c), SGRT_OK, "sgrt_node_next_sibling");
-        }
-        qsort(want, nc, sizeof *want, cmp_u32);
-        qsort(got, gc, sizeof *got, cmp_u32);
-        if (gc != nc || memcmp(want, got, nc * sizeof *want) != 0)
-            fail("node 0x%08x: %u children, model %u (or different ones)", (unsigned)id,
-                 (unsigned)gc, (unsigned)nc);
-    }
+    const char *diff = structure_diff(scene, model);
+    if (diff)
+        FAIL("%s", diff);
 }
 
 static void op_update(bool all_now)
@@ -553,69 +459,64 @@ static void op_update(bool all_now)
     const uint32_t want = ref_model_update(model);
     const uint32_t got = sgrt_scene_update(scene);
     if (got != want)
-        fail("sgrt_scene_update recomputed %u worlds, model says %u", (unsigned)got,
+        FAIL("sgrt_scene_update recomputed %u worlds, model says %u", (unsigned)got,
              (unsigned)want);
     stats_updates++;
     stats_recomputed += got;
 
-    for (uint32_t k = 0; k < n; k++) {
+    uint32_t depth = 0;
+    const char *diff = worlds_diff(scene, model, &depth);
+    if (diff)
+        FAIL("%s", diff);
+    if (depth > stats_max_depth)
+        stats_max_depth = depth;
+    for (uint32_t k = 0; now && k < n; k++) {
         const uint32_t id = ref_model_nth(model, k);
         float w[16];
         expect(sgrt_node_world(scene, (sgrt_node){id}, w), SGRT_OK, "sgrt_node_world");
-        const double e = ref_model_world_error(model, id, w);
-        const double tol = ref_model_world_tolerance(model, id);
-        if (!(e <= tol))
-            fail("node 0x%08x (depth %.0f): world off by %.3g units of u*|A|, tolerance %.3g",
-                 (unsigned)id, (tol - 1) / 4, e, tol);
-        if (now && memcmp(now[k], w, sizeof w) != 0)
-            fail("node 0x%08x: world_now before the update differs from the stored world",
+        if (memcmp(now[k], w, sizeof w) != 0)
+            FAIL("node 0x%08x: world_now before the update differs from the stored world",
                  (unsigned)id);
-        const uint32_t d = (uint32_t)((tol - 1) / 4);
-        if (d > stats_max_depth)
-            stats_max_depth = d;
     }
     free(now);
     for (uint32_t i = 0; i < samples_n; i++) {
         float w[16];
         if (!ref_model_alive(model, samples[i].id))
-            fail("sample of a dead node (test bug)");
+            FAIL("sample of a dead node (test bug)");
         expect(sgrt_node_world(scene, (sgrt_node){samples[i].id}, w), SGRT_OK, "sgrt_node_world");
         if (memcmp(samples[i].world, w, sizeof w) != 0)
-            fail("node 0x%08x: world_now differs from the world the next update stored",
+            FAIL("node 0x%08x: world_now differs from the world the next update stored",
                  (unsigned)samples[i].id);
     }
     samples_n = 0;
     fresh_n = 0;
     fresh_overflow = false;
-    verify_scene();
+    check_scene(scene);
     /* nothing is left to do */
     if (sgrt_scene_update(scene) != 0)
-        fail("a second update right after the first recomputed something");
+        FAIL("a second update right after the first recomputed something");
 }
 
+/* Compaction changes nothing observable (worlds, exact current worlds,
+ * structure, locals), and the structure still matches the model. */
 static void op_compact(void)
 {
     const uint32_t n = live_count();
-    float(*w)[16] = malloc((n ? n : 1) * sizeof *w);
-    float(*now)[16] = malloc((n ? n : 1) * sizeof *now);
-    for (uint32_t k = 0; k < n; k++) {
-        const sgrt_node h = {ref_model_nth(model, k)};
-        expect(sgrt_node_world(scene, h, w[k]), SGRT_OK, "sgrt_node_world");
-        expect(sgrt_node_world_now(scene, h, now[k]), SGRT_OK, "sgrt_node_world_now");
+    sgrt_node *h = malloc((n ? n : 1) * sizeof *h);
+    if (!h) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
     }
+    for (uint32_t k = 0; k < n; k++)
+        h[k].id = ref_model_nth(model, k);
+    snapshot before;
+    snapshot_take(scene, h, n, &before);
     expect(sgrt_scene_compact(scene), SGRT_OK, "sgrt_scene_compact");
     stats_compacts++;
-    verify_scene();
-    for (uint32_t k = 0; k < n; k++) {
-        const sgrt_node h = {ref_model_nth(model, k)};
-        float x[16], y[16];
-        expect(sgrt_node_world(scene, h, x), SGRT_OK, "sgrt_node_world after compact");
-        expect(sgrt_node_world_now(scene, h, y), SGRT_OK, "sgrt_node_world_now after compact");
-        if (memcmp(x, w[k], sizeof x) != 0 || memcmp(y, now[k], sizeof y) != 0)
-            fail("node 0x%08x: compaction changed its world", (unsigned)h.id);
-    }
-    free(w);
-    free(now);
+    check_scene(scene);
+    check_unchanged(scene, &before, h, "sgrt_scene_compact");
+    snapshot_free(&before);
+    free(h);
     verify_structure();
 }
 
@@ -628,6 +529,7 @@ int main(int argc, char **argv)
     if (argc > 2)
         seed_used = strtoull(argv[2], NULL, 0);
     R.s = seed_used;
+    test_on_failure = stop;
     printf("test_diff: %lu ops, seed 0x%016llx, kernel %s\n", ops, (unsigned long long)seed_used,
            sgrt_simd_name());
 
@@ -687,7 +589,7 @@ int main(int argc, char **argv)
         }
         if (op_index % 5000 == 4999) {
             op_name = "periodic check";
-            verify_scene();
+            check_scene(scene);
             verify_structure();
         }
     }
@@ -704,5 +606,5 @@ int main(int argc, char **argv)
     sgrt_scene_destroy(scene);
     sgrt_scene_destroy(other);
     free(buf);
-    return 0;
+    return test_report("test_diff");
 }

@@ -26,14 +26,8 @@
  * Allocation sites are told apart by the return address of the call into the
  * allocator (glibc's backtrace), so the summary says how many distinct call
  * sites the failures reached and in which API calls. */
-#include "sgrt.h"
 #include "internal.h" /* sgrt__alloc, to skip its frame when naming sites */
-#include "snapshot.h"
 #include "testutil.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #if defined(__GLIBC__)
 #include <execinfo.h>
@@ -44,20 +38,15 @@
 
 /* ---- the allocator ---------------------------------------------------------- */
 
-typedef struct block_rec {
-    void *p;
-    size_t size;
-} block_rec;
-
+/* The harness's test allocator, failing at call `fail_at` (counted from the
+ * scene's creation), plus what this test needs around it: whether a call is
+ * inside a scenario step (allocations outside any step are stray and must not
+ * happen), whether the failure came during the current step, and where from. */
 typedef struct fault_alloc {
-    uint64_t calls;   /* allocation calls made inside scenario steps */
-    uint64_t fail_at; /* 1-based call number that fails; 0: none */
-    bool in_step;     /* inside a scenario step (documented to allocate or not) */
-    bool injected;    /* the failure happened during the current step */
-    uint64_t stray;   /* allocations outside any step (must stay 0) */
-    uint64_t contract_errors;
-    block_rec *blocks;
-    size_t nblocks, capblocks;
+    test_alloc ta;
+    bool in_step;      /* inside a scenario step (documented to allocate or not) */
+    bool injected;     /* the failure happened during the current step */
+    uint64_t stray;    /* allocations outside any step (must stay 0) */
     uintptr_t site[2]; /* call path of the failed allocation */
 } fault_alloc;
 
@@ -88,53 +77,21 @@ static bool in_sgrt_alloc(uintptr_t pc)
 static void *fa_alloc(size_t size, size_t align, void *user)
 {
     fault_alloc *fa = user;
-    if (align == 0 || (align & (align - 1u)) != 0 || align > 64u) {
-        fa->contract_errors++;
-        return NULL;
-    }
-    if (!fa->in_step) {
+    if (!fa->in_step)
         fa->stray++;
-    } else {
-        fa->calls++;
-        if (fa->calls == fa->fail_at) {
-            fa->injected = true;
-            CAPTURE_SITE(fa);
-            return NULL;
-        }
+    const uint64_t failures = fa->ta.failures;
+    void *p = test_alloc_alloc(size, align, &fa->ta);
+    if (fa->ta.failures != failures) {
+        fa->injected = true;
+        CAPTURE_SITE(fa);
     }
-    const size_t a = align < sizeof(void *) ? sizeof(void *) : align;
-    void *p = aligned_alloc(a, (size + a - 1u) / a * a);
-    if (!p)
-        return NULL;
-    if (fa->nblocks == fa->capblocks) {
-        fa->capblocks = fa->capblocks ? fa->capblocks * 2u : 16u;
-        block_rec *nb = realloc(fa->blocks, fa->capblocks * sizeof *nb);
-        if (!nb)
-            abort();
-        fa->blocks = nb;
-    }
-    fa->blocks[fa->nblocks].p = p;
-    fa->blocks[fa->nblocks].size = size;
-    fa->nblocks++;
     return p;
 }
 
 static void fa_free(void *ptr, size_t size, void *user)
 {
     fault_alloc *fa = user;
-    for (size_t i = 0; i < fa->nblocks; i++) {
-        if (fa->blocks[i].p != ptr)
-            continue;
-        if (fa->blocks[i].size != size) {
-            FAIL("free(%p) with size %zu, allocated with %zu", ptr, size, fa->blocks[i].size);
-            fa->contract_errors++;
-        }
-        fa->blocks[i] = fa->blocks[--fa->nblocks];
-        free(ptr);
-        return;
-    }
-    FAIL("free(%p) of a block the allocator does not own", ptr);
-    fa->contract_errors++;
+    test_alloc_free(ptr, size, &fa->ta);
 }
 
 /* ---- the scenario ------------------------------------------------------------ */
@@ -183,13 +140,9 @@ typedef struct op {
 
 static void seeded_matrix(uint32_t seed, float m[16])
 {
-    uint32_t x = seed * 2654435761u + 12345u;
-    for (int i = 0; i < 16; i++) {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        m[i] = (float)(int)(x % 2001u) / 1000.0f - 1.0f;
-    }
+    rng r = {seed};
+    for (int i = 0; i < 16; i++)
+        m[i] = (float)(int)rng_below(&r, 2001u) / 1000.0f - 1.0f;
     m[3] = m[7] = m[11] = 0.0f;
     m[15] = 1.0f;
     m[0] += 2.0f;
@@ -251,8 +204,8 @@ static sgrt_result do_op(run_state *st, const op *o, fault_alloc *fa)
         sgrt_scene *s = sentinel;
         const sgrt_result r = sgrt_scene_create(&d, &s);
         if (r != SGRT_OK) {
-            if (s != sentinel)
-                FAIL("sgrt_scene_create failed with %s but wrote *out", sgrt_result_str(r));
+            CHECK_MSG(s == sentinel,
+                      "sgrt_scene_create failed with %s but wrote *out", sgrt_result_str(r));
             return r;
         }
         st->s = s;
@@ -265,8 +218,8 @@ static sgrt_result do_op(run_state *st, const op *o, fault_alloc *fa)
         sgrt_node out = sentinel;
         const sgrt_result r = sgrt_node_create(st->s, node_of(st, o->a), &out);
         if (r != SGRT_OK) {
-            if (out.id != sentinel.id)
-                FAIL("sgrt_node_create failed with %s but wrote *out", sgrt_result_str(r));
+            CHECK_MSG(out.id == sentinel.id,
+                      "sgrt_node_create failed with %s but wrote *out", sgrt_result_str(r));
             return r;
         }
         st->h[st->nh++] = out;
@@ -333,12 +286,8 @@ static sgrt_result do_op(run_state *st, const op *o, fault_alloc *fa)
 static op ops[MAX_OPS];
 static int nops;
 
-static uint64_t script_rng = 0x243F6A8885A308D3ull;
-static uint32_t rnd(uint32_t n)
-{
-    script_rng = script_rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)((script_rng >> 33) % n);
-}
+static rng script_rng = {0x243F6A8885A308D3ull};
+static uint32_t rnd(uint32_t n) { return rng_below(&script_rng, n); }
 
 /* The script is written against a planning scene that runs each call as it
  * is added, so that the script can look at the storage (white-box) and aim
@@ -515,7 +464,7 @@ static void build_script(void)
     for (uint32_t i = 0; i < 3; i++)
         push(OP_COLLECT, -1, -1, i);
     sgrt_scene_destroy(plan.s);
-    free(plan_fa.blocks);
+    test_alloc_release(&plan_fa.ta);
 }
 
 /* Node set membership of every handle, by position in the handle list (ids
@@ -577,7 +526,7 @@ static bool run(uint64_t fail_at, run_state *st)
 {
     fault_alloc fa;
     memset(&fa, 0, sizeof fa);
-    fa.fail_at = fail_at;
+    fa.ta.fail_at = fail_at;
     memset(st, 0, sizeof *st);
     bool ok = true;
     bool hit = false;
@@ -596,7 +545,7 @@ static bool run(uint64_t fail_at, run_state *st)
                 have_before = true;
             }
         }
-        const uint64_t calls0 = fa.calls;
+        const uint64_t calls0 = fa.ta.calls;
         fa.in_step = true;
         fa.injected = false;
         sgrt_result r = do_op(st, o, &fa);
@@ -613,24 +562,24 @@ static bool run(uint64_t fail_at, run_state *st)
                 break;
             }
             if (o->kind == OP_SCENE_CREATE) {
-                if (fa.nblocks != 0)
-                    FAIL("n=%llu: failed sgrt_scene_create left %zu blocks allocated",
-                         (unsigned long long)fail_at, fa.nblocks);
+                CHECK_MSG(fa.ta.live_blocks == 0,
+                          "n=%llu: failed sgrt_scene_create left %llu blocks allocated",
+                          (unsigned long long)fail_at, (unsigned long long)fa.ta.live_blocks);
             } else {
                 const char *what = NULL;
-                if (sgrt_scene_check(st->s, &what) != SGRT_OK)
-                    FAIL("n=%llu: %s after NOMEM: sgrt_scene_check: %s",
-                         (unsigned long long)fail_at, op_names[o->kind], what ? what : "?");
+                CHECK_MSG(sgrt_scene_check(st->s, &what) == SGRT_OK,
+                          "n=%llu: %s after NOMEM: sgrt_scene_check: %s",
+                          (unsigned long long)fail_at, op_names[o->kind], what ? what : "?");
                 if (have_before) {
                     snapshot after;
                     snapshot_take(st->s, st->h, (uint32_t)st->nh, &after);
                     const char *diff = snapshot_diff(&before, &after);
-                    if (diff)
-                        FAIL("n=%llu: %s after NOMEM: scene changed: %s",
-                             (unsigned long long)fail_at, op_names[o->kind], diff);
-                    if (membership(st) != members_before)
-                        FAIL("n=%llu: %s after NOMEM: node set membership changed",
-                             (unsigned long long)fail_at, op_names[o->kind]);
+                    CHECK_MSG(diff == NULL,
+                              "n=%llu: %s after NOMEM: scene changed: %s",
+                              (unsigned long long)fail_at, op_names[o->kind], diff);
+                    CHECK_MSG(membership(st) == members_before,
+                              "n=%llu: %s after NOMEM: node set membership changed",
+                              (unsigned long long)fail_at, op_names[o->kind]);
                     snapshot_free(&after);
                 } else {
                     FAIL("n=%llu: the failure came in an unexpected step (%s)",
@@ -645,33 +594,33 @@ static bool run(uint64_t fail_at, run_state *st)
         }
         if (have_before)
             snapshot_free(&before);
-        st->step_allocs[i] = fa.calls - calls0;
+        st->step_allocs[i] = fa.ta.calls - calls0;
         if (r != SGRT_OK) {
             FAIL("n=%llu: step %d (%s) returned %s", (unsigned long long)fail_at, i,
                  op_names[o->kind], sgrt_result_str(r));
             ok = false;
         }
         if (!fail_at) {
-            if (never_allocates(o->kind) && st->step_allocs[i] != 0)
-                FAIL("%s allocated (%llu calls)", op_names[o->kind],
-                     (unsigned long long)st->step_allocs[i]);
-            if (o->expect_growth && st->step_allocs[i] == 0)
-                FAIL("step %d (%s) no longer allocates: the scenario misses that site", i,
-                     op_names[o->kind]);
+            CHECK_MSG(!(never_allocates(o->kind) && st->step_allocs[i] != 0),
+                      "%s allocated (%llu calls)", op_names[o->kind],
+                      (unsigned long long)st->step_allocs[i]);
+            CHECK_MSG(!(o->expect_growth && st->step_allocs[i] == 0),
+                      "step %d (%s) no longer allocates: the scenario misses that site", i,
+                      op_names[o->kind]);
         }
     }
-    if (fa.stray)
-        FAIL("n=%llu: %llu allocation(s) outside the calls that may allocate",
-             (unsigned long long)fail_at, (unsigned long long)fa.stray);
-    if (fail_at && !hit && ok)
-        FAIL("n=%llu: the scenario completed without reaching allocation n",
-             (unsigned long long)fail_at);
+    CHECK_MSG(fa.stray == 0,
+              "n=%llu: %llu allocation(s) outside the calls that may allocate",
+              (unsigned long long)fail_at, (unsigned long long)fa.stray);
+    CHECK_MSG(!(fail_at && !hit && ok),
+              "n=%llu: the scenario completed without reaching allocation n",
+              (unsigned long long)fail_at);
 
     if (ok && st->s) {
         const char *what = NULL;
-        if (sgrt_scene_check(st->s, &what) != SGRT_OK)
-            FAIL("n=%llu: final sgrt_scene_check: %s", (unsigned long long)fail_at,
-                 what ? what : "?");
+        CHECK_MSG(sgrt_scene_check(st->s, &what) == SGRT_OK,
+                  "n=%llu: final sgrt_scene_check: %s", (unsigned long long)fail_at,
+                  what ? what : "?");
         snapshot fin;
         snapshot_take(st->s, st->h, (uint32_t)st->nh, &fin);
         if (!fail_at) {
@@ -680,7 +629,7 @@ static bool run(uint64_t fail_at, run_state *st)
             golden_collected = st->collected;
             golden_nupdates = st->nupdates;
             memcpy(golden_updates, st->updates, sizeof golden_updates);
-            golden_total = fa.calls;
+            golden_total = fa.ta.calls;
             uint64_t sum = 0;
             for (int i = 0; i < nops; i++) {
                 sum += st->step_allocs[i];
@@ -689,15 +638,15 @@ static bool run(uint64_t fail_at, run_state *st)
         } else {
             /* Ids differ between runs (they are scrambled per scene). */
             const char *diff = snapshot_diff_ex(&golden_final, &fin, true);
-            if (diff)
-                FAIL("n=%llu: final state differs from the run without failure: %s",
-                     (unsigned long long)fail_at, diff);
-            if (membership(st) != golden_members)
-                FAIL("n=%llu: node set membership differs from the run without failure",
-                     (unsigned long long)fail_at);
-            if (st->collected != golden_collected)
-                FAIL("n=%llu: trackers reported other slots than in the run without failure",
-                     (unsigned long long)fail_at);
+            CHECK_MSG(diff == NULL,
+                      "n=%llu: final state differs from the run without failure: %s",
+                      (unsigned long long)fail_at, diff);
+            CHECK_MSG(membership(st) == golden_members,
+                      "n=%llu: node set membership differs from the run without failure",
+                      (unsigned long long)fail_at);
+            CHECK_MSG(st->collected == golden_collected,
+                      "n=%llu: trackers reported other slots than in the run without failure",
+                      (unsigned long long)fail_at);
             if (st->nupdates != golden_nupdates ||
                 memcmp(st->updates, golden_updates, (size_t)st->nupdates * sizeof(uint32_t)))
                 FAIL("n=%llu: update counts differ from the run without failure",
@@ -707,13 +656,13 @@ static bool run(uint64_t fail_at, run_state *st)
     }
     sgrt_scene_destroy(st->s);
     st->s = NULL;
-    if (fa.nblocks != 0)
-        FAIL("n=%llu: %zu block(s) still allocated after sgrt_scene_destroy",
-             (unsigned long long)fail_at, fa.nblocks);
-    if (fa.contract_errors)
-        FAIL("n=%llu: %llu allocator contract error(s)", (unsigned long long)fail_at,
-             (unsigned long long)fa.contract_errors);
-    free(fa.blocks);
+    CHECK_MSG(fa.ta.live_blocks == 0,
+              "n=%llu: %llu block(s) still allocated after sgrt_scene_destroy",
+              (unsigned long long)fail_at, (unsigned long long)fa.ta.live_blocks);
+    CHECK_MSG(fa.ta.contract_errors == 0,
+              "n=%llu: %llu allocator contract error(s), last: %s", (unsigned long long)fail_at,
+              (unsigned long long)fa.ta.contract_errors, fa.ta.last_error);
+    test_alloc_release(&fa.ta);
     return ok;
 }
 
@@ -746,8 +695,8 @@ int main(void)
                                          OP_SET_PARENT,   OP_COMPACT,          OP_TRACKER_CREATE,
                                          OP_NODESET_CREATE};
     for (size_t i = 0; i < sizeof allocating / sizeof allocating[0]; i++)
-        if (!kind_hits[allocating[i]])
-            FAIL("no allocation failure reached %s", op_names[allocating[i]]);
+        CHECK_MSG(kind_hits[allocating[i]] != 0,
+                  "no allocation failure reached %s", op_names[allocating[i]]);
     printf("failed each of allocations 1..%llu in turn; by call:\n",
            (unsigned long long)golden_total);
     for (int k = 0; k < OP_KIND_COUNT; k++)
@@ -778,10 +727,5 @@ int main(void)
                (unsigned)sites[i].hits);
 #endif
     snapshot_free(&golden_final);
-    if (test_failures) {
-        fprintf(stderr, "test_faults: %d failure(s)\n", test_failures);
-        return 1;
-    }
-    printf("test_faults: ok\n");
-    return 0;
+    return test_report("test_faults");
 }

@@ -1,42 +1,11 @@
-/* The hierarchy: cycles refused, both keep modes of re-parenting, relocation
- * under nodes stored later, subtree destruction, child iteration and
- * compaction, each checked against the reference model. */
+/* The hierarchy: cycles and bad keep modes refused, both keep modes of
+ * re-parenting, relocation under nodes stored later, subtree destruction,
+ * child iteration and compaction, each checked against the reference
+ * model. */
 #include "refmodel.h"
-#include "sgrt.h"
 #include "testutil.h"
 
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 static rng R = {0x41e7a2c4b9d3f015ULL};
-
-/* A well-conditioned random affine matrix: rotation x non-uniform scale in
- * [0.5, 2] x small shear, translation in [-10, 10]. */
-static void random_affine(float out[16])
-{
-    double q[4], n = 0;
-    for (int i = 0; i < 4; i++) {
-        q[i] = rng_range(&R, -1, 1);
-        n += q[i] * q[i];
-    }
-    n = sqrt(n);
-    for (int i = 0; i < 4; i++)
-        q[i] /= n;
-    double r[9];
-    quat_rotation(q[0], q[1], q[2], q[3], r);
-    double sh[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}; /* column-major 3x3 */
-    sh[3] = rng_range(&R, -0.2, 0.2);
-    sh[6] = rng_range(&R, -0.2, 0.2);
-    sh[7] = rng_range(&R, -0.2, 0.2);
-    const double sc[3] = {rng_range(&R, 0.5, 2), rng_range(&R, 0.5, 2), rng_range(&R, 0.5, 2)};
-    linear_part(r, sc, sh, out);
-    out[12] = (float)rng_range(&R, -10, 10);
-    out[13] = (float)rng_range(&R, -10, 10);
-    out[14] = (float)rng_range(&R, -10, 10);
-    out[15] = 1.0f;
-}
 
 /* Library and model side by side. */
 typedef struct pair {
@@ -74,64 +43,17 @@ static void set_local(pair *p, sgrt_node n, const float l[16])
 static void set_random(pair *p, sgrt_node n)
 {
     float l[16];
-    random_affine(l);
+    random_affine(&R, l);
     set_local(p, n, l);
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
 }
 
 /* Structure against the model: count, liveness, parents, the exact set of
  * children (first_child / next_sibling), locals bit for bit. */
 static void verify_structure(const pair *p, int line)
 {
-    const uint32_t n = ref_model_count(p->m);
-    if (sgrt_scene_node_count(p->s) != n) {
-        fprintf(stderr, "%s:%d: node count %u, model %u\n", __FILE__, line,
-                (unsigned)sgrt_scene_node_count(p->s), (unsigned)n);
-        test_failures++;
-    }
-    uint32_t *want = malloc((n + 1) * sizeof *want), *got = malloc((n + 1) * sizeof *got);
-    int bad = 0;
-    for (uint32_t k = 0; k < n && bad < 5; k++) {
-        const uint32_t id = ref_model_nth(p->m, k);
-        const sgrt_node h = {id};
-        sgrt_node par;
-        float l[16], ml[16];
-        if (!sgrt_node_alive(p->s, h) || sgrt_node_parent(p->s, h, &par) != SGRT_OK ||
-            par.id != ref_model_parent(p->m, id) || sgrt_node_local(p->s, h, l) != SGRT_OK) {
-            fprintf(stderr, "%s:%d: node 0x%08x: dead or wrong parent\n", __FILE__, line,
-                    (unsigned)id);
-            bad++;
-            continue;
-        }
-        ref_model_local(p->m, id, ml);
-        if (memcmp(l, ml, sizeof l) != 0) {
-            fprintf(stderr, "%s:%d: node 0x%08x: local differs\n", __FILE__, line, (unsigned)id);
-            bad++;
-        }
-        const uint32_t nc = ref_model_children(p->m, id, want);
-        uint32_t gc = 0;
-        sgrt_node c;
-        sgrt_result r = sgrt_node_first_child(p->s, h, &c);
-        while (r == SGRT_OK && c.id != 0u && gc <= nc) {
-            got[gc++] = c.id;
-            r = sgrt_node_next_sibling(p->s, c, &c);
-        }
-        qsort(want, nc, sizeof *want, cmp_u32);
-        qsort(got, gc, sizeof *got, cmp_u32);
-        if (r != SGRT_OK || gc != nc || memcmp(want, got, nc * sizeof *want) != 0) {
-            fprintf(stderr, "%s:%d: node 0x%08x: children differ (%u vs model %u)\n", __FILE__,
-                    line, (unsigned)id, (unsigned)gc, (unsigned)nc);
-            bad++;
-        }
-    }
-    test_failures += bad;
-    free(want);
-    free(got);
+    const char *diff = structure_diff(p->s, p->m);
+    if (diff)
+        FAIL("line %d: %s", line, diff);
 }
 
 /* Update both; the count must match exactly and every world be within the
@@ -140,27 +62,11 @@ static void update_and_verify(pair *p, int line)
 {
     const uint32_t want = ref_model_update(p->m);
     const uint32_t got = sgrt_scene_update(p->s);
-    if (got != want) {
-        fprintf(stderr, "%s:%d: update recomputed %u, model %u\n", __FILE__, line,
-                (unsigned)got, (unsigned)want);
-        test_failures++;
-    }
-    int bad = 0;
-    for (uint32_t k = 0; k < ref_model_count(p->m) && bad < 5; k++) {
-        const uint32_t id = ref_model_nth(p->m, k);
-        float w[16];
-        if (sgrt_node_world(p->s, (sgrt_node){id}, w) != SGRT_OK) {
-            bad++;
-            continue;
-        }
-        const double e = ref_model_world_error(p->m, id, w), tol = ref_model_world_tolerance(p->m, id);
-        if (!(e <= tol)) {
-            fprintf(stderr, "%s:%d: node 0x%08x: world error %.3g > %.3g units\n", __FILE__, line,
-                    (unsigned)id, e, tol);
-            bad++;
-        }
-    }
-    test_failures += bad;
+    if (got != want)
+        FAIL("line %d: update recomputed %u, model %u", line, (unsigned)got, (unsigned)want);
+    const char *diff = worlds_diff(p->s, p->m, NULL);
+    if (diff)
+        FAIL("line %d: %s", line, diff);
     check_scene_at(p->s, __FILE__, line, NULL);
 }
 
@@ -170,10 +76,8 @@ static void reparent(pair *p, sgrt_node n, sgrt_node parent, sgrt_keep keep, sgr
 {
     const sgrt_result r = sgrt_node_set_parent(p->s, n, parent, keep);
     if (r != want) {
-        fprintf(stderr, "%s:%d: set_parent(0x%08x, 0x%08x, %d) = %s, expected %s\n", __FILE__,
-                line, (unsigned)n.id, (unsigned)parent.id, (int)keep, sgrt_result_str(r),
-                sgrt_result_str(want));
-        test_failures++;
+        FAIL("line %d: set_parent(0x%08x, 0x%08x, %d) = %s, expected %s", line, (unsigned)n.id,
+             (unsigned)parent.id, (int)keep, sgrt_result_str(r), sgrt_result_str(want));
         return;
     }
     if (r != SGRT_OK)
@@ -184,15 +88,37 @@ static void reparent(pair *p, sgrt_node n, sgrt_node parent, sgrt_keep keep, sgr
         float l[16];
         OK(sgrt_node_local(p->s, n, l));
         const double e = ref_model_set_parent_keep_world(p->m, n.id, parent.id, l);
-        if (!(e <= 1.0)) {
-            fprintf(stderr, "%s:%d: keep-world moved the world: %.3g of the allowance\n",
-                    __FILE__, line, e);
-            test_failures++;
-        }
+        if (!(e <= 1.0))
+            FAIL("line %d: keep-world moved the world: %.3g of the allowance", line, e);
     }
 }
 
 /* ---- tests --------------------------------------------------------------- */
+
+static void test_bad_keep(void)
+{
+    sgrt_scene *s = new_scene();
+    sgrt_node a, b, c;
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &a));
+    OK(sgrt_node_create(s, a, &b));
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &c));
+    sgrt_scene_update(s);
+    const sgrt_node nodes[3] = {a, b, c};
+    snapshot before;
+    snapshot_take(s, nodes, 3, &before);
+    const int bad_keeps[] = {2, 3, 7, 255, 0x7FFFFFFF};
+    for (size_t i = 0; i < sizeof bad_keeps / sizeof bad_keeps[0]; i++) {
+        CHECK_RES(sgrt_node_set_parent(s, b, c, (sgrt_keep)bad_keeps[i]), SGRT_ERR_INVALID_ARG);
+        CHECK_RES(sgrt_node_set_parent(s, b, SGRT_NULL_NODE, (sgrt_keep)bad_keeps[i]),
+                SGRT_ERR_INVALID_ARG);
+        CHECK_RES(sgrt_node_set_parent(s, c, a, (sgrt_keep)bad_keeps[i]), SGRT_ERR_INVALID_ARG);
+    }
+    check_unchanged(s, &before, nodes, "set_parent with a bad keep mode");
+    CHECK(sgrt_scene_update(s) == 0);
+    snapshot_free(&before);
+    check_scene(s);
+    sgrt_scene_destroy(s);
+}
 
 static void test_cycles(void)
 {
@@ -301,7 +227,7 @@ static void test_singular(void)
     sgrt_node nc = mk(&p, n);
     set_random(&p, top);
     float l[16];
-    random_affine(l);
+    random_affine(&R, l);
     l[4] = l[5] = l[6] = 0.0f; /* y axis squashed: det exactly 0 */
     set_local(&p, flat, l);
     set_random(&p, under);
@@ -334,13 +260,10 @@ static void test_singular(void)
             float nl[16];
             OK(sgrt_node_local(p.s, movers[i], nl));
             const double e = ref_model_set_parent_keep_world(p.m, movers[i].id, under.id, nl);
-            if (!(e <= 1.0)) {
-                fprintf(stderr,
-                        "%s:%d: keep-world under a numerically singular parent was accepted "
-                        "but moved the world (%.3g of the allowance)\n",
-                        __FILE__, __LINE__, e);
-                test_failures++;
-            }
+            if (!(e <= 1.0))
+                FAIL("keep-world under a numerically singular parent was accepted but moved "
+                     "the world (%.3g of the allowance)",
+                     e);
             /* put it back where it was, for the rest of the test */
             reparent(&p, movers[i], i ? n : SGRT_NULL_NODE, SGRT_KEEP_LOCAL, SGRT_OK, __LINE__);
             set_local(&p, movers[i], old_local);
@@ -358,7 +281,7 @@ static void test_singular(void)
     update_and_verify(&p, __LINE__);
     set_local(&p, q, z);
     reparent(&p, n, q, SGRT_KEEP_WORLD, SGRT_ERR_SINGULAR, __LINE__);
-    random_affine(l);
+    random_affine(&R, l);
     set_local(&p, flat, l);
     reparent(&p, nc, under, SGRT_KEEP_WORLD, SGRT_OK, __LINE__);
 
@@ -572,10 +495,9 @@ static void test_compact(void)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1)
-        R.s = strtoull(argv[1], NULL, 0);
-    printf("test_hierarchy: seed 0x%llx\n", (unsigned long long)R.s);
+    rng_seed_from_args(&R, argc, argv, "test_hierarchy");
     test_cycles();
+    test_bad_keep();
     test_keep_modes();
     test_singular();
     test_relocation();

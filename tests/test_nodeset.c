@@ -199,8 +199,10 @@ static void test_random(uint64_t seed, int steps)
  * invisible changes pending until they become visible. */
 static void test_visible_changes(void)
 {
-    sgrt_scene *s = NULL;
-    CHECK_RES(sgrt_scene_create(NULL, &s), SGRT_OK);
+    /* Each scene through its own allocator, so that a set freed by the wrong
+     * scene shows. */
+    test_alloc sa, oa;
+    sgrt_scene *s = new_scene_alloc(&sa);
     sgrt_node n[70];
     for (int i = 0; i < 70; i++)
         CHECK_RES(sgrt_node_create(s, SGRT_NULL_NODE, &n[i]), SGRT_OK);
@@ -262,8 +264,7 @@ static void test_visible_changes(void)
     /* Clear, and bad arguments. */
     CHECK_RES(sgrt_nodeset_clear(s, visible), SGRT_OK);
     CHECK_EQ_U(sgrt_nodeset_count(s, visible), 0);
-    sgrt_scene *other = NULL;
-    CHECK_RES(sgrt_scene_create(NULL, &other), SGRT_OK);
+    sgrt_scene *other = new_scene_alloc(&oa);
     sgrt_nodeset *foreign = NULL;
     CHECK_RES(sgrt_nodeset_create(other, &foreign), SGRT_OK);
     CHECK_RES(sgrt_nodeset_add(s, foreign, n[0]), SGRT_ERR_INVALID_ARG);
@@ -290,10 +291,37 @@ static void test_visible_changes(void)
     CHECK_EQ_U(sgrt_nodeset_next(other, visible, &cur).id, 0);
     CHECK_EQ_U(sgrt_nodeset_next(s, visible, NULL).id, 0);
     CHECK(sgrt_nodeset_words(other, visible, NULL) == NULL);
-    sgrt_nodeset_destroy(s, foreign); /* refused: another scene's */
+
+    /* Destroying another scene's set, or NULL, is refused: nothing is freed
+     * by either scene, and every set still works in its own scene. */
+    sgrt_node on;
+    CHECK_RES(sgrt_node_create(other, SGRT_NULL_NODE, &on), SGRT_OK);
+    CHECK_RES(sgrt_nodeset_add(other, foreign, on), SGRT_OK);
+    CHECK_RES(sgrt_nodeset_add(s, visible, n[4]), SGRT_OK);
+    const uint64_t s_frees = sa.frees, o_frees = oa.frees;
+    sgrt_nodeset_destroy(s, foreign);
     sgrt_nodeset_destroy(s, NULL);
-    sgrt_scene_destroy(other);
-    sgrt_scene_destroy(s);
+    sgrt_nodeset_destroy(NULL, visible);
+    CHECK_EQ_U(sa.frees, s_frees);
+    CHECK_EQ_U(oa.frees, o_frees);
+    check_alloc(&sa);
+    check_alloc(&oa);
+    CHECK(sgrt_nodeset_has(other, foreign, on));
+    CHECK_EQ_U(sgrt_nodeset_count(other, foreign), 1);
+    CHECK_RES(sgrt_nodeset_remove(other, foreign, on), SGRT_OK);
+    CHECK_EQ_U(sgrt_nodeset_count(other, foreign), 0);
+    CHECK(sgrt_nodeset_has(s, visible, n[4]));
+    CHECK_EQ_U(sgrt_nodeset_count(s, visible), 1);
+    CHECK_RES(sgrt_nodeset_combine(s, todo, visible, SGRT_SET_OR, visible), SGRT_OK);
+    CHECK_EQ_U(sgrt_nodeset_count(s, todo), 1);
+    check_scene(s);
+    check_scene(other);
+
+    /* A set destroyed by its scene goes back to that scene's allocator. */
+    sgrt_nodeset_destroy(other, foreign);
+    CHECK(oa.frees > o_frees);
+    end_scene_alloc(other, &oa);
+    end_scene_alloc(s, &sa);
 }
 
 /* Membership follows nodes whose storage moves, and a destroyed node's slot

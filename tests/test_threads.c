@@ -14,23 +14,19 @@
  * hidden shared state (a global, a cache written by a const call) is a data
  * race report and a failed test. */
 #define _POSIX_C_SOURCE 200809L
-#include "sgrt.h"
+#include "testutil.h"
 
 #include <pthread.h>
-#include <stdatomic.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #define THREADS 4
 
-static atomic_int failures;
-
-#define FAIL(...)                                                                      \
+/* The harness's counters belong to the main thread: the others count their
+ * own mismatches (and say what they are), which the main thread checks. */
+#define THREAD_FAIL(count, ...)                                                        \
     do {                                                                               \
         fprintf(stderr, "test_threads: " __VA_ARGS__);                                 \
         fputc('\n', stderr);                                                           \
-        atomic_fetch_add(&failures, 1);                                                \
+        (count)++;                                                                     \
     } while (0)
 
 static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
@@ -43,36 +39,12 @@ static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
 
 /* ---- 1. one scene per thread ---------------------------------------------- */
 
-typedef struct counting_alloc {
-    size_t live; /* per thread: no sharing, no atomics needed */
-    size_t calls;
-} counting_alloc;
-
-static void *ca_alloc(size_t size, size_t align, void *user)
-{
-    counting_alloc *ca = user;
-    const size_t a = align < sizeof(void *) ? sizeof(void *) : align;
-    void *p = aligned_alloc(a, (size + a - 1u) / a * a);
-    if (p) {
-        ca->live += size;
-        ca->calls++;
-    }
-    return p;
-}
-
-static void ca_free(void *ptr, size_t size, void *user)
-{
-    counting_alloc *ca = user;
-    ca->live -= size;
-    free(ptr);
-}
-
 typedef struct worker {
     pthread_t thread;
     uint64_t seed;
     bool own_allocator;
     uint64_t digest; /* of everything the scene reported */
-    int error;
+    int error; /* scene check or allocator balance failed */
 } worker;
 
 #define OPS 3000
@@ -80,11 +52,12 @@ typedef struct worker {
 
 static uint64_t run_scene(uint64_t seed, bool own_allocator, int *error)
 {
-    uint64_t rng = seed;
-#define RND(n) ((rng = rng * 6364136223846793005ull + 1442695040888963407ull), \
-                (uint32_t)((rng >> 33) % (n)))
-    counting_alloc ca = {0, 0};
-    sgrt_allocator al = {ca_alloc, ca_free, &ca};
+    rng g = {seed};
+#define RND(n) rng_below(&g, (n))
+    /* per thread: no sharing */
+    test_alloc ca;
+    memset(&ca, 0, sizeof ca);
+    const sgrt_allocator al = test_alloc_hooks(&ca);
     sgrt_scene_desc d;
     memset(&d, 0, sizeof d);
     d.initial_capacity = 16;
@@ -93,6 +66,7 @@ static uint64_t run_scene(uint64_t seed, bool own_allocator, int *error)
     sgrt_scene *s = NULL;
     if (sgrt_scene_create(&d, &s) != SGRT_OK) {
         *error = 1;
+        test_alloc_release(&ca);
         return 0;
     }
     sgrt_node h[MAXH];
@@ -144,8 +118,10 @@ static uint64_t run_scene(uint64_t seed, bool own_allocator, int *error)
     const uint32_t count = sgrt_scene_node_count(s);
     digest = hash_bytes(digest, &count, sizeof count);
     sgrt_scene_destroy(s);
-    if (own_allocator && ca.live != 0)
+    if (own_allocator && (ca.calls == 0 || ca.live_blocks != 0 || ca.live_bytes != 0 ||
+                          ca.contract_errors != 0))
         *error = 1;
+    test_alloc_release(&ca);
     return digest;
 #undef RND
 }
@@ -176,15 +152,15 @@ static void test_scene_per_thread(void)
     for (int i = 0; i < THREADS; i++) {
         int err = 0;
         const uint64_t alone = run_scene(w[i].seed, w[i].own_allocator, &err);
-        if (w[i].error || err)
-            FAIL("thread %d: scene check or allocator balance failed", i);
-        if (w[i].digest != alone)
-            FAIL("thread %d: results differ from the same calls on one thread", i);
+        CHECK(w[i].error == 0); /* scene check and allocator balance, on its thread */
+        CHECK(err == 0);        /* the same, alone */
+        CHECK_EQ_U(w[i].digest, alone); /* the same calls on one thread */
     }
-    if (w[0].digest != w[1].digest || w[2].digest != w[3].digest)
-        FAIL("same calls, different results between threads");
-    if (w[0].digest == w[2].digest)
-        FAIL("different seeds gave identical digests: the workload is not doing anything");
+    /* same calls, same results between threads */
+    CHECK_EQ_U(w[0].digest, w[1].digest);
+    CHECK_EQ_U(w[2].digest, w[3].digest);
+    /* different seeds differ: the workload is doing something */
+    CHECK(w[0].digest != w[2].digest);
 }
 
 /* ---- 2. concurrent readers of one scene ------------------------------------- */
@@ -199,6 +175,8 @@ typedef struct expected {
     float local[16], world[16], world_now[16];
     sgrt_node parent, first_child, next_sibling;
     bool want_now; /* world_now is O(depth): sample the deep chain */
+    sgrt_node bogus; /* the node's id with an index far past those handed out */
+    bool bogus_alive;
 } expected;
 
 static expected ex[NREAD];
@@ -206,9 +184,16 @@ static const sgrt_scene *shared_scene;
 static pthread_barrier_t start;
 static uint32_t shared_count;
 
+typedef struct reader {
+    pthread_t thread;
+    uint32_t id;
+    long wrong; /* answers that differ from the single reader's */
+} reader;
+
 static void *reader_main(void *arg)
 {
-    const uintptr_t id = (uintptr_t)arg;
+    reader *rd = arg;
+    const uint32_t id = rd->id;
     pthread_barrier_wait(&start);
     for (int pass = 0; pass < PASSES; pass++) {
         for (uint32_t k = 0; k < NREAD; k++) {
@@ -218,32 +203,34 @@ static void *reader_main(void *arg)
             float m[16];
             sgrt_node n;
             if (!sgrt_node_alive(shared_scene, e->node))
-                FAIL("reader %u: node %u not alive", (unsigned)id, (unsigned)i);
+                THREAD_FAIL(rd->wrong, "reader %u: node %u not alive", (unsigned)id, (unsigned)i);
             if (sgrt_node_local(shared_scene, e->node, m) != SGRT_OK ||
                 memcmp(m, e->local, sizeof m))
-                FAIL("reader %u: local of node %u", (unsigned)id, (unsigned)i);
+                THREAD_FAIL(rd->wrong, "reader %u: local of node %u", (unsigned)id, (unsigned)i);
             if (sgrt_node_world(shared_scene, e->node, m) != SGRT_OK ||
                 memcmp(m, e->world, sizeof m))
-                FAIL("reader %u: world of node %u", (unsigned)id, (unsigned)i);
+                THREAD_FAIL(rd->wrong, "reader %u: world of node %u", (unsigned)id, (unsigned)i);
             if (e->want_now && (sgrt_node_world_now(shared_scene, e->node, m) != SGRT_OK ||
                                 memcmp(m, e->world_now, sizeof m)))
-                FAIL("reader %u: world_now of node %u", (unsigned)id, (unsigned)i);
+                THREAD_FAIL(rd->wrong, "reader %u: world_now of node %u", (unsigned)id, (unsigned)i);
             if (sgrt_node_parent(shared_scene, e->node, &n) != SGRT_OK || n.id != e->parent.id)
-                FAIL("reader %u: parent of node %u", (unsigned)id, (unsigned)i);
+                THREAD_FAIL(rd->wrong, "reader %u: parent of node %u", (unsigned)id, (unsigned)i);
             if (sgrt_node_first_child(shared_scene, e->node, &n) != SGRT_OK ||
                 n.id != e->first_child.id)
-                FAIL("reader %u: first child of node %u", (unsigned)id, (unsigned)i);
+                THREAD_FAIL(rd->wrong, "reader %u: first child of node %u", (unsigned)id, (unsigned)i);
             if (sgrt_node_next_sibling(shared_scene, e->node, &n) != SGRT_OK ||
                 n.id != e->next_sibling.id)
-                FAIL("reader %u: next sibling of node %u", (unsigned)id, (unsigned)i);
-            const sgrt_node bogus = {e->node.id ^ 0x00800000u};
-            (void)sgrt_node_alive(shared_scene, bogus);
+                THREAD_FAIL(rd->wrong, "reader %u: next sibling of node %u", (unsigned)id, (unsigned)i);
+            if (sgrt_node_alive(shared_scene, e->bogus) != e->bogus_alive ||
+                sgrt_node_world(shared_scene, e->bogus, m) != SGRT_ERR_STALE_HANDLE)
+                THREAD_FAIL(rd->wrong, "reader %u: made-up handle 0x%08x next to node %u accepted",
+                            (unsigned)id, (unsigned)e->bogus.id, (unsigned)i);
         }
         if (sgrt_scene_node_count(shared_scene) != shared_count)
-            FAIL("reader %u: node count", (unsigned)id);
+            THREAD_FAIL(rd->wrong, "reader %u: node count", (unsigned)id);
         const char *what = NULL;
         if (sgrt_scene_check(shared_scene, &what) != SGRT_OK)
-            FAIL("reader %u: sgrt_scene_check: %s", (unsigned)id, what ? what : "?");
+            THREAD_FAIL(rd->wrong, "reader %u: sgrt_scene_check: %s", (unsigned)id, what ? what : "?");
     }
     return NULL;
 }
@@ -291,18 +278,25 @@ static void test_concurrent_readers(void)
             sgrt_node_first_child(s, e->node, &e->first_child) != SGRT_OK ||
             sgrt_node_next_sibling(s, e->node, &e->next_sibling) != SGRT_OK)
             FAIL("single-threaded read");
+        e->bogus.id = e->node.id ^ 0x00800000u;
+        e->bogus_alive = sgrt_node_alive(s, e->bogus);
+        CHECK(!e->bogus_alive);
     }
     shared_scene = s;
     shared_count = sgrt_scene_node_count(s);
 
-    pthread_t t[THREADS];
+    reader rd[THREADS];
     pthread_barrier_init(&start, NULL, THREADS);
-    for (uintptr_t i = 0; i < THREADS; i++)
-        if (pthread_create(&t[i], NULL, reader_main, (void *)i) != 0)
-            FAIL("pthread_create failed");
+    for (uint32_t i = 0; i < THREADS; i++) {
+        rd[i].id = i;
+        rd[i].wrong = 0;
+        REQUIRE(pthread_create(&rd[i].thread, NULL, reader_main, &rd[i]) == 0);
+    }
     for (int i = 0; i < THREADS; i++)
-        pthread_join(t[i], NULL);
+        pthread_join(rd[i].thread, NULL);
     pthread_barrier_destroy(&start);
+    for (int i = 0; i < THREADS; i++)
+        CHECK_EQ_U(rd[i].wrong, 0);
 
     /* Reads left the pending work alone: the whole chain plus the moved bush
      * subtree are still to be recomputed, and then match world_now. */
@@ -332,11 +326,5 @@ int main(void)
 {
     test_scene_per_thread();
     test_concurrent_readers();
-    const int f = atomic_load(&failures);
-    if (f) {
-        fprintf(stderr, "test_threads: %d failure(s)\n", f);
-        return 1;
-    }
-    printf("test_threads: ok (%d threads)\n", THREADS);
-    return 0;
+    return test_report("test_threads");
 }

@@ -477,46 +477,14 @@ static void test_random(uint64_t seed, int steps)
 
 /* ---- allocation failure ------------------------------------------------------ */
 
-typedef struct fail_alloc {
-    long left; /* allocations that succeed before the failures start */
-    long live;
-    size_t live_bytes; /* free must be given the size that was asked for */
-} fail_alloc;
-
-static void *fa_alloc(size_t size, size_t align, void *user)
-{
-    fail_alloc *f = user;
-    if (f->left == 0)
-        return NULL;
-    if (f->left > 0)
-        f->left--;
-    size_t rounded = (size + align - 1u) & ~(align - 1u);
-    void *p = aligned_alloc(align, rounded);
-    if (p) {
-        f->live++;
-        f->live_bytes += size;
-    }
-    return p;
-}
-
-static void fa_free(void *p, size_t size, void *user)
-{
-    fail_alloc *f = user;
-    f->live--;
-    f->live_bytes -= size;
-    free(p);
-}
-
 static void test_nomem(void)
 {
     /* Sweep the failure point over: scene, 2 trackers, a node set, growth. */
-    for (long fail_at = 0; fail_at < 40; fail_at++) {
-        fail_alloc f = {-1, 0, 0};
-        sgrt_allocator a = {fa_alloc, fa_free, &f};
-        sgrt_scene_desc d = {0, 0, &a, SGRT_SIMD_AUTO};
-        sgrt_scene *s = NULL;
-        CHECK_RES(sgrt_scene_create(&d, &s), SGRT_OK);
-        f.left = fail_at;
+    for (uint64_t fail_at = 0; fail_at < 40; fail_at++) {
+        test_alloc f;
+        sgrt_scene *s = new_scene_alloc(&f);
+        /* fail_at more allocations succeed, then all fail */
+        f.fail_from = f.calls + fail_at + 1u;
         sgrt_tracker *t1 = NULL, *t2 = NULL;
         sgrt_nodeset *set = NULL;
         sgrt_result r1 = sgrt_tracker_create(s, &t1);
@@ -537,7 +505,7 @@ static void test_nomem(void)
         CHECK_EQ_U(sgrt_scene_node_count(s), made);
         CHECK_RES(sgrt_scene_check(s, NULL), SGRT_OK);
         CHECK(sgrt__registry_check(s) == NULL);
-        f.left = -1;
+        f.fail_from = 0;
         /* Whatever was created still works and sees every node. */
         sgrt_scene_update(s);
         sgrt_tracker *ts[2] = {r1 == SGRT_OK ? t1 : NULL, r3 == SGRT_OK ? t2 : NULL};
@@ -558,8 +526,8 @@ static void test_nomem(void)
         if (r1 == SGRT_OK)
             sgrt_tracker_destroy(s, t1);
         sgrt_scene_destroy(s);
-        CHECK_EQ_U(f.live, 0);
-        CHECK_EQ_U(f.live_bytes, 0);
+        check_alloc_empty(&f);
+        test_alloc_release(&f);
     }
 }
 

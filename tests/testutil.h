@@ -1,6 +1,19 @@
-/* Minimal test harness shared by the test programs: CHECK macros that count
- * failures and keep going, REQUIRE macros that count a failure and leave the
- * current (void) function, scene helpers and a small deterministic RNG. */
+/* The test harness shared by the test programs.
+ *
+ *  - CHECK macros count a failure and keep going; REQUIRE macros count one and
+ *    leave the current (void) function; FAIL reports a failure found by
+ *    hand-written logic. test_report() turns the counts into main's status.
+ *    A test that must stop at its first failure (to print how to reproduce
+ *    it) sets test_on_failure.
+ *  - one RNG (splitmix64) and the random transforms built on it;
+ *  - test_alloc: the counting / failing allocator;
+ *  - snapshot: the observable state of a scene, to show that a call changed
+ *    nothing;
+ *  - structure_diff / worlds_diff: a scene against the reference model.
+ *
+ * The counters are per program and not atomic: threads other than the main
+ * one report through their own counts. Everything after the RNG is built
+ * into the test_support library (tests/lib/). */
 #ifndef SGRT_TESTUTIL_H
 #define SGRT_TESTUTIL_H
 
@@ -9,6 +22,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +31,15 @@
 static int test_failures;
 static long test_checks;
 
+/* Called after each failure has been counted and reported (NULL: go on). */
+static void (*test_on_failure)(void);
+
+static inline void test_failed(void)
+{
+    if (test_on_failure)
+        test_on_failure();
+}
+
 #define CHECK(cond)                                                                    \
     do {                                                                               \
         test_checks++;                                                                 \
@@ -24,6 +47,7 @@ static long test_checks;
             test_failures++;                                                           \
             if (test_failures <= 20)                                                   \
                 fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+            test_failed();                                                             \
         }                                                                              \
     } while (0)
 
@@ -36,6 +60,7 @@ static long test_checks;
             if (test_failures <= 20)                                                   \
                 fprintf(stderr, "%s:%d: %s == %" PRIu64 ", expected %s == %" PRIu64 "\n", \
                         __FILE__, __LINE__, #a, a_, #b, b_);                           \
+            test_failed();                                                             \
         }                                                                              \
     } while (0)
 
@@ -48,6 +73,7 @@ static long test_checks;
             if (test_failures <= 20)                                                   \
                 fprintf(stderr, "%s:%d: %s returned %s, expected %s\n", __FILE__, __LINE__, \
                         #expr, sgrt_result_str(r_), sgrt_result_str(expected));        \
+            test_failed();                                                             \
         }                                                                              \
     } while (0)
 
@@ -74,10 +100,21 @@ static long test_checks;
 /* A failure found by hand-written logic; the message says what broke. */
 #define FAIL(...)                                                                      \
     do {                                                                               \
+        test_checks++;                                                                 \
         test_failures++;                                                               \
         fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                \
         fprintf(stderr, __VA_ARGS__);                                                  \
         fputc('\n', stderr);                                                           \
+        test_failed();                                                                 \
+    } while (0)
+
+/* A counted check whose failure message says what broke. */
+#define CHECK_MSG(cond, ...)                                                           \
+    do {                                                                               \
+        if (cond)                                                                      \
+            test_checks++;                                                             \
+        else                                                                           \
+            FAIL(__VA_ARGS__);                                                         \
     } while (0)
 
 /* sgrt_scene_check as a counted check that says what broke and where; `where`
@@ -91,6 +128,7 @@ static inline void check_scene_at(const sgrt_scene *s, const char *file, int lin
         test_failures++;
         fprintf(stderr, "%s:%d: %s%ssgrt_scene_check: %s (%s)\n", file, line, where ? where : "",
                 where ? ": " : "", sgrt_result_str(r), what ? what : "?");
+        test_failed();
     }
 }
 
@@ -128,6 +166,14 @@ static inline uint64_t rng_next(rng *r) /* splitmix64 */
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
+}
+
+/* The seed from argv[1] when given (to reproduce a run), printed either way. */
+static inline void rng_seed_from_args(rng *r, int argc, char **argv, const char *name)
+{
+    if (argc > 1)
+        r->s = strtoull(argv[1], NULL, 0);
+    printf("%s: seed 0x%llx\n", name, (unsigned long long)r->s);
 }
 
 static inline uint32_t rng_below(rng *r, uint32_t n) { return (uint32_t)(rng_next(r) % n); }
@@ -199,5 +245,169 @@ static inline uint64_t ulp_distance(float a, float b)
         ib = (int64_t)INT32_MIN - ib;
     return (uint64_t)(ia > ib ? ia - ib : ib - ia);
 }
+
+/* ---- random transforms (tests/lib/random.c) ----------------------------- */
+
+/* A uniformly random unit quaternion (x, y, z, w). */
+void random_unit_quat(rng *r, float q[4]);
+
+/* A well-conditioned affine matrix: rotation x scale in +-[0.5, 2] (one axis
+ * in ten mirrored) x shear up to 0.3, translation up to 20. */
+void random_affine(rng *r, float out[16]);
+
+/* ---- the test allocator (tests/lib/alloc.c) ----------------------------- */
+
+/* An sgrt_allocator that counts, fails on request and checks its contract:
+ * each alignment a power of two at most 64, each free of a live block with
+ * the size that was asked for. One per scene or per thread; no shared state.
+ * Zero-initialise, set the fields under "settings", hand test_alloc_hooks()
+ * to a scene, and call test_alloc_release() when done. */
+typedef struct test_alloc {
+    /* settings */
+    uint64_t fail_at;   /* call number (1-based, see `calls`) that fails; 0: none */
+    uint64_t fail_from; /* every call from this number on fails; 0: none, 1: all */
+
+    /* what happened */
+    uint64_t calls;           /* alloc calls, failed ones included */
+    uint64_t failures;        /* alloc calls answered NULL on purpose */
+    uint64_t frees;           /* free calls */
+    uint64_t live_blocks;     /* allocated and not yet freed */
+    size_t live_bytes;        /* sum of their requested sizes */
+    uint64_t contract_errors; /* bad alignment, unknown block, wrong size */
+    char last_error[160];     /* the latest contract error, for messages */
+
+    struct test_block *blocks; /* live blocks (internal) */
+    size_t nblocks, capblocks;
+} test_alloc;
+
+void *test_alloc_alloc(size_t size, size_t align, void *user);
+void test_alloc_free(void *ptr, size_t size, void *user);
+
+static inline sgrt_allocator test_alloc_hooks(test_alloc *ta)
+{
+    const sgrt_allocator al = {test_alloc_alloc, test_alloc_free, ta};
+    return al;
+}
+
+/* Frees the allocator's own bookkeeping (not the scene's blocks). */
+void test_alloc_release(test_alloc *ta);
+
+/* A scene with default options allocating through `ta`, which is reset
+ * first. */
+static inline sgrt_scene *new_scene_alloc(test_alloc *ta)
+{
+    memset(ta, 0, sizeof *ta);
+    const sgrt_allocator al = test_alloc_hooks(ta);
+    const sgrt_scene_desc desc = {0, 0, &al, SGRT_SIMD_AUTO}; /* the scene copies the hooks */
+    return new_scene_desc(&desc);
+}
+
+/* Counted checks that the allocator saw no contract error and, with
+ * `empty`, that nothing is left allocated. */
+static inline void check_alloc_at(const test_alloc *ta, bool empty, const char *file, int line)
+{
+    test_checks++;
+    if (ta->contract_errors != 0 || (empty && (ta->live_blocks != 0 || ta->live_bytes != 0))) {
+        test_failures++;
+        fprintf(stderr, "%s:%d: allocator: %llu contract error(s)%s%s; %llu block(s), %zu bytes live\n",
+                file, line, (unsigned long long)ta->contract_errors,
+                ta->contract_errors ? ", last: " : "", ta->contract_errors ? ta->last_error : "",
+                (unsigned long long)ta->live_blocks, ta->live_bytes);
+        test_failed();
+    }
+}
+
+#define check_alloc(ta) check_alloc_at((ta), false, __FILE__, __LINE__)
+#define check_alloc_empty(ta) check_alloc_at((ta), true, __FILE__, __LINE__)
+
+/* The end of a scene from new_scene_alloc: checked, destroyed, and nothing
+ * left allocated. */
+#define end_scene_alloc(s, ta)                                                         \
+    do {                                                                               \
+        check_scene_at((s), __FILE__, __LINE__, NULL);                                 \
+        sgrt_scene_destroy(s);                                                         \
+        check_alloc_at((ta), true, __FILE__, __LINE__);                                \
+        test_alloc_release(ta);                                                        \
+    } while (0)
+
+/* ---- snapshots (tests/lib/snapshot.c) ----------------------------------- */
+
+/* The observable state of a scene through the public API, for tests that
+ * must show that a call changed nothing: the node count and, for every handle
+ * in a list, whether it is alive and, if so, its parent, first child, next
+ * sibling, the set of its children, its local, world (as of the last update)
+ * and exact current world. Matrices compare bit for bit, so NaN payloads and
+ * signed zeros count. */
+typedef struct snap_node {
+    uint32_t id;
+    bool alive;
+    uint32_t parent, first_child, next_sibling;
+    /* the same as positions in the handle list (UINT32_MAX: absent) */
+    uint32_t parent_pos, first_child_pos, next_sibling_pos;
+    uint32_t child_count;
+    uint64_t child_sum;     /* order-free digest of the child ids */
+    uint64_t child_pos_sum; /* same over their positions in the handle list */
+    float local[16], world[16], world_now[16];
+} snap_node;
+
+typedef struct snapshot {
+    uint32_t node_count;
+    uint32_t n;
+    snap_node *nodes;
+} snapshot;
+
+/* Reads only const entry points, so it cannot disturb the scene. Aborts on
+ * an inconsistency between them (alive but unreadable), itself a library
+ * bug. */
+void snapshot_take(const sgrt_scene *s, const sgrt_node *handles, uint32_t n, snapshot *out);
+void snapshot_free(snapshot *sn);
+
+/* NULL when equal, else the first difference (static buffer). With
+ * by_position, ids are not compared, only the shape they describe (parents
+ * and children as positions in the handle lists): for two scenes built by
+ * the same calls, whose ids differ by the per-scene scramble. */
+const char *snapshot_diff_ex(const snapshot *a, const snapshot *b, bool by_position);
+
+static inline const char *snapshot_diff(const snapshot *a, const snapshot *b)
+{
+    return snapshot_diff_ex(a, b, false);
+}
+
+/* A counted check that the scene still shows `before` (taken over `handles`
+ * with before->n entries); `what` names the calls that must have changed
+ * nothing. */
+static inline void check_unchanged_at(const sgrt_scene *s, const snapshot *before,
+                                      const sgrt_node *handles, const char *what,
+                                      const char *file, int line)
+{
+    snapshot now;
+    snapshot_take(s, handles, before->n, &now);
+    const char *diff = snapshot_diff(before, &now);
+    test_checks++;
+    if (diff) {
+        test_failures++;
+        fprintf(stderr, "%s:%d: %s changed the scene: %s\n", file, line, what, diff);
+        test_failed();
+    }
+    snapshot_free(&now);
+}
+
+#define check_unchanged(s, before, handles, what)                                      \
+    check_unchanged_at((s), (before), (handles), (what), __FILE__, __LINE__)
+
+/* ---- the scene against the reference model (tests/lib/model.c) ---------- */
+
+struct ref_model;
+
+/* NULL when the scene holds the model's structure: the same node count and,
+ * for every model node, alive, the same parent, local bits and set of
+ * children. Else the first difference (static buffer). */
+const char *structure_diff(const sgrt_scene *s, const struct ref_model *m);
+
+/* NULL when every model node's world (sgrt_node_world, to be called right
+ * after both updated) is within the model's tolerance. Else the first node
+ * off (static buffer). *max_depth (may be NULL) receives the deepest node's
+ * depth. */
+const char *worlds_diff(const sgrt_scene *s, const struct ref_model *m, uint32_t *max_depth);
 
 #endif

@@ -1,40 +1,7 @@
-/* Observable state of a scene through the public API, for tests that must show
- * that a failed call changed nothing: for every handle in a list, whether it
- * is alive and, if so, its parent, children, local, world (as of the last
- * update) and exact current world, plus the node count. Matrices compare bit
- * for bit, so NaN payloads and signed zeros count.
- *
- * Header-only (static functions) so each test program stays one file plus
- * this. */
-#ifndef SGRT_TEST_SNAPSHOT_H
-#define SGRT_TEST_SNAPSHOT_H
+/* Snapshots of a scene's observable state (see testutil.h). */
+#include "testutil.h"
 
-#include "sgrt.h"
-
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-typedef struct snap_node {
-    uint32_t id;
-    bool alive;
-    uint32_t parent;
-    uint32_t parent_pos; /* position of the parent in the handle list, or UINT32_MAX */
-    uint32_t child_count;
-    uint64_t child_sum;     /* order-free digest of the child ids */
-    uint64_t child_pos_sum; /* same over their positions in the handle list */
-    float local[16], world[16], world_now[16];
-} snap_node;
-
-typedef struct snapshot {
-    uint32_t node_count;
-    uint32_t n;
-    snap_node *nodes;
-} snapshot;
-
-static inline uint64_t snap_mix(uint64_t x)
+static uint64_t snap_mix(uint64_t x)
 {
     x ^= x >> 31;
     x *= 0x7fb5d329728ea185ull;
@@ -44,25 +11,31 @@ static inline uint64_t snap_mix(uint64_t x)
     return x;
 }
 
-/* Position of `id` in handles[], UINT32_MAX if absent. Tiny open-addressing
- * table built per snapshot. */
+/* Position of an id in the handle list: a small open-addressing table built
+ * per snapshot. */
 typedef struct snap_index {
     uint32_t *key, *pos;
     uint32_t mask;
 } snap_index;
 
-static inline void snap_index_build(snap_index *ix, const sgrt_node *handles, uint32_t n)
+static void *snap_calloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1u, size);
+    if (!p) {
+        fprintf(stderr, "snapshot: out of memory\n");
+        abort();
+    }
+    return p;
+}
+
+static void snap_index_build(snap_index *ix, const sgrt_node *handles, uint32_t n)
 {
     uint32_t cap = 16;
     while (cap < 2u * n)
         cap *= 2u;
-    ix->key = calloc(cap, sizeof *ix->key);
-    ix->pos = calloc(cap, sizeof *ix->pos);
+    ix->key = snap_calloc(cap, sizeof *ix->key);
+    ix->pos = snap_calloc(cap, sizeof *ix->pos);
     ix->mask = cap - 1u;
-    if (!ix->key || !ix->pos) {
-        fprintf(stderr, "snapshot: out of memory\n");
-        abort();
-    }
     for (uint32_t i = 0; i < n; i++) {
         if (handles[i].id == 0)
             continue;
@@ -74,7 +47,7 @@ static inline void snap_index_build(snap_index *ix, const sgrt_node *handles, ui
     }
 }
 
-static inline uint32_t snap_index_find(const snap_index *ix, uint32_t id)
+static uint32_t snap_index_find(const snap_index *ix, uint32_t id)
 {
     if (id == 0)
         return UINT32_MAX;
@@ -86,19 +59,11 @@ static inline uint32_t snap_index_find(const snap_index *ix, uint32_t id)
     }
 }
 
-/* Reads only const entry points, so it cannot disturb the scene. Aborts on
- * an inconsistency between them (alive but unreadable), which is itself a
- * library bug. */
-static inline void snapshot_take(const sgrt_scene *s, const sgrt_node *handles, uint32_t n,
-                                 snapshot *out)
+void snapshot_take(const sgrt_scene *s, const sgrt_node *handles, uint32_t n, snapshot *out)
 {
     out->node_count = sgrt_scene_node_count(s);
     out->n = n;
-    out->nodes = calloc(n ? n : 1u, sizeof *out->nodes);
-    if (!out->nodes) {
-        fprintf(stderr, "snapshot: out of memory\n");
-        abort();
-    }
+    out->nodes = snap_calloc(n, sizeof *out->nodes);
     snap_index ix;
     snap_index_build(&ix, handles, n);
     for (uint32_t i = 0; i < n; i++) {
@@ -107,18 +72,23 @@ static inline void snapshot_take(const sgrt_scene *s, const sgrt_node *handles, 
         q->alive = sgrt_node_alive(s, handles[i]);
         if (!q->alive)
             continue;
-        sgrt_node p = SGRT_NULL_NODE, c = SGRT_NULL_NODE;
+        sgrt_node p = SGRT_NULL_NODE, c = SGRT_NULL_NODE, next = SGRT_NULL_NODE;
         if (sgrt_node_parent(s, handles[i], &p) != SGRT_OK ||
             sgrt_node_local(s, handles[i], q->local) != SGRT_OK ||
             sgrt_node_world(s, handles[i], q->world) != SGRT_OK ||
             sgrt_node_world_now(s, handles[i], q->world_now) != SGRT_OK ||
-            sgrt_node_first_child(s, handles[i], &c) != SGRT_OK) {
+            sgrt_node_first_child(s, handles[i], &c) != SGRT_OK ||
+            sgrt_node_next_sibling(s, handles[i], &next) != SGRT_OK) {
             fprintf(stderr, "snapshot: node 0x%08x alive but a read failed\n",
                     (unsigned)handles[i].id);
             abort();
         }
         q->parent = p.id;
         q->parent_pos = snap_index_find(&ix, p.id);
+        q->first_child = c.id;
+        q->first_child_pos = snap_index_find(&ix, c.id);
+        q->next_sibling = next.id;
+        q->next_sibling_pos = snap_index_find(&ix, next.id);
         while (c.id != 0) {
             q->child_count++;
             q->child_sum += snap_mix(c.id);
@@ -135,19 +105,14 @@ static inline void snapshot_take(const sgrt_scene *s, const sgrt_node *handles, 
     free(ix.pos);
 }
 
-static inline void snapshot_free(snapshot *sn)
+void snapshot_free(snapshot *sn)
 {
     free(sn->nodes);
     sn->nodes = NULL;
     sn->n = 0;
 }
 
-/* Returns NULL when equal, else a description of the first difference
- * (static buffer). With by_position, ids are not compared, only the shape
- * they describe (parents and children as positions in the handle lists):
- * for two scenes built by the same calls, whose ids differ by the per-scene
- * scramble. */
-static inline const char *snapshot_diff_ex(const snapshot *a, const snapshot *b, bool by_position)
+const char *snapshot_diff_ex(const snapshot *a, const snapshot *b, bool by_position)
 {
     static char why[160];
     if (a->node_count != b->node_count) {
@@ -174,6 +139,12 @@ static inline const char *snapshot_diff_ex(const snapshot *a, const snapshot *b,
                  (by_position ? x->child_pos_sum != y->child_pos_sum
                               : x->child_sum != y->child_sum))
             what = "children";
+        else if (by_position ? x->first_child_pos != y->first_child_pos
+                             : x->first_child != y->first_child)
+            what = "first child";
+        else if (by_position ? x->next_sibling_pos != y->next_sibling_pos
+                             : x->next_sibling != y->next_sibling)
+            what = "next sibling";
         else if (memcmp(x->local, y->local, sizeof x->local) != 0)
             what = "local";
         else if (memcmp(x->world, y->world, sizeof x->world) != 0)
@@ -188,10 +159,3 @@ static inline const char *snapshot_diff_ex(const snapshot *a, const snapshot *b,
     }
     return NULL;
 }
-
-static inline const char *snapshot_diff(const snapshot *a, const snapshot *b)
-{
-    return snapshot_diff_ex(a, b, false);
-}
-
-#endif

@@ -1,0 +1,168 @@
+/* The scene's lifecycle and the API's argument checking: scene options
+ * (refused ones leave *out alone and allocate nothing for good), NULL
+ * pointers refused by every function without changing anything, and the
+ * names of the results. */
+#include "testutil.h"
+
+#include <limits.h>
+
+static void test_result_str(void)
+{
+    static const struct {
+        sgrt_result r;
+        const char *name;
+    } known[] = {
+        {SGRT_OK, "SGRT_OK"},
+        {SGRT_ERR_INVALID_ARG, "SGRT_ERR_INVALID_ARG"},
+        {SGRT_ERR_STALE_HANDLE, "SGRT_ERR_STALE_HANDLE"},
+        {SGRT_ERR_CYCLE, "SGRT_ERR_CYCLE"},
+        {SGRT_ERR_NOMEM, "SGRT_ERR_NOMEM"},
+        {SGRT_ERR_CAPACITY, "SGRT_ERR_CAPACITY"},
+        {SGRT_ERR_SINGULAR, "SGRT_ERR_SINGULAR"},
+        {SGRT_ERR_CORRUPT, "SGRT_ERR_CORRUPT"},
+    };
+    const size_t nk = sizeof known / sizeof known[0];
+    for (size_t i = 0; i < nk; i++) {
+        const char *str = sgrt_result_str(known[i].r);
+        CHECK(str != NULL);
+        if (str && strcmp(str, known[i].name) != 0) {
+            fprintf(stderr, "sgrt_result_str(%d) = \"%s\", expected \"%s\"\n", (int)known[i].r,
+                    str, known[i].name);
+            test_failures++;
+        }
+    }
+    const int unknown[] = {1, 2, -8, -100, 12345, INT_MIN, INT_MAX};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
+        const char *str = sgrt_result_str((sgrt_result)unknown[i]);
+        CHECK(str != NULL && str[0] != '\0');
+        for (size_t j = 0; str && j < nk; j++)
+            CHECK(strcmp(str, known[j].name) != 0);
+    }
+}
+
+static void test_desc(void)
+{
+    sgrt_scene *const sentinel = (sgrt_scene *)(uintptr_t)0x1234;
+    test_alloc failing;
+    memset(&failing, 0, sizeof failing);
+    failing.fail_from = 1;
+    const sgrt_allocator always_fails = test_alloc_hooks(&failing);
+    const sgrt_allocator no_alloc = {NULL, test_alloc_free, &failing};
+    const sgrt_allocator no_free = {test_alloc_alloc, NULL, &failing};
+    const sgrt_allocator neither = {NULL, NULL, NULL};
+    const struct {
+        sgrt_scene_desc d;
+        sgrt_result want;
+    } refused[] = {
+        {{0, SGRT_MAX_NODES + 1u, NULL, SGRT_SIMD_AUTO}, SGRT_ERR_INVALID_ARG},
+        {{0, UINT32_MAX, NULL, SGRT_SIMD_AUTO}, SGRT_ERR_INVALID_ARG},
+        {{6, 5, NULL, SGRT_SIMD_AUTO}, SGRT_ERR_INVALID_ARG},
+        {{11, 10, NULL, SGRT_SIMD_AUTO}, SGRT_ERR_INVALID_ARG},
+        /* With max_nodes 0 (= SGRT_MAX_NODES) the capacity bound is the maximum. */
+        {{SGRT_MAX_NODES + 1u, 0, NULL, SGRT_SIMD_AUTO}, SGRT_ERR_INVALID_ARG},
+        /* Both hooks or neither. */
+        {{0, 0, &no_alloc, SGRT_SIMD_AUTO}, SGRT_ERR_INVALID_ARG},
+        {{0, 0, &no_free, SGRT_SIMD_AUTO}, SGRT_ERR_INVALID_ARG},
+        {{0, 0, &neither, SGRT_SIMD_AUTO}, SGRT_ERR_INVALID_ARG},
+        /* A kernel level above the highest. */
+        {{0, 0, NULL, (sgrt_simd)(SGRT_SIMD_AVX512 + 1)}, SGRT_ERR_INVALID_ARG},
+        /* An allocator that always fails. */
+        {{0, 0, &always_fails, SGRT_SIMD_AUTO}, SGRT_ERR_NOMEM},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        sgrt_scene *s = sentinel;
+        CHECK_RES(sgrt_scene_create(&refused[i].d, &s), refused[i].want);
+        CHECK(s == sentinel);
+    }
+    CHECK(failing.calls > 0);
+    check_alloc_empty(&failing);
+    test_alloc_release(&failing);
+
+    /* The edges that are allowed. */
+    sgrt_scene *s = sentinel;
+    const sgrt_scene_desc exact = {10, 10, NULL, SGRT_SIMD_AUTO};
+    OK(sgrt_scene_create(&exact, &s));
+    CHECK(s != sentinel && s != NULL);
+    sgrt_scene_destroy(s);
+
+    /* The largest max_nodes is accepted and reserves nothing up front that
+     * depends on it (it would be gigabytes). */
+    const sgrt_scene_desc max = {0, SGRT_MAX_NODES, NULL, SGRT_SIMD_AUTO};
+    s = sentinel;
+    REQUIRE_RES(sgrt_scene_create(&max, &s), SGRT_OK);
+    REQUIRE(s != sentinel && s != NULL);
+    sgrt_node n;
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &n));
+    CHECK_RES(sgrt_scene_reserve(s, SGRT_MAX_NODES + 1u), SGRT_ERR_CAPACITY);
+    CHECK_RES(sgrt_scene_reserve(s, UINT32_MAX), SGRT_ERR_CAPACITY);
+    CHECK(sgrt_scene_node_count(s) == 1);
+    check_scene_where(s, "max_nodes = SGRT_MAX_NODES");
+    sgrt_scene_destroy(s);
+}
+
+static void test_null_pointers(void)
+{
+    sgrt_scene *s = new_scene();
+    sgrt_node a, b;
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &a));
+    OK(sgrt_node_create(s, a, &b));
+    sgrt_scene_update(s);
+    const sgrt_node nodes[2] = {a, b};
+    snapshot before;
+    snapshot_take(s, nodes, 2, &before);
+    float m[16] = {2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 3, 1, 0, 1}, out[16];
+    const float t[3] = {1, 2, 3}, q[4] = {0, 0, 0, 1}, sc[3] = {1, 1, 1};
+    sgrt_node o;
+
+    CHECK_RES(sgrt_scene_create(NULL, NULL), SGRT_ERR_INVALID_ARG);
+    const sgrt_scene_desc d0 = {0, 0, NULL, SGRT_SIMD_AUTO};
+    CHECK_RES(sgrt_scene_create(&d0, NULL), SGRT_ERR_INVALID_ARG);
+    sgrt_scene_destroy(NULL);
+    CHECK_RES(sgrt_scene_reserve(NULL, 10), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_scene_compact(NULL), SGRT_ERR_INVALID_ARG);
+    CHECK(sgrt_scene_node_count(NULL) == 0);
+    CHECK(sgrt_scene_update(NULL) == 0);
+    CHECK_RES(sgrt_scene_check(NULL, NULL), SGRT_ERR_INVALID_ARG);
+    const char *what = "x";
+    CHECK_RES(sgrt_scene_check(NULL, &what), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_scene_check(s, NULL), SGRT_OK);
+
+    CHECK_RES(sgrt_node_create(NULL, SGRT_NULL_NODE, &o), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_create(s, SGRT_NULL_NODE, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_create(s, a, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_destroy(NULL, a), SGRT_ERR_INVALID_ARG);
+    CHECK(!sgrt_node_alive(NULL, a));
+    CHECK_RES(sgrt_node_parent(NULL, a, &o), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_parent(s, a, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_first_child(NULL, a, &o), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_first_child(s, a, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_next_sibling(NULL, a, &o), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_next_sibling(s, a, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_set_parent(NULL, b, SGRT_NULL_NODE, SGRT_KEEP_LOCAL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_set_local(NULL, a, m), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_set_local(s, a, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_set_trs(NULL, a, t, q, sc), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_set_trs(s, a, NULL, q, sc), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_set_trs(s, a, t, NULL, sc), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_set_trs(s, a, t, q, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_local(NULL, a, out), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_local(s, a, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_world(NULL, a, out), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_world(s, a, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_world_now(NULL, a, out), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_node_world_now(s, a, NULL), SGRT_ERR_INVALID_ARG);
+
+    check_unchanged(s, &before, nodes, "calls with NULL pointers");
+    CHECK(sgrt_scene_update(s) == 0);
+    snapshot_free(&before);
+    check_scene(s);
+    sgrt_scene_destroy(s);
+}
+
+int main(void)
+{
+    test_result_str();
+    test_desc();
+    test_null_pointers();
+    return test_report("test_scene");
+}
