@@ -207,10 +207,7 @@ const char *sgrt__registry_check(const sgrt_scene *s);
 /* The slots `bits` of word `word` changed content (world recomputed,
  * created, destroyed, or moved in storage): every tracker records them. */
 void sgrt__trackers_note(sgrt_scene *s, uint32_t word, uint32_t bits);
-static inline void sgrt__trackers_note_slot(sgrt_scene *s, uint32_t slot)
-{
-    sgrt__trackers_note(s, slot >> 5, 1u << (slot & 31u));
-}
+void sgrt__trackers_note_slot(sgrt_scene *s, uint32_t slot);
 
 /* ---- nodeset.c ----------------------------------------------------------- */
 

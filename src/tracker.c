@@ -16,6 +16,11 @@ void sgrt__trackers_note(sgrt_scene *s, uint32_t word, uint32_t bits)
     }
 }
 
+void sgrt__trackers_note_slot(sgrt_scene *s, uint32_t slot)
+{
+    sgrt__trackers_note(s, slot >> 5, 1u << (slot & 31u));
+}
+
 static bool own(const sgrt_scene *s, const sgrt_tracker *t) { return s && t && t->b.scene == s; }
 
 /* ---- public: trackers ------------------------------------------------------ */
