@@ -9,8 +9,12 @@
  *   - Matrices are column-major float[16]: m[col*4 + row], column vectors,
  *     translation in m[12], m[13], m[14] (the layout of OpenGL, Vulkan, GLSL
  *     mat4 and cglm). world = parent_world x local; a root's world is its local.
- *   - Results: SGRT_OK (0) or a negative sgrt_result. A call that fails changes
- *     nothing in the scene.
+ *   - Results: a call that can fail returns SGRT_OK (0) or a negative
+ *     sgrt_result, and when it fails it changes nothing in the scene. The
+ *     others return their answer directly (sgrt_scene_update a count,
+ *     sgrt_node_alive a bool, sgrt_scene_world_array a pointer,
+ *     sgrt_nodeset_next a node, ...), with 0, false, NULL or SGRT_NULL_NODE
+ *     for bad arguments; the destroy functions return nothing.
  *   - Handles: sgrt_node is a 32-bit id (slot-table index + generation). The id
  *     0 is never valid, so a zero-initialised handle is safely invalid.
  *   - Threads: no globals, no hidden threads. Distinct scenes may be used from
