@@ -22,10 +22,11 @@
  *     concurrently with each other on one scene; any other call on a scene needs
  *     exclusive access to it.
  *   - Memory: a scene owns all of its storage. Only sgrt_scene_create,
- *     sgrt_scene_reserve, sgrt_scene_compact, sgrt_node_create,
- *     sgrt_node_set_parent (when it must grow the scene), sgrt_tracker_create
- *     and sgrt_nodeset_create allocate. Setting
- *     transforms, updating and reading never allocate.
+ *     sgrt_scene_reserve, sgrt_scene_compact, sgrt_node_create (when the scene
+ *     must grow), sgrt_node_set_parent (when a relocation must grow the scene),
+ *     sgrt_tracker_create and sgrt_nodeset_create allocate. Setting
+ *     transforms, updating, reading, destroying, node set membership and
+ *     collecting never allocate.
  *
  * The cost figures below use n = nodes in the scene, d = depth of a node,
  * k = nodes in a subtree.
