@@ -9,8 +9,12 @@
  *   - Matrices are column-major float[16]: m[col*4 + row], column vectors,
  *     translation in m[12], m[13], m[14] (the layout of OpenGL, Vulkan, GLSL
  *     mat4 and cglm). world = parent_world x local; a root's world is its local.
- *   - Results: SGRT_OK (0) or a negative sgrt_result. A call that fails changes
- *     nothing in the scene.
+ *   - Results: a call that can fail returns SGRT_OK (0) or a negative
+ *     sgrt_result, and when it fails it changes nothing in the scene. The
+ *     others return their answer directly (sgrt_scene_update a count,
+ *     sgrt_node_alive a bool, sgrt_scene_world_array a pointer,
+ *     sgrt_nodeset_next a node, ...), with 0, false, NULL or SGRT_NULL_NODE
+ *     for bad arguments; the destroy functions return nothing.
  *   - Handles: sgrt_node is a 32-bit id (slot-table index + generation). The id
  *     0 is never valid, so a zero-initialised handle is safely invalid.
  *   - Threads: no globals, no hidden threads. Distinct scenes may be used from
@@ -18,10 +22,11 @@
  *     concurrently with each other on one scene; any other call on a scene needs
  *     exclusive access to it.
  *   - Memory: a scene owns all of its storage. Only sgrt_scene_create,
- *     sgrt_scene_reserve, sgrt_scene_compact, sgrt_node_create,
- *     sgrt_node_set_parent (when it must grow the scene), sgrt_tracker_create
- *     and sgrt_nodeset_create allocate. Setting
- *     transforms, updating and reading never allocate.
+ *     sgrt_scene_reserve, sgrt_scene_compact, sgrt_node_create (when the scene
+ *     must grow), sgrt_node_set_parent (when a relocation must grow the scene),
+ *     sgrt_tracker_create and sgrt_nodeset_create allocate. Setting
+ *     transforms, updating, reading, destroying, node set membership and
+ *     collecting never allocate.
  *
  * The cost figures below use n = nodes in the scene, d = depth of a node,
  * k = nodes in a subtree.
