@@ -5,7 +5,7 @@
  * This file owns the command line and the run: which scenes, in which
  * order, on a thread with a stack deep enough for the naive recursion.
  * measure.c times one scene, report.c prints the results. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* getopt_long */
 
 #include <sgrt.h>
 
@@ -14,12 +14,16 @@
 #include "scenes.h"
 #include "timing.h"
 
+#include <errno.h>
+#include <getopt.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_FILTERS 8
+#define MAX_REPS 512
 
 typedef struct options {
     bool quick;
@@ -139,51 +143,150 @@ static void usage(FILE *f, const char *argv0)
             "  --full        the default\n"
             "  --csv FILE    also write the results as CSV (for bench/plot.sh)\n"
             "  --scene NAME  only scenes whose name contains NAME (tree-1M, chain, game, ...);\n"
-            "                may be repeated\n"
-            "  --reps N      measured frames per cell (default: by scene size)\n"
+            "                may be repeated (up to %d); each must match a scene of the run\n"
+            "  --reps N      measured frames per cell, 1..%d (default: by scene size)\n"
             "  --order dfs   trees created depth-first (default), as a recursive loader does;\n"
             "  --order bfs   trees created level by level (node i under node (i-1)/4)\n"
+            "  --help        this text\n"
             "Every frame kind (none, 1%%, all moved; anim for the game scene) is measured for\n"
             "sgrt and every baseline in one run; the table ends with the targets T1..T8\n"
-            "(T7, the kernels alone, is tests/test_kernels --bench).\n",
-            argv0);
+            "(T7, the kernels alone, is tests/test_kernels --bench). Exit status: 0, 1 when a\n"
+            "scene could not be built or verified, 2 for a bad command line.\n",
+            argv0, MAX_FILTERS, MAX_REPS);
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int bad_usage(const char *argv0, const char *fmt, ...);
+
+/* Message, usage, exit status 2. */
+static int bad_usage(const char *argv0, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", argv0);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    usage(stderr, argv0);
+    return 2;
+}
+
+/* Whole decimal integer in [lo, hi]. */
+static bool parse_int(const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    errno = 0;
+    const long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+/* Each --scene must select something: build every topology of the run (a
+ * game scene is named after its size) and match the names. */
+static int check_filters(const options *o, const char *argv0)
+{
+    char names[256] = "";
+    size_t nspecs;
+    const scene_spec *specs = scenes_of(o, &nspecs);
+    bool matched[MAX_FILTERS] = {false};
+    for (size_t i = 0; i < nspecs; i++) {
+        bench_topo t;
+        if (!topo_build(&t, &specs[i], o)) {
+            fprintf(stderr, "%s: out of memory\n", argv0);
+            return 1;
+        }
+        for (int k = 0; k < o->filter_count; k++)
+            matched[k] |= strstr(t.name, o->filter[k]) != NULL;
+        snprintf(names + strlen(names), sizeof names - strlen(names), " %s", t.name);
+        bench_topo_free(&t);
+    }
+    for (int k = 0; k < o->filter_count; k++)
+        if (!matched[k])
+            return bad_usage(argv0, "--scene %s: no scene of this run matches (scenes:%s)",
+                             o->filter[k], names);
+    return 0;
+}
+
+static int parse_options(int argc, char **argv, options *o)
+{
+    enum { OPT_QUICK = 1, OPT_FULL, OPT_CSV, OPT_SCENE, OPT_REPS, OPT_ORDER, OPT_HELP };
+    static const struct option longopts[] = {
+        {"quick", no_argument, NULL, OPT_QUICK},     {"full", no_argument, NULL, OPT_FULL},
+        {"csv", required_argument, NULL, OPT_CSV},   {"scene", required_argument, NULL, OPT_SCENE},
+        {"reps", required_argument, NULL, OPT_REPS}, {"order", required_argument, NULL, OPT_ORDER},
+        {"help", no_argument, NULL, OPT_HELP},       {NULL, 0, NULL, 0},
+    };
+    const char *argv0 = argv[0];
+    int c;
+    opterr = 0; /* our own messages */
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_QUICK:
+            o->quick = true;
+            break;
+        case OPT_FULL:
+            o->quick = false;
+            break;
+        case OPT_CSV:
+            if (!optarg[0])
+                return bad_usage(argv0, "--csv: empty file name");
+            o->csv = optarg;
+            break;
+        case OPT_SCENE:
+            if (o->filter_count == MAX_FILTERS)
+                return bad_usage(argv0, "--scene %s: at most %d --scene options", optarg,
+                                 MAX_FILTERS);
+            if (!optarg[0])
+                return bad_usage(argv0, "--scene: empty name");
+            o->filter[o->filter_count++] = optarg;
+            break;
+        case OPT_REPS:
+            if (!parse_int(optarg, 1, MAX_REPS, &o->reps))
+                return bad_usage(argv0, "--reps %s: not a whole number from 1 to %d", optarg,
+                                 MAX_REPS);
+            break;
+        case OPT_ORDER:
+            if (strcmp(optarg, "bfs") == 0)
+                o->level_order = true;
+            else if (strcmp(optarg, "dfs") == 0)
+                o->level_order = false;
+            else
+                return bad_usage(argv0, "--order %s: dfs or bfs", optarg);
+            break;
+        case OPT_HELP:
+        case 'h':
+            usage(stdout, argv0);
+            return -1;
+        case ':':
+            return bad_usage(argv0, "%s needs a value", argv[optind - 1]);
+        default:
+            if (optopt)
+                return bad_usage(argv0, "unknown option -%c", optopt);
+            return bad_usage(argv0, "unknown option %s", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return bad_usage(argv0, "unexpected argument %s", argv[optind]);
+    const int rc = check_filters(o, argv0);
+    if (rc || !o->csv)
+        return rc;
+    FILE *f = fopen(o->csv, "a"); /* fail now, not after the run */
+    if (!f)
+        return bad_usage(argv0, "--csv %s: %s", o->csv, strerror(errno));
+    fclose(f);
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
     options o = {0};
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--quick") == 0) {
-            o.quick = true;
-        } else if (strcmp(argv[i], "--full") == 0) {
-            o.quick = false;
-        } else if (strcmp(argv[i], "--order") == 0 && i + 1 < argc) {
-            i++;
-            if (strcmp(argv[i], "bfs") == 0) {
-                o.level_order = true;
-            } else if (strcmp(argv[i], "dfs") != 0) {
-                usage(stderr, argv[0]);
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc) {
-            o.csv = argv[++i];
-        } else if (strcmp(argv[i], "--scene") == 0 && i + 1 < argc) {
-            if (o.filter_count < MAX_FILTERS)
-                o.filter[o.filter_count++] = argv[++i];
-        } else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
-            o.reps = atoi(argv[++i]);
-            if (o.reps < 1 || o.reps > 512) {
-                fprintf(stderr, "--reps: 1..512\n");
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout, argv[0]);
-            return 0;
-        } else {
-            usage(stderr, argv[0]);
-            return 2;
-        }
-    }
+    const int rc = parse_options(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? 0 : rc;
     /* The naive render recurses once per tree level: a 64K-node chain needs a
      * deeper stack than a default thread has. */
     run r = {&o, {0}, 0};
