@@ -61,7 +61,7 @@ set multiplot layout 3,1 title "sgrt_scene_update vs naive scene graph — $comp
 array col[8] = [7, 8, 9, 10, 11, 12, 15, 16]
 array name[8] = ["sgrt", "sgrt, C reference kernels", "naive", "naive, shuffled heap", \
                  "naive + dirty flag", "naive + dirty, shuffled", "copy floor (memcpy)", \
-                 "chain latency (dependent mul)"]
+                 "chain latency (sgrt_node_world_now)"]
 array color[8] = ["#1f77b4", "#9ecae1", "#d62728", "#ff9896", "#2ca02c", "#98df8a", \
                   "#7f7f7f", "#bcbd22"]
 do for [p in "all one none"] {

@@ -18,9 +18,13 @@
  * positions of known nodes and at random pixels. Exit status: 0 when all is
  * well, 1 on a failed check, 77 when no EGL/GLES 3 context can be made.
  */
+#define _GNU_SOURCE /* getopt_long */
+#include "args.h"
+
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES3/gl3.h>
+#include <getopt.h>
 #include <math.h>
 #include <png.h>
 #include <sgrt.h>
@@ -875,35 +879,85 @@ static void check_image(const fleet *f, const camera *cam, const unsigned char *
 
 /* ---- main ---------------------------------------------------------------------- */
 
+static void usage(FILE *f, const char *argv0)
+{
+    fprintf(f,
+            "usage: %s [--ships N] [--frames N] [--size WxH] [--png FILE] [--top] [--check] [--quiet]\n"
+            "  --ships N    ships in the fleet, 1..100000 (default 256)\n"
+            "  --frames N   frames to run, 1..100000 (default 60)\n"
+            "  --size WxH   image size, each 16..8192 (default 1280x720)\n"
+            "  --png FILE   where the last frame goes (default frame.png; \"\" for none)\n",
+            argv0);
+}
+
+/* "WxH", each a whole number in 16..8192. */
+static bool arg_size(const char *s, int *w, int *h)
+{
+    const char *x = strchr(s, 'x');
+    char width[16];
+    if (!x || x == s || (size_t)(x - s) >= sizeof width) {
+        fprintf(stderr, "--size %s: expected WxH, e.g. 1280x720\n", s);
+        return false;
+    }
+    memcpy(width, s, (size_t)(x - s));
+    width[x - s] = 0;
+    return arg_int("--size (width)", width, 16, 8192, w) &&
+           arg_int("--size (height)", x + 1, 16, 8192, h);
+}
+
 int main(int argc, char **argv)
 {
     int nships = 256, frames = 60, w = 1280, h = 720, check = 0, quiet = 0, top = 0;
     const char *png_path = "frame.png";
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--ships") && i + 1 < argc)
-            nships = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--frames") && i + 1 < argc)
-            frames = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--size") && i + 1 < argc)
-            sscanf(argv[++i], "%dx%d", &w, &h);
-        else if (!strcmp(argv[i], "--png") && i + 1 < argc)
-            png_path = argv[++i];
-        else if (!strcmp(argv[i], "--check"))
+    enum { OPT_SHIPS = 1, OPT_FRAMES, OPT_SIZE, OPT_PNG, OPT_CHECK, OPT_TOP, OPT_QUIET };
+    static const struct option longopts[] = {
+        {"ships", required_argument, NULL, OPT_SHIPS}, {"frames", required_argument, NULL, OPT_FRAMES},
+        {"size", required_argument, NULL, OPT_SIZE},   {"png", required_argument, NULL, OPT_PNG},
+        {"check", no_argument, NULL, OPT_CHECK},       {"top", no_argument, NULL, OPT_TOP},
+        {"quiet", no_argument, NULL, OPT_QUIET},       {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    bool ok = true;
+    while (ok && (c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_SHIPS:
+            ok = arg_int("--ships", optarg, 1, 100000, &nships);
+            break;
+        case OPT_FRAMES:
+            ok = arg_int("--frames", optarg, 1, 100000, &frames);
+            break;
+        case OPT_SIZE:
+            ok = arg_size(optarg, &w, &h);
+            break;
+        case OPT_PNG:
+            png_path = optarg;
+            break;
+        case OPT_CHECK:
             check = 1;
-        else if (!strcmp(argv[i], "--top"))
+            break;
+        case OPT_TOP:
             top = 1;
-        else if (!strcmp(argv[i], "--quiet"))
+            break;
+        case OPT_QUIET:
             quiet = 1;
-        else {
-            fprintf(stderr,
-                    "usage: %s [--ships N] [--frames N] [--size WxH] [--png FILE] [--top] "
-                    "[--check] [--quiet]\n",
-                    argv[0]);
-            return 2;
+            break;
+        case 'h':
+            usage(stdout, argv[0]);
+            return 0;
+        default: /* getopt_long has said what is wrong */
+            ok = false;
+            break;
         }
     }
-    if (nships < 1 || frames < 1 || w < 16 || h < 16)
+    if (ok && optind < argc) {
+        fprintf(stderr, "%s: unexpected argument %s\n", argv[0], argv[optind]);
+        ok = false;
+    }
+    if (!ok) {
+        usage(stderr, argv[0]);
         return 2;
+    }
 
     gpu g;
     memset(&g, 0, sizeof g);

@@ -4,7 +4,12 @@
  * it carries, as soon as it moves costs 4 + 3 + 2 + 1 = 10 multiplications;
  * marking on move and recomputing once before the frame is drawn costs 4.
  *
- * Exits with status 1 if sgrt's counts are not the expected ones. */
+ *   pirate [--help]
+ *
+ * Exits with status 1 if sgrt's counts are not the expected ones, 2 on a
+ * bad command line. */
+#define _GNU_SOURCE /* getopt_long */
+#include <getopt.h>
 #include <sgrt.h>
 #include <stdio.h>
 
@@ -25,8 +30,16 @@ static unsigned subtree_size(const sgrt_scene *s, sgrt_node n)
     return k;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    const int c = getopt_long(argc, argv, "h", longopts, NULL);
+    if (c != -1 || optind < argc) {
+        if (c == -1)
+            fprintf(stderr, "%s: unexpected argument %s\n", argv[0], argv[optind]);
+        fprintf(c == 'h' ? stdout : stderr, "usage: %s [--help]\n", argv[0]);
+        return c == 'h' ? 0 : 2;
+    }
     sgrt_scene *s;
     if (sgrt_scene_create(NULL, &s) != SGRT_OK)
         return 1;

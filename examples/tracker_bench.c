@@ -8,13 +8,15 @@
  *   collect    sgrt_tracker_collect, all trackers together
  *   words      dirty 32-slot words per frame (what the trackers are fed)
  *
- *   tracker_bench [--frames N]
+ *   tracker_bench [--frames N]      (N from 1 to 100000, default 300)
  */
-#define _POSIX_C_SOURCE 199309L
+#define _GNU_SOURCE /* getopt_long, clock_gettime */
+#include "args.h"
+
+#include <getopt.h>
 #include <sgrt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 static double now_ns(void)
@@ -115,13 +117,35 @@ static result run(uint32_t n, uint32_t moved, int trackers, int frames)
     return r;
 }
 
+static void usage(FILE *f, const char *argv0)
+{
+    fprintf(f, "usage: %s [--frames N]   (N: 1..100000, default 300)\n", argv0);
+}
+
 int main(int argc, char **argv)
 {
     int frames = 300, reps = 3;
-    if (argc == 3 && !strcmp(argv[1], "--frames"))
-        frames = atoi(argv[2]);
-    if (frames < 1)
+    static const struct option longopts[] = {
+        {"frames", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        if (c == 'h') {
+            usage(stdout, argv[0]);
+            return 0;
+        }
+        if (c != 'f' || !arg_int("--frames", optarg, 1, 100000, &frames)) {
+            usage(stderr, argv[0]);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "%s: unexpected argument %s\n", argv[0], argv[optind]);
+        usage(stderr, argv[0]);
         return 2;
+    }
     const uint32_t sizes[2] = {65536u, 262144u};
     const uint32_t moved = 655u; /* 1 % of 64K */
     const int counts[4] = {0, 1, 4, 16};

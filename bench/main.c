@@ -1,0 +1,303 @@
+/* sgrt benchmark: sgrt_scene_update against the naive recursive traversal,
+ * the naive traversal with a dirty flag, and the copy floor, measured in one
+ * run on the same scenes with the same moves. See docs/performance.md.
+ *
+ * This file owns the command line and the run: which scenes, in which
+ * order, on a thread with a stack deep enough for the naive recursion.
+ * measure.c times one scene, report.c prints the results. */
+#define _GNU_SOURCE /* getopt_long */
+
+#include <sgrt.h>
+
+#include "measure.h"
+#include "report.h"
+#include "scenes.h"
+#include "timing.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FILTERS 8
+#define MAX_REPS 512
+
+typedef struct options {
+    bool quick;
+    bool level_order; /* trees numbered level by level instead of depth-first */
+    int reps;         /* measured frames, 0 = by scene size */
+    const char *csv;
+    const char *filter[MAX_FILTERS];
+    int filter_count;
+} options;
+
+typedef struct scene_spec {
+    int shape; /* 0 tree, 1 chain, 2 game */
+    uint32_t n;
+    uint32_t zones, clusters, props, characters;
+} scene_spec;
+
+static const scene_spec full_scenes[] = {
+    {0, 1u << 10, 0, 0, 0, 0},  {0, 1u << 16, 0, 0, 0, 0}, {0, 1u << 20, 0, 0, 0, 0},
+    {1, 1u << 10, 0, 0, 0, 0},  {1, 1u << 16, 0, 0, 0, 0}, {2, 0, 32, 48, 64, 2500},
+};
+static const scene_spec quick_scenes[] = {
+    {0, 1u << 10, 0, 0, 0, 0}, {0, 1u << 16, 0, 0, 0, 0}, {1, 1u << 10, 0, 0, 0, 0},
+    {1, 1u << 16, 0, 0, 0, 0}, {2, 0, 8, 16, 64, 400},
+};
+
+static const scene_spec *scenes_of(const options *o, size_t *count)
+{
+    *count = o->quick ? sizeof quick_scenes / sizeof quick_scenes[0]
+                      : sizeof full_scenes / sizeof full_scenes[0];
+    return o->quick ? quick_scenes : full_scenes;
+}
+
+static bool topo_build(bench_topo *t, const scene_spec *sp, const options *o)
+{
+    return sp->shape == 0   ? bench_topo_tree4(t, sp->n, o->level_order)
+           : sp->shape == 1 ? bench_topo_chain(t, sp->n)
+                            : bench_topo_game(t, sp->zones, sp->clusters, sp->props,
+                                              sp->characters, 0x9a3eu);
+}
+
+/* A scene runs when no --scene was given or its name contains one of them. */
+static bool wanted(const options *o, const char *name)
+{
+    if (o->filter_count == 0)
+        return true;
+    for (int i = 0; i < o->filter_count; i++)
+        if (strstr(name, o->filter[i]))
+            return true;
+    return false;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The run                                                                  */
+/* ------------------------------------------------------------------------ */
+
+typedef struct run {
+    const options *o;
+    bench_results res;
+    int status;
+} run;
+
+static void *bench_main(void *arg)
+{
+    run *r = arg;
+    const options *o = r->o;
+    const double t0 = bench_now_ns();
+    r->res.quick = o->quick;
+    r->res.level_order = o->level_order;
+    bench_read_load(r->res.load_start, sizeof r->res.load_start);
+    float (*pool)[16] = bench_mat_pool(BENCH_POOL_SIZE, 0x900du);
+    float (*init)[16] = bench_mat_pool(BENCH_POOL_SIZE, 0x1417u);
+    if (!pool || !init) {
+        fprintf(stderr, "out of memory\n");
+        bench_mat_pool_free(pool);
+        bench_mat_pool_free(init);
+        r->status = 1;
+        return NULL;
+    }
+    size_t nspecs;
+    const scene_spec *specs = scenes_of(o, &nspecs);
+    for (size_t i = 0; i < nspecs; i++) {
+        bench_topo t;
+        if (!topo_build(&t, &specs[i], o)) {
+            fprintf(stderr, "out of memory\n");
+            r->status = 1;
+            break;
+        }
+        if (wanted(o, t.name) && !bench_measure_scene(&r->res, &t, o->quick, o->reps, pool, init))
+            r->status = 1;
+        bench_topo_free(&t);
+    }
+    bench_read_load(r->res.load_end, sizeof r->res.load_end);
+    bench_report_print(stdout, &r->res);
+    printf("total time: %.1f s\n", (bench_now_ns() - t0) * 1e-9);
+    if (o->csv && !bench_report_csv(o->csv, &r->res)) {
+        fprintf(stderr, "cannot write %s\n", o->csv);
+        r->status = 1;
+    }
+    if (r->res.verify_failures)
+        r->status = 1;
+    bench_mat_pool_free(pool);
+    bench_mat_pool_free(init);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Command line                                                             */
+/* ------------------------------------------------------------------------ */
+
+static void usage(FILE *f, const char *argv0)
+{
+    fprintf(f,
+            "usage: %s [--quick | --full] [--csv FILE] [--scene NAME]... [--reps N] [--order dfs|bfs]\n"
+            "  (default)     full run: 4-ary trees of 1K, 64K, 1M nodes, chains of 1K and 64K,\n"
+            "                a 200K-node game scene; a few minutes on 2 cores\n"
+            "  --quick       reduced run (no 1M tree, smaller game scene), well under a minute\n"
+            "  --full        the default\n"
+            "  --csv FILE    also write the results as CSV (for bench/plot.sh)\n"
+            "  --scene NAME  only scenes whose name contains NAME (tree-1M, chain, game, ...);\n"
+            "                may be repeated (up to %d); each must match a scene of the run\n"
+            "  --reps N      measured frames per cell, 1..%d (default: by scene size)\n"
+            "  --order dfs   trees created depth-first (default), as a recursive loader does;\n"
+            "  --order bfs   trees created level by level (node i under node (i-1)/4)\n"
+            "  --help        this text\n"
+            "Every frame kind (none, 1%%, all moved; anim for the game scene) is measured for\n"
+            "sgrt and every baseline in one run; the table ends with the targets T1..T8\n"
+            "(T7, the kernels alone, is tests/test_kernels --bench). Exit status: 0, 1 when a\n"
+            "scene could not be built or verified, 2 for a bad command line.\n",
+            argv0, MAX_FILTERS, MAX_REPS);
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int bad_usage(const char *argv0, const char *fmt, ...);
+
+/* Message, usage, exit status 2. */
+static int bad_usage(const char *argv0, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", argv0);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    usage(stderr, argv0);
+    return 2;
+}
+
+/* Whole decimal integer in [lo, hi]. */
+static bool parse_int(const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    errno = 0;
+    const long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+/* Each --scene must select something: build every topology of the run (a
+ * game scene is named after its size) and match the names. */
+static int check_filters(const options *o, const char *argv0)
+{
+    char names[256] = "";
+    size_t nspecs;
+    const scene_spec *specs = scenes_of(o, &nspecs);
+    bool matched[MAX_FILTERS] = {false};
+    for (size_t i = 0; i < nspecs; i++) {
+        bench_topo t;
+        if (!topo_build(&t, &specs[i], o)) {
+            fprintf(stderr, "%s: out of memory\n", argv0);
+            return 1;
+        }
+        for (int k = 0; k < o->filter_count; k++)
+            matched[k] |= strstr(t.name, o->filter[k]) != NULL;
+        snprintf(names + strlen(names), sizeof names - strlen(names), " %s", t.name);
+        bench_topo_free(&t);
+    }
+    for (int k = 0; k < o->filter_count; k++)
+        if (!matched[k])
+            return bad_usage(argv0, "--scene %s: no scene of this run matches (scenes:%s)",
+                             o->filter[k], names);
+    return 0;
+}
+
+static int parse_options(int argc, char **argv, options *o)
+{
+    enum { OPT_QUICK = 1, OPT_FULL, OPT_CSV, OPT_SCENE, OPT_REPS, OPT_ORDER, OPT_HELP };
+    static const struct option longopts[] = {
+        {"quick", no_argument, NULL, OPT_QUICK},     {"full", no_argument, NULL, OPT_FULL},
+        {"csv", required_argument, NULL, OPT_CSV},   {"scene", required_argument, NULL, OPT_SCENE},
+        {"reps", required_argument, NULL, OPT_REPS}, {"order", required_argument, NULL, OPT_ORDER},
+        {"help", no_argument, NULL, OPT_HELP},       {NULL, 0, NULL, 0},
+    };
+    const char *argv0 = argv[0];
+    int c;
+    opterr = 0; /* our own messages */
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_QUICK:
+            o->quick = true;
+            break;
+        case OPT_FULL:
+            o->quick = false;
+            break;
+        case OPT_CSV:
+            if (!optarg[0])
+                return bad_usage(argv0, "--csv: empty file name");
+            o->csv = optarg;
+            break;
+        case OPT_SCENE:
+            if (o->filter_count == MAX_FILTERS)
+                return bad_usage(argv0, "--scene %s: at most %d --scene options", optarg,
+                                 MAX_FILTERS);
+            if (!optarg[0])
+                return bad_usage(argv0, "--scene: empty name");
+            o->filter[o->filter_count++] = optarg;
+            break;
+        case OPT_REPS:
+            if (!parse_int(optarg, 1, MAX_REPS, &o->reps))
+                return bad_usage(argv0, "--reps %s: not a whole number from 1 to %d", optarg,
+                                 MAX_REPS);
+            break;
+        case OPT_ORDER:
+            if (strcmp(optarg, "bfs") == 0)
+                o->level_order = true;
+            else if (strcmp(optarg, "dfs") == 0)
+                o->level_order = false;
+            else
+                return bad_usage(argv0, "--order %s: dfs or bfs", optarg);
+            break;
+        case OPT_HELP:
+        case 'h':
+            usage(stdout, argv0);
+            return -1;
+        case ':':
+            return bad_usage(argv0, "%s needs a value", argv[optind - 1]);
+        default:
+            if (optopt)
+                return bad_usage(argv0, "unknown option -%c", optopt);
+            return bad_usage(argv0, "unknown option %s", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return bad_usage(argv0, "unexpected argument %s", argv[optind]);
+    const int rc = check_filters(o, argv0);
+    if (rc || !o->csv)
+        return rc;
+    FILE *f = fopen(o->csv, "a"); /* fail now, not after the run */
+    if (!f)
+        return bad_usage(argv0, "--csv %s: %s", o->csv, strerror(errno));
+    fclose(f);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    options o = {0};
+    const int rc = parse_options(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    /* The naive render recurses once per tree level: a 64K-node chain needs a
+     * deeper stack than a default thread has. */
+    run r = {&o, {0}, 0};
+    pthread_attr_t attr;
+    pthread_t th;
+    if (pthread_attr_init(&attr) != 0 || pthread_attr_setstacksize(&attr, (size_t)256 << 20) != 0 ||
+        pthread_create(&th, &attr, bench_main, &r) != 0) {
+        fprintf(stderr, "cannot start the benchmark thread\n");
+        return 1;
+    }
+    pthread_join(th, NULL);
+    pthread_attr_destroy(&attr);
+    return r.status;
+}

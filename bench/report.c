@@ -1,0 +1,344 @@
+/* The benchmark's report (report.h): build and machine description, tables
+ * of ns per node and ratios, targets, CSV. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "report.h"
+
+#include <sgrt.h>
+
+#include "bench_config.h"
+
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+bench_row *bench_results_add(bench_results *r)
+{
+    if (r->row_count == BENCH_MAX_ROWS)
+        return NULL;
+    bench_row *row = &r->rows[r->row_count++];
+    memset(row, 0, sizeof *row);
+    return row;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Build and machine                                                        */
+/* ------------------------------------------------------------------------ */
+
+static const char *compiler_string(void)
+{
+#if defined(__clang__)
+    return "clang " __clang_version__;
+#elif defined(__GNUC__)
+    return "gcc " __VERSION__;
+#else
+    return "unknown compiler";
+#endif
+}
+
+/* Target-related predefined macros seen by this file, compiled with the
+ * project's flags (the library's sources get the same flags plus warnings). */
+static const char *isa_macros(void)
+{
+    return ""
+#ifdef __OPTIMIZE__
+           " __OPTIMIZE__"
+#endif
+#ifdef __OPTIMIZE_SIZE__
+           " __OPTIMIZE_SIZE__"
+#endif
+#ifdef __SSE2__
+           " __SSE2__"
+#endif
+#ifdef __SSE4_1__
+           " __SSE4_1__"
+#endif
+#ifdef __AVX__
+           " __AVX__"
+#endif
+#ifdef __AVX2__
+           " __AVX2__"
+#endif
+#ifdef __FMA__
+           " __FMA__"
+#endif
+#ifdef __AVX512F__
+           " __AVX512F__"
+#endif
+#ifdef __ARM_NEON
+           " __ARM_NEON"
+#endif
+#ifdef __FAST_MATH__
+           " __FAST_MATH__"
+#endif
+#ifdef __FP_FAST_FMAF
+           " __FP_FAST_FMAF"
+#endif
+        ;
+}
+
+static void cpu_string(char *buf, size_t size)
+{
+    snprintf(buf, size, "unknown CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[256], name[128] = "", family[16] = "", model[16] = "";
+    while (fgets(line, sizeof line, f)) {
+        char *p = strchr(line, ':');
+        if (!p)
+            continue;
+        p++;
+        p += strspn(p, " \t");
+        p[strcspn(p, "\n")] = 0;
+        if (!name[0] && strncmp(line, "model name", 10) == 0)
+            snprintf(name, sizeof name, "%s", p);
+        else if (!family[0] && strncmp(line, "cpu family", 10) == 0)
+            snprintf(family, sizeof family, "%s", p);
+        else if (!model[0] && strncmp(line, "model\t", 6) == 0)
+            snprintf(model, sizeof model, "%s", p);
+    }
+    fclose(f);
+    if (name[0] && family[0])
+        snprintf(buf, size, "%s (family %s model %s)", name, family, model[0] ? model : "?");
+    else if (name[0])
+        snprintf(buf, size, "%s", name);
+}
+
+/* The machine may be shared: the load around the run says how far to trust
+ * absolute numbers (ratios from one run hold up better). */
+void bench_read_load(char *buf, size_t size)
+{
+    snprintf(buf, size, "?");
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (!f)
+        return;
+    float a = 0, b = 0, c = 0;
+    if (fscanf(f, "%f %f %f", &a, &b, &c) == 3)
+        snprintf(buf, size, "%.2f %.2f %.2f", (double)a, (double)b, (double)c);
+    fclose(f);
+}
+
+/* Every line starts with pfx ("# " in the CSV). bench/plot.sh reads the
+ * compiler, simd and machine lines. */
+static void print_build(FILE *out, const char *pfx, const bench_results *r)
+{
+    char cpu[128], comp[128];
+    cpu_string(cpu, sizeof cpu);
+    snprintf(comp, sizeof comp, "%s", compiler_string());
+    for (size_t len = strlen(comp); len && comp[len - 1] == ' '; len--)
+        comp[len - 1] = 0; /* __clang_version__ ends in a space */
+    fprintf(out, "%scompiler : %s\n", pfx, comp);
+    fprintf(out, "%sflags    : buildtype=%s optimization=%s; project args: %s; c_args: %s\n", pfx,
+            SGRT_BENCH_BUILDTYPE, SGRT_BENCH_OPTIMIZATION, SGRT_BENCH_FP_ARGS,
+            SGRT_BENCH_C_ARGS[0] ? SGRT_BENCH_C_ARGS : "(none)");
+    fprintf(out, "%smacros   :%s\n", pfx, isa_macros());
+    fprintf(out, "%ssimd     : %s (sgrt_simd_name; -Dsimd=%s)\n", pfx, sgrt_simd_name(),
+            SGRT_BENCH_SIMD_OPTION);
+    fprintf(out, "%s           why: %s\n", pfx, sgrt_simd_reason());
+    fprintf(out, "%s           scenes run (sgrt_scene_simd_name): 'sgrt' column %s, 'scalar' column %s\n"
+                 "%s           (the scalar scene is created with desc.max_simd = SGRT_SIMD_SCALAR)\n",
+            pfx, r->sgrt_kernel ? r->sgrt_kernel : "-", r->scalar_kernel ? r->scalar_kernel : "-",
+            pfx);
+    fprintf(out, "%smachine  : %s, %ld CPUs online; load average %s at start, %s at end\n", pfx,
+            cpu, sysconf(_SC_NPROCESSORS_ONLN), r->load_start, r->load_end);
+    fprintf(out, "%snaive    : heap node per object, child-pointer array, recursive render(parent_world);\n"
+                 "%s           multiply = plain C 4x4 loop at the project's flags (naive.c)\n",
+            pfx, pfx);
+    fprintf(out, "%sorder    : trees created %s; naive, dirty = nodes malloc'd in creation\n"
+                 "%s           order, each with its child array; -sh = the same allocations in a shuffled\n"
+                 "%s           order, a live 16..256 B dummy after each node; sgrt slots = creation order\n",
+            pfx, r->level_order ? "level by level (--order bfs)" : "depth-first (pre-order)", pfx,
+            pfx);
+    fprintf(out, "%stiming   : CLOCK_MONOTONIC, median of measured frames after warm-up, ns per scene node\n",
+            pfx);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Targets                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* Fixed-width cell: enough digits to read ratios far below 1 and far above. */
+static const char *cell(char *buf, double v)
+{
+    if (isnan(v))
+        snprintf(buf, 16, "-");
+    else if (v < 0.01)
+        snprintf(buf, 16, "%.5f", v);
+    else if (v < 10)
+        snprintf(buf, 16, "%.3f", v);
+    else if (v < 1000)
+        snprintf(buf, 16, "%.1f", v);
+    else
+        snprintf(buf, 16, "%.0f", v);
+    return buf;
+}
+
+static const bench_row *find_row(const bench_results *res, const char *scene, const char *frame)
+{
+    for (int i = 0; i < res->row_count; i++)
+        if (strcmp(res->rows[i].scene, scene) == 0 && strcmp(res->rows[i].frame, frame) == 0)
+            return &res->rows[i];
+    return NULL;
+}
+
+typedef struct target {
+    const char *id, *what, *scene, *frame;
+    bool at_most; /* value <= goal passes; else value >= goal */
+    double goal;
+    double value, value_with_set; /* NAN when not measured */
+} target;
+
+#define MAX_TARGETS 16
+
+/* T7 (the kernels alone) is measured by tests/test_kernels --bench. */
+static int build_targets(const bench_results *res, target *tg)
+{
+    int n = 0;
+    const bench_row *r;
+#define TGT(ID, WHAT, SC, FR, LE, GOAL, EXPR, EXPR_SET)                                   \
+    do {                                                                                  \
+        target *t_ = &tg[n++];                                                            \
+        *t_ = (target){ID, WHAT, SC, FR, LE, GOAL, NAN, NAN};                             \
+        if ((r = find_row(res, SC, FR)) != NULL) {                                        \
+            t_->value = (EXPR);                                                           \
+            t_->value_with_set = (EXPR_SET);                                              \
+        }                                                                                 \
+    } while (0)
+    TGT("T1", "sgrt update / copy floor", "tree-1M", "all", true, 1.25, r->sgrt / r->copy, NAN);
+    TGT("T2", "naive / sgrt update", "tree-64K", "all", false, 4, r->naive / r->sgrt, NAN);
+    TGT("T3", "naive shuffled / sgrt update", "tree-1M", "all", false, 15, r->naive_sh / r->sgrt,
+        NAN);
+    TGT("T4", "naive / sgrt update", "tree-64K", "1%", false, 20, r->naive / r->sgrt,
+        (r->naive + r->naive_set) / (r->sgrt + r->set));
+    TGT("T5", "naive+dirty / sgrt update", "tree-64K", "1%", false, 5, r->dirty / r->sgrt,
+        (r->dirty + r->dirty_set) / (r->sgrt + r->set));
+    TGT("T5", "naive+dirty / sgrt update", "tree-1M", "1%", false, 5, r->dirty / r->sgrt,
+        (r->dirty + r->dirty_set) / (r->sgrt + r->set));
+    TGT("T6", "sgrt update / copy floor", "tree-1M", "none", true, 0.002, r->sgrt / r->copy, NAN);
+    TGT("T8", "sgrt update / chain latency", "chain-64K", "all", true, 1.5, r->sgrt / r->chain,
+        NAN);
+#undef TGT
+    return n;
+}
+
+static const char *verdict(const target *t)
+{
+    if (isnan(t->value))
+        return "n/a";
+    if (isnan(t->goal))
+        return "info";
+    return (t->at_most ? t->value <= t->goal : t->value >= t->goal) ? "PASS" : "MISS";
+}
+
+/* ------------------------------------------------------------------------ */
+/* Text and CSV                                                             */
+/* ------------------------------------------------------------------------ */
+
+void bench_report_print(FILE *out, const bench_results *res)
+{
+    char b[12][16];
+    fprintf(out, "\nsgrt benchmark (%s run)\n", res->quick ? "quick" : "full");
+    print_build(out, "", res);
+
+    fprintf(out, "\nns per scene node (median)\n");
+    fprintf(out, "%-10s %-5s %8s %8s %8s | %8s %8s %8s | %8s %8s %8s %8s | %8s %8s\n", "scene",
+            "frame", "nodes", "moved", "recomp", "set", "sgrt", "scalar", "naive", "naive-sh",
+            "dirty", "dirty-sh", "copy", "chain");
+    for (int i = 0; i < res->row_count; i++) {
+        const bench_row *r = &res->rows[i];
+        fprintf(out, "%-10s %-5s %8u %8u %8u | %8s %8s %8s | %8s %8s %8s %8s | %8s %8s\n",
+                r->scene, r->frame, r->nodes, r->moved, r->recomputed, cell(b[0], r->set),
+                cell(b[1], r->sgrt), cell(b[2], r->scalar), cell(b[3], r->naive),
+                cell(b[4], r->naive_sh), cell(b[5], r->dirty), cell(b[6], r->dirty_sh),
+                cell(b[7], r->copy), cell(b[8], r->chain));
+    }
+    fprintf(out,
+            "  set: sgrt_node_set_local calls of the frame (not in 'sgrt'); sgrt: sgrt_scene_update;\n"
+            "  scalar: the same update on a second scene created with max_simd = SGRT_SIMD_SCALAR\n"
+            "  (the C reference kernels); naive/dirty: render() only; copy: memcpy of n local matrices\n"
+            "  to n world matrices; chain: sgrt_node_world_now on the deepest node of the chain with\n"
+            "  its last 256 nodes dirty, n/256 times: dependent multiplies through the scene's kernel,\n"
+            "  ns per product.\n");
+
+    fprintf(out, "\nratios (x = times; >1 means sgrt update is faster)\n");
+    fprintf(out, "%-10s %-5s | %9s %9s %9s %9s | %9s %9s %9s | %9s\n", "scene", "frame", "naive",
+            "naive-sh", "dirty", "dirty-sh", "sgrt/copy", "scalar", "sgrt/chn", "+set:dirty");
+    for (int i = 0; i < res->row_count; i++) {
+        const bench_row *r = &res->rows[i];
+        fprintf(out, "%-10s %-5s | %9s %9s %9s %9s | %9s %9s %9s | %9s\n", r->scene, r->frame,
+                cell(b[0], r->naive / r->sgrt), cell(b[1], r->naive_sh / r->sgrt),
+                cell(b[2], r->dirty / r->sgrt), cell(b[3], r->dirty_sh / r->sgrt),
+                cell(b[4], r->sgrt / r->copy), cell(b[5], r->scalar / r->sgrt),
+                cell(b[6], r->sgrt / r->chain),
+                cell(b[7], (r->dirty + r->dirty_set) / (r->sgrt + r->set)));
+    }
+    fprintf(out,
+            "  naive..dirty-sh, scalar: baseline time / sgrt update time. sgrt/copy, sgrt/chn: sgrt\n"
+            "  update time / floor. +set:dirty: (dirty set + render) / (sgrt set_local + update).\n");
+
+    target tg[MAX_TARGETS];
+    const int nt = build_targets(res, tg);
+    fprintf(out, "\ntargets (reporting only; ratios from this run)\n");
+    fprintf(out, "%-3s %-10s %-5s %-30s %10s %8s  %-6s %s\n", "#", "scene", "frame", "measure",
+            "value", "goal", "result", "incl. set_local");
+    for (int i = 0; i < nt; i++) {
+        char goal[24];
+        if (isnan(tg[i].goal))
+            snprintf(goal, sizeof goal, "-");
+        else
+            snprintf(goal, sizeof goal, "%s%g", tg[i].at_most ? "<=" : ">=", tg[i].goal);
+        fprintf(out, "%-3s %-10s %-5s %-30s %9sx %8s  %-6s %s%s\n", tg[i].id, tg[i].scene,
+                tg[i].frame, tg[i].what, cell(b[0], tg[i].value), goal, verdict(&tg[i]),
+                isnan(tg[i].value_with_set) ? "" : cell(b[1], tg[i].value_with_set),
+                isnan(tg[i].value_with_set) ? "" : "x");
+    }
+    fprintf(out, "  T7 (kernels alone: C reference / SIMDe 4-wide, >=2.2x): tests/test_kernels --bench\n"
+                 "  in the build directory (a build with -Dtests=true).\n");
+    if (res->verify_failures)
+        fprintf(out, "\nVERIFY FAILED in %d scene(s): sgrt and the naive baselines disagree\n",
+                res->verify_failures);
+    else
+        fprintf(out,
+                "\nverify: every world matrix agrees: naive heaps bit for bit, sgrt vs naive within\n"
+                "        %.2g relative (summation order differs)\n",
+                res->verify_max_err);
+}
+
+bool bench_report_csv(const char *path, const bench_results *res)
+{
+    FILE *f = fopen(path, "w");
+    char b[12][16];
+    if (!f)
+        return false;
+    print_build(f, "# ", res);
+    fprintf(f, "# block 0: ns per scene node; block 1: targets (T7: tests/test_kernels --bench)\n");
+    fprintf(f, "scene,frame,nodes,moved,recomputed,sgrt_set,sgrt,sgrt_scalar,naive,naive_shuffled,"
+               "dirty,dirty_shuffled,naive_set,dirty_set,copy,chain,naive_x,naive_shuffled_x,"
+               "dirty_x,dirty_shuffled_x,sgrt_per_copy,scalar_x,sgrt_per_chain\n");
+    for (int i = 0; i < res->row_count; i++) {
+        const bench_row *r = &res->rows[i];
+        fprintf(f, "%s,%s,%u,%u,%u", r->scene, r->frame, r->nodes, r->moved, r->recomputed);
+        const double v[] = {r->set, r->sgrt, r->scalar, r->naive, r->naive_sh, r->dirty,
+                            r->dirty_sh, r->naive_set, r->dirty_set, r->copy, r->chain,
+                            r->naive / r->sgrt, r->naive_sh / r->sgrt, r->dirty / r->sgrt,
+                            r->dirty_sh / r->sgrt, r->sgrt / r->copy, r->scalar / r->sgrt,
+                            r->sgrt / r->chain};
+        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+            if (isnan(v[k]))
+                fprintf(f, ",");
+            else
+                fprintf(f, ",%.6g", v[k]);
+        }
+        fprintf(f, "\n");
+    }
+    target tg[MAX_TARGETS];
+    const int nt = build_targets(res, tg);
+    fprintf(f, "\n\ntarget,scene,frame,measure,value,goal,result,value_incl_set\n");
+    for (int i = 0; i < nt; i++)
+        fprintf(f, "%s,%s,%s,%s,%s,%s%g,%s,%s\n", tg[i].id, tg[i].scene, tg[i].frame, tg[i].what,
+                isnan(tg[i].value) ? "" : cell(b[0], tg[i].value), tg[i].at_most ? "<=" : ">=",
+                tg[i].goal, verdict(&tg[i]),
+                isnan(tg[i].value_with_set) ? "" : cell(b[1], tg[i].value_with_set));
+    return fclose(f) == 0;
+}

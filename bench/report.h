@@ -1,0 +1,57 @@
+/* What a benchmark run found and how it is shown: the rows the measurements
+ * fill, the description of the build and machine, the tables of ns per node
+ * and ratios, the targets, and the CSV that bench/plot.sh reads. */
+#ifndef SGRT_BENCH_REPORT_H
+#define SGRT_BENCH_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define BENCH_MAX_ROWS 64
+
+/* One (scene, frame) of the table; times in ns per scene node, NAN when the
+ * measure does not apply. */
+typedef struct bench_row {
+    char scene[32];
+    const char *frame;
+    uint32_t nodes;
+    uint32_t moved;      /* set_local calls per frame */
+    uint32_t recomputed; /* median of what sgrt_scene_update returned */
+    double set;          /* sgrt_node_set_local calls of the frame */
+    double sgrt;         /* sgrt_scene_update, default scene */
+    double scalar;       /* sgrt_scene_update, scene created with max_simd = SCALAR */
+    double naive, naive_sh, dirty, dirty_sh;
+    double naive_set, dirty_set; /* the baselines' own local writes (creation order) */
+    double copy;         /* memcpy of n local matrices into n world matrices */
+    double chain;        /* per dependent product of sgrt_node_world_now (chains only) */
+} bench_row;
+
+typedef struct bench_results {
+    bool quick;
+    bool level_order; /* trees numbered level by level (--order bfs) */
+    bench_row rows[BENCH_MAX_ROWS];
+    int row_count;
+    int verify_failures;   /* scenes whose world matrices disagreed */
+    double verify_max_err; /* largest relative sgrt vs naive difference */
+    /* sgrt_scene_simd_name of the scenes that ran (NULL until one has). */
+    const char *sgrt_kernel, *scalar_kernel;
+    char load_start[64], load_end[64];
+} bench_results;
+
+/* The next free row, zeroed; NULL when the table is full. */
+bench_row *bench_results_add(bench_results *r);
+
+/* The 1-, 5- and 15-minute load averages, "?" where unknown. */
+void bench_read_load(char *buf, size_t size);
+
+/* Build and machine description, tables, targets and the verify line. */
+void bench_report_print(FILE *out, const bench_results *r);
+
+/* The same as CSV: a '#' header, then blocks separated by blank lines:
+ * rows (ns per node and ratios), then targets. Returns false if the file
+ * cannot be written. */
+bool bench_report_csv(const char *path, const bench_results *r);
+
+#endif
