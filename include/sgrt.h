@@ -432,11 +432,12 @@ SGRT_API sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what
 
 /** Name of the kernel a scene created with default options uses on this
  *  CPU: exactly one of "scalar", "sse2", "neon", "simde-portable" (SIMDe's
- *  plain C, on targets without a native 4-wide ISA or in a -Dsimd=scalar
- *  build), "avx", "avx512". The choice takes the widest level that the build
- *  has and the CPU runs, except where a measured table says a narrower one is
- *  faster (AMD family 19h runs AVX-512 as two 256-bit halves: "avx").
- *  Static string; O(1) (a few cpuid instructions, no cached state). */
+ *  plain C, on targets without a native 4-wide ISA), "avx", "avx512". The
+ *  choice takes the widest level that the build has and the CPU runs, except
+ *  where a measured table says a narrower one is faster (AMD family 19h runs
+ *  AVX-512 as two 256-bit halves: "avx"); a -Dsimd=scalar build gives
+ *  "scalar". Static string; O(1) (a few cpuid instructions, no cached
+ *  state). */
 SGRT_API const char *sgrt_simd_name(void);
 
 /** One phrase saying why sgrt_simd_name() is what it is (CPU features, the

@@ -1,7 +1,7 @@
 /* Nodes and their links: create, destroy, re-parent (with the relocation that
  * keeps slot order topological: slot(parent) < slot(child) for every live
- * node), link queries and compaction. A new node takes the first dead slot
- * after its parent's. */
+ * node) and link queries. A new node takes the first dead slot after its
+ * parent's. */
 #include "internal.h"
 #include <string.h>
 

@@ -23,7 +23,7 @@ static unsigned xcr0(void) { return (unsigned)_xgetbv(0); }
 static void cpuid(unsigned leaf, unsigned sub, unsigned r[4])
 {
     r[0] = r[1] = r[2] = r[3] = 0;
-    if (leaf <= __get_cpuid_max(leaf & 0x80000000u, NULL))
+    if (leaf <= (unsigned)__get_cpuid_max(leaf & 0x80000000u, NULL))
         __cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
 }
 static unsigned xcr0(void)
