@@ -136,10 +136,11 @@ static void resolve(const world *w, batch *b)
 /* The first entry its single call would refuse (count if none), found on a
  * probe node of a scene of its own so that the scenes under test are not
  * touched: a dead handle, or values the call refuses. */
+static sgrt_scene *probe_scene;
+static sgrt_node probe;
+
 static uint32_t first_refused(const world *w, const batch *b, bool trs, sgrt_result *err)
 {
-    static sgrt_scene *probe_scene;
-    static sgrt_node probe;
     if (!probe_scene) {
         probe_scene = new_scene();
         OK(sgrt_node_create(probe_scene, SGRT_NULL_NODE, &probe));
@@ -267,5 +268,6 @@ int main(void)
         run(seed, true);
     }
     long_batch();
+    sgrt_scene_destroy(probe_scene);
     return test_report("batch");
 }
