@@ -206,8 +206,8 @@ SGRT_API sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_no
 /* ------------------------------------------------------------------------- */
 
 /** Set the local matrix. A matrix bit-identical to the current one marks
- *  nothing; otherwise the node and its subtree are marked (O(1) for a leaf
- *  or a node already marked; O(nodes newly marked) otherwise). Never
+ *  nothing; otherwise the node counts as moved, and its subtree with it
+ *  (the next update marks the descendants in its closure pass). O(1). Never
  *  allocates. Non-finite values (NaN, +-Inf) are refused.
  *  Errors: INVALID_ARG (m NULL or not finite), STALE_HANDLE. */
 SGRT_API sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16]);
@@ -252,9 +252,10 @@ SGRT_API sgrt_result sgrt_node_local(const sgrt_scene *s, sgrt_node node, float 
 SGRT_API sgrt_result sgrt_node_world(const sgrt_scene *s, sgrt_node node, float out[16]);
 
 /** Compute the exact current world matrix, bit-identical to what the next
- *  update will store, without changing the scene: multiplies only along the
- *  chain of dirty ancestors. O(d) for d <= 256 dirty ancestors, O(d^2/256)
- *  beyond. Errors: INVALID_ARG, STALE_HANDLE. */
+ *  update will store, without changing the scene: walks up to the root
+ *  (O(d)), then multiplies along the chain below the topmost moved ancestor:
+ *  O(k) for a chain of k <= 256 nodes, O(k^2/256) beyond. Never allocates.
+ *  Errors: INVALID_ARG, STALE_HANDLE. */
 SGRT_API sgrt_result sgrt_node_world_now(const sgrt_scene *s, sgrt_node node, float out[16]);
 
 /* ------------------------------------------------------------------------- */
@@ -264,7 +265,10 @@ SGRT_API sgrt_result sgrt_node_world_now(const sgrt_scene *s, sgrt_node node, fl
 /** Recompute the world matrix of every node whose world may have changed since
  *  the last update (moved, created, re-parented, or below one of those), each
  *  exactly once, parents before children. Returns how many it recomputed
- *  (0 for a NULL scene). Cost: O(dirty nodes + n/1024). Never allocates. */
+ *  (0 for a NULL scene). Cost: O(recomputed nodes + n/1024), plus, when a
+ *  node with children moved, one pass over the live slots after the first
+ *  such node (a parent-link load and a bit test per slot not yet marked).
+ *  Never allocates. */
 SGRT_API uint32_t sgrt_scene_update(sgrt_scene *s);
 
 /* ------------------------------------------------------------------------- */

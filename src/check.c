@@ -88,8 +88,9 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
                 FAIL("parent of a live node is live");
             if (p >= i)
                 FAIL("topological slot order: slot(parent) < slot(child)");
-            if (sgrt__bit_get(s->st.dirty, p) && !sgrt__bit_get(s->st.dirty, i))
-                FAIL("dirty closure: children of a dirty node are dirty");
+            if (sgrt__bit_get(s->st.dirty, p) && !sgrt__bit_get(s->st.dirty, i) &&
+                (s->close_from == SGRT__NONE || i <= s->close_from))
+                FAIL("dirty closure: a child of a dirty node is dirty or after close_from");
         } else {
             linked++; /* roots are not in any child list */
             if (s->st.prev_sibling[i] != SGRT__NONE || s->st.next_sibling[i] != SGRT__NONE)

@@ -1,7 +1,10 @@
 /* Dirty bits: a slot is dirty when its world must be recomputed by the next
- * update. The set is closed over descendants (a dirty node's children are
- * dirty), and a summary word bit says which dirty words are non-zero, so the
- * update skips clean storage 1,024 slots at a time. */
+ * update; a summary bit says which dirty words are non-zero, so the update
+ * skips clean storage 1,024 slots at a time. Marking is lazy: a write sets
+ * the node's own bit, and when the node has children, lowers `close_from`,
+ * the first slot of the closure pass that the next update runs before its
+ * kernel (dirty = moved or below something that moved). The pass walks slots
+ * in order, parents before children, instead of chasing links per write. */
 #include "internal.h"
 
 void sgrt__dirty_set(sgrt_scene *s, uint32_t slot)
@@ -19,25 +22,51 @@ void sgrt__dirty_clear(sgrt_scene *s, uint32_t slot)
         sgrt__bit_clear(s->st.dirty_sum, w);
 }
 
-void sgrt__dirty_mark_subtree(sgrt_scene *s, uint32_t slot)
+void sgrt__dirty_mark(sgrt_scene *s, uint32_t slot)
 {
-    /* Closure: a dirty node's descendants are all dirty already, so the walk
-     * stops there and each node is marked at most once per frame. A leaf
-     * (most nodes of a tree) costs two bit tests and a store: the inner
-     * bitfield spares the load of its child link, a cache miss when the
-     * writes hit random nodes. */
+    /* A node already dirty has its descendants dirty or pending already. A
+     * leaf (most nodes of a tree) needs nothing more; an inner node's
+     * descendants all lie after it in slot order, so the closure pass of the
+     * next update, which starts at the lowest such node, reaches them. */
     if (sgrt__bit_get(s->st.dirty, slot))
         return;
     sgrt__dirty_set(s, slot);
-    if (!sgrt__bit_get(s->st.inner, slot))
+    if (sgrt__bit_get(s->st.inner, slot) && slot < s->close_from)
+        s->close_from = slot;
+}
+
+void sgrt__dirty_mark_moved(sgrt_scene *s, uint32_t slot)
+{
+    /* Even when the node was dirty already: its descendants may have been
+     * pending from a close_from above their new slots. */
+    sgrt__dirty_set(s, slot);
+    if (sgrt__bit_get(s->st.inner, slot) && slot < s->close_from)
+        s->close_from = slot;
+}
+
+void sgrt__dirty_close(sgrt_scene *s)
+{
+    const uint32_t from = s->close_from;
+    if (from == SGRT__NONE)
         return;
-    uint32_t x = s->st.first_child[slot];
-    while (x != SGRT__NONE) {
-        if (sgrt__bit_get(s->st.dirty, x)) {
-            x = sgrt__skip_subtree(s, x, slot);
+    s->close_from = SGRT__NONE;
+    /* Slots after `from` in increasing order: a parent comes before its
+     * children, so one pass carries the marks down any depth. Only live,
+     * clean slots are looked at: a word whose live slots are all dirty (every
+     * node moved) costs two loads. */
+    const uint32_t end_word = (s->slot_end + 31u) >> 5;
+    for (uint32_t w = (from + 1u) >> 5; w < end_word; w++) {
+        uint32_t clean = s->st.alive[w] & ~s->st.dirty[w];
+        if (w == (from + 1u) >> 5)
+            clean &= sgrt__mask_from((from + 1u) & 31u);
+        if (!clean)
             continue;
-        }
-        sgrt__dirty_set(s, x);
-        x = sgrt__preorder_next(s, x, slot);
+        SGRT__FOR_EACH_IN_WORD(w, clean, i,
+            const uint32_t p = s->st.parent[i];
+            if (p != SGRT__NONE && sgrt__bit_get(s->st.dirty, p))
+                s->st.dirty[w] |= 1u << (i & 31u);
+        )
+        if (s->st.dirty[w])
+            sgrt__bit_set(s->st.dirty_sum, w);
     }
 }

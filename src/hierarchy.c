@@ -238,6 +238,6 @@ sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent
     link_child(s, ns, ps);
     if (keep == SGRT_KEEP_WORLD)
         memcpy(s->st.local[ns], new_local, sizeof new_local);
-    sgrt__dirty_mark_subtree(s, ns);
+    sgrt__dirty_mark_moved(s, ns);
     return SGRT_OK;
 }

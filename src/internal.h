@@ -111,6 +111,10 @@ struct sgrt_scene {
     uint32_t node_count;
     uint32_t slot_end; /* one past the highest slot used since the last compaction */
     uint32_t holes;    /* dead slots below slot_end */
+    /* Lowest slot of a dirty node whose descendants may not be marked yet
+     * (SGRT__NONE: none): the closure pass starts after it. Every live node
+     * below a dirty node is dirty or lies after close_from. */
+    uint32_t close_from;
 
     sgrt__storage st;
 
@@ -180,8 +184,15 @@ static inline uint32_t sgrt__handle_field(uint32_t id) { return id >> SGRT__INDE
 
 void sgrt__dirty_set(sgrt_scene *s, uint32_t slot);
 void sgrt__dirty_clear(sgrt_scene *s, uint32_t slot);
-/* Mark the subtree rooted at slot dirty (stops at nodes already dirty). */
-void sgrt__dirty_mark_subtree(sgrt_scene *s, uint32_t slot);
+/* The node at slot moved: mark it, and leave its descendants to the closure
+ * pass (lowering close_from when it has children). O(1). */
+void sgrt__dirty_mark(sgrt_scene *s, uint32_t slot);
+/* The same for a node that a re-parent moved, possibly to other slots with
+ * its subtree: the closure pass is made to start at it in any case. */
+void sgrt__dirty_mark_moved(sgrt_scene *s, uint32_t slot);
+/* The closure pass: every live node below a dirty node becomes dirty.
+ * O(live slots after close_from); nothing when nothing is pending. */
+void sgrt__dirty_close(sgrt_scene *s);
 
 /* ---- update.c ------------------------------------------------------------ */
 

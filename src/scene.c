@@ -37,6 +37,7 @@ sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
     memset(s, 0, sizeof *s);
     s->alloc = a;
     s->max_nodes = max_nodes;
+    s->close_from = SGRT__NONE;
     s->salt = mix32((uint64_t)(uintptr_t)s);
     sgrt__kernels_init(&s->k, sgrt__kernels_choose((uint32_t)desc->max_simd, NULL));
 

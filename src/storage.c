@@ -196,6 +196,8 @@ uint32_t sgrt__slot_find_free(const sgrt_scene *s, uint32_t after)
 
 sgrt_result sgrt__storage_compact(sgrt_scene *s)
 {
+    /* Pending marks are completed first: close_from names an old slot. */
+    sgrt__dirty_close(s);
     sgrt__storage st;
     sgrt_result r = storage_alloc(s, s->st.cap, &st);
     if (r != SGRT_OK)

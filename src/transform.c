@@ -27,7 +27,8 @@ static inline bool finite16(const float *m)
 
 /* The write itself: copy m into the slot's local and mark the node and its
  * subtree, unless m is bit-identical to what is there (then nothing is
- * marked). A node already dirty needs no comparison: its subtree is marked. */
+ * marked). A node already dirty needs no comparison: its subtree is marked
+ * or pending. */
 static inline void write_local(sgrt_scene *s, uint32_t slot, const float *m)
 {
     float *dst = s->st.local[slot];
@@ -40,7 +41,7 @@ static inline void write_local(sgrt_scene *s, uint32_t slot, const float *m)
         if (!diff)
             return;
         memcpy(dst, m, 16 * sizeof(float));
-        sgrt__dirty_mark_subtree(s, slot);
+        sgrt__dirty_mark(s, slot);
         return;
     }
     memcpy(dst, m, 16 * sizeof(float));

@@ -5,18 +5,23 @@
 
 #define CHAIN_SEGMENT 256u
 
-/* Exact world of a slot: the stored world of its nearest clean ancestor (a
- * clean node's ancestors are all clean, so that world is current), then the
- * locals below it multiplied top-down with the scene's kernel, exactly as the
- * update will. The chain is walked in segments of CHAIN_SEGMENT so that no
- * memory is needed beyond the stack. */
+/* Exact world of a slot: the stored world of the parent of its topmost
+ * dirty ancestor (that parent and all above it are clean, so its world is
+ * current; marks below a dirty node may still be pending, so the walk goes
+ * all the way up), then the locals below it multiplied top-down with the
+ * scene's kernel, exactly as the update will. The chain is walked in
+ * segments of CHAIN_SEGMENT so that no memory is needed beyond the stack. */
 void sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16])
 {
-    uint32_t depth = 0, x = slot;
-    while (x != SGRT__NONE && sgrt__bit_get(s->st.dirty, x)) {
-        depth++;
-        x = s->st.parent[x];
+    uint32_t depth = 0, steps = 0, x = slot;
+    for (; x != SGRT__NONE; x = s->st.parent[x]) {
+        steps++;
+        if (sgrt__bit_get(s->st.dirty, x))
+            depth = steps; /* the chain reaches this dirty node */
     }
+    x = slot;
+    for (uint32_t i = 0; i < depth; i++)
+        x = s->st.parent[x];
     float acc[2][16];
     int cur = 0;
     if (x != SGRT__NONE)
@@ -61,6 +66,7 @@ uint32_t sgrt_scene_update(sgrt_scene *s)
 {
     if (!s)
         return 0;
+    sgrt__dirty_close(s);
     /* Trackers learn which slots this update recomputes: the dirty words,
      * before the kernel clears them. */
     if (s->reg.tracker_count) {

@@ -376,7 +376,9 @@ static void do_collect(sgrt_scene *s, mirror *m, rng *r)
 
 static void do_update(sgrt_scene *s, mirror *ms)
 {
-    /* The slots the update recomputes: the dirty ones (white-box). */
+    /* The slots the update recomputes: the dirty ones once the closure pass
+     * has marked what lies below moved nodes (white-box). */
+    sgrt__dirty_close(s);
     uint32_t expected = 0;
     for (uint32_t w = 0; w < s->st.words; w++)
         for (uint32_t b = s->st.dirty[w]; b; b &= b - 1u, expected++)
