@@ -113,7 +113,7 @@ static uint32_t samples_n;
 
 static uint32_t last_created;
 static unsigned long stats_reset, stats_updates, stats_recomputed, stats_cycles, stats_stale, stats_compacts,
-    stats_keep_world, stats_identical;
+    stats_keep_world, stats_identical, stats_batches;
 static uint32_t stats_max_nodes, stats_max_depth;
 
 static uint32_t live_count(void) { return ref_model_count(model); }
@@ -310,35 +310,77 @@ static void op_reparent(void)
     changed();
 }
 
+/* One in four writes goes through a batch of 1..8 entries: the model takes
+ * the entries in order, as the batch promises. */
+enum { DIFF_BATCH = 8 };
+
 static void op_set_local(void)
 {
-    const sgrt_node n = random_live();
-    float l[16];
-    if (rng_below(&R, 8) == 0) {
-        ref_model_local(model, n.id, l); /* bit-identical: marks nothing */
-        stats_identical++;
-    } else {
-        random_affine(&R, l);
+    const bool batch = rng_below(&R, 4) == 0;
+    const uint32_t k = batch ? 1u + rng_below(&R, DIFF_BATCH) : 1u;
+    sgrt_node n[DIFF_BATCH];
+    float l[DIFF_BATCH][16];
+    for (uint32_t i = 0; i < k; i++) {
+        /* Repeats allowed: a node given twice ends with its last matrix. */
+        n[i] = (i > 0 && rng_below(&R, 4) == 0) ? n[rng_below(&R, i)] : random_live();
+        if (rng_below(&R, 8) == 0) {
+            ref_model_local(model, n[i].id, l[i]); /* bit-identical: marks nothing */
+            stats_identical++;
+        } else {
+            random_affine(&R, l[i]);
+        }
     }
-    expect(sgrt_node_set_local(scene, n, l), SGRT_OK, "sgrt_node_set_local");
-    ref_model_set_local(model, n.id, l);
+    if (batch) {
+        stats_batches++;
+        expect(sgrt_nodes_set_local(scene, k, n, (const float(*)[16])l, NULL), SGRT_OK,
+               "sgrt_nodes_set_local");
+    } else {
+        expect(sgrt_node_set_local(scene, n[0], l[0]), SGRT_OK, "sgrt_node_set_local");
+    }
+    for (uint32_t i = 0; i < k; i++)
+        ref_model_set_local(model, n[i].id, l[i]);
     changed();
 }
 
 static void op_set_trs(void)
 {
-    const sgrt_node n = random_live();
-    float t[3], q[4], s[3];
-    for (int i = 0; i < 3; i++) {
-        t[i] = (float)rng_range(&R, -20, 20);
-        s[i] = (float)(rng_range(&R, 0.5, 2) * (rng_below(&R, 10) == 0 ? -1 : 1));
+    const bool batch = rng_below(&R, 4) == 0;
+    const uint32_t k = batch ? 1u + rng_below(&R, DIFF_BATCH) : 1u;
+    sgrt_node n[DIFF_BATCH];
+    float t[DIFF_BATCH][3], q[DIFF_BATCH][4], s[DIFF_BATCH][3];
+    for (uint32_t i = 0; i < k; i++) {
+        /* Distinct nodes, so that each entry's local can be read back. */
+        bool repeat;
+        do {
+            n[i] = random_live();
+            repeat = false;
+            for (uint32_t j = 0; j < i; j++)
+                repeat |= n[j].id == n[i].id;
+        } while (repeat && live_count() > k);
+        for (int c = 0; c < 3; c++) {
+            t[i][c] = (float)rng_range(&R, -20, 20);
+            s[i][c] = (float)(rng_range(&R, 0.5, 2) * (rng_below(&R, 10) == 0 ? -1 : 1));
+        }
+        random_unit_quat(&R, q[i]);
     }
-    random_unit_quat(&R, q);
-    expect(sgrt_node_set_trs(scene, n, t, q, s), SGRT_OK, "sgrt_node_set_trs");
-    float l[16];
-    expect(sgrt_node_local(scene, n, l), SGRT_OK, "sgrt_node_local");
-    check_trs(t, q, s, l);
-    ref_model_set_local(model, n.id, l);
+    if (batch) {
+        stats_batches++;
+        expect(sgrt_nodes_set_trs(scene, k, n, (const float(*)[3])t, (const float(*)[4])q,
+                                  (const float(*)[3])s, NULL),
+               SGRT_OK, "sgrt_nodes_set_trs");
+    } else {
+        expect(sgrt_node_set_trs(scene, n[0], t[0], q[0], s[0]), SGRT_OK, "sgrt_node_set_trs");
+    }
+    for (uint32_t i = 0; i < k; i++) {
+        float l[16];
+        expect(sgrt_node_local(scene, n[i], l), SGRT_OK, "sgrt_node_local");
+        bool last = true;
+        for (uint32_t j = i + 1; j < k; j++)
+            last &= n[j].id != n[i].id;
+        if (last)
+            check_trs(t[i], q[i], s[i], l);
+        ref_model_set_local(model, n[i].id, l);
+    }
     changed();
 }
 
@@ -599,9 +641,11 @@ int main(int argc, char **argv)
 
     printf("test_diff: passed: %lu updates (%lu worlds recomputed), %lu compactions, %lu "
            "refused cycles, %lu keep-world re-parents (%lu locals reset), %lu identical set_local, %lu bad-handle "
-           "calls; up to %u nodes, depth %u\n",
+           "calls, %lu batch writes; up to %u nodes, depth %u\n",
            stats_updates, stats_recomputed, stats_compacts, stats_cycles, stats_keep_world, stats_reset,
-           stats_identical, stats_stale, (unsigned)stats_max_nodes, (unsigned)stats_max_depth);
+           stats_identical, stats_stale, stats_batches, (unsigned)stats_max_nodes,
+           (unsigned)stats_max_depth);
+    CHECK(stats_batches > 0);
     ref_model_destroy(model);
     sgrt_scene_destroy(scene);
     sgrt_scene_destroy(other);
