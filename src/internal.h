@@ -141,6 +141,11 @@ void sgrt__free(const sgrt_allocator *a, void *p, size_t size);
 
 /* Make slots [0, need) exist; geometric growth. Nothing changes on failure. */
 sgrt_result sgrt__storage_ensure(sgrt_scene *s, uint64_t need);
+/* The capacity growth picks for `need` slots from `cap`: at least double (a
+ * multiple of 32), clamped to SGRT__MAX_SLOTS; 0 when need exceeds it. */
+uint32_t sgrt__storage_grown_cap(uint32_t cap, uint64_t need);
+/* Bytes of the block for `cap` slots; 0 when that does not fit in size_t. */
+size_t sgrt__storage_bytes(uint32_t cap);
 void sgrt__storage_free(sgrt_scene *s);
 /* Copy every per-slot array of slot `from` to slot `to` (DATA as is, LINK
  * arrays through map: the new slot of a slot; identity when map is NULL). */

@@ -4,21 +4,20 @@
 #include "internal.h"
 #include <string.h>
 
-static size_t align64(size_t x) { return (x + 63u) & ~(size_t)63u; }
-
 /* Lay out every array for `cap` slots in one block; with block NULL only
- * computes the size. */
-static void layout(sgrt__storage *st, uint32_t cap, void *block)
+ * computes the size. Sizes are summed in 64 bits: false when the total does
+ * not fit in size_t (32-bit targets past ~25 M slots). */
+static bool layout(sgrt__storage *st, uint32_t cap, void *block)
 {
     uint8_t *b = block;
-    size_t off = 0;
+    uint64_t off = 0;
     st->cap = cap;
     st->words = cap / 32u;
     st->sum_words = (st->words + 31u) / 32u;
 #define PLACE(field, type, count)                                                      \
     do {                                                                               \
-        st->field = b ? (type *)(void *)(b + off) : NULL;                              \
-        off = align64(off + (size_t)(count) * sizeof(type));                           \
+        st->field = b ? (type *)(void *)(b + (size_t)off) : NULL;                      \
+        off = (off + (uint64_t)(count) * sizeof(type) + 63u) & ~(uint64_t)63u;         \
     } while (0)
 #define PLACE_ARRAY(name, type, kind) PLACE(name, type, cap);
 #define PLACE_BITFIELD(name) PLACE(name, uint32_t, st->words);
@@ -26,22 +25,30 @@ static void layout(sgrt__storage *st, uint32_t cap, void *block)
     SGRT__SLOT_BITFIELDS(PLACE_BITFIELD)
     PLACE(alive_full, uint32_t, st->sum_words);
     PLACE(dirty_sum, uint32_t, st->sum_words);
-    PLACE(scratch, uint32_t, 2u * (size_t)cap);
+    PLACE(scratch, uint32_t, 2u * (uint64_t)cap);
 #undef PLACE_BITFIELD
 #undef PLACE_ARRAY
 #undef PLACE
     st->block = block;
-    st->size = off;
+    st->size = (size_t)off;
+    return off <= (uint64_t)SIZE_MAX;
+}
+
+size_t sgrt__storage_bytes(uint32_t cap)
+{
+    sgrt__storage st;
+    return layout(&st, cap, NULL) ? st.size : 0u;
 }
 
 /* A new block for `cap` slots with every bitfield zero. */
 static sgrt_result storage_alloc(const sgrt_scene *s, uint32_t cap, sgrt__storage *st)
 {
-    layout(st, cap, NULL);
+    if (!layout(st, cap, NULL))
+        return SGRT_ERR_NOMEM; /* more than the address space holds */
     void *block = sgrt__alloc(&s->alloc, st->size, 64);
     if (!block)
         return SGRT_ERR_NOMEM;
-    layout(st, cap, block);
+    (void)layout(st, cap, block);
 #define ZERO_BITFIELD(name) memset(st->name, 0, (size_t)st->words * 4u);
     SGRT__SLOT_BITFIELDS(ZERO_BITFIELD)
 #undef ZERO_BITFIELD
@@ -99,22 +106,27 @@ static sgrt_result storage_resize(sgrt_scene *s, uint32_t new_cap)
     return SGRT_OK;
 }
 
-sgrt_result sgrt__storage_ensure(sgrt_scene *s, uint64_t need)
+uint32_t sgrt__storage_grown_cap(uint32_t cap, uint64_t need)
 {
-    if (need <= s->st.cap)
-        return SGRT_OK;
-    uint64_t want = (uint64_t)s->st.cap * 2u;
+    if (need > SGRT__MAX_SLOTS)
+        return 0;
+    /* Geometric from any capacity, up to the limit: doubling, clamped. */
+    uint64_t want = (uint64_t)cap * 2u;
     if (want < need)
         want = need;
     if (want < SGRT__DEFAULT_CAPACITY)
         want = SGRT__DEFAULT_CAPACITY;
-    uint32_t cap = round_cap(want);
-    if (!cap) {
-        cap = round_cap(need);
-        if (!cap)
-            return SGRT_ERR_CAPACITY;
-    }
-    return storage_resize(s, cap);
+    if (want > SGRT__MAX_SLOTS)
+        want = SGRT__MAX_SLOTS;
+    return round_cap(want);
+}
+
+sgrt_result sgrt__storage_ensure(sgrt_scene *s, uint64_t need)
+{
+    if (need <= s->st.cap)
+        return SGRT_OK;
+    const uint32_t cap = sgrt__storage_grown_cap(s->st.cap, need);
+    return cap ? storage_resize(s, cap) : SGRT_ERR_CAPACITY;
 }
 
 static inline uint32_t remap(uint32_t link, const uint32_t *map)

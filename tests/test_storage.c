@@ -2,6 +2,7 @@
  * re-parenting, which adds no node, still works when full, even when the
  * storage must move) and reserve (creating up to the reserved count does not
  * allocate). */
+#include "internal.h" /* sgrt__storage_grown_cap, SGRT__MAX_SLOTS */
 #include "refmodel.h"
 #include "testutil.h"
 
@@ -128,8 +129,99 @@ static void test_reserve(void)
     end_scene_alloc(s, &c);
 }
 
+/* Growth is geometric from any capacity up to the slot limit: from a
+ * capacity that is not a power of two, the step past half the limit goes to
+ * the limit, not 32 slots at a time (each step copying gigabytes). */
+static void test_growth_policy(void)
+{
+    const uint32_t caps[] = {64, 96, 10000000u - 10000000u % 32u, 12345664u,
+                             SGRT__MAX_SLOTS / 2u + 32u, SGRT__MAX_SLOTS - 32u};
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+        const uint32_t cap = caps[i];
+        const uint32_t next = sgrt__storage_grown_cap(cap, (uint64_t)cap + 1u);
+        const uint64_t doubled = (uint64_t)cap * 2u;
+        CHECK_EQ_U(next, doubled < SGRT__MAX_SLOTS ? doubled : SGRT__MAX_SLOTS);
+        CHECK(next % 32u == 0);
+        /* Steps to the limit: O(log), whatever the start. */
+        uint32_t c = cap, steps = 0;
+        while (c < SGRT__MAX_SLOTS && steps < 64) {
+            c = sgrt__storage_grown_cap(c, (uint64_t)c + 1u);
+            steps++;
+        }
+        CHECK(c == SGRT__MAX_SLOTS && steps <= 20);
+    }
+    CHECK_EQ_U(sgrt__storage_grown_cap(0, 1), 64); /* the smallest storage */
+    CHECK_EQ_U(sgrt__storage_grown_cap(64, (uint64_t)SGRT__MAX_SLOTS + 1u), 0);
+    CHECK_EQ_U(sgrt__storage_grown_cap(64, 1000), 1024);
+}
+
+/* Every size is computed without wrapping: a request too large for the
+ * address space fails with NOMEM or CAPACITY and changes nothing, and no
+ * allocation the library asks for is shorter than the arrays it needs (on
+ * 32-bit targets the storage of ~26 M slots used to wrap size_t). */
+typedef struct size_probe {
+    test_alloc ta;       /* gives the small blocks */
+    size_t smallest_big; /* the smallest request >= 1 MiB, or SIZE_MAX */
+} size_probe;
+
+static void *probe_alloc(size_t size, size_t align, void *user)
+{
+    size_probe *p = user;
+    if (size < (1u << 20))
+        return test_alloc_alloc(size, align, &p->ta);
+    if (size < p->smallest_big)
+        p->smallest_big = size;
+    return NULL; /* never give the big block: only the request matters */
+}
+
+static void probe_free(void *ptr, size_t size, void *user)
+{
+    test_alloc_free(ptr, size, &((size_probe *)user)->ta);
+}
+
+static void test_size_overflow(void)
+{
+    /* Every capacity growth can reach: the block is at least the 128 bytes
+     * per slot of the two matrix arrays, or refused (0) where size_t is too
+     * narrow; never a wrapped, short size. */
+    for (uint32_t cap = 32; cap <= SGRT__MAX_SLOTS && cap != 0; cap = cap < (1u << 20) ? cap * 2u : cap + (1u << 20)) {
+        const size_t bytes = sgrt__storage_bytes(cap);
+        CHECK(bytes == 0 || (uint64_t)bytes >= (uint64_t)cap * 128u);
+        if (sizeof(size_t) >= 8)
+            CHECK(bytes != 0);
+    }
+    CHECK(sizeof(size_t) >= 8 || sgrt__storage_bytes(SGRT__MAX_SLOTS) == 0);
+
+    static size_probe p;
+    memset(&p, 0, sizeof p);
+    const sgrt_allocator a = {probe_alloc, probe_free, &p};
+    sgrt_scene_desc d;
+    memset(&d, 0, sizeof d);
+    d.allocator = &a;
+    sgrt_scene *s = new_scene_desc(&d);
+    sgrt_node n;
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &n));
+    const uint32_t counts[] = {2000000u, 16000000u, SGRT_MAX_NODES};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        p.smallest_big = SIZE_MAX;
+        const sgrt_result r = sgrt_scene_reserve(s, counts[i]);
+        CHECK(r == SGRT_ERR_NOMEM || r == SGRT_ERR_CAPACITY);
+        /* The local and world arrays alone take 128 bytes per slot. */
+        if (p.smallest_big != SIZE_MAX)
+            CHECK((uint64_t)p.smallest_big >= (uint64_t)counts[i] * 128u);
+        CHECK_EQ_U(sgrt_scene_node_count(s), 1);
+        CHECK(sgrt_node_alive(s, n));
+        check_scene(s);
+    }
+    sgrt_scene_destroy(s);
+    check_alloc_at(&p.ta, true, __FILE__, __LINE__);
+    test_alloc_release(&p.ta);
+}
+
 int main(void)
 {
+    test_growth_policy();
+    test_size_overflow();
     test_max_nodes();
     test_reserve();
     return test_report("test_storage");
