@@ -271,6 +271,37 @@ SGRT_API sgrt_result sgrt_node_world_now(const sgrt_scene *s, sgrt_node node, fl
  *  Never allocates. */
 SGRT_API uint32_t sgrt_scene_update(sgrt_scene *s);
 
+/** The user's job system. run must call fn(ctx, i) once for every i in
+ *  [0, count), on any threads in any order, and return when all calls have
+ *  returned. The library never creates a thread. */
+typedef struct sgrt_executor {
+    void (*run)(void *user, uint32_t count, void (*fn)(void *ctx, uint32_t i), void *ctx);
+    void *user;
+    uint32_t workers; /**< how many threads run will use: a hint for splitting the work */
+} sgrt_executor;
+
+/** sgrt_scene_update on the executor's threads. Same result as
+ *  sgrt_scene_update, bit for bit, and the same return value and tracker
+ *  feed, whatever the executor and its number of workers (NULL ex, a NULL
+ *  run, or workers <= 1: the serial update). Calls run at most once per
+ *  update, and not at all when nothing is pending or the work fits one task
+ *  (an idle frame wakes no thread).
+ *
+ *  How: storage is cut into up to 8 x workers (at most 256) contiguous slot
+ *  ranges of whole 1,024-slot blocks. The ancestors of nodes stored in a
+ *  later range than their parent are updated first, on the calling thread;
+ *  then each range is one task: it completes its part of the dirty closure
+ *  and recomputes its dirty worlds in slot order. Scene order never matters
+ *  for correctness; depth-first order (creation by a recursive loader, or
+ *  sgrt_scene_compact) keeps that first serial part small. The plan is kept
+ *  in the scene and rebuilt (O(n), no allocation) by the first parallel
+ *  update after a structural change or a change of `workers`.
+ *
+ *  Cost: that of sgrt_scene_update, spread over the tasks, plus the plan
+ *  rebuild when due. Never allocates. ex and the scene must not be used by
+ *  other calls while it runs. */
+SGRT_API uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex);
+
 /* ------------------------------------------------------------------------- */
 /* Renderer hand-off                                                         */
 /* ------------------------------------------------------------------------- */

@@ -83,12 +83,12 @@ static inline uint32_t sgrt__mask_from(uint32_t lo) { return lo >= 32u ? 0u : ~0
     }
 
 /* SGRT__FOR_EACH_SUMMARIZED: each non-zero word of a two-level bitfield (bit
- * w of `sum` set iff words[w] != 0, sum_words summary words), in increasing
- * order, binding `w` to its index and `bits` to its value (a variable the
- * body may consume). With `clear` true, the summary and each visited word
- * are zeroed as the walk passes them. */
-#define SGRT__FOR_EACH_SUMMARIZED(sum, sum_words, words, clear, w, bits, ...)         \
-    for (uint32_t ss_ = 0; ss_ < (sum_words); ss_++) {                                 \
+ * w of `sum` set iff words[w] != 0), among the words that summary words
+ * [sum_first, sum_end) cover, in increasing order, binding `w` to its index
+ * and `bits` to its value (a variable the body may consume). With `clear`
+ * true, the summary and each visited word are zeroed as the walk passes. */
+#define SGRT__FOR_EACH_SUMMARIZED(sum, sum_first, sum_end, words, clear, w, bits, ...) \
+    for (uint32_t ss_ = (sum_first); ss_ < (sum_end); ss_++) {                         \
         uint32_t sb_ = (sum)[ss_];                                                     \
         if (!sb_)                                                                      \
             continue;                                                                  \

@@ -9,6 +9,7 @@ static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 
 
 static void link_child(sgrt_scene *s, uint32_t child, uint32_t parent)
 {
+    s->structure_version++;
     s->st.parent[child] = parent;
     s->st.prev_sibling[child] = SGRT__NONE;
     if (parent == SGRT__NONE) {
@@ -25,6 +26,7 @@ static void link_child(sgrt_scene *s, uint32_t child, uint32_t parent)
 
 static void unlink_child(sgrt_scene *s, uint32_t child)
 {
+    s->structure_version++;
     const uint32_t p = s->st.parent[child], prev = s->st.prev_sibling[child],
                    next = s->st.next_sibling[child];
     if (prev != SGRT__NONE)

@@ -10,6 +10,7 @@
  *   hierarchy.c  nodes and links: create, destroy, re-parent, relocation
  *   transform.c  writing and reading local and world matrices
  *   update.c     the per-frame update and the exact world of one node now
+ *   parallel.c   the update on the user's executor: plan and tasks
  *   registry.c   slot bitfields that follow storage (trackers, node sets)
  *   tracker.c    change trackers        nodeset.c  node sets
  *   access.c     the renderer's view: world array, slots, user values
@@ -30,6 +31,7 @@
 #define SGRT__MIN_FREE_HANDLES 1024u    /* indices are reused only past this many free */
 #define SGRT__MAX_SLOTS (1u << 25)      /* slot storage limit (holes included) */
 #define SGRT__DEFAULT_CAPACITY 64u
+#define SGRT__MAX_RANGES 256u           /* parallel update: most tasks per update */
 
 typedef float sgrt__mat4[16];
 
@@ -53,6 +55,16 @@ typedef float sgrt__mat4[16];
     X(dirty)                                                                           \
     X(inner) /* the slot has a child: a write to a leaf marks one bit */
 
+/* Bitfields of the parallel update's plan (parallel.c): not carried across
+ * a reallocation (a new block starts them at zero, and the plan is rebuilt).
+ * cross: the slot is an ancestor of a node in a later range (updated first,
+ * alone); pdirty: which of those were dirty this update; work: the same,
+ * consumed by the kernel, with its summary work_sum. */
+#define SGRT__PLAN_BITFIELDS(X)                                                        \
+    X(cross)                                                                           \
+    X(pdirty)                                                                          \
+    X(work)
+
 #define SGRT__DECLARE_ARRAY(name, type, kind) type *name;
 #define SGRT__DECLARE_BITFIELD(name) uint32_t *name;
 
@@ -65,6 +77,8 @@ typedef struct sgrt__storage {
     uint32_t sum_words; /* ceil(words / 32) */
     SGRT__SLOT_ARRAYS(SGRT__DECLARE_ARRAY)
     SGRT__SLOT_BITFIELDS(SGRT__DECLARE_BITFIELD)
+    SGRT__PLAN_BITFIELDS(SGRT__DECLARE_BITFIELD)
+    uint32_t *work_sum;   /* bit w set iff work[w] != 0 */
     uint32_t *alive_full; /* bit w set iff alive[w] == ~0u */
     uint32_t *dirty_sum;  /* bit w set iff dirty[w] != 0 */
     uint32_t *scratch;    /* 2 x cap entries, for relocation and compaction */
@@ -128,6 +142,16 @@ struct sgrt_scene {
 
     sgrt__registry reg;
     sgrt__kernels k;
+
+    /* The parallel update's plan (parallel.c): contiguous slot ranges, cut at
+     * summary-word boundaries (1,024 slots), one task each. */
+    uint32_t structure_version; /* bumped by every change of links or storage */
+    uint32_t plan_version;      /* structure_version + 1 the plan was built for; 0: none */
+    uint32_t plan_wanted;       /* the range count it was built for */
+    uint32_t plan_ranges;
+    uint32_t range_sum[SGRT__MAX_RANGES + 1]; /* range r: summary words [range_sum[r], [r+1]) */
+    uint32_t range_count[SGRT__MAX_RANGES];   /* worlds each range recomputed this update */
+    uint32_t tasks[SGRT__MAX_RANGES];         /* ranges with work this update */
 };
 
 /* ---- alloc.c ------------------------------------------------------------- */

@@ -23,6 +23,8 @@ static bool layout(sgrt__storage *st, uint32_t cap, void *block)
 #define PLACE_BITFIELD(name) PLACE(name, uint32_t, st->words);
     SGRT__SLOT_ARRAYS(PLACE_ARRAY)
     SGRT__SLOT_BITFIELDS(PLACE_BITFIELD)
+    SGRT__PLAN_BITFIELDS(PLACE_BITFIELD)
+    PLACE(work_sum, uint32_t, st->sum_words);
     PLACE(alive_full, uint32_t, st->sum_words);
     PLACE(dirty_sum, uint32_t, st->sum_words);
     PLACE(scratch, uint32_t, 2u * (uint64_t)cap);
@@ -51,7 +53,9 @@ static sgrt_result storage_alloc(const sgrt_scene *s, uint32_t cap, sgrt__storag
     (void)layout(st, cap, block);
 #define ZERO_BITFIELD(name) memset(st->name, 0, (size_t)st->words * 4u);
     SGRT__SLOT_BITFIELDS(ZERO_BITFIELD)
+    SGRT__PLAN_BITFIELDS(ZERO_BITFIELD)
 #undef ZERO_BITFIELD
+    memset(st->work_sum, 0, (size_t)st->sum_words * 4u);
     memset(st->alive_full, 0, (size_t)st->sum_words * 4u);
     memset(st->dirty_sum, 0, (size_t)st->sum_words * 4u);
     return SGRT_OK;
@@ -61,6 +65,7 @@ static void storage_install(sgrt_scene *s, const sgrt__storage *st)
 {
     sgrt__free(&s->alloc, s->st.block, s->st.size);
     s->st = *st;
+    s->structure_version++; /* the plan's bitfields start over */
 }
 
 void sgrt__storage_free(sgrt_scene *s)

@@ -70,13 +70,13 @@ uint32_t sgrt_scene_update(sgrt_scene *s)
     /* Trackers learn which slots this update recomputes: the dirty words,
      * before the kernel clears them. */
     if (s->reg.tracker_count) {
-        SGRT__FOR_EACH_SUMMARIZED(s->st.dirty_sum, s->st.sum_words, s->st.dirty, false, w, bits,
+        SGRT__FOR_EACH_SUMMARIZED(s->st.dirty_sum, 0, s->st.sum_words, s->st.dirty, false, w, bits,
             sgrt__trackers_note(s, w, bits);
         )
     }
     const sgrt__update_view v = {
         (const float(*)[16])s->st.local, s->st.world,     s->st.parent,
-        s->st.dirty,                     s->st.dirty_sum, s->st.sum_words,
+        s->st.dirty,                     s->st.dirty_sum, 0, s->st.sum_words,
     };
     return s->k.update(&v);
 }

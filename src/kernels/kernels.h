@@ -34,14 +34,17 @@ typedef struct sgrt__update_view {
     const uint32_t *parent;
     uint32_t *dirty;     /* cleared as it goes */
     uint32_t *dirty_sum; /* bit w set iff dirty[w] != 0; cleared as it goes */
-    uint32_t sum_words;
+    /* The summary words to walk: [sum_first, sum_end) covers slots
+     * [sum_first * 1024, sum_end * 1024). Slots are absolute. */
+    uint32_t sum_first, sum_end;
 } sgrt__update_view;
 
 /* The walk every update kernel shares: each dirty slot in increasing slot
  * order (parents before children), both levels cleared as it goes. A macro
  * so that each kernel's body is inlined with its register state. */
 #define SGRT__FOR_EACH_DIRTY(v, slot, ...)                                             \
-    SGRT__FOR_EACH_SUMMARIZED((v)->dirty_sum, (v)->sum_words, (v)->dirty, true, w_,    \
+    SGRT__FOR_EACH_SUMMARIZED((v)->dirty_sum, (v)->sum_first, (v)->sum_end, (v)->dirty, true, \
+                              w_,                                                      \
                               bits_, SGRT__FOR_EACH_IN_WORD(w_, bits_, slot, __VA_ARGS__))
 
 /* Kernel levels: the values of sgrt_simd, SGRT_SIMD_SCALAR and up. */

@@ -61,7 +61,7 @@ static inline void armv7_neon_mul(const float *a, const float *b, float *out)
 static inline uint32_t armv7_neon_update(const sgrt__update_view *v)
 {
     uint32_t count = 0;
-    for (uint32_t si = 0; si < v->sum_words; si++) {
+    for (uint32_t si = v->sum_first; si < v->sum_end; si++) {
         uint32_t sb = v->dirty_sum[si];
         v->dirty_sum[si] = 0;
         while (sb) {

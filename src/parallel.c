@@ -1,0 +1,180 @@
+/* The update on the user's executor. Storage is cut into contiguous slot
+ * ranges of whole summary words (1,024 slots), one task each. A node whose
+ * parent lies in an earlier range depends on another task: its parent and
+ * all the parent's ancestors (the `cross` set, closed upwards) are closed and
+ * updated first, on the calling thread. Then every range, in parallel,
+ * completes the dirty closure of its other slots and recomputes them in slot
+ * order: a parent is either in the range (done earlier by the same task) or
+ * in the cross set (done before the tasks started). Tasks write disjoint
+ * words of every bitfield, disjoint world rows and disjoint summary words, so
+ * they need no synchronisation; the result is the serial update's, bit for
+ * bit, because each world is the same product of the same operands. */
+#include "internal.h"
+#include <string.h>
+
+static uint32_t used_sum_words(const sgrt_scene *s)
+{
+    return (((s->slot_end + 31u) >> 5) + 31u) >> 5;
+}
+
+/* Ranges balanced by slot count, then the cross set: walking down from the
+ * last slot, a parent joins it when its child is in a later range or in the
+ * set itself (so the set holds every ancestor of its members). */
+static void plan_build(sgrt_scene *s, uint32_t wanted)
+{
+    const uint32_t sum_end = used_sum_words(s);
+    uint32_t nr = wanted < sum_end ? wanted : sum_end;
+    if (nr == 0)
+        nr = 1;
+    for (uint32_t r = 0; r <= nr; r++)
+        s->range_sum[r] = (uint32_t)((uint64_t)r * sum_end / nr);
+    s->plan_ranges = nr;
+    memset(s->st.cross, 0, (size_t)s->st.words * 4u);
+    for (uint32_t r = nr; r-- > 0;) {
+        const uint32_t begin = s->range_sum[r] * 1024u;
+        uint32_t i = s->range_sum[r + 1] * 1024u;
+        if (i > s->slot_end)
+            i = s->slot_end;
+        while (i-- > begin) {
+            if (!sgrt__bit_get(s->st.alive, i))
+                continue;
+            const uint32_t p = s->st.parent[i];
+            if (p != SGRT__NONE && (p < begin || sgrt__bit_get(s->st.cross, i)))
+                sgrt__bit_set(s->st.cross, p);
+        }
+    }
+    s->plan_version = s->structure_version + 1u;
+    s->plan_wanted = wanted;
+}
+
+/* Mask of the slots after close_from in word w (all when nothing pends
+ * before it, none when the pass does not reach w). */
+static uint32_t closure_mask(const sgrt_scene *s, uint32_t w)
+{
+    const uint32_t from = s->close_from;
+    if (from == SGRT__NONE)
+        return 0;
+    const uint32_t first = from + 1u;
+    if (w < first >> 5)
+        return 0;
+    return w == first >> 5 ? sgrt__mask_from(first & 31u) : ~0u;
+}
+
+/* Serial part: close and update the cross set, slot order. Its dirty bits
+ * move from `dirty` to `pdirty` (kept for the tasks' closure) and `work`
+ * (consumed by the kernel). */
+static uint32_t update_cross(sgrt_scene *s)
+{
+    sgrt__storage *st = &s->st;
+    const uint32_t words = (s->slot_end + 31u) >> 5;
+    for (uint32_t w = 0; w < words; w++) {
+        uint32_t clean = st->alive[w] & ~st->dirty[w] & st->cross[w] & closure_mask(s, w);
+        st->pdirty[w] = 0;
+        /* A parent is in the set too: in an earlier word its bit has moved
+         * to pdirty already, in this word it is still in dirty. */
+        SGRT__FOR_EACH_IN_WORD(w, clean, i,
+            const uint32_t p = st->parent[i];
+            if (p != SGRT__NONE && (sgrt__bit_get(st->dirty, p) || sgrt__bit_get(st->pdirty, p)))
+                st->dirty[w] |= 1u << (i & 31u);
+        )
+        const uint32_t moved = st->dirty[w] & st->cross[w];
+        st->pdirty[w] = moved;
+        st->work[w] = moved;
+        if (moved) {
+            sgrt__bit_set(st->work_sum, w);
+            sgrt__trackers_note(s, w, moved);
+            st->dirty[w] &= ~moved;
+            if (!st->dirty[w])
+                sgrt__bit_clear(st->dirty_sum, w);
+        }
+    }
+    const sgrt__update_view v = {
+        (const float(*)[16])st->local, st->world, st->parent, st->work, st->work_sum,
+        0, st->sum_words,
+    };
+    return s->k.update(&v);
+}
+
+/* One range: complete the closure of its slots outside the cross set, feed
+ * the trackers, recompute. */
+static void update_range(sgrt_scene *s, uint32_t r)
+{
+    sgrt__storage *st = &s->st;
+    const uint32_t sum_first = s->range_sum[r], sum_end = s->range_sum[r + 1];
+    uint32_t w_end = sum_end * 32u;
+    if (w_end > st->words)
+        w_end = st->words;
+    for (uint32_t w = sum_first * 32u; w < w_end; w++) {
+        uint32_t clean = st->alive[w] & ~st->dirty[w] & ~st->cross[w] & closure_mask(s, w);
+        SGRT__FOR_EACH_IN_WORD(w, clean, i,
+            const uint32_t p = st->parent[i];
+            /* A parent in the cross set was done before the tasks; any other
+             * parent is in this range. */
+            const bool moved = p != SGRT__NONE && (sgrt__bit_get(st->cross, p)
+                                                       ? sgrt__bit_get(st->pdirty, p)
+                                                       : sgrt__bit_get(st->dirty, p));
+            if (moved)
+                st->dirty[w] |= 1u << (i & 31u);
+        )
+        if (st->dirty[w]) {
+            sgrt__bit_set(st->dirty_sum, w);
+            sgrt__trackers_note(s, w, st->dirty[w]);
+        }
+    }
+    const sgrt__update_view v = {
+        (const float(*)[16])st->local, st->world, st->parent, st->dirty, st->dirty_sum,
+        sum_first, sum_end,
+    };
+    s->range_count[r] = s->k.update(&v);
+}
+
+static void range_task(void *ctx, uint32_t i)
+{
+    sgrt_scene *s = ctx;
+    update_range(s, s->tasks[i]);
+}
+
+/* Whether range r has anything to do: a dirty word, or slots the pending
+ * closure pass reaches. */
+static bool range_has_work(const sgrt_scene *s, uint32_t r)
+{
+    for (uint32_t sw = s->range_sum[r]; sw < s->range_sum[r + 1]; sw++)
+        if (s->st.dirty_sum[sw])
+            return true;
+    return s->close_from != SGRT__NONE && s->close_from + 1u < s->range_sum[r + 1] * 1024u &&
+           s->close_from + 1u < s->slot_end;
+}
+
+uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
+{
+    if (!s)
+        return 0;
+    if (!ex || !ex->run || ex->workers <= 1u)
+        return sgrt_scene_update(s);
+    bool pending = s->close_from != SGRT__NONE;
+    for (uint32_t sw = 0; !pending && sw < s->st.sum_words; sw++)
+        pending = s->st.dirty_sum[sw] != 0;
+    if (!pending)
+        return 0; /* an idle frame wakes no thread */
+    uint32_t wanted = ex->workers > SGRT__MAX_RANGES / 8u ? SGRT__MAX_RANGES : ex->workers * 8u;
+    if (s->plan_version != s->structure_version + 1u || s->plan_wanted != wanted)
+        plan_build(s, wanted);
+    if (s->plan_ranges <= 1u)
+        return sgrt_scene_update(s);
+
+    uint32_t count = update_cross(s);
+    uint32_t ntasks = 0;
+    for (uint32_t r = 0; r < s->plan_ranges; r++) {
+        s->range_count[r] = 0;
+        if (range_has_work(s, r))
+            s->tasks[ntasks++] = r;
+    }
+    if (ntasks == 1u)
+        update_range(s, s->tasks[0]); /* one task: no thread to wake */
+    else if (ntasks > 1u)
+        ex->run(ex->user, ntasks, range_task, s);
+    s->close_from = SGRT__NONE;
+    for (uint32_t r = 0; r < s->plan_ranges; r++)
+        count += s->range_count[r];
+    return count;
+}

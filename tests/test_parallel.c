@@ -1,0 +1,391 @@
+/* The parallel update against the serial one, bit for bit: two scenes built
+ * and changed alike, one updated by sgrt_scene_update, the other by
+ * sgrt_scene_update_parallel, must return the same counts, hold the same
+ * world arrays and feed their trackers and node sets the same slots — on
+ * random programs (creates, destroys, re-parents in both modes, single and
+ * batch writes, compactions) over scene shapes that stress the split (one
+ * big tree in depth-first and in level order, a long chain, many small
+ * hierarchies), with executors that run tasks in order, in a random order on
+ * one thread, and on real threads, with 1, 2, 3, 7 and 64 workers. The
+ * parallel update never allocates and wakes no thread when nothing moved. */
+#include "testutil.h"
+
+#include <pthread.h>
+
+/* ---- executors --------------------------------------------------------------- */
+
+typedef struct test_exec {
+    int mode; /* 0: in order, 1: random order, 2: threads */
+    uint32_t threads;
+    rng r;
+    uint64_t runs, tasks;
+} test_exec;
+
+typedef struct thread_job {
+    void (*fn)(void *ctx, uint32_t i);
+    void *ctx;
+    uint32_t count, stride, first;
+} thread_job;
+
+static void *thread_main(void *arg)
+{
+    const thread_job *j = arg;
+    for (uint32_t i = j->first; i < j->count; i += j->stride)
+        j->fn(j->ctx, i);
+    return NULL;
+}
+
+static void exec_run(void *user, uint32_t count, void (*fn)(void *ctx, uint32_t i), void *ctx)
+{
+    test_exec *e = user;
+    e->runs++;
+    e->tasks += count;
+    if (e->mode == 0) {
+        for (uint32_t i = 0; i < count; i++)
+            fn(ctx, i);
+    } else if (e->mode == 1) {
+        uint32_t order[256];
+        REQUIRE(count <= 256);
+        for (uint32_t i = 0; i < count; i++)
+            order[i] = i;
+        for (uint32_t i = count; i > 1; i--) {
+            const uint32_t k = rng_below(&e->r, i), t = order[i - 1];
+            order[i - 1] = order[k];
+            order[k] = t;
+        }
+        for (uint32_t i = 0; i < count; i++)
+            fn(ctx, order[i]);
+    } else {
+        enum { MAXT = 8 };
+        pthread_t th[MAXT];
+        thread_job jobs[MAXT];
+        const uint32_t n = e->threads < MAXT ? e->threads : MAXT;
+        for (uint32_t t = 0; t < n; t++) {
+            jobs[t] = (thread_job){fn, ctx, count, n, t};
+            if (pthread_create(&th[t], NULL, thread_main, &jobs[t]) != 0) {
+                FAIL("pthread_create failed");
+                thread_main(&jobs[t]);
+                th[t] = pthread_self();
+            }
+        }
+        for (uint32_t t = 0; t < n; t++)
+            if (!pthread_equal(th[t], pthread_self()))
+                pthread_join(th[t], NULL);
+    }
+}
+
+/* ---- two scenes changed alike ------------------------------------------------- */
+
+enum { MAXN = 12000 };
+
+typedef struct pair {
+    sgrt_scene *a, *b; /* a: serial update; b: parallel update */
+    sgrt_tracker *ta, *tb;
+    sgrt_nodeset *sa, *sb, *ca, *cb; /* a membership set, and its changed subset */
+    sgrt_node na[MAXN], nb[MAXN];
+    uint32_t n; /* handles ever created (some dead) */
+} pair;
+
+static test_alloc alloc_b;
+
+static void pair_open(pair *p)
+{
+    memset(p, 0, sizeof *p);
+    p->a = new_scene();
+    p->b = new_scene_alloc(&alloc_b);
+    OK(sgrt_tracker_create(p->a, &p->ta));
+    OK(sgrt_tracker_create(p->b, &p->tb));
+    OK(sgrt_nodeset_create(p->a, &p->sa));
+    OK(sgrt_nodeset_create(p->b, &p->sb));
+    OK(sgrt_nodeset_create(p->a, &p->ca));
+    OK(sgrt_nodeset_create(p->b, &p->cb));
+}
+
+static void pair_close(pair *p)
+{
+    sgrt_scene_destroy(p->a);
+    end_scene_alloc(p->b, &alloc_b);
+}
+
+static void create(pair *p, uint32_t parent_index)
+{
+    if (p->n >= MAXN)
+        return;
+    const bool root = parent_index == UINT32_MAX;
+    sgrt_node pa = root ? SGRT_NULL_NODE : p->na[parent_index];
+    sgrt_node pb = root ? SGRT_NULL_NODE : p->nb[parent_index];
+    if (!root && !sgrt_node_alive(p->a, pa))
+        return;
+    OK(sgrt_node_create(p->a, pa, &p->na[p->n]));
+    OK(sgrt_node_create(p->b, pb, &p->nb[p->n]));
+    if (p->n % 5 == 0) {
+        OK(sgrt_nodeset_add(p->a, p->sa, p->na[p->n]));
+        OK(sgrt_nodeset_add(p->b, p->sb, p->nb[p->n]));
+    }
+    p->n++;
+}
+
+static uint32_t pick_live(pair *p, rng *r)
+{
+    for (int tries = 0; tries < 64 && p->n; tries++) {
+        const uint32_t i = rng_below(r, p->n);
+        if (sgrt_node_alive(p->a, p->na[i]))
+            return i;
+    }
+    return UINT32_MAX;
+}
+
+static void random_local(rng *r, float m[16])
+{
+    random_affine(r, m);
+}
+
+/* Move `count` random live nodes, alike; some through the batch writers. */
+static void move_some(pair *p, rng *r, uint32_t count)
+{
+    enum { B = 64 };
+    sgrt_node ba[B], bb[B];
+    float m[B][16];
+    uint32_t k = 0;
+    for (uint32_t c = 0; c < count; c++) {
+        const uint32_t i = pick_live(p, r);
+        if (i == UINT32_MAX)
+            return;
+        random_local(r, m[k]);
+        ba[k] = p->na[i];
+        bb[k] = p->nb[i];
+        if (rng_below(r, 2)) {
+            OK(sgrt_node_set_local(p->a, ba[k], m[k]));
+            OK(sgrt_node_set_local(p->b, bb[k], m[k]));
+        } else if (++k == B) {
+            OK(sgrt_nodes_set_local(p->a, k, ba, (const float(*)[16])m, NULL));
+            OK(sgrt_nodes_set_local(p->b, k, bb, (const float(*)[16])m, NULL));
+            k = 0;
+        }
+    }
+    OK(sgrt_nodes_set_local(p->a, k, ba, (const float(*)[16])m, NULL));
+    OK(sgrt_nodes_set_local(p->b, k, bb, (const float(*)[16])m, NULL));
+}
+
+static void restructure(pair *p, rng *r)
+{
+    const uint32_t i = pick_live(p, r), j = pick_live(p, r);
+    if (i == UINT32_MAX)
+        return;
+    switch (rng_below(r, 4)) {
+    case 0:
+        create(p, i);
+        break;
+    case 1:
+        if (sgrt_scene_node_count(p->a) > 200) {
+            OK(sgrt_node_destroy(p->a, p->na[i]));
+            OK(sgrt_node_destroy(p->b, p->nb[i]));
+        }
+        break;
+    default: {
+        const sgrt_keep keep = rng_below(r, 2) ? SGRT_KEEP_LOCAL : SGRT_KEEP_WORLD;
+        const bool to_root = j == UINT32_MAX || rng_below(r, 8) == 0;
+        const sgrt_result ra = sgrt_node_set_parent(p->a, p->na[i], to_root ? SGRT_NULL_NODE : p->na[j], keep);
+        const sgrt_result rb = sgrt_node_set_parent(p->b, p->nb[i], to_root ? SGRT_NULL_NODE : p->nb[j], keep);
+        CHECK_RES(rb, ra);
+        break;
+    }
+    }
+}
+
+/* Update both; compare counts, worlds, tracker ranges and node sets. */
+static void update_and_compare(pair *p, const sgrt_executor *ex, const char *what)
+{
+    const uint64_t calls = alloc_b.calls;
+    const uint32_t ca = sgrt_scene_update(p->a);
+    const uint32_t cb = sgrt_scene_update_parallel(p->b, ex);
+    CHECK_EQ_U(alloc_b.calls, calls); /* never allocates */
+    CHECK_MSG(ca == cb, "%s: serial update recomputed %u, parallel %u", what, ca, cb);
+    uint32_t na = 0, nb = 0;
+    const float *wa = sgrt_scene_world_array(p->a, &na);
+    const float *wb = sgrt_scene_world_array(p->b, &nb);
+    CHECK_EQ_U(na, nb);
+    uint32_t diff = 0;
+    for (uint32_t sl = 0; sl < na && sl < nb; sl++)
+        if (sgrt_scene_slot_node(p->a, sl).id &&
+            memcmp(wa + 16u * sl, wb + 16u * sl, 16 * sizeof(float)) != 0)
+            diff++;
+    CHECK_MSG(diff == 0, "%s: %u world matrices differ", what, diff);
+    sgrt_range ra[256], rb[256];
+    for (;;) {
+        const uint32_t ka = sgrt_tracker_collect(p->a, p->ta, ra, 256, 3);
+        const uint32_t kb = sgrt_tracker_collect(p->b, p->tb, rb, 256, 3);
+        CHECK_EQ_U(ka, kb);
+        const uint32_t k = ka < 256 ? ka : 256;
+        CHECK(ka != kb || memcmp(ra, rb, k * sizeof ra[0]) == 0);
+        if (ka <= 256 || ka != kb)
+            break;
+    }
+    check_scene(p->b);
+}
+
+/* Changed members of the set, through a tracker, after the update: same
+ * slots on both sides (checked before the tracker above drains them). */
+static void compare_sets(pair *p)
+{
+    sgrt_tracker *xa, *xb;
+    OK(sgrt_tracker_create(p->a, &xa));
+    OK(sgrt_tracker_create(p->b, &xb));
+    sgrt_range r[4];
+    while (sgrt_tracker_collect(p->a, xa, r, 4, 0) > 4) {
+    }
+    while (sgrt_tracker_collect(p->b, xb, r, 4, 0) > 4) {
+    }
+    rng g = {77};
+    move_some(p, &g, 30);
+    const sgrt_executor serial = {NULL, NULL, 1};
+    sgrt_scene_update(p->a);
+    sgrt_scene_update_parallel(p->b, &serial);
+    OK(sgrt_nodeset_from_changes(p->a, p->ca, xa, SGRT_SET_AND, p->sa, true));
+    OK(sgrt_nodeset_from_changes(p->b, p->cb, xb, SGRT_SET_AND, p->sb, true));
+    uint32_t wa = 0, wb = 0;
+    const uint32_t *ba = sgrt_nodeset_words(p->a, p->ca, &wa);
+    const uint32_t *bb = sgrt_nodeset_words(p->b, p->cb, &wb);
+    CHECK(wa == wb && memcmp(ba, bb, wa * 4u) == 0);
+    sgrt_tracker_destroy(p->a, xa);
+    sgrt_tracker_destroy(p->b, xb);
+}
+
+/* ---- shapes --------------------------------------------------------------------- */
+
+static void build_tree(pair *p, uint32_t n, bool level_order)
+{
+    /* 4-ary: level order creates node i under (i - 1) / 4; depth-first
+     * creates each node's subtree right after it. */
+    if (level_order) {
+        for (uint32_t i = 0; i < n; i++)
+            create(p, i == 0 ? UINT32_MAX : (i - 1u) / 4u);
+        return;
+    }
+    uint32_t stack[64], depth = 0;
+    create(p, UINT32_MAX);
+    stack[depth++] = 0;
+    uint32_t kids[64] = {0};
+    while (p->n < n && depth) {
+        if (kids[depth - 1] == 4 || depth == 8) {
+            depth--;
+            continue;
+        }
+        kids[depth - 1]++;
+        const uint32_t me = p->n;
+        create(p, stack[depth - 1]);
+        kids[depth] = 0;
+        stack[depth++] = me;
+    }
+}
+
+static void build_chain(pair *p, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        create(p, i == 0 ? UINT32_MAX : i - 1u);
+}
+
+static void build_forest(pair *p, uint32_t groups, rng *r)
+{
+    create(p, UINT32_MAX); /* a static level root */
+    for (uint32_t g = 0; g < groups; g++) {
+        const uint32_t root = p->n;
+        create(p, rng_below(r, 3) ? 0 : UINT32_MAX);
+        const uint32_t size = 5u + rng_below(r, 30);
+        for (uint32_t k = 1; k < size; k++)
+            create(p, root + rng_below(r, k));
+    }
+}
+
+/* ---- runs ------------------------------------------------------------------------- */
+
+static void run_shape(int shape, const sgrt_executor *ex, uint64_t seed)
+{
+    pair p;
+    pair_open(&p);
+    rng r = {seed};
+    switch (shape) {
+    case 0: build_tree(&p, 9000, false); break;
+    case 1: build_tree(&p, 9000, true); break;
+    case 2: build_chain(&p, 5000); break;
+    default: build_forest(&p, 300, &r); break;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "shape %d, %u workers", shape, ex->workers);
+    update_and_compare(&p, ex, what);
+    for (int frame = 0; frame < 40; frame++) {
+        const uint32_t live = sgrt_scene_node_count(p.a);
+        switch (frame % 5) {
+        case 0: move_some(&p, &r, live); break;        /* everything (with repeats) */
+        case 1: move_some(&p, &r, live / 100 + 1); break; /* 1 % */
+        case 2: break;                                 /* nothing */
+        case 3:
+            for (int k = 0; k < 6; k++)
+                restructure(&p, &r);
+            move_some(&p, &r, 20);
+            break;
+        default:
+            if (frame % 10 == 4) {
+                OK(sgrt_scene_compact(p.a));
+                OK(sgrt_scene_compact(p.b));
+            }
+            move_some(&p, &r, live / 10);
+            break;
+        }
+        update_and_compare(&p, ex, what);
+    }
+    compare_sets(&p);
+    pair_close(&p);
+}
+
+/* Nothing moved: no task, no call of run. */
+static void idle_frames(void)
+{
+    test_exec e = {0, 0, {1}, 0, 0};
+    const sgrt_executor ex = {exec_run, &e, 4};
+    pair p;
+    pair_open(&p);
+    build_tree(&p, 5000, false);
+    update_and_compare(&p, &ex, "first");
+    const uint64_t runs = e.runs;
+    for (int i = 0; i < 10; i++)
+        CHECK_EQ_U(sgrt_scene_update_parallel(p.b, &ex), 0);
+    CHECK_EQ_U(e.runs, runs);
+    /* One moved leaf: the work fits one task, still no call. */
+    rng r = {5};
+    move_some(&p, &r, 1);
+    update_and_compare(&p, &ex, "one leaf");
+    CHECK_EQ_U(e.runs, runs);
+    /* Everything moved: the executor runs. */
+    move_some(&p, &r, 5000);
+    update_and_compare(&p, &ex, "all");
+    CHECK(e.runs > runs);
+    pair_close(&p);
+    /* NULL executor, no run function, one worker: the serial update. */
+    sgrt_scene *s = new_scene();
+    sgrt_node n;
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &n));
+    CHECK_EQ_U(sgrt_scene_update_parallel(s, NULL), 1);
+    const sgrt_executor no_run = {NULL, NULL, 8};
+    OK(sgrt_node_set_local(s, n, (const float[16]){2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}));
+    CHECK_EQ_U(sgrt_scene_update_parallel(s, &no_run), 1);
+    CHECK_EQ_U(sgrt_scene_update_parallel(NULL, &ex), 0);
+    sgrt_scene_destroy(s);
+}
+
+int main(void)
+{
+    idle_frames();
+    static const uint32_t workers[] = {1, 2, 3, 7, 64};
+    uint64_t seed = 1;
+    for (int mode = 0; mode < 3; mode++)
+        for (size_t w = 0; w < sizeof workers / sizeof workers[0]; w++) {
+            test_exec e = {mode, workers[w] < 4 ? workers[w] : 4, {seed}, 0, 0};
+            const sgrt_executor ex = {exec_run, &e, workers[w]};
+            for (int shape = 0; shape < 4; shape++)
+                run_shape(shape, &ex, seed++);
+            if (workers[w] > 1)
+                CHECK(e.runs > 0 && e.tasks > e.runs);
+        }
+    return test_report("parallel");
+}
