@@ -79,6 +79,7 @@ typedef struct sgrt__storage {
     SGRT__SLOT_BITFIELDS(SGRT__DECLARE_BITFIELD)
     SGRT__PLAN_BITFIELDS(SGRT__DECLARE_BITFIELD)
     uint32_t *work_sum;   /* bit w set iff work[w] != 0 */
+    uint32_t *cross_sum;  /* bit w set iff cross[w] != 0 */
     uint32_t *alive_full; /* bit w set iff alive[w] == ~0u */
     uint32_t *dirty_sum;  /* bit w set iff dirty[w] != 0 */
     uint32_t *scratch;    /* 2 x cap entries, for relocation and compaction */

@@ -43,6 +43,18 @@ static void plan_build(sgrt_scene *s, uint32_t wanted)
                 sgrt__bit_set(s->st.cross, p);
         }
     }
+    memset(s->st.cross_sum, 0, (size_t)s->st.sum_words * 4u);
+    uint32_t members = 0;
+    for (uint32_t w = 0; w < s->st.words; w++)
+        if (s->st.cross[w]) {
+            sgrt__bit_set(s->st.cross_sum, w);
+            members += sgrt__popcount32(s->st.cross[w]);
+        }
+    /* When the serial part would be most of the scene (a long chain, or
+     * level-order storage), the tasks could not win back their cost: one
+     * range, the serial update. */
+    if (members > s->node_count / 2u)
+        s->plan_ranges = 1;
     s->plan_version = s->structure_version + 1u;
     s->plan_wanted = wanted;
 }
@@ -66,9 +78,9 @@ static uint32_t closure_mask(const sgrt_scene *s, uint32_t w)
 static uint32_t update_cross(sgrt_scene *s)
 {
     sgrt__storage *st = &s->st;
-    const uint32_t words = (s->slot_end + 31u) >> 5;
-    for (uint32_t w = 0; w < words; w++) {
-        uint32_t clean = st->alive[w] & ~st->dirty[w] & st->cross[w] & closure_mask(s, w);
+    /* Only words holding members: a few per range in depth-first order. */
+    SGRT__FOR_EACH_SUMMARIZED(st->cross_sum, 0, st->sum_words, st->cross, false, w, members,
+        uint32_t clean = st->alive[w] & ~st->dirty[w] & members & closure_mask(s, w);
         st->pdirty[w] = 0;
         /* A parent is in the set too: in an earlier word its bit has moved
          * to pdirty already, in this word it is still in dirty. */
@@ -77,7 +89,7 @@ static uint32_t update_cross(sgrt_scene *s)
             if (p != SGRT__NONE && (sgrt__bit_get(st->dirty, p) || sgrt__bit_get(st->pdirty, p)))
                 st->dirty[w] |= 1u << (i & 31u);
         )
-        const uint32_t moved = st->dirty[w] & st->cross[w];
+        const uint32_t moved = st->dirty[w] & members;
         st->pdirty[w] = moved;
         st->work[w] = moved;
         if (moved) {
@@ -87,7 +99,7 @@ static uint32_t update_cross(sgrt_scene *s)
             if (!st->dirty[w])
                 sgrt__bit_clear(st->dirty_sum, w);
         }
-    }
+    )
     const sgrt__update_view v = {
         (const float(*)[16])st->local, st->world, st->parent, st->work, st->work_sum,
         0, st->sum_words,

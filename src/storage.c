@@ -25,6 +25,7 @@ static bool layout(sgrt__storage *st, uint32_t cap, void *block)
     SGRT__SLOT_BITFIELDS(PLACE_BITFIELD)
     SGRT__PLAN_BITFIELDS(PLACE_BITFIELD)
     PLACE(work_sum, uint32_t, st->sum_words);
+    PLACE(cross_sum, uint32_t, st->sum_words);
     PLACE(alive_full, uint32_t, st->sum_words);
     PLACE(dirty_sum, uint32_t, st->sum_words);
     PLACE(scratch, uint32_t, 2u * (uint64_t)cap);
@@ -56,6 +57,7 @@ static sgrt_result storage_alloc(const sgrt_scene *s, uint32_t cap, sgrt__storag
     SGRT__PLAN_BITFIELDS(ZERO_BITFIELD)
 #undef ZERO_BITFIELD
     memset(st->work_sum, 0, (size_t)st->sum_words * 4u);
+    memset(st->cross_sum, 0, (size_t)st->sum_words * 4u);
     memset(st->alive_full, 0, (size_t)st->sum_words * 4u);
     memset(st->dirty_sum, 0, (size_t)st->sum_words * 4u);
     return SGRT_OK;
