@@ -1,7 +1,8 @@
 /* One scene in every implementation, timed frame by frame (measure.h):
  * building the scenes, the frames' moves, one timed block per
  * implementation, the rounds that interleave them, and the final check that
- * all of them computed the same world matrices. */
+ * all of them computed the same world matrices. A frame is the writes plus
+ * the update; each block times the two separately. */
 #include "measure.h"
 
 #include <sgrt.h>
@@ -13,8 +14,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum frame_kind { FRAME_NONE, FRAME_ONE, FRAME_ALL, FRAME_ANIM, FRAME_KINDS };
-static const char *const frame_name[FRAME_KINDS] = {"none", "1%", "all", "anim"};
+enum frame_kind {
+    FRAME_NONE,
+    FRAME_ONE,
+    FRAME_ALL,
+    FRAME_ANIM,
+    FRAME_TRS10,
+    FRAME_TRS50,
+    FRAME_TRS100,
+    FRAME_KINDS
+};
+static const char *const frame_name[FRAME_KINDS] = {"none",  "1%",    "all",   "anim",
+                                                    "trs10", "trs50", "trs100"};
 
 /* sgrt_node_world_now multiplies down at most this many dirty ancestors in
  * one pass (O(d)); beyond, it walks the chain again per segment. */
@@ -33,20 +44,44 @@ typedef struct bench_ctx {
     sgrt_node *h, *hs;  /* their nodes, by creation index */
     naive_tree tc, ts;  /* creation order, shuffled heap */
     float (*pool)[16];
+    const bench_trs_pool *trs;
     float (*copy_src)[16];
     float (*copy_dst)[16];
+    /* What an animation system hands to the batch writers: one frame's
+     * nodes and inputs in contiguous arrays, filled outside the clock. */
+    sgrt_node *b_nodes;
+    float (*b_local)[16];
+    float (*b_t)[3], (*b_q)[4], (*b_s)[3];
+    /* The write floor's destination: a local matrix per node, a bit per node. */
+    float (*wf_local)[16];
+    uint32_t *wf_bits;
+    /* The TRS frames' animated nodes: 10 % and 50 % of the scene, chosen at
+     * random once, in creation order (100 % is every node). */
+    uint32_t *anim10, *anim50;
+    uint32_t anim10_count, anim50_count;
     bool chain;
-    uint32_t serial; /* frame number within the scene, see matrix_for() */
+    uint32_t serial;        /* frame number within the scene, see matrix_for() */
+    uint32_t write_errors;  /* writes sgrt refused (none should be) */
 } bench_ctx;
 
 /* Every (block, frame) of a scene has its own serial g and node i gets
  * pool[(g + i) % BENCH_POOL_SIZE]: a node never receives the matrix it
- * already has (while fewer than BENCH_POOL_SIZE frames run per scene), so
- * every set_local of the benchmark is a real move, and the blocks that replay
- * the same frames stay independent of each other. */
+ * already has (its previous write is always fewer than BENCH_POOL_SIZE
+ * serials back: the 1 % frames of a scene span fewer serials than that, and
+ * the all frames that follow rewrite every node), so every set_local of the
+ * benchmark is a real move, and the blocks that replay the same frames stay
+ * independent of each other. */
 static inline const float *matrix_for(const bench_ctx *c, uint32_t g, uint32_t i)
 {
     return c->pool[(g + i) & (BENCH_POOL_SIZE - 1u)];
+}
+
+/* The same rule for TRS inputs, an index into c->trs (the TRS frames of a
+ * scene span fewer than BENCH_POOL_SIZE serials; a TRS matrix, its scales
+ * not 1, never equals a pool matrix). */
+static inline uint32_t trs_for(uint32_t g, uint32_t i)
+{
+    return (g + i) & (BENCH_POOL_SIZE - 1u);
 }
 
 #define FOR_EACH_MOVE(m, i, body)                                                 \
@@ -86,6 +121,116 @@ static void block_sgrt(bench_ctx *c, sgrt_scene *s, const sgrt_node *h, const fr
     }
 }
 
+/* The same frames through one sgrt_nodes_set_local call each. The frame's
+ * nodes and matrices are gathered outside the clock. Default scene. */
+static void block_batch(bench_ctx *c, const frame_moves *fm, int warm, int reps, double *set,
+                        double *upd)
+{
+    for (int f = 0; f < warm + reps; f++) {
+        const frame_moves *m = &fm[f];
+        const uint32_t g = c->serial++;
+        uint32_t k = 0;
+        FOR_EACH_MOVE(m, i, {
+            c->b_nodes[k] = c->h[i];
+            memcpy(c->b_local[k], matrix_for(c, g, i), sizeof c->b_local[k]);
+            k++;
+        });
+        const double t0 = bench_now_ns();
+        const sgrt_result rc = sgrt_nodes_set_local(c->s, k, c->b_nodes,
+                                                    (const float(*)[16])c->b_local, NULL);
+        const double t1 = bench_now_ns();
+        (void)sgrt_scene_update(c->s);
+        const double t2 = bench_now_ns();
+        c->write_errors += rc != SGRT_OK;
+        if (f >= warm) {
+            set[f - warm] = t1 - t0;
+            upd[f - warm] = t2 - t1;
+        }
+    }
+}
+
+/* TRS frames through single sgrt_node_set_trs calls, then the update. */
+static void block_sgrt_trs(bench_ctx *c, const frame_moves *fm, int warm, int reps, double *set,
+                           double *upd, uint32_t *counts)
+{
+    const bench_trs_pool *p = c->trs;
+    for (int f = 0; f < warm + reps; f++) {
+        const frame_moves *m = &fm[f];
+        const uint32_t g = c->serial++;
+        uint32_t bad = 0;
+        const double t0 = bench_now_ns();
+        FOR_EACH_MOVE(m, i, {
+            const uint32_t j = trs_for(g, i);
+            bad += sgrt_node_set_trs(c->s, c->h[i], p->t[j], p->q[j], p->s[j]) != SGRT_OK;
+        });
+        const double t1 = bench_now_ns();
+        const uint32_t k = sgrt_scene_update(c->s);
+        const double t2 = bench_now_ns();
+        c->write_errors += bad;
+        if (f >= warm) {
+            set[f - warm] = t1 - t0;
+            upd[f - warm] = t2 - t1;
+            counts[f - warm] = k;
+        }
+    }
+}
+
+/* TRS frames through one sgrt_nodes_set_trs call, its translation, rotation
+ * and scale arrays (structure of arrays) gathered outside the clock. */
+static void block_batch_trs(bench_ctx *c, const frame_moves *fm, int warm, int reps, double *set,
+                            double *upd)
+{
+    const bench_trs_pool *p = c->trs;
+    for (int f = 0; f < warm + reps; f++) {
+        const frame_moves *m = &fm[f];
+        const uint32_t g = c->serial++;
+        uint32_t k = 0;
+        FOR_EACH_MOVE(m, i, {
+            const uint32_t j = trs_for(g, i);
+            c->b_nodes[k] = c->h[i];
+            memcpy(c->b_t[k], p->t[j], sizeof c->b_t[k]);
+            memcpy(c->b_q[k], p->q[j], sizeof c->b_q[k]);
+            memcpy(c->b_s[k], p->s[j], sizeof c->b_s[k]);
+            k++;
+        });
+        const double t0 = bench_now_ns();
+        const sgrt_result rc =
+            sgrt_nodes_set_trs(c->s, k, c->b_nodes, (const float(*)[3])c->b_t,
+                               (const float(*)[4])c->b_q, (const float(*)[3])c->b_s, NULL);
+        const double t1 = bench_now_ns();
+        (void)sgrt_scene_update(c->s);
+        const double t2 = bench_now_ns();
+        c->write_errors += rc != SGRT_OK;
+        if (f >= warm) {
+            set[f - warm] = t1 - t0;
+            upd[f - warm] = t2 - t1;
+        }
+    }
+}
+
+/* The physical floor of the frame's writes: per move, a 64-byte matrix
+ * copied into a per-node array and one bit set in a bitfield. The bits are
+ * cleared outside the clock, as an update would. */
+static void block_wfloor(bench_ctx *c, const frame_moves *fm, int warm, int reps, double *out)
+{
+    float (*dst)[16] = c->wf_local;
+    uint32_t *bits = c->wf_bits;
+    const size_t words = ((size_t)c->topo->n + 31) / 32;
+    for (int f = 0; f < warm + reps; f++) {
+        const frame_moves *m = &fm[f];
+        const uint32_t g = c->serial++;
+        memset(bits, 0, words * sizeof *bits);
+        const double t0 = bench_now_ns();
+        FOR_EACH_MOVE(m, i, {
+            memcpy(dst[i], matrix_for(c, g, i), sizeof dst[i]);
+            bits[i >> 5] |= 1u << (i & 31u);
+        });
+        const double t1 = bench_now_ns();
+        if (f >= warm)
+            out[f - warm] = t1 - t0;
+    }
+}
+
 static void block_naive(bench_ctx *c, const naive_tree *t, bool dirty, const frame_moves *fm,
                         int warm, int reps, double *set, double *render)
 {
@@ -97,6 +242,39 @@ static void block_naive(bench_ctx *c, const naive_tree *t, bool dirty, const fra
             FOR_EACH_MOVE(m, i, naive_set_local_dirty(t->node[i], matrix_for(c, g, i)));
         else
             FOR_EACH_MOVE(m, i, naive_set_local(t->node[i], matrix_for(c, g, i)));
+        const double t1 = bench_now_ns();
+        if (dirty)
+            naive_render_dirty_all(t);
+        else
+            naive_render_all(t);
+        const double t2 = bench_now_ns();
+        if (f >= warm) {
+            set[f - warm] = t1 - t0;
+            render[f - warm] = t2 - t1;
+        }
+    }
+}
+
+/* The baselines on TRS frames: each write converts TRS to a matrix on the
+ * heap node (naive.c), then render(). */
+static void block_naive_trs(bench_ctx *c, const naive_tree *t, bool dirty, const frame_moves *fm,
+                            int warm, int reps, double *set, double *render)
+{
+    const bench_trs_pool *p = c->trs;
+    for (int f = 0; f < warm + reps; f++) {
+        const frame_moves *m = &fm[f];
+        const uint32_t g = c->serial++;
+        const double t0 = bench_now_ns();
+        if (dirty)
+            FOR_EACH_MOVE(m, i, {
+                const uint32_t j = trs_for(g, i);
+                naive_set_trs_dirty(t->node[i], p->t[j], p->q[j], p->s[j]);
+            });
+        else
+            FOR_EACH_MOVE(m, i, {
+                const uint32_t j = trs_for(g, i);
+                naive_set_trs(t->node[i], p->t[j], p->q[j], p->s[j]);
+            });
         const double t1 = bench_now_ns();
         if (dirty)
             naive_render_dirty_all(t);
@@ -160,6 +338,15 @@ static void ctx_free(bench_ctx *c)
     naive_free(&c->ts);
     free(c->copy_src);
     free(c->copy_dst);
+    free(c->b_nodes);
+    free(c->b_local);
+    free(c->b_t);
+    free(c->b_q);
+    free(c->b_s);
+    free(c->wf_local);
+    free(c->wf_bits);
+    free(c->anim10);
+    free(c->anim50);
 }
 
 /* One sgrt scene of topology t, every node created and given its initial
@@ -187,12 +374,46 @@ static bool scene_build(const bench_topo *t, float (*init)[16], sgrt_simd max_si
     return true;
 }
 
+/* The TRS frames' node sets: a random permutation of the nodes (fixed seed
+ * per scene size); its first 10 % and first 50 %, each listed in creation
+ * order, as a skeleton lists its bones. */
+static bool anim_sets(bench_ctx *c, uint32_t n)
+{
+    uint32_t *rank = malloc((size_t)n * sizeof *rank);
+    c->anim10_count = n / 10 ? n / 10 : 1;
+    c->anim50_count = n / 2 ? n / 2 : 1;
+    c->anim10 = malloc((size_t)c->anim10_count * sizeof *c->anim10);
+    c->anim50 = malloc((size_t)c->anim50_count * sizeof *c->anim50);
+    if (!rank || !c->anim10 || !c->anim50) {
+        free(rank);
+        return false;
+    }
+    bench_rng rng = {0xa1e5u + n};
+    for (uint32_t i = 0; i < n; i++)
+        rank[i] = i;
+    for (uint32_t i = n; i > 1; i--) {
+        const uint32_t j = bench_rng_below(&rng, i), tmp = rank[i - 1];
+        rank[i - 1] = rank[j];
+        rank[j] = tmp;
+    }
+    uint32_t k10 = 0, k50 = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (rank[i] < c->anim10_count)
+            c->anim10[k10++] = i;
+        if (rank[i] < c->anim50_count)
+            c->anim50[k50++] = i;
+    }
+    free(rank);
+    return true;
+}
+
 static bool ctx_build(bench_ctx *c, const bench_topo *t, float (*pool)[16],
-                      float (*init)[16])
+                      float (*init)[16], const bench_trs_pool *trs)
 {
     memset(c, 0, sizeof *c);
     c->topo = t;
     c->pool = pool;
+    c->trs = trs;
     c->chain = t->anim_first == t->n && t->max_depth == t->n - 1;
     const uint32_t n = t->n;
     /* Creation-order heap first, while the allocator's free space is one
@@ -205,8 +426,18 @@ static bool ctx_build(bench_ctx *c, const bench_topo *t, float (*pool)[16],
         return false;
     c->copy_src = aligned_alloc(64, (size_t)n * 64);
     c->copy_dst = aligned_alloc(64, (size_t)n * 64);
-    if (!c->copy_src || !c->copy_dst)
+    c->b_nodes = malloc((size_t)n * sizeof *c->b_nodes);
+    c->b_local = aligned_alloc(64, (size_t)n * 64);
+    c->b_t = malloc((size_t)n * sizeof *c->b_t);
+    c->b_q = malloc((size_t)n * sizeof *c->b_q);
+    c->b_s = malloc((size_t)n * sizeof *c->b_s);
+    c->wf_local = aligned_alloc(64, (size_t)n * 64);
+    c->wf_bits = calloc(((size_t)n + 31) / 32, sizeof *c->wf_bits);
+    if (!c->copy_src || !c->copy_dst || !c->b_nodes || !c->b_local || !c->b_t || !c->b_q ||
+        !c->b_s || !c->wf_local || !c->wf_bits || !anim_sets(c, n))
         return false;
+    memset(c->b_local, 0, (size_t)n * 64);
+    memset(c->wf_local, 0, (size_t)n * 64);
     for (uint32_t i = 0; i < n; i++) {
         const float *m = init[i & (BENCH_POOL_SIZE - 1u)];
         naive_set_local_dirty(c->tc.node[i], m);
@@ -244,16 +475,72 @@ static uint32_t check_scene(const bench_topo *t, const sgrt_scene *s, const char
     return 1;
 }
 
-/* One last frame that moves everything, applied to all implementations; then
+/* Compare every node's world in both sgrt scenes with the creation-order
+ * naive heap, and the two heaps with each other; see verify(). */
+static uint32_t compare_worlds(bench_ctx *c, double *worst)
+{
+    const bench_topo *t = c->topo;
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < t->n; i++) {
+        const float *ref = c->tc.node[i]->world;
+        float w[16], ws[16];
+        if (sgrt_node_world(c->s, c->h[i], w) != SGRT_OK ||
+            sgrt_node_world(c->scalar, c->hs[i], ws) != SGRT_OK ||
+            memcmp(ref, c->ts.node[i]->world, sizeof w) != 0) {
+            bad++;
+            continue;
+        }
+        const bool ok = close_to_naive(w, ref, worst);
+        bad += !(close_to_naive(ws, ref, worst) && ok);
+    }
+    return bad;
+}
+
+/* A TRS frame that moves every node in all implementations, through each
+ * TRS path: sgrt_nodes_set_trs on the default scene, sgrt_node_set_trs on
+ * the scalar one, the baselines' own conversion on both heaps. Not on
+ * chains: a product of 64K random scales leaves the float range. */
+static uint32_t verify_trs(bench_ctx *c, double *worst)
+{
+    const bench_topo *t = c->topo;
+    const bench_trs_pool *p = c->trs;
+    const uint32_t g = c->serial++;
+    for (uint32_t i = 0; i < t->n; i++) {
+        const uint32_t j = trs_for(g, i);
+        c->b_nodes[i] = c->h[i];
+        memcpy(c->b_t[i], p->t[j], sizeof c->b_t[i]);
+        memcpy(c->b_q[i], p->q[j], sizeof c->b_q[i]);
+        memcpy(c->b_s[i], p->s[j], sizeof c->b_s[i]);
+        c->write_errors +=
+            sgrt_node_set_trs(c->scalar, c->hs[i], p->t[j], p->q[j], p->s[j]) != SGRT_OK;
+        naive_set_trs(c->tc.node[i], p->t[j], p->q[j], p->s[j]);
+        naive_set_trs_dirty(c->ts.node[i], p->t[j], p->q[j], p->s[j]);
+    }
+    c->write_errors += sgrt_nodes_set_trs(c->s, t->n, c->b_nodes, (const float(*)[3])c->b_t,
+                                          (const float(*)[4])c->b_q,
+                                          (const float(*)[3])c->b_s, NULL) != SGRT_OK;
+    sgrt_scene_update(c->s);
+    sgrt_scene_update(c->scalar);
+    naive_render_all(&c->tc);
+    naive_render_dirty_all(&c->ts);
+    return compare_worlds(c, worst);
+}
+
+/* One TRS frame (not on chains, see verify_trs) and then one last frame that
+ * moves everything by set_local, applied to all implementations; after each,
  * the world matrices must agree. The two naive heaps run the same code and
  * must match exactly; sgrt sums each element pairwise, (a0b0 + a1b1) +
- * (a2b2 + a3b3), where the naive loop sums left to right, so the two agree
- * to rounding, which accumulates along deep hierarchies. Both sgrt scenes are
- * compared with the naive heap. Returns the number of nodes that disagree;
- * *max_err receives the largest difference relative to max(1, |value|). */
+ * (a2b2 + a3b3), where the naive loop sums left to right, and converts TRS
+ * its own way, so the two agree to rounding, which accumulates along deep
+ * hierarchies. Both sgrt scenes are compared with the naive heap. Every
+ * write the timed blocks made must have been accepted. Returns the number of
+ * nodes that disagree plus the refused writes; *max_err receives the largest
+ * difference relative to max(1, |value|). */
 static uint32_t verify(bench_ctx *c, double *max_err)
 {
     const bench_topo *t = c->topo;
+    double worst = 0;
+    uint32_t bad = c->chain ? 0 : verify_trs(c, &worst);
     const uint32_t g = c->serial++;
     for (uint32_t i = 0; i < t->n; i++) {
         (void)sgrt_node_set_local(c->s, c->h[i], matrix_for(c, g, i));
@@ -265,33 +552,23 @@ static uint32_t verify(bench_ctx *c, double *max_err)
     sgrt_scene_update(c->scalar);
     naive_render_all(&c->tc);
     naive_render_dirty_all(&c->ts);
-    uint32_t bad = 0;
-    double worst = 0;
-    for (uint32_t i = 0; i < t->n; i++) {
-        const float *ref = c->tc.node[i]->world;
-        float w[16], ws[16];
-        if (sgrt_node_world(c->s, c->h[i], w) != SGRT_OK ||
-            sgrt_node_world(c->scalar, c->hs[i], ws) != SGRT_OK ||
-            memcmp(ref, c->ts.node[i]->world, sizeof w) != 0) {
-            bad++;
-            continue;
-        }
-        const bool ok = close_to_naive(w, ref, &worst);
-        bad += !(close_to_naive(ws, ref, &worst) && ok);
-    }
+    bad += compare_worlds(c, &worst);
     bad += check_scene(t, c->s, "default");
     bad += check_scene(t, c->scalar, "scalar");
+    if (c->write_errors)
+        fprintf(stderr, "\n%s: %u batch or TRS writes refused\n", t->name, c->write_errors);
     *max_err = worst;
-    return bad;
+    return bad + c->write_errors;
 }
 
 /* ------------------------------------------------------------------------ */
 /* Frames and rounds                                                        */
 /* ------------------------------------------------------------------------ */
 
-static void frames_for(const bench_topo *t, int kind, int frames, bench_rng *rng,
+static void frames_for(const bench_ctx *c, int kind, int frames, bench_rng *rng,
                        frame_moves *fm, uint32_t *lists)
 {
+    const bench_topo *t = c->topo;
     const uint32_t one = t->n / 100 ? t->n / 100 : 1;
     for (int f = 0; f < frames; f++) {
         frame_moves *m = &fm[f];
@@ -306,7 +583,16 @@ static void frames_for(const bench_topo *t, int kind, int frames, bench_rng *rng
                 lists[(size_t)f * one + k] = bench_rng_below(rng, t->n);
             break;
         case FRAME_ALL:
+        case FRAME_TRS100:
             m->hi = t->n;
+            break;
+        case FRAME_TRS10:
+            m->list = c->anim10;
+            m->count = c->anim10_count;
+            break;
+        case FRAME_TRS50:
+            m->list = c->anim50;
+            m->count = c->anim50_count;
             break;
         default:
             m->lo = t->anim_first;
@@ -322,7 +608,7 @@ static uint32_t moves_per_frame(const frame_moves *m)
 }
 
 enum { SET, SGRT, SCALAR, NAIVE_SET, NAIVE, NAIVE_SH, DIRTY_SET, DIRTY, DIRTY_SH, COPY, CHAIN,
-       SERIES };
+       BATCH_SET, BATCH, WFLOOR, SERIES };
 
 /* One round: every implementation over the same frames rf, its samples
  * stored from index `at` of each series. */
@@ -333,23 +619,49 @@ static void run_round(bench_ctx *c, const frame_moves *rf, const bench_schedule 
     const int warm = sc->warm, pr = sc->per_round;
     block_sgrt(c, c->s, c->h, rf, warm, pr, sample[SET] + at, sample[SGRT] + at, cnt + at);
     block_sgrt(c, c->scalar, c->hs, rf, warm, pr, scratch, sample[SCALAR] + at, cscratch);
+    block_batch(c, rf, warm, pr, sample[BATCH_SET] + at, sample[BATCH] + at);
     block_naive(c, &c->tc, false, rf, warm, pr, sample[NAIVE_SET] + at, sample[NAIVE] + at);
     block_naive(c, &c->ts, false, rf, warm, pr, scratch, sample[NAIVE_SH] + at);
     block_naive(c, &c->tc, true, rf, warm, pr, sample[DIRTY_SET] + at, sample[DIRTY] + at);
     block_naive(c, &c->ts, true, rf, warm, pr, scratch, sample[DIRTY_SH] + at);
     block_copy(c, warm, pr, sample[COPY] + at);
+    block_wfloor(c, rf, warm, pr, sample[WFLOOR] + at);
     if (c->chain)
         block_chain(c, warm, pr, sample[CHAIN] + at);
 }
 
+/* A TRS round: sgrt single and batch, the two baselines on the
+ * creation-order heap, and the write floor. */
+static void run_round_trs(bench_ctx *c, const frame_moves *rf, const bench_schedule *sc,
+                          size_t at, double *const sample[SERIES], uint32_t *cnt)
+{
+    const int warm = sc->warm, pr = sc->per_round;
+    block_sgrt_trs(c, rf, warm, pr, sample[SET] + at, sample[SGRT] + at, cnt + at);
+    block_batch_trs(c, rf, warm, pr, sample[BATCH_SET] + at, sample[BATCH] + at);
+    block_naive_trs(c, &c->tc, false, rf, warm, pr, sample[NAIVE_SET] + at, sample[NAIVE] + at);
+    block_naive_trs(c, &c->tc, true, rf, warm, pr, sample[DIRTY_SET] + at, sample[DIRTY] + at);
+    block_wfloor(c, rf, warm, pr, sample[WFLOOR] + at);
+}
+
+/* Which frame kinds a scene runs: anim only where the scene has animated
+ * hierarchies; the TRS frames everywhere but on chains. */
+static bool kind_runs(const bench_ctx *c, int kind)
+{
+    if (kind == FRAME_ANIM)
+        return c->topo->anim_first < c->topo->n;
+    if (kind >= FRAME_TRS10)
+        return !c->chain;
+    return true;
+}
+
 bool bench_measure_scene(bench_results *res, const bench_topo *t, bool quick, int reps_opt,
-                         float (*pool)[16], float (*init)[16])
+                         float (*pool)[16], float (*init)[16], const bench_trs_pool *trs)
 {
     bench_ctx c;
     const double tb = bench_now_ns();
     fprintf(stderr, "%-10s %8u nodes, depth %5u: building...", t->name, t->n, t->max_depth);
     fflush(stderr);
-    if (!ctx_build(&c, t, pool, init)) {
+    if (!ctx_build(&c, t, pool, init, trs)) {
         fprintf(stderr, " out of memory\n");
         ctx_free(&c);
         return false;
@@ -361,8 +673,11 @@ bool bench_measure_scene(bench_results *res, const bench_topo *t, bool quick, in
     const bench_schedule sc = bench_schedule_for(t->n, quick, reps_opt);
     const int rounds = sc.rounds, pr = sc.per_round;
     const int reps = rounds * pr, frames = sc.warm + pr;
+    int kinds = 0;
+    for (int kind = 0; kind < FRAME_KINDS; kind++)
+        kinds += kind_runs(&c, kind);
     fprintf(stderr, " %.1f s; measuring %d x %d frames x %d kinds...",
-            (bench_now_ns() - tb) * 1e-9, rounds, pr, t->anim_first < t->n ? 4 : 3);
+            (bench_now_ns() - tb) * 1e-9, rounds, pr, kinds);
     fflush(stderr);
     const double tm = bench_now_ns();
 
@@ -380,31 +695,41 @@ bool bench_measure_scene(bench_results *res, const bench_topo *t, bool quick, in
     bench_rng rng = {0xf00du + t->n};
     const double n = t->n;
     for (int kind = 0; ok && kind < FRAME_KINDS; kind++) {
-        if (kind == FRAME_ANIM && t->anim_first == t->n)
+        if (!kind_runs(&c, kind))
             continue;
         bench_row *r = bench_results_add(res);
         if (!r)
             break;
-        /* Fresh random moves for every frame of every round. */
-        frames_for(t, kind, rounds * frames, &rng, fm, lists);
+        /* Fresh random moves for every frame of every round (the TRS
+         * frames keep their nodes and take fresh values). */
+        frames_for(&c, kind, rounds * frames, &rng, fm, lists);
         snprintf(r->scene, sizeof r->scene, "%s", t->name);
         r->frame = frame_name[kind];
+        r->trs = kind >= FRAME_TRS10;
         r->nodes = t->n;
         r->moved = moves_per_frame(&fm[0]);
-        for (int round = 0; round < rounds; round++)
-            run_round(&c, fm + (size_t)round * (size_t)frames, &sc, (size_t)round * (size_t)pr,
-                      sample, cnt, scratch, cscratch);
+        for (int round = 0; round < rounds; round++) {
+            const frame_moves *rf = fm + (size_t)round * (size_t)frames;
+            const size_t at = (size_t)round * (size_t)pr;
+            if (r->trs)
+                run_round_trs(&c, rf, &sc, at, sample, cnt);
+            else
+                run_round(&c, rf, &sc, at, sample, cnt, scratch, cscratch);
+        }
         r->set = bench_median(sample[SET], reps) / n;
         r->sgrt = bench_median(sample[SGRT], reps) / n;
-        r->scalar = bench_median(sample[SCALAR], reps) / n;
         r->naive_set = bench_median(sample[NAIVE_SET], reps) / n;
         r->naive = bench_median(sample[NAIVE], reps) / n;
-        r->naive_sh = bench_median(sample[NAIVE_SH], reps) / n;
         r->dirty_set = bench_median(sample[DIRTY_SET], reps) / n;
         r->dirty = bench_median(sample[DIRTY], reps) / n;
-        r->dirty_sh = bench_median(sample[DIRTY_SH], reps) / n;
-        r->copy = bench_median(sample[COPY], reps) / n;
-        r->chain = c.chain ? bench_median(sample[CHAIN], reps) / n : NAN;
+        r->batch_set = bench_median(sample[BATCH_SET], reps) / n;
+        r->batch = bench_median(sample[BATCH], reps) / n;
+        r->wfloor = bench_median(sample[WFLOOR], reps) / n;
+        r->scalar = r->trs ? NAN : bench_median(sample[SCALAR], reps) / n;
+        r->naive_sh = r->trs ? NAN : bench_median(sample[NAIVE_SH], reps) / n;
+        r->dirty_sh = r->trs ? NAN : bench_median(sample[DIRTY_SH], reps) / n;
+        r->copy = r->trs ? NAN : bench_median(sample[COPY], reps) / n;
+        r->chain = c.chain && !r->trs ? bench_median(sample[CHAIN], reps) / n : NAN;
         r->recomputed = bench_median_u32(cnt, reps);
     }
     if (ok) {

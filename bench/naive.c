@@ -29,6 +29,40 @@ void naive_set_local_dirty(naive_node *node, const float m[16])
     node->dirty = true;
 }
 
+/* The textbook rotation matrix of a unit quaternion, its columns scaled by
+ * the scale's axes, the translation in the last column. */
+static void trs_to_matrix(const float t[3], const float q[4], const float s[3], float m[16])
+{
+    const float x = q[0], y = q[1], z = q[2], w = q[3];
+    m[0] = (1.0f - 2.0f * (y * y + z * z)) * s[0];
+    m[1] = 2.0f * (x * y + w * z) * s[0];
+    m[2] = 2.0f * (x * z - w * y) * s[0];
+    m[3] = 0.0f;
+    m[4] = 2.0f * (x * y - w * z) * s[1];
+    m[5] = (1.0f - 2.0f * (x * x + z * z)) * s[1];
+    m[6] = 2.0f * (y * z + w * x) * s[1];
+    m[7] = 0.0f;
+    m[8] = 2.0f * (x * z + w * y) * s[2];
+    m[9] = 2.0f * (y * z - w * x) * s[2];
+    m[10] = (1.0f - 2.0f * (x * x + y * y)) * s[2];
+    m[11] = 0.0f;
+    m[12] = t[0];
+    m[13] = t[1];
+    m[14] = t[2];
+    m[15] = 1.0f;
+}
+
+void naive_set_trs(naive_node *node, const float t[3], const float q[4], const float s[3])
+{
+    trs_to_matrix(t, q, s, node->local);
+}
+
+void naive_set_trs_dirty(naive_node *node, const float t[3], const float q[4], const float s[3])
+{
+    trs_to_matrix(t, q, s, node->local);
+    node->dirty = true;
+}
+
 void naive_render(naive_node *node, const float parent_world[16])
 {
     naive_mul(parent_world, node->local, node->world);

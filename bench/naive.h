@@ -25,6 +25,13 @@ void naive_set_local(naive_node *node, const float m[16]);
 /* The same with the dirty flag raised. */
 void naive_set_local_dirty(naive_node *node, const float m[16]);
 
+/* Set a node's local matrix from translation t, rotation quaternion q
+ * (x, y, z, w, unit length) and scale: local = T x R x S, converted in plain
+ * C as game code does it. */
+void naive_set_trs(naive_node *node, const float t[3], const float q[4], const float s[3]);
+/* The same with the dirty flag raised. */
+void naive_set_trs_dirty(naive_node *node, const float t[3], const float q[4], const float s[3]);
+
 /* Recompute the world matrix of node and its whole subtree. */
 void naive_render(naive_node *node, const float parent_world[16]);
 /* Dirty-flag variant: a node recomputes its world when it or an ancestor

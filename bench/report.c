@@ -1,5 +1,6 @@
 /* The benchmark's report (report.h): build and machine description, tables
- * of ns per node and ratios, targets, CSV. */
+ * of ns per node and ratios, the update targets, the frames table (writes +
+ * update) and its targets, CSV. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "report.h"
@@ -222,6 +223,46 @@ static int build_targets(const bench_results *res, target *tg)
     return n;
 }
 
+/* A frame of each side, writes included, ns per scene node. */
+static double naive_frame(const bench_row *r) { return r->naive_set + r->naive; }
+static double dirty_frame(const bench_row *r) { return r->dirty_set + r->dirty; }
+static double single_frame(const bench_row *r) { return r->set + r->sgrt; }
+static double batch_frame(const bench_row *r) { return r->batch_set + r->batch; }
+
+/* The scene of F3 and F4: tree-200K, which a quick run does not build. */
+static const char *trs_target_scene(const bench_results *res)
+{
+    return res->quick ? "tree-64K" : "tree-200K";
+}
+
+#define F1_MOONSHOT 1.2
+
+/* The frame targets: writes + update on both sides. */
+static int build_frame_targets(const bench_results *res, target *tg)
+{
+    int n = 0;
+    const bench_row *r;
+    const char *trs_scene = trs_target_scene(res);
+#define TGT(ID, WHAT, SC, FR, LE, GOAL, EXPR)                                             \
+    do {                                                                                  \
+        target *t_ = &tg[n++];                                                            \
+        *t_ = (target){ID, WHAT, SC, FR, LE, GOAL, NAN, NAN};                             \
+        if ((r = find_row(res, SC, FR)) != NULL)                                          \
+            t_->value = (EXPR);                                                           \
+    } while (0)
+    TGT("F1", "(batch set_local + update) / update", "tree-64K", "all", true, 1.5,
+        batch_frame(r) / r->batch);
+    TGT("F2", "naive frame / batch frame", "tree-64K", "1%", false, 20,
+        naive_frame(r) / batch_frame(r));
+    TGT("F3", "naive TRS frame / batch frame", trs_scene, "trs10", false, 4,
+        naive_frame(r) / batch_frame(r));
+    TGT("F4", "naive TRS frame / single frame", trs_scene, "trs10", false, 2,
+        naive_frame(r) / single_frame(r));
+    TGT("F5", "single set_local / write floor", "tree-64K", "all", true, 2, r->set / r->wfloor);
+#undef TGT
+    return n;
+}
+
 static const char *verdict(const target *t)
 {
     if (isnan(t->value))
@@ -237,7 +278,7 @@ static const char *verdict(const target *t)
 
 void bench_report_print(FILE *out, const bench_results *res)
 {
-    char b[12][16];
+    char b[13][16];
     fprintf(out, "\nsgrt benchmark (%s run)\n", res->quick ? "quick" : "full");
     print_build(out, "", res);
 
@@ -247,6 +288,8 @@ void bench_report_print(FILE *out, const bench_results *res)
             "dirty", "dirty-sh", "copy", "chain");
     for (int i = 0; i < res->row_count; i++) {
         const bench_row *r = &res->rows[i];
+        if (r->trs)
+            continue;
         fprintf(out, "%-10s %-5s %8u %8u %8u | %8s %8s %8s | %8s %8s %8s %8s | %8s %8s\n",
                 r->scene, r->frame, r->nodes, r->moved, r->recomputed, cell(b[0], r->set),
                 cell(b[1], r->sgrt), cell(b[2], r->scalar), cell(b[3], r->naive),
@@ -266,6 +309,8 @@ void bench_report_print(FILE *out, const bench_results *res)
             "naive-sh", "dirty", "dirty-sh", "sgrt/copy", "scalar", "sgrt/chn", "+set:dirty");
     for (int i = 0; i < res->row_count; i++) {
         const bench_row *r = &res->rows[i];
+        if (r->trs)
+            continue;
         fprintf(out, "%-10s %-5s | %9s %9s %9s %9s | %9s %9s %9s | %9s\n", r->scene, r->frame,
                 cell(b[0], r->naive / r->sgrt), cell(b[1], r->naive_sh / r->sgrt),
                 cell(b[2], r->dirty / r->sgrt), cell(b[3], r->dirty_sh / r->sgrt),
@@ -295,13 +340,69 @@ void bench_report_print(FILE *out, const bench_results *res)
     }
     fprintf(out, "  T7 (kernels alone: C reference / SIMDe 4-wide, >=2.2x): tests/test_kernels --bench\n"
                  "  in the build directory (a build with -Dtests=true).\n");
+
+    fprintf(out, "\nframes (writes + update), ns per scene node (median)\n");
+    fprintf(out,
+            "%-10s %-6s %8s %8s | %8s %8s %8s %8s %8s | %9s %8s %9s %8s | %9s %9s %9s %9s\n",
+            "scene", "frame", "moved", "recomp", "set", "update", "batch", "b-upd", "wfloor", "naive_set",
+            "naive", "dirty_set", "dirty", "nv/single", "nv/batch", "dty/batch", "b+u/u");
+    for (int i = 0; i < res->row_count; i++) {
+        const bench_row *r = &res->rows[i];
+        fprintf(out,
+                "%-10s %-6s %8u %8u | %8s %8s %8s %8s %8s | %9s %8s %9s %8s | %9s %9s %9s %9s\n",
+                r->scene, r->frame, r->moved, r->recomputed, cell(b[0], r->set), cell(b[1], r->sgrt),
+                cell(b[2], r->batch_set), cell(b[3], r->batch), cell(b[4], r->wfloor),
+                cell(b[5], r->naive_set), cell(b[6], r->naive), cell(b[7], r->dirty_set),
+                cell(b[8], r->dirty), cell(b[9], naive_frame(r) / single_frame(r)),
+                cell(b[10], naive_frame(r) / batch_frame(r)),
+                cell(b[11], dirty_frame(r) / batch_frame(r)),
+                cell(b[12], batch_frame(r) / r->batch));
+    }
+    fprintf(out,
+            "  frame: none, 1%%, all, anim as above, each write an sgrt_node_set_local; trs10, trs50,\n"
+            "  trs100: 10/50/100 %% of the nodes (chosen at random once per scene, in creation order)\n"
+            "  get a new translation, unit quaternion and positive scale every frame, each write an\n"
+            "  sgrt_node_set_trs; no TRS frames on chains. moved: writes per frame; recomp: median of\n"
+            "  what sgrt_scene_update returned after the single writes.\n"
+            "  set: the frame's single writes (sgrt_node_set_local / sgrt_node_set_trs); update:\n"
+            "  sgrt_scene_update after them. batch: one sgrt_nodes_set_local / sgrt_nodes_set_trs call\n"
+            "  for the frame, its inputs gathered into contiguous arrays outside the clock (TRS as\n"
+            "  three arrays: t, q, scale); b-upd: sgrt_scene_update after it (same default scene).\n"
+            "  wfloor: per write, memcpy of a 64 B matrix into a per-node array + one bit set in a\n"
+            "  bitfield (no TRS conversion). naive_set, dirty_set: the baselines' own writes on the\n"
+            "  creation-order heap (copy the matrix, or convert TRS to a matrix in plain C; dirty also\n"
+            "  raises the node's flag); naive, dirty: render() after them.\n"
+            "  nv/single = (naive_set + naive) / (set + update); nv/batch = (naive_set + naive) /\n"
+            "  (batch + b-upd); dty/batch = (dirty_set + dirty) / (batch + b-upd); b+u/u = (batch +\n"
+            "  b-upd) / b-upd. >1 in the first three means sgrt's frame is faster.\n");
+
+    const int nf = build_frame_targets(res, tg);
+    fprintf(out, "\nframe targets (reporting only; a frame = writes + update; ratios from this run)\n");
+    fprintf(out, "%-3s %-10s %-6s %-36s %10s %8s  %-6s\n", "#", "scene", "frame", "measure",
+            "value", "goal", "result");
+    for (int i = 0; i < nf; i++) {
+        char goal[24];
+        snprintf(goal, sizeof goal, "%s%g", tg[i].at_most ? "<=" : ">=", tg[i].goal);
+        fprintf(out, "%-3s %-10s %-6s %-36s %9sx %8s  %s\n", tg[i].id, tg[i].scene, tg[i].frame,
+                tg[i].what, cell(b[0], tg[i].value), goal, verdict(&tg[i]));
+    }
+    fprintf(out,
+            "  frame = writes + update, columns of the frames table: naive frame = naive_set +\n"
+            "  naive, batch frame = batch + b-upd, single frame = set + update; update in F1 = b-upd.\n"
+            "  F5: set / wfloor. F1 moonshot <=%g: %s.\n",
+            F1_MOONSHOT,
+            isnan(tg[0].value) ? "n/a" : tg[0].value <= F1_MOONSHOT ? "met" : "not met");
+    if (res->quick)
+        fprintf(out, "  quick run: F3 and F4 on %s (no tree-200K in --quick).\n",
+                trs_target_scene(res));
     if (res->verify_failures)
         fprintf(out, "\nVERIFY FAILED in %d scene(s): sgrt and the naive baselines disagree\n",
                 res->verify_failures);
     else
         fprintf(out,
-                "\nverify: every world matrix agrees: naive heaps bit for bit, sgrt vs naive within\n"
-                "        %.2g relative (summation order differs)\n",
+                "\nverify: every world matrix agrees after a TRS frame (not on chains) and a set_local\n"
+                "        frame, each moving every node: naive heaps bit for bit, sgrt vs naive within\n"
+                "        %.2g relative (summation order, TRS conversion differ); no write refused\n",
                 res->verify_max_err);
 }
 
@@ -312,10 +413,14 @@ bool bench_report_csv(const char *path, const bench_results *res)
     if (!f)
         return false;
     print_build(f, "# ", res);
-    fprintf(f, "# block 0: ns per scene node; block 1: targets (T7: tests/test_kernels --bench)\n");
+    fprintf(f, "# block 0: ns per scene node (trs* rows: TRS frames, sgrt_set = set_trs, no scalar,\n"
+               "# shuffled, copy, chain); block 1: targets T1..T8 (T7: tests/test_kernels --bench)\n"
+               "# and frame targets F1..F5\n");
     fprintf(f, "scene,frame,nodes,moved,recomputed,sgrt_set,sgrt,sgrt_scalar,naive,naive_shuffled,"
                "dirty,dirty_shuffled,naive_set,dirty_set,copy,chain,naive_x,naive_shuffled_x,"
-               "dirty_x,dirty_shuffled_x,sgrt_per_copy,scalar_x,sgrt_per_chain\n");
+               "dirty_x,dirty_shuffled_x,sgrt_per_copy,scalar_x,sgrt_per_chain,batch_set,"
+               "batch_update,wfloor,naive_frame_per_single,naive_frame_per_batch,"
+               "dirty_frame_per_batch,batch_frame_per_update\n");
     for (int i = 0; i < res->row_count; i++) {
         const bench_row *r = &res->rows[i];
         fprintf(f, "%s,%s,%u,%u,%u", r->scene, r->frame, r->nodes, r->moved, r->recomputed);
@@ -323,7 +428,9 @@ bool bench_report_csv(const char *path, const bench_results *res)
                             r->dirty_sh, r->naive_set, r->dirty_set, r->copy, r->chain,
                             r->naive / r->sgrt, r->naive_sh / r->sgrt, r->dirty / r->sgrt,
                             r->dirty_sh / r->sgrt, r->sgrt / r->copy, r->scalar / r->sgrt,
-                            r->sgrt / r->chain};
+                            r->sgrt / r->chain, r->batch_set, r->batch, r->wfloor,
+                            naive_frame(r) / single_frame(r), naive_frame(r) / batch_frame(r),
+                            dirty_frame(r) / batch_frame(r), batch_frame(r) / r->batch};
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
             if (isnan(v[k]))
                 fprintf(f, ",");
@@ -333,7 +440,8 @@ bool bench_report_csv(const char *path, const bench_results *res)
         fprintf(f, "\n");
     }
     target tg[MAX_TARGETS];
-    const int nt = build_targets(res, tg);
+    int nt = build_targets(res, tg);
+    nt += build_frame_targets(res, tg + nt);
     fprintf(f, "\n\ntarget,scene,frame,measure,value,goal,result,value_incl_set\n");
     for (int i = 0; i < nt; i++)
         fprintf(f, "%s,%s,%s,%s,%s,%s%g,%s,%s\n", tg[i].id, tg[i].scene, tg[i].frame, tg[i].what,

@@ -9,15 +9,20 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define BENCH_MAX_ROWS 64
+#define BENCH_MAX_ROWS 96
 
 /* One (scene, frame) of the table; times in ns per scene node, NAN when the
- * measure does not apply. */
+ * measure does not apply. A TRS frame (trs set) writes translation, rotation
+ * and scale instead of matrices: set, naive_set and dirty_set are then
+ * sgrt_node_set_trs and the baselines' own TRS -> matrix conversions, batch_set
+ * is sgrt_nodes_set_trs; it has no scalar, shuffled, copy or chain measure
+ * and appears only in the frames table (and the CSV). */
 typedef struct bench_row {
     char scene[32];
     const char *frame;
+    bool trs;
     uint32_t nodes;
-    uint32_t moved;      /* set_local calls per frame */
+    uint32_t moved;      /* writes per frame (set_local or set_trs calls) */
     uint32_t recomputed; /* median of what sgrt_scene_update returned */
     double set;          /* sgrt_node_set_local calls of the frame */
     double sgrt;         /* sgrt_scene_update, default scene */
@@ -26,6 +31,9 @@ typedef struct bench_row {
     double naive_set, dirty_set; /* the baselines' own local writes (creation order) */
     double copy;         /* memcpy of n local matrices into n world matrices */
     double chain;        /* per dependent product of sgrt_node_world_now (chains only) */
+    double batch_set;    /* one sgrt_nodes_set_local call, inputs gathered outside the clock */
+    double batch;        /* sgrt_scene_update after it (same default scene) */
+    double wfloor;       /* per write: memcpy of 64 B into a per-node array + one bit */
 } bench_row;
 
 typedef struct bench_results {
@@ -33,7 +41,7 @@ typedef struct bench_results {
     bool level_order; /* trees numbered level by level (--order bfs) */
     bench_row rows[BENCH_MAX_ROWS];
     int row_count;
-    int verify_failures;   /* scenes whose world matrices disagreed */
+    int verify_failures;   /* scenes whose world matrices disagreed, or a batch refused */
     double verify_max_err; /* largest relative sgrt vs naive difference */
     /* sgrt_scene_simd_name of the scenes that ran (NULL until one has). */
     const char *sgrt_kernel, *scalar_kernel;

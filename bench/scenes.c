@@ -81,6 +81,8 @@ bool bench_topo_tree4(bench_topo *t, uint32_t n, bool level_order)
 named:
     if (n >= 1000000u && n % (1u << 20) == 0)
         snprintf(t->name, sizeof t->name, "tree-%uM", n >> 20);
+    else if (n % 1000u == 0)
+        snprintf(t->name, sizeof t->name, "tree-%uK", n / 1000u);
     else
         snprintf(t->name, sizeof t->name, "tree-%uK", n >> 10);
     topo_depth(t);
@@ -150,6 +152,28 @@ void bench_topo_free(bench_topo *t)
     memset(t, 0, sizeof *t);
 }
 
+/* Uniform in [-1, 1). */
+static double rng_signed(bench_rng *rng)
+{
+    return (double)(bench_rng_next(rng) >> 11) * 0x1p-53 * 2.0 - 1.0;
+}
+
+/* Unit quaternion, uniform over rotations (rejection from the 4-ball). */
+static void rng_quat(bench_rng *rng, double q[4])
+{
+    double len;
+    do {
+        len = 0;
+        for (int k = 0; k < 4; k++) {
+            q[k] = rng_signed(rng);
+            len += q[k] * q[k];
+        }
+    } while (len < 1e-3 || len > 1.0);
+    len = sqrt(len);
+    for (int k = 0; k < 4; k++)
+        q[k] /= len;
+}
+
 float (*bench_mat_pool(uint32_t count, uint64_t seed))[16]
 {
     float (*pool)[16] = aligned_alloc(64, (size_t)count * sizeof *pool);
@@ -157,16 +181,9 @@ float (*bench_mat_pool(uint32_t count, uint64_t seed))[16]
     if (!pool)
         return NULL;
     for (uint32_t i = 0; i < count; i++) {
-        double q[4], len = 0;
-        do {
-            len = 0;
-            for (int k = 0; k < 4; k++) {
-                q[k] = (double)(bench_rng_next(&rng) >> 11) * 0x1p-53 * 2.0 - 1.0;
-                len += q[k] * q[k];
-            }
-        } while (len < 1e-3 || len > 1.0);
-        len = sqrt(len);
-        const double x = q[0] / len, y = q[1] / len, z = q[2] / len, w = q[3] / len;
+        double q[4];
+        rng_quat(&rng, q);
+        const double x = q[0], y = q[1], z = q[2], w = q[3];
         float *m = pool[i];
         m[0] = (float)(1 - 2 * (y * y + z * z));
         m[1] = (float)(2 * (x * y + z * w));
@@ -181,7 +198,7 @@ float (*bench_mat_pool(uint32_t count, uint64_t seed))[16]
         m[10] = (float)(1 - 2 * (x * x + y * y));
         m[11] = 0.0f;
         for (int k = 0; k < 3; k++)
-            m[12 + k] = (float)((double)(bench_rng_next(&rng) >> 11) * 0x1p-53 * 2.0 - 1.0);
+            m[12 + k] = (float)rng_signed(&rng);
         m[15] = 1.0f;
     }
     return pool;
@@ -190,4 +207,35 @@ float (*bench_mat_pool(uint32_t count, uint64_t seed))[16]
 void bench_mat_pool_free(float (*pool)[16])
 {
     free(pool);
+}
+
+bool bench_trs_pool_init(bench_trs_pool *p, uint32_t count, uint64_t seed)
+{
+    bench_rng rng = {seed};
+    p->t = malloc((size_t)count * sizeof *p->t);
+    p->q = malloc((size_t)count * sizeof *p->q);
+    p->s = malloc((size_t)count * sizeof *p->s);
+    if (!p->t || !p->q || !p->s) {
+        bench_trs_pool_free(p);
+        return false;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        double q[4];
+        rng_quat(&rng, q);
+        for (int k = 0; k < 4; k++)
+            p->q[i][k] = (float)q[k];
+        for (int k = 0; k < 3; k++) {
+            p->t[i][k] = (float)rng_signed(&rng);
+            p->s[i][k] = (float)exp(rng_signed(&rng) * log(1.25));
+        }
+    }
+    return true;
+}
+
+void bench_trs_pool_free(bench_trs_pool *p)
+{
+    free(p->t);
+    free(p->q);
+    free(p->s);
+    memset(p, 0, sizeof *p);
 }

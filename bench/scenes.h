@@ -29,7 +29,9 @@ typedef struct bench_topo {
 
 /* Complete 4-ary tree of n nodes (levels filled left to right), numbered in
  * depth-first pre-order (the order in which a recursive loader creates them)
- * or, with level_order, level by level (node i is the child of (i-1)/4). */
+ * or, with level_order, level by level (node i is the child of (i-1)/4).
+ * Named tree-<n/1000>K when n is a multiple of 1000 (tree-200K), else by
+ * powers of two (tree-64K = 65,536 nodes, tree-1M = 1,048,576). */
 bool bench_topo_tree4(bench_topo *t, uint32_t n, bool level_order);
 /* A single chain: node i is the child of node i - 1. */
 bool bench_topo_chain(bench_topo *t, uint32_t n);
@@ -44,5 +46,18 @@ void bench_topo_free(bench_topo *t);
  * [-1, 1]^3), column-major. count must be a power of two. 64-byte aligned. */
 float (*bench_mat_pool(uint32_t count, uint64_t seed))[16];
 void bench_mat_pool_free(float (*pool)[16]);
+
+/* Pool of random TRS inputs, structure of arrays: translation in [-1, 1]^3,
+ * unit quaternion (x, y, z, w), scale per axis in [0.8, 1.25] (uniform in
+ * log space, so products along a hierarchy neither grow nor shrink on
+ * average). count must be a power of two. */
+typedef struct bench_trs_pool {
+    float (*t)[3];
+    float (*q)[4];
+    float (*s)[3];
+} bench_trs_pool;
+
+bool bench_trs_pool_init(bench_trs_pool *p, uint32_t count, uint64_t seed);
+void bench_trs_pool_free(bench_trs_pool *p);
 
 #endif
