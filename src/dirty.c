@@ -3,16 +3,13 @@
  * skips clean storage 1,024 slots at a time. Marking is lazy: a write sets
  * the node's own bit, and when the node has children, lowers `close_from`,
  * the first slot of the closure pass that the next update runs before its
- * kernel (dirty = moved or below something that moved). The pass walks slots
- * in order, parents before children, instead of chasing links per write. */
+ * kernel (dirty = moved or below something that moved). When many such
+ * nodes moved, the pass walks slots in order, parents before children: one
+ * parent load per clean slot, sequential. When few did, far apart, it walks
+ * below each of them through the links instead (what the write would have
+ * done, once per update and never twice over a subtree). */
 #include "internal.h"
 
-void sgrt__dirty_set(sgrt_scene *s, uint32_t slot)
-{
-    const uint32_t w = slot >> 5;
-    s->st.dirty[w] |= 1u << (slot & 31u);
-    sgrt__bit_set(s->st.dirty_sum, w);
-}
 
 void sgrt__dirty_clear(sgrt_scene *s, uint32_t slot)
 {
@@ -31,8 +28,11 @@ void sgrt__dirty_mark(sgrt_scene *s, uint32_t slot)
     if (sgrt__bit_get(s->st.dirty, slot))
         return;
     sgrt__dirty_set(s, slot);
-    if (sgrt__bit_get(s->st.inner, slot) && slot < s->close_from)
-        s->close_from = slot;
+    if (sgrt__bit_get(s->st.inner, slot)) {
+        s->pending_inner++;
+        if (slot < s->close_from)
+            s->close_from = slot;
+    }
 }
 
 void sgrt__dirty_mark_moved(sgrt_scene *s, uint32_t slot)
@@ -40,8 +40,32 @@ void sgrt__dirty_mark_moved(sgrt_scene *s, uint32_t slot)
     /* Even when the node was dirty already: its descendants may have been
      * pending from a close_from above their new slots. */
     sgrt__dirty_set(s, slot);
-    if (sgrt__bit_get(s->st.inner, slot) && slot < s->close_from)
-        s->close_from = slot;
+    if (sgrt__bit_get(s->st.inner, slot)) {
+        s->pending_inner++;
+        if (slot < s->close_from)
+            s->close_from = slot;
+    }
+}
+
+/* Mark the descendants of x, stopping at nodes already dirty (their own
+ * descendants are dirty, or x's walk is not the one that owes them). */
+static void mark_below(sgrt_scene *s, uint32_t x)
+{
+    uint32_t y = s->st.first_child[x];
+    while (y != SGRT__NONE) {
+        if (sgrt__bit_get(s->st.dirty, y)) {
+            y = sgrt__skip_subtree(s, y, x);
+            continue;
+        }
+        sgrt__dirty_set(s, y);
+        y = sgrt__preorder_next(s, y, x);
+    }
+}
+
+bool sgrt__dirty_closure_is_sparse(const sgrt_scene *s)
+{
+    return s->close_from != SGRT__NONE &&
+           (uint64_t)s->pending_inner * 64u < (uint64_t)(s->slot_end - s->close_from);
 }
 
 void sgrt__dirty_close(sgrt_scene *s)
@@ -49,7 +73,24 @@ void sgrt__dirty_close(sgrt_scene *s)
     const uint32_t from = s->close_from;
     if (from == SGRT__NONE)
         return;
+    const bool sparse = sgrt__dirty_closure_is_sparse(s);
     s->close_from = SGRT__NONE;
+    s->pending_inner = 0;
+    if (sparse) {
+        /* Few moved nodes with children, far apart: walk below each of
+         * them through the links (every dirty node with children at or
+         * after `from`; those marked by a walk find their children marked). */
+        SGRT__FOR_EACH_SUMMARIZED(s->st.dirty_sum, from >> 10, s->st.sum_words, s->st.dirty,
+                                  false, w, bits,
+            if (w < from >> 5)
+                continue;
+            uint32_t roots = bits & s->st.inner[w];
+            if (w == from >> 5)
+                roots &= sgrt__mask_from(from & 31u);
+            SGRT__FOR_EACH_IN_WORD(w, roots, x, mark_below(s, x);)
+        )
+        return;
+    }
     /* Slots after `from` in increasing order: a parent comes before its
      * children, so one pass carries the marks down any depth. Only live,
      * clean slots are looked at: a word whose live slots are all dirty (every

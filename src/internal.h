@@ -130,6 +130,7 @@ struct sgrt_scene {
      * (SGRT__NONE: none): the closure pass starts after it. Every live node
      * below a dirty node is dirty or lies after close_from. */
     uint32_t close_from;
+    uint32_t pending_inner; /* moved nodes with children since the last closure */
 
     sgrt__storage st;
 
@@ -212,7 +213,12 @@ static inline uint32_t sgrt__handle_field(uint32_t id) { return id >> SGRT__INDE
 
 /* ---- dirty.c ------------------------------------------------------------- */
 
-void sgrt__dirty_set(sgrt_scene *s, uint32_t slot);
+static inline void sgrt__dirty_set(sgrt_scene *s, uint32_t slot)
+{
+    const uint32_t w = slot >> 5;
+    s->st.dirty[w] |= 1u << (slot & 31u);
+    sgrt__bit_set(s->st.dirty_sum, w);
+}
 void sgrt__dirty_clear(sgrt_scene *s, uint32_t slot);
 /* The node at slot moved: mark it, and leave its descendants to the closure
  * pass (lowering close_from when it has children). O(1). */
@@ -221,8 +227,12 @@ void sgrt__dirty_mark(sgrt_scene *s, uint32_t slot);
  * its subtree: the closure pass is made to start at it in any case. */
 void sgrt__dirty_mark_moved(sgrt_scene *s, uint32_t slot);
 /* The closure pass: every live node below a dirty node becomes dirty.
- * O(live slots after close_from); nothing when nothing is pending. */
+ * O(live slots after close_from), or, when sparse, O(nodes it marks);
+ * nothing when nothing is pending. */
 void sgrt__dirty_close(sgrt_scene *s);
+/* Whether the pending closure is sparse: few moved nodes with children
+ * (fewer than 1 per 64 slots after close_from), closed by link walks. */
+bool sgrt__dirty_closure_is_sparse(const sgrt_scene *s);
 
 /* ---- update.c ------------------------------------------------------------ */
 

@@ -168,6 +168,10 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
         pending = s->st.dirty_sum[sw] != 0;
     if (!pending)
         return 0; /* an idle frame wakes no thread */
+    /* A sparse closure is a few link walks: done here, the tasks then have
+     * none to do. */
+    if (sgrt__dirty_closure_is_sparse(s))
+        sgrt__dirty_close(s);
     uint32_t wanted = ex->workers > SGRT__MAX_RANGES / 8u ? SGRT__MAX_RANGES : ex->workers * 8u;
     if (s->plan_version != s->structure_version + 1u || s->plan_wanted != wanted)
         plan_build(s, wanted);
@@ -186,6 +190,7 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
     else if (ntasks > 1u)
         ex->run(ex->user, ntasks, range_task, s);
     s->close_from = SGRT__NONE;
+    s->pending_inner = 0;
     for (uint32_t r = 0; r < s->plan_ranges; r++)
         count += s->range_count[r];
     return count;

@@ -1,6 +1,7 @@
 /* Writing and reading transforms: set_local, set_trs, local and world reads.
  * None of these allocate. */
 #include "internal.h"
+#include <simde/x86/sse2.h>
 #include <string.h>
 
 /* Prefetching for batches: the handle entry a few entries ahead, and the
@@ -14,37 +15,66 @@
 #endif
 #define AHEAD 8u
 
-/* m holds no NaN or infinity (sgrt__all_finite with the count fixed, so that
- * the compiler unrolls and vectorises it: this check is on every write). */
+/* A matrix as four 128-bit integer vectors (SIMDe: SSE2 on x86, NEON on ARM,
+ * plain C elsewhere): the write path checks, compares and copies 64 bytes
+ * with a handful of vector instructions and one load of each side. Integer
+ * operations only, so the result is the same on every target. */
+typedef struct mat_bits {
+    simde__m128i v[4];
+} mat_bits;
+
+static inline mat_bits load_bits(const float *m)
+{
+    mat_bits r;
+    for (int k = 0; k < 4; k++)
+        r.v[k] = simde_mm_loadu_si128((const simde__m128i *)(const void *)(m + 4 * k));
+    return r;
+}
+
+/* No NaN or infinity: no element with an all-ones exponent. */
+static inline bool finite_bits(const mat_bits *m)
+{
+    const simde__m128i e = simde_mm_set1_epi32(0x7F800000);
+    simde__m128i bad = simde_mm_setzero_si128();
+    for (int k = 0; k < 4; k++)
+        bad = simde_mm_or_si128(bad, simde_mm_cmpeq_epi32(simde_mm_and_si128(m->v[k], e), e));
+    return simde_mm_movemask_epi8(bad) == 0;
+}
+
 static inline bool finite16(const float *m)
 {
-    uint32_t u[16], bad = 0;
-    memcpy(u, m, sizeof u);
-    for (int i = 0; i < 16; i++)
-        bad |= (u[i] & 0x7F800000u) + 0x00800000u;
-    return (bad & 0x80000000u) == 0;
+    const mat_bits b = load_bits(m);
+    return finite_bits(&b);
 }
 
 /* The write itself: copy m into the slot's local and mark the node and its
  * subtree, unless m is bit-identical to what is there (then nothing is
  * marked). A node already dirty needs no comparison: its subtree is marked
  * or pending. */
-static inline void write_local(sgrt_scene *s, uint32_t slot, const float *m)
+static inline void write_bits(sgrt_scene *s, uint32_t slot, const mat_bits *m)
 {
     float *dst = s->st.local[slot];
     if (!sgrt__bit_get(s->st.dirty, slot)) {
-        uint64_t a[8], b[8], diff = 0;
-        memcpy(a, dst, sizeof a);
-        memcpy(b, m, sizeof b);
-        for (int i = 0; i < 8; i++)
-            diff |= a[i] ^ b[i];
-        if (!diff)
+        const mat_bits old = load_bits(dst);
+        simde__m128i diff = simde_mm_setzero_si128();
+        for (int k = 0; k < 4; k++)
+            diff = simde_mm_or_si128(diff, simde_mm_xor_si128(old.v[k], m->v[k]));
+        if (simde_mm_movemask_epi8(simde_mm_cmpeq_epi8(diff, simde_mm_setzero_si128())) == 0xFFFF)
             return;
-        memcpy(dst, m, 16 * sizeof(float));
-        sgrt__dirty_mark(s, slot);
-        return;
+        /* sgrt__dirty_mark, its common case inline: a leaf, not yet dirty. */
+        if (!sgrt__bit_get(s->st.inner, slot))
+            sgrt__dirty_set(s, slot);
+        else
+            sgrt__dirty_mark(s, slot);
     }
-    memcpy(dst, m, 16 * sizeof(float));
+    for (int k = 0; k < 4; k++)
+        simde_mm_storeu_si128((simde__m128i *)(void *)(dst + 4 * k), m->v[k]);
+}
+
+static inline void write_local(sgrt_scene *s, uint32_t slot, const float *m)
+{
+    const mat_bits b = load_bits(m);
+    write_bits(s, slot, &b);
 }
 
 sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16])
@@ -54,9 +84,10 @@ sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16]
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
         return SGRT_ERR_STALE_HANDLE;
-    if (!finite16(m))
+    const mat_bits b = load_bits(m);
+    if (!finite_bits(&b))
         return SGRT_ERR_INVALID_ARG;
-    write_local(s, slot, m);
+    write_bits(s, slot, &b);
     return SGRT_OK;
 }
 
