@@ -27,8 +27,9 @@ enum frame_kind {
 static const char *const frame_name[FRAME_KINDS] = {"none",  "1%",    "all",   "anim",
                                                     "trs10", "trs50", "trs100"};
 
-/* sgrt_node_world_now multiplies down at most this many dirty ancestors in
- * one pass (O(d)); beyond, it walks the chain again per segment. */
+/* The chain bound is timed on a chain of this many nodes of its own:
+ * sgrt_node_world_now walks to the root, then multiplies down from the
+ * topmost moved node in one pass when the chain is at most this long. */
 #define CHAIN_TAIL 256u
 
 typedef struct frame_moves {
@@ -60,6 +61,8 @@ typedef struct bench_ctx {
     uint32_t *anim10, *anim50;
     uint32_t anim10_count, anim50_count;
     bool chain;
+    sgrt_scene *chain_s;          /* chains: a CHAIN_TAIL-node chain for the bound */
+    sgrt_node chain_h[CHAIN_TAIL];
     uint32_t serial;        /* frame number within the scene, see matrix_for() */
     uint32_t write_errors;  /* writes sgrt refused (none should be) */
 } bench_ctx;
@@ -300,28 +303,29 @@ static void block_copy(bench_ctx *c, int warm, int reps, double *out)
     }
 }
 
-/* The bound of a chain: each product waits for the previous one. Outside the
- * clock, one real move of the first of the chain's last CHAIN_TAIL nodes
- * marks that tail dirty; sgrt_node_world_now on the deepest node then
- * multiplies down the tail with the scene's kernel, changing nothing, and
- * n / CHAIN_TAIL such calls make one product per node. Each sample is scaled
- * to n products. The update after the block clears the tail. */
+/* The bound of a chain: each product waits for the previous one. A chain
+ * of CHAIN_TAIL nodes of its own (the scene's default kernel): outside the
+ * clock, one real move of its root marks it; sgrt_node_world_now on its
+ * deepest node then walks up and multiplies down the whole chain with the
+ * scene's kernel, changing nothing, and n / CHAIN_TAIL such calls make one
+ * product per node of the measured scene. Each sample is scaled to n
+ * products. The update after the block clears the mark. */
 static void block_chain(bench_ctx *c, int warm, int reps, double *out)
 {
-    const uint32_t n = c->topo->n, tail = n < CHAIN_TAIL ? n : CHAIN_TAIL;
+    const uint32_t n = c->topo->n, tail = CHAIN_TAIL;
     const uint32_t calls = (n + tail - 1) / tail;
-    const sgrt_node head = c->h[n - tail], last = c->h[n - 1];
+    const sgrt_node head = c->chain_h[0], last = c->chain_h[tail - 1];
     float w[16];
     for (int f = 0; f < warm + reps; f++) {
-        (void)sgrt_node_set_local(c->s, head, matrix_for(c, c->serial++, n - tail));
+        (void)sgrt_node_set_local(c->chain_s, head, matrix_for(c, c->serial++, 0));
         const double t0 = bench_now_ns();
         for (uint32_t k = 0; k < calls; k++)
-            (void)sgrt_node_world_now(c->s, last, w);
+            (void)sgrt_node_world_now(c->chain_s, last, w);
         const double t1 = bench_now_ns();
         if (f >= warm)
             out[f - warm] = (t1 - t0) * n / ((double)calls * tail);
     }
-    sgrt_scene_update(c->s);
+    sgrt_scene_update(c->chain_s);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -330,6 +334,7 @@ static void block_chain(bench_ctx *c, int warm, int reps, double *out)
 
 static void ctx_free(bench_ctx *c)
 {
+    sgrt_scene_destroy(c->chain_s);
     sgrt_scene_destroy(c->s);
     sgrt_scene_destroy(c->scalar);
     free(c->h);
@@ -424,6 +429,17 @@ static bool ctx_build(bench_ctx *c, const bench_topo *t, float (*pool)[16],
     if (!scene_build(t, init, SGRT_SIMD_AUTO, &c->s, &c->h) ||
         !scene_build(t, init, SGRT_SIMD_SCALAR, &c->scalar, &c->hs))
         return false;
+    if (c->chain) {
+        if (sgrt_scene_create(NULL, &c->chain_s) != SGRT_OK)
+            return false;
+        for (uint32_t i = 0; i < CHAIN_TAIL; i++)
+            if (sgrt_node_create(c->chain_s, i ? c->chain_h[i - 1] : SGRT_NULL_NODE,
+                                 &c->chain_h[i]) != SGRT_OK ||
+                sgrt_node_set_local(c->chain_s, c->chain_h[i],
+                                    init[i & (BENCH_POOL_SIZE - 1u)]) != SGRT_OK)
+                return false;
+        sgrt_scene_update(c->chain_s);
+    }
     c->copy_src = aligned_alloc(64, (size_t)n * 64);
     c->copy_dst = aligned_alloc(64, (size_t)n * 64);
     c->b_nodes = malloc((size_t)n * sizeof *c->b_nodes);

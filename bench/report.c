@@ -300,8 +300,8 @@ void bench_report_print(FILE *out, const bench_results *res)
             "  set: sgrt_node_set_local calls of the frame (not in 'sgrt'); sgrt: sgrt_scene_update;\n"
             "  scalar: the same update on a second scene created with max_simd = SGRT_SIMD_SCALAR\n"
             "  (the C reference kernels); naive/dirty: render() only; copy: memcpy of n local matrices\n"
-            "  to n world matrices; chain: sgrt_node_world_now on the deepest node of the chain with\n"
-            "  its last 256 nodes dirty, n/256 times: dependent multiplies through the scene's kernel,\n"
+            "  to n world matrices; chain: sgrt_node_world_now on the deepest node of a 256-node\n"
+            "  chain whose root moved, n/256 times: dependent multiplies through the scene's kernel,\n"
             "  ns per product.\n");
 
     fprintf(out, "\nratios (x = times; >1 means sgrt update is faster)\n");

@@ -48,18 +48,21 @@ void sgrt__dirty_mark_moved(sgrt_scene *s, uint32_t slot)
 }
 
 /* Mark the descendants of x, stopping at nodes already dirty (their own
- * descendants are dirty, or x's walk is not the one that owes them). */
-static void mark_below(sgrt_scene *s, uint32_t x)
+ * descendants are dirty, or x's walk is not the one that owes them), and at
+ * most `budget` of them; returns how many it marked. */
+static uint32_t mark_below(sgrt_scene *s, uint32_t x, uint32_t budget)
 {
-    uint32_t y = s->st.first_child[x];
-    while (y != SGRT__NONE) {
+    uint32_t y = s->st.first_child[x], marked = 0;
+    while (y != SGRT__NONE && marked < budget) {
         if (sgrt__bit_get(s->st.dirty, y)) {
             y = sgrt__skip_subtree(s, y, x);
             continue;
         }
         sgrt__dirty_set(s, y);
+        marked++;
         y = sgrt__preorder_next(s, y, x);
     }
+    return marked;
 }
 
 bool sgrt__dirty_closure_is_sparse(const sgrt_scene *s)
@@ -79,17 +82,22 @@ void sgrt__dirty_close(sgrt_scene *s)
     if (sparse) {
         /* Few moved nodes with children, far apart: walk below each of
          * them through the links (every dirty node with children at or
-         * after `from`; those marked by a walk find their children marked). */
+         * after `from`; those marked by a walk find their children marked).
+         * A walk costs a few times a scanned slot: past a quarter of the
+         * scan's slots (a long chain), the scan finishes the job. */
+        uint32_t budget = (s->slot_end - from) / 4u;
         SGRT__FOR_EACH_SUMMARIZED(s->st.dirty_sum, from >> 10, s->st.sum_words, s->st.dirty,
                                   false, w, bits,
-            if (w < from >> 5)
+            if (w < from >> 5 || !budget)
                 continue;
             uint32_t roots = bits & s->st.inner[w];
             if (w == from >> 5)
                 roots &= sgrt__mask_from(from & 31u);
-            SGRT__FOR_EACH_IN_WORD(w, roots, x, mark_below(s, x);)
+            SGRT__FOR_EACH_IN_WORD(w, roots, x,
+                budget = budget ? budget - mark_below(s, x, budget) : 0;)
         )
-        return;
+        if (budget)
+            return;
     }
     /* Slots after `from` in increasing order: a parent comes before its
      * children, so one pass carries the marks down any depth. Only live,
