@@ -452,6 +452,9 @@ static void fscene_open(fscene *f, reader *r)
     d.max_nodes = f->max_nodes;
     if (cfg & 8u)
         f->fa.countdown = 1u + (u8(r) & 3u);
+    /* Bits 4-6: the highest kernel level (0: the CPU's), so that every
+     * kernel this machine runs gets fuzzed, not only the default one. */
+    d.max_simd = (sgrt_simd)((uint32_t)(cfg >> 4) % 5u);
     for (;;) {
         sgrt_scene *const sentinel = (sgrt_scene *)(uintptr_t)64;
         sgrt_scene *s = sentinel;
@@ -732,6 +735,7 @@ enum {
     OP_SET_FROM_CHANGES,
     OP_BATCH_LOCAL,
     OP_BATCH_TRS,
+    OP_UPDATE_PARALLEL,
     OP_COUNT
 };
 
@@ -1037,7 +1041,32 @@ static void do_batch(fscene *f, const fscene *other, reader *r, bool trs)
         apply_local(f, nodes[i], m[i], SGRT_OK, true);
 }
 
-static void do_update(fscene *f)
+/* An executor that runs the tasks on the calling thread in an order drawn
+ * from the input: the parallel update must not depend on the order. */
+typedef struct shuffle_exec {
+    uint32_t seed;
+    uint32_t runs;
+} shuffle_exec;
+
+static void shuffle_run(void *user, uint32_t count, void (*fn)(void *ctx, uint32_t i), void *ctx)
+{
+    shuffle_exec *e = user;
+    uint32_t order[256];
+    ENSURE(count <= 256, "parallel update asked for %u tasks", count);
+    for (uint32_t i = 0; i < count; i++)
+        order[i] = i;
+    for (uint32_t i = count; i > 1; i--) {
+        e->seed = e->seed * 1664525u + 1013904223u;
+        const uint32_t k = (e->seed >> 8) % i, t = order[i - 1];
+        order[i - 1] = order[k];
+        order[k] = t;
+    }
+    for (uint32_t i = 0; i < count; i++)
+        fn(ctx, order[i]);
+    e->runs++;
+}
+
+static void do_update_with(fscene *f, const sgrt_executor *ex)
 {
     const uint32_t want = ref_model_pending(f->m);
     /* The float model computes every new world before marks are cleared. */
@@ -1050,7 +1079,7 @@ static void do_update(fscene *f)
             note_slot(f, slot_of(f, id));
     }
     const uint64_t calls0 = f->fa.calls;
-    const uint32_t got = sgrt_scene_update(f->s);
+    const uint32_t got = ex ? sgrt_scene_update_parallel(f->s, ex) : sgrt_scene_update(f->s);
     ENSURE(f->fa.calls == calls0, "update allocated");
     ENSURE(got == want, "update recomputed %u, model %u", got, want);
     ENSURE(ref_model_update(f->m) == want, "model update count");
@@ -1072,6 +1101,15 @@ static void do_update(fscene *f)
                    ref_model_world_error(f->m, id, e->world),
                    ref_model_world_tolerance(f->m, id));
     }
+}
+
+static void do_update(fscene *f) { do_update_with(f, NULL); }
+
+static void do_update_parallel(fscene *f, reader *r)
+{
+    shuffle_exec e = {u8(r), 0};
+    const sgrt_executor ex = {shuffle_run, &e, 1u + u8(r) % 70u};
+    do_update_with(f, &ex);
 }
 
 static void do_read(fscene *f, sgrt_node h)
@@ -1788,6 +1826,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         case OP_SET_COMBINE:
             do_set_combine(f, other, &r);
+            break;
+        case OP_UPDATE_PARALLEL:
+            do_update_parallel(f, &r);
             break;
         case OP_BATCH_LOCAL:
         case OP_BATCH_TRS:
