@@ -329,9 +329,9 @@ static int build_worker_targets(const bench_results *res, target *tg)
                   "game", "anim", false, 1.5, W_SPEEDUP);
     worker_target(&tg[n++], "M3", "N workers / 1 worker update",
                   find_row(res, "chain-64K", "all"), "chain-64K", "all", true, 1.05, W_COST);
-    worker_target(&tg[n++], "M4", "predicted speed-up, 16 workers", find_row(res, tree, "all"),
+    worker_target(&tg[n++], "M4", "predicted speed-up at 16 workers", find_row(res, tree, "all"),
                   tree, "all", false, 12, W_PREDICTED16);
-    worker_target(&tg[n++], "M4", "predicted speed-up, 16 workers", find_game_row(res, "anim"),
+    worker_target(&tg[n++], "M4", "predicted speed-up at 16 workers", find_game_row(res, "anim"),
                   "game", "anim", false, 12, W_PREDICTED16);
     worker_target(&tg[n++], "M5", "idle: N workers / 1 worker update",
                   find_row(res, tree, "none"), tree, "none", true, 1.2, W_COST);
