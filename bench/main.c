@@ -1,15 +1,17 @@
 /* sgrt benchmark: frames (writes + sgrt_scene_update) against the naive
  * recursive traversal, the naive traversal with a dirty flag, the copy floor
- * and the write floor, measured in one run on the same scenes with the same
- * moves. See docs/performance.md.
+ * and the write floor, and the update on 1 and N workers, measured in one
+ * run on the same scenes with the same moves. See docs/performance.md.
  *
  * This file owns the command line and the run: which scenes, in which
- * order, on a thread with a stack deep enough for the naive recursion.
+ * order, on a thread with a stack deep enough for the naive recursion, and
+ * the thread pool behind sgrt_scene_update_parallel (the examples' one).
  * measure.c times one scene, report.c prints the results. */
 #define _GNU_SOURCE /* getopt_long */
 
 #include <sgrt.h>
 
+#include "executor_pthread.h"
 #include "measure.h"
 #include "report.h"
 #include "scenes.h"
@@ -22,14 +24,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_FILTERS 8
 #define MAX_REPS 512
+#define MAX_WORKERS 256
 
 typedef struct options {
     bool quick;
     bool level_order; /* trees numbered level by level instead of depth-first */
     int reps;         /* measured frames, 0 = by scene size */
+    int workers;      /* threads of the pool, the caller included */
     const char *csv;
     const char *filter[MAX_FILTERS];
     int filter_count;
@@ -39,17 +44,22 @@ typedef struct scene_spec {
     int shape; /* 0 tree, 1 chain, 2 game */
     uint32_t n;
     uint32_t zones, clusters, props, characters;
+    bool scaled; /* rows of the scaling report */
 } scene_spec;
 
-/* tree-200K (200,000 nodes) is the scene of the frame targets F3 and F4. */
+/* tree-200K (200,000 nodes) is the scene of the frame targets F3 and F4.
+ * The scaling report covers the largest tree, the longest chain and the
+ * game scene of the run. */
 static const scene_spec full_scenes[] = {
-    {0, 1u << 10, 0, 0, 0, 0}, {0, 1u << 16, 0, 0, 0, 0}, {0, 200000u, 0, 0, 0, 0},
-    {0, 1u << 20, 0, 0, 0, 0}, {1, 1u << 10, 0, 0, 0, 0}, {1, 1u << 16, 0, 0, 0, 0},
-    {2, 0, 32, 48, 64, 2500},
+    {0, 1u << 10, 0, 0, 0, 0, false},  {0, 1u << 16, 0, 0, 0, 0, false},
+    {0, 200000u, 0, 0, 0, 0, false},   {0, 1u << 20, 0, 0, 0, 0, true},
+    {1, 1u << 10, 0, 0, 0, 0, false},  {1, 1u << 16, 0, 0, 0, 0, true},
+    {2, 0, 32, 48, 64, 2500, true},
 };
 static const scene_spec quick_scenes[] = {
-    {0, 1u << 10, 0, 0, 0, 0}, {0, 1u << 16, 0, 0, 0, 0}, {1, 1u << 10, 0, 0, 0, 0},
-    {1, 1u << 16, 0, 0, 0, 0}, {2, 0, 8, 16, 64, 400},
+    {0, 1u << 10, 0, 0, 0, 0, false}, {0, 1u << 16, 0, 0, 0, 0, true},
+    {1, 1u << 10, 0, 0, 0, 0, false}, {1, 1u << 16, 0, 0, 0, 0, true},
+    {2, 0, 8, 16, 64, 400, true},
 };
 
 static const scene_spec *scenes_of(const options *o, size_t *count)
@@ -95,7 +105,16 @@ static void *bench_main(void *arg)
     const double t0 = bench_now_ns();
     r->res.quick = o->quick;
     r->res.level_order = o->level_order;
+    r->res.workers = (uint32_t)o->workers;
     bench_read_load(r->res.load_start, sizeof r->res.load_start);
+    /* Started once: its threads sleep between parallel updates. */
+    thread_pool threads;
+    if (!pool_start(&threads, (uint32_t)o->workers)) {
+        fprintf(stderr, "cannot start %d worker threads\n", o->workers);
+        r->status = 1;
+        return NULL;
+    }
+    const sgrt_executor ex = pool_executor(&threads);
     float (*pool)[16] = bench_mat_pool(BENCH_POOL_SIZE, 0x900du);
     float (*init)[16] = bench_mat_pool(BENCH_POOL_SIZE, 0x1417u);
     bench_trs_pool trs = {0};
@@ -103,6 +122,7 @@ static void *bench_main(void *arg)
         fprintf(stderr, "out of memory\n");
         bench_mat_pool_free(pool);
         bench_mat_pool_free(init);
+        pool_stop(&threads);
         r->status = 1;
         return NULL;
     }
@@ -115,11 +135,12 @@ static void *bench_main(void *arg)
             r->status = 1;
             break;
         }
-        if (wanted(o, t.name) &&
-            !bench_measure_scene(&r->res, &t, o->quick, o->reps, pool, init, &trs))
+        if (wanted(o, t.name) && !bench_measure_scene(&r->res, &t, o->quick, o->reps, pool, init,
+                                                      &trs, &ex, specs[i].scaled))
             r->status = 1;
         bench_topo_free(&t);
     }
+    pool_stop(&threads);
     bench_read_load(r->res.load_end, sizeof r->res.load_end);
     bench_report_print(stdout, &r->res);
     printf("total time: %.1f s\n", (bench_now_ns() - t0) * 1e-9);
@@ -139,10 +160,18 @@ static void *bench_main(void *arg)
 /* Command line                                                             */
 /* ------------------------------------------------------------------------ */
 
+/* The default of --workers: the CPUs online, within 1..MAX_WORKERS. */
+static long online_cpus(void)
+{
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : n;
+}
+
 static void usage(FILE *f, const char *argv0)
 {
     fprintf(f,
             "usage: %s [--quick | --full] [--csv FILE] [--scene NAME]... [--reps N] [--order dfs|bfs]\n"
+            "          [--workers N]\n"
             "  (default)     full run: 4-ary trees of 1K, 64K, 200,000 and 1M nodes, chains of 1K\n"
             "                and 64K, a 200K-node game scene; about two minutes on 2 cores\n"
             "  --quick       reduced run (no 200K or 1M tree, smaller game scene), seconds\n"
@@ -153,14 +182,19 @@ static void usage(FILE *f, const char *argv0)
             "  --reps N      measured frames per cell, 1..%d (default: by scene size)\n"
             "  --order dfs   trees created depth-first (default), as a recursive loader does;\n"
             "  --order bfs   trees created level by level (node i under node (i-1)/4)\n"
+            "  --workers N   threads behind sgrt_scene_update_parallel, the caller included,\n"
+            "                1..%d (default: the CPUs online, here %ld)\n"
             "  --help        this text\n"
             "Every frame kind (none, 1%%, all moved; anim for the game scene; trs10, trs50,\n"
             "trs100: 10/50/100 %% of the nodes animated by TRS, not on chains) is measured\n"
             "for sgrt (single and batch writes) and every baseline in one run; the report\n"
             "ends with the update targets T1..T8 (T7, the kernels alone, is\n"
-            "tests/test_kernels --bench) and the frame targets F1..F5. Exit status: 0, 1\n"
-            "when a scene could not be built or verified, 2 for a bad command line.\n",
-            argv0, MAX_FILTERS, MAX_REPS);
+            "tests/test_kernels --bench), the frame targets F1..F5, the update on 1 and N\n"
+            "workers, the scaling report (the speed-up P = 4, 16, 64 perfect workers would\n"
+            "reach, from each task's cost in one frame) and the worker targets M1..M5.\n"
+            "Exit status: 0, 1 when a scene could not be built or verified, 2 for a bad\n"
+            "command line.\n",
+            argv0, MAX_FILTERS, MAX_REPS, MAX_WORKERS, online_cpus());
 }
 
 #if defined(__GNUC__)
@@ -221,13 +255,16 @@ static int check_filters(const options *o, const char *argv0)
 
 static int parse_options(int argc, char **argv, options *o)
 {
-    enum { OPT_QUICK = 1, OPT_FULL, OPT_CSV, OPT_SCENE, OPT_REPS, OPT_ORDER, OPT_HELP };
+    enum { OPT_QUICK = 1, OPT_FULL, OPT_CSV, OPT_SCENE, OPT_REPS, OPT_ORDER, OPT_WORKERS,
+           OPT_HELP };
     static const struct option longopts[] = {
         {"quick", no_argument, NULL, OPT_QUICK},     {"full", no_argument, NULL, OPT_FULL},
         {"csv", required_argument, NULL, OPT_CSV},   {"scene", required_argument, NULL, OPT_SCENE},
         {"reps", required_argument, NULL, OPT_REPS}, {"order", required_argument, NULL, OPT_ORDER},
+        {"workers", required_argument, NULL, OPT_WORKERS},
         {"help", no_argument, NULL, OPT_HELP},       {NULL, 0, NULL, 0},
     };
+    o->workers = (int)online_cpus();
     const char *argv0 = argv[0];
     int c;
     opterr = 0; /* our own messages */
@@ -256,6 +293,11 @@ static int parse_options(int argc, char **argv, options *o)
             if (!parse_int(optarg, 1, MAX_REPS, &o->reps))
                 return bad_usage(argv0, "--reps %s: not a whole number from 1 to %d", optarg,
                                  MAX_REPS);
+            break;
+        case OPT_WORKERS:
+            if (!parse_int(optarg, 1, MAX_WORKERS, &o->workers))
+                return bad_usage(argv0, "--workers %s: not a whole number from 1 to %d", optarg,
+                                 MAX_WORKERS);
             break;
         case OPT_ORDER:
             if (strcmp(optarg, "bfs") == 0)

@@ -1,8 +1,9 @@
 /* One scene in every implementation, timed frame by frame (measure.h):
  * building the scenes, the frames' moves, one timed block per
- * implementation, the rounds that interleave them, and the final check that
- * all of them computed the same world matrices. A frame is the writes plus
- * the update; each block times the two separately. */
+ * implementation, the rounds that interleave them, the scaling report's
+ * per-task timings, and the final check that all of them computed the same
+ * world matrices. A frame is the writes plus the update; each block times
+ * the two separately. */
 #include "measure.h"
 
 #include <sgrt.h>
@@ -61,6 +62,7 @@ typedef struct bench_ctx {
     uint32_t *anim10, *anim50;
     uint32_t anim10_count, anim50_count;
     bool chain;
+    const sgrt_executor *ex; /* the benchmark's thread pool ('par') */
     sgrt_scene *chain_s;          /* chains: a CHAIN_TAIL-node chain for the bound */
     sgrt_node chain_h[CHAIN_TAIL];
     uint32_t serial;        /* frame number within the scene, see matrix_for() */
@@ -119,6 +121,41 @@ static void block_sgrt(bench_ctx *c, sgrt_scene *s, const sgrt_node *h, const fr
         if (f >= warm) {
             set[f - warm] = t1 - t0;
             upd[f - warm] = t2 - t1;
+            counts[f - warm] = k;
+        }
+    }
+}
+
+/* The frame's single writes on the default scene: set_local, or set_trs for
+ * a TRS frame. */
+static void apply_writes(bench_ctx *c, const frame_moves *m, uint32_t g, bool trs)
+{
+    const bench_trs_pool *p = c->trs;
+    uint32_t bad = 0;
+    if (trs)
+        FOR_EACH_MOVE(m, i, {
+            const uint32_t j = trs_for(g, i);
+            bad += sgrt_node_set_trs(c->s, c->h[i], p->t[j], p->q[j], p->s[j]) != SGRT_OK;
+        });
+    else
+        FOR_EACH_MOVE(m, i,
+                      bad += sgrt_node_set_local(c->s, c->h[i], matrix_for(c, g, i)) != SGRT_OK);
+    c->write_errors += bad;
+}
+
+/* The same frames as block_sgrt / block_sgrt_trs, their writes outside the
+ * clock, the update through sgrt_scene_update_parallel on the benchmark's
+ * executor. Default scene. */
+static void block_par(bench_ctx *c, bool trs, const frame_moves *fm, int warm, int reps,
+                      double *upd, uint32_t *counts)
+{
+    for (int f = 0; f < warm + reps; f++) {
+        apply_writes(c, &fm[f], c->serial++, trs);
+        const double t0 = bench_now_ns();
+        const uint32_t k = sgrt_scene_update_parallel(c->s, c->ex);
+        const double t1 = bench_now_ns();
+        if (f >= warm) {
+            upd[f - warm] = t1 - t0;
             counts[f - warm] = k;
         }
     }
@@ -326,6 +363,109 @@ static void block_chain(bench_ctx *c, int warm, int reps, double *out)
             out[f - warm] = (t1 - t0) * n / ((double)calls * tail);
     }
     sgrt_scene_update(c->chain_s);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Scaling report: the cost of each task of one frame                       */
+/* ------------------------------------------------------------------------ */
+
+/* The library hands out at most this many tasks (8 x workers, at most 256). */
+#define SCALE_MAX_TASKS 256u
+/* Frames timed per P; the row shows the one with the median speed-up. */
+#define SCALE_REPS 5
+
+static const uint32_t scale_workers[BENCH_SCALE_PS] = {4, 16, 64};
+
+typedef struct timing_executor {
+    uint32_t count;
+    double task_ns[SCALE_MAX_TASKS];
+} timing_executor;
+
+/* sgrt_executor.run: every task in turn on the calling thread, each timed.
+ * What a perfect P-worker pool would do with the same tasks then follows
+ * from these times (scale_frame). */
+static void timing_run(void *user, uint32_t count, void (*fn)(void *ctx, uint32_t i), void *ctx)
+{
+    timing_executor *te = user;
+    te->count = count;
+    for (uint32_t i = 0; i < count; i++) {
+        const double t0 = bench_now_ns();
+        fn(ctx, i);
+        const double t1 = bench_now_ns();
+        if (i < SCALE_MAX_TASKS)
+            te->task_ns[i] = t1 - t0;
+    }
+}
+
+/* One pair of frames on the same moves m: the serial update, then the
+ * parallel update through the timing executor, its writes outside the
+ * clock as in block_par. The parallel one must recompute as many worlds. */
+static bench_scale scale_frame(bench_ctx *c, const sgrt_executor *tex, timing_executor *te,
+                               const frame_moves *m, uint32_t *mismatch)
+{
+    bench_scale sc = {0};
+    sc.workers = tex->workers;
+    apply_writes(c, m, c->serial++, false);
+    const double t0 = bench_now_ns();
+    const uint32_t ks = sgrt_scene_update(c->s);
+    const double t1 = bench_now_ns();
+    apply_writes(c, m, c->serial++, false);
+    te->count = 0;
+    const double t2 = bench_now_ns();
+    const uint32_t kp = sgrt_scene_update_parallel(c->s, tex);
+    const double t3 = bench_now_ns();
+    *mismatch += ks != kp;
+    sc.update = t1 - t0;
+    sc.total = t3 - t2;
+    sc.tasks = te->count;
+    for (uint32_t i = 0; i < te->count && i < SCALE_MAX_TASKS; i++) {
+        sc.sum += te->task_ns[i];
+        if (te->task_ns[i] > sc.largest)
+            sc.largest = te->task_ns[i];
+    }
+    sc.serial = sc.total - sc.sum;
+    const double spread = sc.sum / sc.workers;
+    sc.predicted = sc.serial + (spread > sc.largest ? spread : sc.largest);
+    return sc;
+}
+
+/* The scaling report's cells of row r: for each P, one warm-up frame (the
+ * library rebuilds its plan for P workers), then SCALE_REPS pairs of frames
+ * (scale_frame) on the frames fm of the row's kind; the pair with the
+ * median predicted speed-up is kept whole, so that each cell is one frame.
+ * Returns the count mismatches. */
+static uint32_t scale_row(bench_ctx *c, bench_row *r, const frame_moves *fm, int nframes)
+{
+    timing_executor te = {0};
+    uint32_t mismatch = 0;
+    for (int p = 0; p < BENCH_SCALE_PS; p++) {
+        const sgrt_executor tex = {timing_run, &te, scale_workers[p]};
+        apply_writes(c, &fm[0], c->serial++, false);
+        (void)sgrt_scene_update_parallel(c->s, &tex);
+        bench_scale rep[SCALE_REPS];
+        for (int k = 0; k < SCALE_REPS; k++)
+            rep[k] = scale_frame(c, &tex, &te, &fm[(1 + k) % nframes], &mismatch);
+        /* Insertion sort by predicted speed-up, then the middle one. */
+        for (int k = 1; k < SCALE_REPS; k++)
+            for (int j = k; j > 0 && rep[j].update / rep[j].predicted <
+                                         rep[j - 1].update / rep[j - 1].predicted; j--) {
+                const bench_scale tmp = rep[j];
+                rep[j] = rep[j - 1];
+                rep[j - 1] = tmp;
+            }
+        r->scale[p] = rep[SCALE_REPS / 2];
+    }
+    r->scaled = true;
+    return mismatch;
+}
+
+/* Which rows the scaling report has: the dense and sparse frames of a tree,
+ * the full frame of a chain, the animation frame of the game scene. */
+static bool kind_scaled(const bench_ctx *c, int kind)
+{
+    if (c->topo->anim_first < c->topo->n)
+        return kind == FRAME_ANIM;
+    return kind == FRAME_ALL || (kind == FRAME_ONE && !c->chain);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -542,21 +682,60 @@ static uint32_t verify_trs(bench_ctx *c, double *worst)
     return compare_worlds(c, worst);
 }
 
+/* sgrt_scene_update_parallel against sgrt_scene_update, bit for bit: frame
+ * h moves every node (serial update), frame g moves m and is updated on the
+ * executor, and every world is saved; then frame h again and frame g updated
+ * serially. Worlds are a function of the local matrices, so the two must
+ * agree exactly, and so must the counts. Returns the worlds that differ,
+ * plus one if the counts do. */
+static uint32_t check_parallel(bench_ctx *c, const frame_moves *m)
+{
+    const uint32_t n = c->topo->n;
+    const frame_moves all = {0, n, NULL, 0};
+    const uint32_t h = c->serial++, g = c->serial++;
+    uint32_t bad = 0;
+    apply_writes(c, &all, h, false);
+    (void)sgrt_scene_update(c->s);
+    apply_writes(c, m, g, false);
+    const uint32_t kp = sgrt_scene_update_parallel(c->s, c->ex);
+    for (uint32_t i = 0; i < n; i++)
+        bad += sgrt_node_world(c->s, c->h[i], c->wf_local[i]) != SGRT_OK;
+    apply_writes(c, &all, h, false);
+    (void)sgrt_scene_update(c->s);
+    apply_writes(c, m, g, false);
+    const uint32_t ks = sgrt_scene_update(c->s);
+    for (uint32_t i = 0; i < n; i++) {
+        float w[16];
+        bad += sgrt_node_world(c->s, c->h[i], w) != SGRT_OK ||
+               memcmp(w, c->wf_local[i], sizeof w) != 0;
+    }
+    return bad + (kp != ks);
+}
+
 /* One TRS frame (not on chains, see verify_trs) and then one last frame that
  * moves everything by set_local, applied to all implementations; after each,
  * the world matrices must agree. The two naive heaps run the same code and
  * must match exactly; sgrt sums each element pairwise, (a0b0 + a1b1) +
  * (a2b2 + a3b3), where the naive loop sums left to right, and converts TRS
  * its own way, so the two agree to rounding, which accumulates along deep
- * hierarchies. Both sgrt scenes are compared with the naive heap. Every
- * write the timed blocks made must have been accepted. Returns the number of
- * nodes that disagree plus the refused writes; *max_err receives the largest
- * difference relative to max(1, |value|). */
+ * hierarchies. Both sgrt scenes are compared with the naive heap. Before
+ * that last frame, the parallel update must match the serial one bit for bit
+ * (check_parallel) on a frame that moves every node and on one that moves
+ * the TRS frames' random 10 %. Every write the timed blocks made must have
+ * been accepted. Returns the number of nodes that disagree plus the refused
+ * writes; *max_err receives the largest difference relative to
+ * max(1, |value|). */
 static uint32_t verify(bench_ctx *c, double *max_err)
 {
     const bench_topo *t = c->topo;
     double worst = 0;
     uint32_t bad = c->chain ? 0 : verify_trs(c, &worst);
+    const frame_moves all = {0, t->n, NULL, 0}, some = {0, 0, c->anim10, c->anim10_count};
+    const uint32_t par_bad = check_parallel(c, &all) + check_parallel(c, &some);
+    if (par_bad)
+        fprintf(stderr, "\n%s: the parallel update differs from the serial one (%u)\n", t->name,
+                par_bad);
+    bad += par_bad;
     const uint32_t g = c->serial++;
     for (uint32_t i = 0; i < t->n; i++) {
         (void)sgrt_node_set_local(c->s, c->h[i], matrix_for(c, g, i));
@@ -624,16 +803,18 @@ static uint32_t moves_per_frame(const frame_moves *m)
 }
 
 enum { SET, SGRT, SCALAR, NAIVE_SET, NAIVE, NAIVE_SH, DIRTY_SET, DIRTY, DIRTY_SH, COPY, CHAIN,
-       BATCH_SET, BATCH, WFLOOR, SERIES };
+       BATCH_SET, BATCH, WFLOOR, PAR, SERIES };
 
 /* One round: every implementation over the same frames rf, its samples
- * stored from index `at` of each series. */
+ * stored from index `at` of each series; cnt and pcnt receive what the
+ * serial and the parallel update returned. */
 static void run_round(bench_ctx *c, const frame_moves *rf, const bench_schedule *sc, size_t at,
-                      double *const sample[SERIES], uint32_t *cnt, double *scratch,
-                      uint32_t *cscratch)
+                      double *const sample[SERIES], uint32_t *cnt, uint32_t *pcnt,
+                      double *scratch, uint32_t *cscratch)
 {
     const int warm = sc->warm, pr = sc->per_round;
     block_sgrt(c, c->s, c->h, rf, warm, pr, sample[SET] + at, sample[SGRT] + at, cnt + at);
+    block_par(c, false, rf, warm, pr, sample[PAR] + at, pcnt + at);
     block_sgrt(c, c->scalar, c->hs, rf, warm, pr, scratch, sample[SCALAR] + at, cscratch);
     block_batch(c, rf, warm, pr, sample[BATCH_SET] + at, sample[BATCH] + at);
     block_naive(c, &c->tc, false, rf, warm, pr, sample[NAIVE_SET] + at, sample[NAIVE] + at);
@@ -646,13 +827,14 @@ static void run_round(bench_ctx *c, const frame_moves *rf, const bench_schedule 
         block_chain(c, warm, pr, sample[CHAIN] + at);
 }
 
-/* A TRS round: sgrt single and batch, the two baselines on the
- * creation-order heap, and the write floor. */
+/* A TRS round: sgrt single (serial and parallel update) and batch, the two
+ * baselines on the creation-order heap, and the write floor. */
 static void run_round_trs(bench_ctx *c, const frame_moves *rf, const bench_schedule *sc,
-                          size_t at, double *const sample[SERIES], uint32_t *cnt)
+                          size_t at, double *const sample[SERIES], uint32_t *cnt, uint32_t *pcnt)
 {
     const int warm = sc->warm, pr = sc->per_round;
     block_sgrt_trs(c, rf, warm, pr, sample[SET] + at, sample[SGRT] + at, cnt + at);
+    block_par(c, true, rf, warm, pr, sample[PAR] + at, pcnt + at);
     block_batch_trs(c, rf, warm, pr, sample[BATCH_SET] + at, sample[BATCH] + at);
     block_naive_trs(c, &c->tc, false, rf, warm, pr, sample[NAIVE_SET] + at, sample[NAIVE] + at);
     block_naive_trs(c, &c->tc, true, rf, warm, pr, sample[DIRTY_SET] + at, sample[DIRTY] + at);
@@ -671,7 +853,8 @@ static bool kind_runs(const bench_ctx *c, int kind)
 }
 
 bool bench_measure_scene(bench_results *res, const bench_topo *t, bool quick, int reps_opt,
-                         float (*pool)[16], float (*init)[16], const bench_trs_pool *trs)
+                         float (*pool)[16], float (*init)[16], const bench_trs_pool *trs,
+                         const sgrt_executor *ex, bool scaled)
 {
     bench_ctx c;
     const double tb = bench_now_ns();
@@ -682,6 +865,7 @@ bool bench_measure_scene(bench_results *res, const bench_topo *t, bool quick, in
         ctx_free(&c);
         return false;
     }
+    c.ex = ex;
     if (!res->sgrt_kernel) {
         res->sgrt_kernel = sgrt_scene_simd_name(c.s);
         res->scalar_kernel = sgrt_scene_simd_name(c.scalar);
@@ -705,9 +889,11 @@ bool bench_measure_scene(bench_results *res, const bench_topo *t, bool quick, in
     for (int k = 0; k < SERIES; k++)
         ok &= (sample[k] = malloc((size_t)reps * sizeof(double))) != NULL;
     uint32_t *cnt = malloc((size_t)reps * sizeof *cnt);
+    uint32_t *pcnt = malloc((size_t)reps * sizeof *pcnt);
     double *scratch = malloc((size_t)pr * sizeof *scratch);
     uint32_t *cscratch = malloc((size_t)pr * sizeof *cscratch);
-    ok &= cnt && scratch && cscratch;
+    ok &= cnt && pcnt && scratch && cscratch;
+    uint32_t mismatch = 0; /* frames where the parallel count differs */
     bench_rng rng = {0xf00du + t->n};
     const double n = t->n;
     for (int kind = 0; ok && kind < FRAME_KINDS; kind++) {
@@ -728,10 +914,15 @@ bool bench_measure_scene(bench_results *res, const bench_topo *t, bool quick, in
             const frame_moves *rf = fm + (size_t)round * (size_t)frames;
             const size_t at = (size_t)round * (size_t)pr;
             if (r->trs)
-                run_round_trs(&c, rf, &sc, at, sample, cnt);
+                run_round_trs(&c, rf, &sc, at, sample, cnt, pcnt);
             else
-                run_round(&c, rf, &sc, at, sample, cnt, scratch, cscratch);
+                run_round(&c, rf, &sc, at, sample, cnt, pcnt, scratch, cscratch);
         }
+        for (int k = 0; k < reps; k++)
+            r->par_mismatch += cnt[k] != pcnt[k];
+        if (scaled && kind_scaled(&c, kind))
+            r->par_mismatch += scale_row(&c, r, fm, frames);
+        mismatch += r->par_mismatch;
         r->set = bench_median(sample[SET], reps) / n;
         r->sgrt = bench_median(sample[SGRT], reps) / n;
         r->naive_set = bench_median(sample[NAIVE_SET], reps) / n;
@@ -747,6 +938,8 @@ bool bench_measure_scene(bench_results *res, const bench_topo *t, bool quick, in
         r->copy = r->trs ? NAN : bench_median(sample[COPY], reps) / n;
         r->chain = c.chain && !r->trs ? bench_median(sample[CHAIN], reps) / n : NAN;
         r->recomputed = bench_median_u32(cnt, reps);
+        r->par = bench_median(sample[PAR], reps) / n;
+        r->par_recomputed = bench_median_u32(pcnt, reps);
     }
     if (ok) {
         double err = 0;
@@ -757,12 +950,17 @@ bool bench_measure_scene(bench_results *res, const bench_topo *t, bool quick, in
             fprintf(stderr, "\n%s: VERIFY FAILED: %u of %u world matrices differ\n", t->name,
                     bad, t->n);
             res->verify_failures++;
+        } else if (mismatch) {
+            fprintf(stderr,
+                    "\n%s: VERIFY FAILED: the parallel update's count differed in %u frames\n",
+                    t->name, mismatch);
+            res->verify_failures++;
         }
         fprintf(stderr, " %.1f s\n", (bench_now_ns() - tm) * 1e-9);
     } else {
         fprintf(stderr, " out of memory\n");
     }
-    free(fm), free(lists), free(cnt), free(scratch), free(cscratch);
+    free(fm), free(lists), free(cnt), free(pcnt), free(scratch), free(cscratch);
     for (int k = 0; k < SERIES; k++)
         free(sample[k]);
     ctx_free(&c);

@@ -1,6 +1,7 @@
 /* The benchmark's report (report.h): build and machine description, tables
  * of ns per node and ratios, the update targets, the frames table (writes +
- * update) and its targets, CSV. */
+ * update) and its targets, the workers table, the scaling report and the
+ * worker targets, CSV. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "report.h"
@@ -151,6 +152,9 @@ static void print_build(FILE *out, const char *pfx, const bench_results *r)
                  "%s           order, a live 16..256 B dummy after each node; sgrt slots = creation order\n",
             pfx, r->level_order ? "level by level (--order bfs)" : "depth-first (pre-order)", pfx,
             pfx);
+    fprintf(out, "%sworkers  : %u (--workers): sgrt_scene_update_parallel on a pool of threads, the caller\n"
+                 "%s           + %u more (examples/executor_pthread.h), started once for the run\n",
+            pfx, r->workers, pfx, r->workers ? r->workers - 1u : 0u);
     fprintf(out, "%stiming   : CLOCK_MONOTONIC, median of measured frames after warm-up, ns per scene node\n",
             pfx);
 }
@@ -190,7 +194,7 @@ typedef struct target {
     double value, value_with_set; /* NAN when not measured */
 } target;
 
-#define MAX_TARGETS 16
+#define MAX_TARGETS 32
 
 /* T7 (the kernels alone) is measured by tests/test_kernels --bench. */
 static int build_targets(const bench_results *res, target *tg)
@@ -263,6 +267,77 @@ static int build_frame_targets(const bench_results *res, target *tg)
     return n;
 }
 
+/* The scene of the worker targets M1, M2, M4, M5: the largest tree of the
+ * run (a quick run has no tree-1M). */
+static const char *worker_tree_scene(const bench_results *res)
+{
+    return res->quick ? "tree-64K" : "tree-1M";
+}
+
+/* The game scene's row of a frame kind (its name carries its size). */
+static const bench_row *find_game_row(const bench_results *res, const char *frame)
+{
+    for (int i = 0; i < res->row_count; i++)
+        if (strncmp(res->rows[i].scene, "game-", 5) == 0 &&
+            strcmp(res->rows[i].frame, frame) == 0)
+            return &res->rows[i];
+    return NULL;
+}
+
+/* Serial update time / predicted time on P perfect workers. */
+static double scale_speedup(const bench_scale *sc)
+{
+    return sc->update / sc->predicted;
+}
+
+/* Row r's predicted speed-up for P workers, NAN when not measured. */
+static double predicted_speedup(const bench_row *r, uint32_t workers)
+{
+    if (!r->scaled)
+        return NAN;
+    for (int p = 0; p < BENCH_SCALE_PS; p++)
+        if (r->scale[p].workers == workers)
+            return scale_speedup(&r->scale[p]);
+    return NAN;
+}
+
+enum { W_SPEEDUP, W_COST, W_PREDICTED16 };
+
+static void worker_target(target *t, const char *id, const char *what, const bench_row *r,
+                          const char *scene, const char *frame, bool at_most, double goal,
+                          int measure)
+{
+    *t = (target){id, what, r ? r->scene : scene, frame, at_most, goal, NAN, NAN};
+    if (!r)
+        return;
+    t->value = measure == W_SPEEDUP ? r->sgrt / r->par
+               : measure == W_COST  ? r->par / r->sgrt
+                                    : predicted_speedup(r, 16);
+}
+
+/* The worker targets: the update on 1 and N workers, and the scaling
+ * report's prediction for 16. */
+static int build_worker_targets(const bench_results *res, target *tg)
+{
+    const char *tree = worker_tree_scene(res);
+    int n = 0;
+    worker_target(&tg[n++], "M1", "1 worker / N workers update", find_row(res, tree, "all"),
+                  tree, "all", false, 1.7, W_SPEEDUP);
+    worker_target(&tg[n++], "M2", "1 worker / N workers update", find_row(res, tree, "1%"),
+                  tree, "1%", false, 1.5, W_SPEEDUP);
+    worker_target(&tg[n++], "M2", "1 worker / N workers update", find_game_row(res, "anim"),
+                  "game", "anim", false, 1.5, W_SPEEDUP);
+    worker_target(&tg[n++], "M3", "N workers / 1 worker update",
+                  find_row(res, "chain-64K", "all"), "chain-64K", "all", true, 1.05, W_COST);
+    worker_target(&tg[n++], "M4", "predicted speed-up at 16 workers", find_row(res, tree, "all"),
+                  tree, "all", false, 12, W_PREDICTED16);
+    worker_target(&tg[n++], "M4", "predicted speed-up at 16 workers", find_game_row(res, "anim"),
+                  "game", "anim", false, 12, W_PREDICTED16);
+    worker_target(&tg[n++], "M5", "idle: N workers / 1 worker update",
+                  find_row(res, tree, "none"), tree, "none", true, 1.2, W_COST);
+    return n;
+}
+
 static const char *verdict(const target *t)
 {
     if (isnan(t->value))
@@ -275,6 +350,96 @@ static const char *verdict(const target *t)
 /* ------------------------------------------------------------------------ */
 /* Text and CSV                                                             */
 /* ------------------------------------------------------------------------ */
+
+/* The workers table, the scaling report and the worker targets. */
+static void print_workers(FILE *out, const bench_results *res)
+{
+    char b[8][16], nw[24];
+    /* With --workers 1 the pool has no thread and the library runs serially. */
+    snprintf(nw, sizeof nw, res->workers == 1 ? "par, 1" : "%u workers", res->workers);
+    fprintf(out, "\nworkers: update, ns per scene node (median)\n");
+    fprintf(out, "%-10s %-6s %8s %8s | %9s %10s %7s | %8s %-5s\n", "scene", "frame", "moved",
+            "recomp", "1 worker", nw, "1/N", "recomp", "check");
+    for (int i = 0; i < res->row_count; i++) {
+        const bench_row *r = &res->rows[i];
+        char check[16];
+        if (r->par_mismatch)
+            snprintf(check, sizeof check, "DIFF %u", r->par_mismatch);
+        else
+            snprintf(check, sizeof check, "ok");
+        fprintf(out, "%-10s %-6s %8u %8u | %9s %10s %7s | %8u %-5s\n", r->scene, r->frame,
+                r->moved, r->recomputed, cell(b[0], r->sgrt), cell(b[1], r->par),
+                cell(b[2], r->sgrt / r->par), r->par_recomputed, check);
+    }
+    fprintf(out,
+            "  1 worker: sgrt_scene_update (the 'sgrt' / 'update' column above); %s:\n"
+            "  sgrt_scene_update_parallel on the pool (the caller + %u more), after the same\n"
+            "  single writes, outside the clock, on the same scene, interleaved with the other\n"
+            "  blocks in each round. 1/N = 1 worker / N workers (>1: the pool is faster). recomp:\n"
+            "  median of what the parallel update returned; check: 'ok' when it returned what\n"
+            "  sgrt_scene_update did in every measured frame on the same moves (and in the\n"
+            "  scaling report's frames), else the number of frames that differ (a verify failure).\n",
+            nw, res->workers ? res->workers - 1u : 0u);
+
+    bool any = false;
+    for (int i = 0; i < res->row_count; i++)
+        any |= res->rows[i].scaled;
+    if (any) {
+        fprintf(out, "\nscaling report: the tasks of one frame, P perfect workers (us per frame)\n");
+        fprintf(out, "%-10s %-5s %3s %5s | %9s %9s %9s %9s %9s | %9s %8s %-7s\n", "scene",
+                "frame", "P", "tasks", "update", "parallel", "serial", "largest", "sum",
+                "predicted", "speed-up", "bound");
+        for (int i = 0; i < res->row_count; i++) {
+            const bench_row *r = &res->rows[i];
+            if (!r->scaled)
+                continue;
+            for (int p = 0; p < BENCH_SCALE_PS; p++) {
+                const bench_scale *sc = &r->scale[p];
+                const char *bound = sc->tasks == 0                          ? "serial"
+                                    : sc->sum / sc->workers >= sc->largest ? "sum/P"
+                                                                           : "largest";
+                fprintf(out, "%-10s %-5s %3u %5u | %9.1f %9.1f %9.1f %9.1f %9.1f | %9.1f %7sx %-7s\n",
+                        r->scene, r->frame, sc->workers, sc->tasks, sc->update * 1e-3,
+                        sc->total * 1e-3, sc->serial * 1e-3, sc->largest * 1e-3, sc->sum * 1e-3,
+                        sc->predicted * 1e-3, cell(b[0], scale_speedup(sc)), bound);
+            }
+        }
+        fprintf(out,
+                "  For each P, one frame's sgrt_scene_update_parallel runs through an executor with\n"
+                "  workers = P (the library cuts up to 8 x P ranges, at most 256, and hands out one\n"
+                "  task per range with work) whose run() calls every task in turn on the calling\n"
+                "  thread and times each call. parallel: the whole call; sum, largest: of the task\n"
+                "  times; serial = parallel - sum: what only the calling thread does (the cross set,\n"
+                "  the plan check, handing out tasks). update: sgrt_scene_update of the same moves,\n"
+                "  timed just before. predicted = serial + max(sum / P, largest): P perfect workers\n"
+                "  share the tasks evenly, but none can finish before the largest task, and the\n"
+                "  serial part runs first; no wake-up or memory-bandwidth cost is counted, so this\n"
+                "  is an upper bound. speed-up = update / predicted; bound: which term of the max\n"
+                "  won ('serial': no task was handed out; the update stayed on the caller). Per P:\n"
+                "  a warm-up frame (plan rebuilt for P), then 5 pairs of frames on the same moves;\n"
+                "  the row is the pair with the median speed-up.\n");
+    }
+
+    target tg[MAX_TARGETS];
+    const int nm = build_worker_targets(res, tg);
+    fprintf(out, "\nworker targets (reporting only; N = %u workers; ratios from this run)\n",
+            res->workers);
+    fprintf(out, "%-3s %-10s %-6s %-36s %10s %8s  %-6s\n", "#", "scene", "frame", "measure",
+            "value", "goal", "result");
+    for (int i = 0; i < nm; i++) {
+        char goal[24];
+        snprintf(goal, sizeof goal, "%s%g", tg[i].at_most ? "<=" : ">=", tg[i].goal);
+        fprintf(out, "%-3s %-10s %-6s %-36s %9sx %8s  %s\n", tg[i].id, tg[i].scene, tg[i].frame,
+                tg[i].what, cell(b[0], tg[i].value), goal, verdict(&tg[i]));
+    }
+    fprintf(out,
+            "  N workers = the '%s' column, 1 worker = sgrt_scene_update; M4 = the scaling\n"
+            "  report's speed-up for P = 16. The goals of M1-M3 and M5 were set for N = 2.\n",
+            nw);
+    if (res->quick)
+        fprintf(out, "  quick run: M1, M2, M4, M5 on %s (no tree-1M in --quick).\n",
+                worker_tree_scene(res));
+}
 
 void bench_report_print(FILE *out, const bench_results *res)
 {
@@ -395,6 +560,7 @@ void bench_report_print(FILE *out, const bench_results *res)
     if (res->quick)
         fprintf(out, "  quick run: F3 and F4 on %s (no tree-200K in --quick).\n",
                 trs_target_scene(res));
+    print_workers(out, res);
     if (res->verify_failures)
         fprintf(out, "\nVERIFY FAILED in %d scene(s): sgrt and the naive baselines disagree\n",
                 res->verify_failures);
@@ -402,7 +568,9 @@ void bench_report_print(FILE *out, const bench_results *res)
         fprintf(out,
                 "\nverify: every world matrix agrees after a TRS frame (not on chains) and a set_local\n"
                 "        frame, each moving every node: naive heaps bit for bit, sgrt vs naive within\n"
-                "        %.2g relative (summation order, TRS conversion differ); no write refused\n",
+                "        %.2g relative (summation order, TRS conversion differ); parallel update =\n"
+                "        serial update bit for bit (every node moved; 10 %% moved), and its count in\n"
+                "        every timed frame; no write refused\n",
                 res->verify_max_err);
 }
 
@@ -414,13 +582,15 @@ bool bench_report_csv(const char *path, const bench_results *res)
         return false;
     print_build(f, "# ", res);
     fprintf(f, "# block 0: ns per scene node (trs* rows: TRS frames, sgrt_set = set_trs, no scalar,\n"
-               "# shuffled, copy, chain); block 1: targets T1..T8 (T7: tests/test_kernels --bench)\n"
-               "# and frame targets F1..F5\n");
+               "# shuffled, copy, chain; par: sgrt_scene_update_parallel on %u workers); block 1:\n"
+               "# targets T1..T8 (T7: tests/test_kernels --bench), frame targets F1..F5, worker\n"
+               "# targets M1..M5; block 2: scaling report, ns per frame\n", res->workers);
     fprintf(f, "scene,frame,nodes,moved,recomputed,sgrt_set,sgrt,sgrt_scalar,naive,naive_shuffled,"
                "dirty,dirty_shuffled,naive_set,dirty_set,copy,chain,naive_x,naive_shuffled_x,"
                "dirty_x,dirty_shuffled_x,sgrt_per_copy,scalar_x,sgrt_per_chain,batch_set,"
                "batch_update,wfloor,naive_frame_per_single,naive_frame_per_batch,"
-               "dirty_frame_per_batch,batch_frame_per_update\n");
+               "dirty_frame_per_batch,batch_frame_per_update,par,par_recomputed,par_mismatch,"
+               "sgrt_per_par\n");
     for (int i = 0; i < res->row_count; i++) {
         const bench_row *r = &res->rows[i];
         fprintf(f, "%s,%s,%u,%u,%u", r->scene, r->frame, r->nodes, r->moved, r->recomputed);
@@ -430,23 +600,35 @@ bool bench_report_csv(const char *path, const bench_results *res)
                             r->dirty_sh / r->sgrt, r->sgrt / r->copy, r->scalar / r->sgrt,
                             r->sgrt / r->chain, r->batch_set, r->batch, r->wfloor,
                             naive_frame(r) / single_frame(r), naive_frame(r) / batch_frame(r),
-                            dirty_frame(r) / batch_frame(r), batch_frame(r) / r->batch};
+                            dirty_frame(r) / batch_frame(r), batch_frame(r) / r->batch, r->par};
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
             if (isnan(v[k]))
                 fprintf(f, ",");
             else
                 fprintf(f, ",%.6g", v[k]);
         }
-        fprintf(f, "\n");
+        fprintf(f, ",%u,%u,%.6g\n", r->par_recomputed, r->par_mismatch, r->sgrt / r->par);
     }
     target tg[MAX_TARGETS];
     int nt = build_targets(res, tg);
     nt += build_frame_targets(res, tg + nt);
+    nt += build_worker_targets(res, tg + nt);
     fprintf(f, "\n\ntarget,scene,frame,measure,value,goal,result,value_incl_set\n");
     for (int i = 0; i < nt; i++)
         fprintf(f, "%s,%s,%s,%s,%s,%s%g,%s,%s\n", tg[i].id, tg[i].scene, tg[i].frame, tg[i].what,
                 isnan(tg[i].value) ? "" : cell(b[0], tg[i].value), tg[i].at_most ? "<=" : ">=",
                 tg[i].goal, verdict(&tg[i]),
                 isnan(tg[i].value_with_set) ? "" : cell(b[1], tg[i].value_with_set));
+    fprintf(f, "\n\nscene,frame,nodes,workers,tasks,update_ns,parallel_ns,serial_ns,largest_ns,"
+               "sum_ns,predicted_ns,predicted_speedup\n");
+    for (int i = 0; i < res->row_count; i++) {
+        const bench_row *r = &res->rows[i];
+        for (int p = 0; r->scaled && p < BENCH_SCALE_PS; p++) {
+            const bench_scale *sc = &r->scale[p];
+            fprintf(f, "%s,%s,%u,%u,%u,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.4g\n", r->scene, r->frame,
+                    r->nodes, sc->workers, sc->tasks, sc->update, sc->total, sc->serial,
+                    sc->largest, sc->sum, sc->predicted, scale_speedup(sc));
+        }
+    }
     return fclose(f) == 0;
 }

@@ -11,6 +11,24 @@
 
 #define BENCH_MAX_ROWS 96
 
+/* Executor sizes of the scaling report: P = 4, 16, 64. */
+#define BENCH_SCALE_PS 3
+
+/* One frame of sgrt_scene_update_parallel through an executor that runs
+ * every task in turn on the calling thread and times each (measure.c), with
+ * workers = P so that the library splits the work for P workers; and the
+ * serial sgrt_scene_update of the same moves. Times in ns per frame. */
+typedef struct bench_scale {
+    uint32_t workers;  /* P */
+    uint32_t tasks;    /* tasks run handed out (0: none, the work stayed on the caller) */
+    double update;     /* serial sgrt_scene_update of the same moves */
+    double total;      /* the whole sgrt_scene_update_parallel call */
+    double serial;     /* total - sum: the part no worker can share */
+    double largest;    /* the longest task */
+    double sum;        /* all tasks */
+    double predicted;  /* serial + max(sum / P, largest): P perfect workers */
+} bench_scale;
+
 /* One (scene, frame) of the table; times in ns per scene node, NAN when the
  * measure does not apply. A TRS frame (trs set) writes translation, rotation
  * and scale instead of matrices: set, naive_set and dirty_set are then
@@ -34,14 +52,25 @@ typedef struct bench_row {
     double batch_set;    /* one sgrt_nodes_set_local call, inputs gathered outside the clock */
     double batch;        /* sgrt_scene_update after it (same default scene) */
     double wfloor;       /* per write: memcpy of 64 B into a per-node array + one bit */
+    /* sgrt_scene_update_parallel on the benchmark's thread pool after the
+     * same single writes as `set` (default scene): its time, the median of
+     * what it returned, and the measured frames where that differed from
+     * what sgrt_scene_update returned on the same moves. */
+    double par;
+    uint32_t par_recomputed;
+    uint32_t par_mismatch;
+    bool scaled; /* scale[] measured (rows of the scaling report) */
+    bench_scale scale[BENCH_SCALE_PS];
 } bench_row;
 
 typedef struct bench_results {
     bool quick;
     bool level_order; /* trees numbered level by level (--order bfs) */
+    uint32_t workers; /* threads of the pool behind the 'par' column (--workers) */
     bench_row rows[BENCH_MAX_ROWS];
     int row_count;
-    int verify_failures;   /* scenes whose world matrices disagreed, or a batch refused */
+    int verify_failures;   /* scenes whose world matrices or recomputed counts disagreed,
+                              or where a write was refused */
     double verify_max_err; /* largest relative sgrt vs naive difference */
     /* sgrt_scene_simd_name of the scenes that ran (NULL until one has). */
     const char *sgrt_kernel, *scalar_kernel;
@@ -58,7 +87,7 @@ void bench_read_load(char *buf, size_t size);
 void bench_report_print(FILE *out, const bench_results *r);
 
 /* The same as CSV: a '#' header, then blocks separated by blank lines:
- * rows (ns per node and ratios), then targets. Returns false if the file
+ * rows (ns per node and ratios), targets, the scaling report. Returns false if the file
  * cannot be written. */
 bool bench_report_csv(const char *path, const bench_results *r);
 
