@@ -26,7 +26,10 @@
  *     must grow), sgrt_node_set_parent (when a relocation must grow the scene),
  *     sgrt_tracker_create and sgrt_nodeset_create allocate. Setting
  *     transforms, updating, reading, destroying, node set membership and
- *     collecting never allocate.
+ *     collecting never allocate. Every call that allocates checks the
+ *     alignment of each block it gets (see sgrt_allocator): wherever a
+ *     function below lists NOMEM, it returns SGRT_ERR_ALIGNMENT, having freed
+ *     the block and changed nothing, when the allocator ignored `align`.
  *
  * The cost figures below use n = nodes in the scene, d = depth of a node,
  * k = nodes in a subtree.
@@ -85,7 +88,9 @@ typedef enum sgrt_result {
     SGRT_ERR_NOMEM = -4,        /**< the allocator failed; nothing changed */
     SGRT_ERR_CAPACITY = -5,     /**< max_nodes (or the slot limit) reached */
     SGRT_ERR_SINGULAR = -6,     /**< keep-world reparent under a parent whose world has no inverse */
-    SGRT_ERR_CORRUPT = -7       /**< sgrt_scene_check found a broken internal invariant */
+    SGRT_ERR_CORRUPT = -7,      /**< sgrt_scene_check found a broken internal invariant */
+    SGRT_ERR_ALIGNMENT = -8     /**< the allocator returned a block less aligned than asked; it
+                                     was freed through the allocator and nothing changed */
 } sgrt_result;
 
 /** Static, human-readable name of a result ("SGRT_OK", ...). Never NULL. */
@@ -93,7 +98,10 @@ SGRT_API const char *sgrt_result_str(sgrt_result r);
 
 /** Allocator hooks. Both functions are required when an allocator is given.
  *  alloc returns memory aligned to at least `align` (a power of two, at most
- *  64) or NULL; free receives the size that was asked for. */
+ *  64) or NULL; free receives the size that was asked for. A block aligned
+ *  less than asked is given back to free at once and the call that needed
+ *  it fails with SGRT_ERR_ALIGNMENT (the kernels use aligned loads: 64 bytes
+ *  on AVX-512). */
 typedef struct sgrt_allocator {
     void *(*alloc)(size_t size, size_t align, void *user);
     void (*free)(void *ptr, size_t size, void *user);

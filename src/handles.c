@@ -33,9 +33,10 @@ static uint32_t next_id(uint32_t id)
 
 static sgrt_result table_resize(sgrt_scene *s, uint32_t new_cap)
 {
-    uint8_t *b = sgrt__alloc(&s->alloc, table_size(new_cap), 64);
+    sgrt_result err;
+    uint8_t *b = sgrt__alloc(&s->alloc, table_size(new_cap), 64, &err);
     if (!b)
-        return SGRT_ERR_NOMEM;
+        return err;
     sgrt__handle *handles = (sgrt__handle *)(void *)b;
     uint32_t *ring = (uint32_t *)(void *)(b + align64((size_t)new_cap * sizeof(sgrt__handle)));
     if (s->handle_used)

@@ -12,9 +12,10 @@ static sgrt_result bits_resize(sgrt_scene *s, sgrt__slotbits *b, uint32_t words,
 {
     const size_t size = ((size_t)words + extra) * 4u;
     const size_t alloc_size = size ? size : 4u;
-    uint32_t *block = sgrt__alloc(&s->alloc, alloc_size, 64);
+    sgrt_result err;
+    uint32_t *block = sgrt__alloc(&s->alloc, alloc_size, 64, &err);
     if (!block)
-        return SGRT_ERR_NOMEM;
+        return err;
     memset(block, 0, alloc_size);
     if (b->bits) {
         memcpy(block, b->bits, (size_t)b->words * 4u);
@@ -48,9 +49,10 @@ static sgrt_result list_grow(sgrt_scene *s, sgrt__slotbits ***list, uint32_t cou
     if (count < *cap)
         return SGRT_OK;
     const uint32_t n = *cap ? *cap * 2u : 4u;
-    sgrt__slotbits **l = sgrt__alloc(&s->alloc, (size_t)n * sizeof *l, 16);
+    sgrt_result err;
+    sgrt__slotbits **l = sgrt__alloc(&s->alloc, (size_t)n * sizeof *l, 16, &err);
     if (!l)
-        return SGRT_ERR_NOMEM;
+        return err;
     if (count)
         memcpy(l, *list, (size_t)count * sizeof *l);
     sgrt__free(&s->alloc, *list, (size_t)*cap * sizeof *l);

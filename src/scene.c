@@ -31,9 +31,10 @@ sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
         (uint32_t)desc->max_simd > SGRT__LEVEL_MAX)
         return SGRT_ERR_INVALID_ARG;
 
-    sgrt_scene *s = sgrt__alloc(&a, sizeof *s, 64);
+    sgrt_result err;
+    sgrt_scene *s = sgrt__alloc(&a, sizeof *s, 64, &err);
     if (!s)
-        return SGRT_ERR_NOMEM;
+        return err;
     memset(s, 0, sizeof *s);
     s->alloc = a;
     s->max_nodes = max_nodes;

@@ -29,9 +29,10 @@ sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out)
 {
     if (!s || !out)
         return SGRT_ERR_INVALID_ARG;
-    struct sgrt_tracker *t = sgrt__alloc(&s->alloc, sizeof *t, 16);
+    sgrt_result err;
+    struct sgrt_tracker *t = sgrt__alloc(&s->alloc, sizeof *t, 16, &err);
     if (!t)
-        return SGRT_ERR_NOMEM;
+        return err;
     memset(t, 0, sizeof *t);
     t->b.scene = s;
     const sgrt_result r = sgrt__registry_add_tracker(s, t);
