@@ -201,7 +201,8 @@ SGRT_API sgrt_result sgrt_node_next_sibling(const sgrt_scene *s, sgrt_node node,
  *  world (both exact as of now, computed in double precision) so its world
  *  stays put. The subtree counts as moved. Re-parenting under a node stored
  *  after it relocates the subtree's storage (its slots change); this allocates
- *  only if the scene must grow. O(k + d).
+ *  only if the scene must grow. O(k + d) at any depth (with KEEP_WORLD: two
+ *  sgrt_node_world_now, for the node and the new parent).
  *  Errors: INVALID_ARG (bad keep), STALE_HANDLE (node or parent), CYCLE
  *  (parent is node or one of its descendants), SINGULAR (KEEP_WORLD and the
  *  parent's world has no finite inverse, or the new local is not finite),
@@ -260,10 +261,11 @@ SGRT_API sgrt_result sgrt_node_local(const sgrt_scene *s, sgrt_node node, float 
 SGRT_API sgrt_result sgrt_node_world(const sgrt_scene *s, sgrt_node node, float out[16]);
 
 /** Compute the exact current world matrix, bit-identical to what the next
- *  update will store, without changing the scene: walks up to the root
- *  (O(d)), then multiplies along the chain below the topmost moved ancestor:
- *  O(k) for a chain of k <= 256 nodes, O(k^2/256) beyond. Never allocates.
- *  Errors: INVALID_ARG, STALE_HANDLE. */
+ *  update will store, without changing the scene: walks up to the root, then
+ *  multiplies along the chain of k nodes below the topmost moved ancestor,
+ *  one product per node. O(d): at most 2d + 3k parent-link steps and k
+ *  products, at any depth. Never allocates; uses at most about 3 KiB of
+ *  stack. Errors: INVALID_ARG, STALE_HANDLE. */
 SGRT_API sgrt_result sgrt_node_world_now(const sgrt_scene *s, sgrt_node node, float out[16]);
 
 /* ------------------------------------------------------------------------- */
