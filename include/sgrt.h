@@ -66,7 +66,9 @@ typedef struct sgrt_scene sgrt_scene;
  *  (never 0). A destroyed node's handle is refused until its index has been
  *  reused 255 times; indices are reused first-in first-out and only while
  *  more than 1024 are free, so that takes at least 255 x 1025 = 261,375 node
- *  destructions. */
+ *  destructions (counting the one that freed it). This holds at every fill
+ *  level: SGRT_MAX_NODES leaves 1024 of the 2^24 indices free, so even once
+ *  every index has been handed out a create finds more than 1024 free. */
 typedef struct sgrt_node {
     uint32_t id;
 } sgrt_node;
@@ -77,8 +79,9 @@ typedef struct sgrt_node {
 #define SGRT_NULL_NODE ((sgrt_node){0})
 #endif
 
-/** Most nodes one scene can hold (the handle index space: 2^24 - 1). */
-#define SGRT_MAX_NODES 16777215u
+/** Most nodes one scene can hold: the 2^24 handle indices less the 1024
+ *  that handle reuse keeps free (see sgrt_node). */
+#define SGRT_MAX_NODES 16776192u
 
 typedef enum sgrt_result {
     SGRT_OK = 0,

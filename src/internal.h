@@ -28,6 +28,8 @@
 #define SGRT__INDEX_MASK ((1u << SGRT__INDEX_BITS) - 1u)
 #define SGRT__GEN_PERIOD 255u           /* generations 0..254, encoded 1..255 */
 #define SGRT__MIN_FREE_HANDLES 1024u    /* indices are reused only past this many free */
+_Static_assert(SGRT_MAX_NODES + SGRT__MIN_FREE_HANDLES == SGRT__INDEX_MASK + 1u,
+               "SGRT_MAX_NODES keeps the FIFO reserve of free handle indices");
 #define SGRT__MAX_SLOTS (1u << 25)      /* slot storage limit (holes included) */
 #define SGRT__DEFAULT_CAPACITY 64u
 

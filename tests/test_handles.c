@@ -12,6 +12,7 @@
  * exactly when the model gives them the same (index, generation), and that an
  * old handle is alive exactly when the model says its (index, generation) is
  * live again. */
+#include "internal.h" /* white-box: the index space near its limit */
 #include "testutil.h"
 
 #define MIN_FREE 1024u  /* documented in sgrt.h */
@@ -527,12 +528,102 @@ static void test_generation_random(uint32_t steps, uint32_t lo, uint32_t span, b
     sgrt_scene_destroy(s);
 }
 
+/* The promise at every fill level, up to the end of the index space. Once
+ * every index has been handed out, a create can only reuse a free one; if
+ * fewer than 1025 were free then (more than 2^24 - 1025 live nodes), the
+ * FIFO reserve could not hold and a destroyed handle came back after a few
+ * hundred destroys. White-box, without 16M live nodes: the table is sized
+ * for the whole space, and all but the last 2 x REAL indices are declared
+ * handed out to nodes that live elsewhere (counted live, never touched).
+ * REAL real roots are created before that; then the scene is filled towards
+ * `target` live nodes (or until CAPACITY, which must come exactly at
+ * SGRT_MAX_NODES); then, at that level, the node created last is destroyed
+ * and a new one created (the fastest way to bring an index round), 261,375
+ * times and more. No id may come back before 255 x 1025 destroys counting
+ * the one that freed it. */
+#define REAL 2000u
+#define PROMISED_DESTROYS 261375u /* 255 x 1025, as sgrt.h states */
+
+typedef struct {
+    uint32_t *id, *at; /* id -> number of the destroy that freed it */
+    uint32_t mask;
+} destroyed_ids;
+
+static uint32_t *dids_slot(destroyed_ids *d, uint32_t id)
+{
+    uint32_t i = (id * 0x9E3779B1u) & d->mask;
+    while (d->id[i] != 0 && d->id[i] != id)
+        i = (i + 1u) & d->mask;
+    d->id[i] = id;
+    return &d->at[i];
+}
+
+static void guarantee_at_fill_level(uint32_t target)
+{
+    const uint32_t space = SGRT__INDEX_MASK + 1u;
+    sgrt_scene *s = new_scene();
+    REQUIRE_RES(sgrt__handles_reserve(s, SGRT__INDEX_MASK), SGRT_OK);
+    REQUIRE(s->handle_cap == space);
+    destroyed_ids d = {calloc(1u << 20, 4), calloc(1u << 20, 4), (1u << 20) - 1u};
+    REQUIRE(d.id && d.at);
+    sgrt_node last = SGRT_NULL_NODE;
+    for (uint32_t i = 0; i < REAL; i++)
+        OK(sgrt_node_create(s, SGRT_NULL_NODE, &last));
+    const uint32_t elsewhere = space - 2u * REAL;
+    s->handle_used += elsewhere;
+    s->node_count += elsewhere;
+
+    sgrt_result r = SGRT_OK;
+    while (sgrt_scene_node_count(s) < target &&
+           (r = sgrt_node_create(s, SGRT_NULL_NODE, &last)) == SGRT_OK)
+        ;
+    const uint32_t level = sgrt_scene_node_count(s);
+    CHECK_MSG(r == SGRT_OK || (r == SGRT_ERR_CAPACITY && level == SGRT_MAX_NODES),
+              "filling towards %u live nodes: create returned %s at %u", (unsigned)target,
+              sgrt_result_str(r), (unsigned)level);
+    CHECK_MSG(level <= SGRT_MAX_NODES, "%u live nodes, more than SGRT_MAX_NODES", (unsigned)level);
+
+    uint32_t revived = 0, shortest = UINT32_MAX;
+    for (uint32_t k = 1; k <= PROMISED_DESTROYS + 1024u && revived < 20; k++) {
+        REQUIRE_RES(sgrt_node_destroy(s, last), SGRT_OK);
+        *dids_slot(&d, last.id) = k;
+        REQUIRE_RES(sgrt_node_create(s, SGRT_NULL_NODE, &last), SGRT_OK);
+        const uint32_t freed = *dids_slot(&d, last.id);
+        if (freed != 0) {
+            const uint32_t destroys = k - freed + 1u; /* counting the one that freed it */
+            if (destroys < PROMISED_DESTROYS) {
+                revived++;
+                if (destroys < shortest)
+                    shortest = destroys;
+            }
+        }
+    }
+    CHECK_MSG(revived == 0,
+              "%u live nodes, all indices used: a destroyed handle named a new node after %u "
+              "destroys (promised: %u)",
+              (unsigned)level, (unsigned)shortest, (unsigned)PROMISED_DESTROYS);
+    /* The nodes declared elsewhere have no table entries: no check, just free. */
+    free(d.id);
+    free(d.at);
+    sgrt_scene_destroy(s);
+}
+
+static void test_guarantee_near_index_limit(void)
+{
+    const uint32_t space = SGRT__INDEX_MASK + 1u;
+    const uint32_t targets[] = {space - 1u, space - 2u, space - 3u, space - 1024u,
+                                space - 1025u, space - 1500u};
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
+        guarantee_at_fill_level(targets[i]);
+}
+
 int main(int argc, char **argv)
 {
     rng_seed_from_args(&R, argc, argv, "test_handles");
     test_bad_handles();
     test_foreign_handles();
     test_fresh_indices();
+    test_guarantee_near_index_limit();
     test_generation_wrap_steady();
     test_generation_random(150000u, 200u, 2600u, false);
     test_generation_random(900000u, 150u, 100u, true);
