@@ -206,10 +206,16 @@ SGRT_API sgrt_result sgrt_node_next_sibling(const sgrt_scene *s, sgrt_node node,
  *  after it relocates the subtree's storage (its slots change); this allocates
  *  only if the scene must grow. O(k + d) at any depth (with KEEP_WORLD: two
  *  sgrt_node_world_now, for the node and the new parent).
+ *  With KEEP_WORLD the world stays put within a stated tolerance, or the
+ *  call is refused: the new local multiplied back with the parent's world in
+ *  float, as the update will (the scene's kernel), must match the world in
+ *  every entry to within 2^-12 x max(1, the largest |entry| of that world
+ *  column) -- under a nearly singular (e.g. sheared) parent the rounding of
+ *  the new local to float would otherwise move the world.
  *  Errors: INVALID_ARG (bad keep), STALE_HANDLE (node or parent), CYCLE
  *  (parent is node or one of its descendants), SINGULAR (KEEP_WORLD and the
- *  parent's world has no finite inverse, or the new local is not finite),
- *  CAPACITY, NOMEM. */
+ *  parent's world has no finite inverse, the new local is not finite, or it
+ *  misses the world by more than the tolerance above), CAPACITY, NOMEM. */
 SGRT_API sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent,
                                           sgrt_keep keep);
 

@@ -243,6 +243,12 @@ void sgrt__nodesets_compact(sgrt_scene *s, const uint32_t *map);
 
 /* out = inverse(parent) x world in double precision; false if not finite. */
 bool sgrt__relative_local(const float parent[16], const float world[16], float out[16]);
+/* Keep-world's tolerance: `got` (parent world x new local, in float on the
+ * scene's kernel, as the update will form it) may miss `want` (the world to
+ * keep) by at most TOLERANCE x max(1, largest |entry| of want's column) in
+ * each entry of that column. */
+#define SGRT__KEEP_WORLD_TOLERANCE (1.0 / 4096.0)
+bool sgrt__world_kept(const float got[16], const float want[16]);
 bool sgrt__all_finite(const float *v, uint32_t n);
 
 /* ---- scene.c ------------------------------------------------------------- */

@@ -860,6 +860,11 @@ static void do_set_parent(fscene *f, sgrt_node n, sgrt_node p, int keep_raw)
                 memcpy(pw, shadow_now(f, p.id), sizeof pw);
                 singular = !finite16(pw) || !finite16(w) ||
                            !sgrt__relative_local(pw, w, new_local);
+                if (!singular) { /* kept within keep-world's tolerance? */
+                    float back[16];
+                    ref_mul(pw, new_local, back);
+                    singular = !sgrt__world_kept(back, w);
+                }
             }
         }
     }
