@@ -19,8 +19,11 @@
  *     0 is never valid, so a zero-initialised handle is safely invalid.
  *   - Threads: no globals, no hidden threads. Distinct scenes may be used from
  *     distinct threads freely. Functions taking `const sgrt_scene *` may run
- *     concurrently with each other on one scene; any other call on a scene needs
- *     exclusive access to it.
+ *     concurrently with each other on one scene, and so may sgrt_tracker_collect
+ *     calls on distinct trackers, with each other and with every function
+ *     taking a const scene (sgrt_scene_check included; sgrt_tracker_check
+ *     only of another tracker). Any other call on a scene needs exclusive
+ *     access to it.
  *   - Memory: a scene owns all of its storage. Only sgrt_scene_create,
  *     sgrt_scene_reserve, sgrt_scene_compact, sgrt_node_create (when the scene
  *     must grow), sgrt_node_set_parent (when a relocation must grow the scene),
@@ -370,7 +373,8 @@ SGRT_API void sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t);
  *
  *  Cost O(pending words + capacity/1024); never allocates. Collects on
  *  distinct trackers of one scene may run concurrently with each other and
- *  with the functions taking a const scene. Returns 0 when s, t (or out with
+ *  with the functions taking a const scene (sgrt_tracker_check: only of
+ *  another tracker). Returns 0 when s, t (or out with
  *  max_ranges > 0) is NULL, or t belongs to another scene. */
 SGRT_API uint32_t sgrt_tracker_collect(sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
                                        uint32_t max_ranges, uint32_t merge_gap);
@@ -448,10 +452,21 @@ SGRT_API const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, const sgrt_node
 /* ------------------------------------------------------------------------- */
 
 /** Verify every internal invariant (slot order, link symmetry, dirty closure,
- *  bitfield padding and summaries, handle table, counts). O(capacity).
+ *  bitfield padding and summaries, handle table, counts, node sets, which
+ *  trackers and node sets the scene holds) except the trackers' pending
+ *  bits, which collects may be writing meanwhile: sgrt_tracker_check
+ *  verifies those. O(capacity).
  *  Returns SGRT_OK or SGRT_ERR_CORRUPT; *out_what (optional) receives a static
  *  string naming the first broken invariant, or NULL. INVALID_ARG for NULL s. */
 SGRT_API sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what);
+
+/** Verify one tracker of `s`: it covers the scene's capacity and its
+ *  summary is exact (bit w set iff word w of its pending bits is non-zero).
+ *  Must not overlap a collect of that same tracker. O(capacity/32).
+ *  Returns SGRT_OK or SGRT_ERR_CORRUPT (*out_what as for sgrt_scene_check);
+ *  INVALID_ARG for NULL s or t, or a tracker of another scene. */
+SGRT_API sgrt_result sgrt_tracker_check(const sgrt_scene *s, const sgrt_tracker *t,
+                                        const char **out_what);
 
 /** Name of the kernel a scene created with default options uses on this
  *  CPU: exactly one of "scalar", "sse2", "neon", "simde-portable" (SIMDe's

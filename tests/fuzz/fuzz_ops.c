@@ -562,6 +562,10 @@ static void verify_ex(fscene *f, bool full, bool worlds_now, uint32_t a, uint32_
 {
     const char *what = NULL;
     ENSURE(sgrt_scene_check(f->s, &what) == SGRT_OK, "sgrt_scene_check: %s", what ? what : "?");
+    for (int k = 0; k < NOBJ; k++)
+        if (f->tr[k])
+            ENSURE(sgrt_tracker_check(f->s, f->tr[k], &what) == SGRT_OK, "sgrt_tracker_check: %s",
+                   what ? what : "?");
     const uint32_t count = ref_model_count(f->m);
     ENSURE(sgrt_scene_node_count(f->s) == count, "node count %u, model %u",
            sgrt_scene_node_count(f->s), count);
