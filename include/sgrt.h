@@ -16,7 +16,15 @@
  *     sgrt_nodeset_next a node, ...), with 0, false, NULL or SGRT_NULL_NODE
  *     for bad arguments; the destroy functions return nothing.
  *   - Handles: sgrt_node is a 32-bit id (slot-table index + generation). The id
- *     0 is never valid, so a zero-initialised handle is safely invalid.
+ *     0 is never valid, so a zero-initialised handle is safely invalid. Ids
+ *     are scrambled per scene, from its address and, where user code can
+ *     read a cycle counter (x86, AArch64), the counter at its creation. A
+ *     handle of another scene -- a live one, or a destroyed one whose memory
+ *     a new scene reuses -- is then refused with probability at least
+ *     127/128 each (in practice it fails unless the two scrambles happen to
+ *     line up). Without a counter (32-bit ARM, s390x, others) a scene
+ *     created at a destroyed scene's address, from the same call site, may
+ *     accept the old scene's handles: drop them with the scene.
  *   - Threads: no globals, no hidden threads. Distinct scenes may be used from
  *     distinct threads freely. Functions taking `const sgrt_scene *` may run
  *     concurrently with each other on one scene, and so may sgrt_tracker_collect

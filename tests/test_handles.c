@@ -212,6 +212,102 @@ static void test_foreign_handles(void)
     }
 }
 
+/* The handles of a destroyed scene, given to a new scene that sits at the
+ * same address. The scramble once came from the address alone, so the new
+ * scene accepted them (16 times in 20 with glibc). sgrt.h promises, where
+ * a cycle counter exists (x86, AArch64), that each is refused with
+ * probability at least 127/128; the test demands that of the trials taken
+ * together (a trial accepts any handle with probability about 1/128 only if
+ * the scrambles line up, expected well under one trial in 200 here), with
+ * glibc's allocator and with one that hands the very same blocks back. */
+typedef struct same_blocks {
+    struct {
+        void *p;
+        size_t size;
+    } cache[8];
+    int n;
+    test_alloc ta; /* the real allocations, checked */
+} same_blocks;
+
+static void *sb_alloc(size_t size, size_t align, void *user)
+{
+    same_blocks *b = user;
+    for (int i = b->n; i-- > 0;)
+        if (b->cache[i].size == size) {
+            void *p = b->cache[i].p;
+            b->cache[i] = b->cache[--b->n];
+            return p;
+        }
+    return test_alloc_alloc(size, align, &b->ta);
+}
+
+static void sb_free(void *ptr, size_t size, void *user)
+{
+    same_blocks *b = user;
+    if (b->n < 8) {
+        b->cache[b->n].p = ptr;
+        b->cache[b->n].size = size;
+        b->n++;
+    } else {
+        test_alloc_free(ptr, size, &b->ta);
+    }
+}
+
+#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__) || defined(_M_X64) || \
+    defined(_M_IX86)
+#define HAS_CYCLE_COUNTER 1
+#else
+#define HAS_CYCLE_COUNTER 0
+#endif
+
+static void test_old_scene_handles(void)
+{
+    enum { TRIALS = 200, N = 64 };
+    same_blocks sb;
+    memset(&sb, 0, sizeof sb);
+    const sgrt_allocator same = {sb_alloc, sb_free, &sb};
+    for (int custom = 0; custom < 2; custom++) {
+        const sgrt_scene_desc desc = {0, 0, custom ? &same : NULL, SGRT_SIMD_AUTO};
+        int same_address = 0, trials_accepting = 0, handles_accepted = 0;
+        for (int t = 0; t < TRIALS; t++) {
+            sgrt_scene *a = new_scene_desc(&desc);
+            sgrt_node old[N], fresh[N];
+            for (int i = 0; i < N; i++)
+                OK(sgrt_node_create(a, i ? old[i / 2] : SGRT_NULL_NODE, &old[i]));
+            const uintptr_t where = (uintptr_t)a;
+            sgrt_scene_destroy(a);
+            sgrt_scene *b = new_scene_desc(&desc);
+            for (int i = 0; i < N; i++)
+                OK(sgrt_node_create(b, i ? fresh[i / 2] : SGRT_NULL_NODE, &fresh[i]));
+            if ((uintptr_t)b == where) {
+                same_address++;
+                int accepted = 0;
+                for (int i = 0; i < N; i++)
+                    accepted += sgrt_node_alive(b, old[i]);
+                handles_accepted += accepted;
+                trials_accepting += accepted != 0;
+            }
+            sgrt_scene_destroy(b);
+        }
+        printf("old handles in a new scene at the same address (%s allocator): %d of %d "
+               "trials at the same address, %d of them accepted old handles (%d of %d)\n",
+               custom ? "same-block" : "default", same_address, TRIALS, trials_accepting,
+               handles_accepted, same_address * N);
+        if (custom)
+            CHECK_EQ_U(same_address, TRIALS);
+        if (HAS_CYCLE_COUNTER)
+            CHECK_MSG(handles_accepted * 128 <= same_address * N && trials_accepting <= 6,
+                      "%s allocator: a new scene at a destroyed scene's address accepted %d of "
+                      "%d old handles, in %d of %d trials",
+                      custom ? "same-block" : "default", handles_accepted, same_address * N,
+                      trials_accepting, same_address);
+    }
+    for (int i = 0; i < sb.n; i++)
+        test_alloc_free(sb.cache[i].p, sb.cache[i].size, &sb.ta);
+    check_alloc_empty(&sb.ta);
+    test_alloc_release(&sb.ta);
+}
+
 /* Fewer than 1024 free indices: every create takes a fresh one, so ids never
  * repeat. */
 static void test_fresh_indices(void)
@@ -622,6 +718,7 @@ int main(int argc, char **argv)
     rng_seed_from_args(&R, argc, argv, "test_handles");
     test_bad_handles();
     test_foreign_handles();
+    test_old_scene_handles();
     test_fresh_indices();
     test_guarantee_near_index_limit();
     test_generation_wrap_steady();
