@@ -16,17 +16,31 @@
  *     sgrt_nodeset_next a node, ...), with 0, false, NULL or SGRT_NULL_NODE
  *     for bad arguments; the destroy functions return nothing.
  *   - Handles: sgrt_node is a 32-bit id (slot-table index + generation). The id
- *     0 is never valid, so a zero-initialised handle is safely invalid.
+ *     0 is never valid, so a zero-initialised handle is safely invalid. Ids
+ *     are scrambled per scene, from its address and, where user code can
+ *     read a cycle counter (x86, AArch64), the counter at its creation. A
+ *     handle of another scene -- a live one, or a destroyed one whose memory
+ *     a new scene reuses -- is then refused with probability at least
+ *     127/128 each (in practice it fails unless the two scrambles happen to
+ *     line up). Without a counter (32-bit ARM, s390x, others) a scene
+ *     created at a destroyed scene's address, from the same call site, may
+ *     accept the old scene's handles: drop them with the scene.
  *   - Threads: no globals, no hidden threads. Distinct scenes may be used from
  *     distinct threads freely. Functions taking `const sgrt_scene *` may run
- *     concurrently with each other on one scene; any other call on a scene needs
- *     exclusive access to it.
+ *     concurrently with each other on one scene, and so may sgrt_tracker_collect
+ *     calls on distinct trackers, with each other and with every function
+ *     taking a const scene (sgrt_scene_check included; sgrt_tracker_check
+ *     only of another tracker). Any other call on a scene needs exclusive
+ *     access to it.
  *   - Memory: a scene owns all of its storage. Only sgrt_scene_create,
  *     sgrt_scene_reserve, sgrt_scene_compact, sgrt_node_create (when the scene
  *     must grow), sgrt_node_set_parent (when a relocation must grow the scene),
  *     sgrt_tracker_create and sgrt_nodeset_create allocate. Setting
  *     transforms, updating, reading, destroying, node set membership and
- *     collecting never allocate.
+ *     collecting never allocate. Every call that allocates checks the
+ *     alignment of each block it gets (see sgrt_allocator): wherever a
+ *     function below lists NOMEM, it returns SGRT_ERR_ALIGNMENT, having freed
+ *     the block and changed nothing, when the allocator ignored `align`.
  *
  * The cost figures below use n = nodes in the scene, d = depth of a node,
  * k = nodes in a subtree.
@@ -63,7 +77,9 @@ typedef struct sgrt_scene sgrt_scene;
  *  (never 0). A destroyed node's handle is refused until its index has been
  *  reused 255 times; indices are reused first-in first-out and only while
  *  more than 1024 are free, so that takes at least 255 x 1025 = 261,375 node
- *  destructions. */
+ *  destructions (counting the one that freed it). This holds at every fill
+ *  level: SGRT_MAX_NODES leaves 1024 of the 2^24 indices free, so even once
+ *  every index has been handed out a create finds more than 1024 free. */
 typedef struct sgrt_node {
     uint32_t id;
 } sgrt_node;
@@ -74,8 +90,9 @@ typedef struct sgrt_node {
 #define SGRT_NULL_NODE ((sgrt_node){0})
 #endif
 
-/** Most nodes one scene can hold (the handle index space: 2^24 - 1). */
-#define SGRT_MAX_NODES 16777215u
+/** Most nodes one scene can hold: the 2^24 handle indices less the 1024
+ *  that handle reuse keeps free (see sgrt_node). */
+#define SGRT_MAX_NODES 16776192u
 
 typedef enum sgrt_result {
     SGRT_OK = 0,
@@ -85,7 +102,9 @@ typedef enum sgrt_result {
     SGRT_ERR_NOMEM = -4,        /**< the allocator failed; nothing changed */
     SGRT_ERR_CAPACITY = -5,     /**< max_nodes (or the slot limit) reached */
     SGRT_ERR_SINGULAR = -6,     /**< keep-world reparent under a parent whose world has no inverse */
-    SGRT_ERR_CORRUPT = -7       /**< sgrt_scene_check found a broken internal invariant */
+    SGRT_ERR_CORRUPT = -7,      /**< sgrt_scene_check found a broken internal invariant */
+    SGRT_ERR_ALIGNMENT = -8     /**< the allocator returned a block less aligned than asked; it
+                                     was freed through the allocator and nothing changed */
 } sgrt_result;
 
 /** Static, human-readable name of a result ("SGRT_OK", ...). Never NULL. */
@@ -93,7 +112,10 @@ SGRT_API const char *sgrt_result_str(sgrt_result r);
 
 /** Allocator hooks. Both functions are required when an allocator is given.
  *  alloc returns memory aligned to at least `align` (a power of two, at most
- *  64) or NULL; free receives the size that was asked for. */
+ *  64) or NULL; free receives the size that was asked for. A block aligned
+ *  less than asked is given back to free at once and the call that needed
+ *  it fails with SGRT_ERR_ALIGNMENT (the kernels use aligned loads: 64 bytes
+ *  on AVX-512). */
 typedef struct sgrt_allocator {
     void *(*alloc)(size_t size, size_t align, void *user);
     void (*free)(void *ptr, size_t size, void *user);
@@ -193,11 +215,18 @@ SGRT_API sgrt_result sgrt_node_next_sibling(const sgrt_scene *s, sgrt_node node,
  *  world (both exact as of now, computed in double precision) so its world
  *  stays put. The subtree counts as moved. Re-parenting under a node stored
  *  after it relocates the subtree's storage (its slots change); this allocates
- *  only if the scene must grow. O(k + d).
+ *  only if the scene must grow. O(k + d) at any depth (with KEEP_WORLD: two
+ *  sgrt_node_world_now, for the node and the new parent).
+ *  With KEEP_WORLD the world stays put within a stated tolerance, or the
+ *  call is refused: the new local multiplied back with the parent's world in
+ *  float, as the update will (the scene's kernel), must match the world in
+ *  every entry to within 2^-12 x max(1, the largest |entry| of that world
+ *  column) -- under a nearly singular (e.g. sheared) parent the rounding of
+ *  the new local to float would otherwise move the world.
  *  Errors: INVALID_ARG (bad keep), STALE_HANDLE (node or parent), CYCLE
  *  (parent is node or one of its descendants), SINGULAR (KEEP_WORLD and the
- *  parent's world has no finite inverse, or the new local is not finite),
- *  CAPACITY, NOMEM. */
+ *  parent's world has no finite inverse, the new local is not finite, or it
+ *  misses the world by more than the tolerance above), CAPACITY, NOMEM. */
 SGRT_API sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent,
                                           sgrt_keep keep);
 
@@ -252,10 +281,11 @@ SGRT_API sgrt_result sgrt_node_local(const sgrt_scene *s, sgrt_node node, float 
 SGRT_API sgrt_result sgrt_node_world(const sgrt_scene *s, sgrt_node node, float out[16]);
 
 /** Compute the exact current world matrix, bit-identical to what the next
- *  update will store, without changing the scene: walks up to the root
- *  (O(d)), then multiplies along the chain below the topmost moved ancestor:
- *  O(k) for a chain of k <= 256 nodes, O(k^2/256) beyond. Never allocates.
- *  Errors: INVALID_ARG, STALE_HANDLE. */
+ *  update will store, without changing the scene: walks up to the root, then
+ *  multiplies along the chain of k nodes below the topmost moved ancestor,
+ *  one product per node. O(d): at most 2d + 3k parent-link steps and k
+ *  products, at any depth. Never allocates; uses at most about 3 KiB of
+ *  stack. Errors: INVALID_ARG, STALE_HANDLE. */
 SGRT_API sgrt_result sgrt_node_world_now(const sgrt_scene *s, sgrt_node node, float out[16]);
 
 /* ------------------------------------------------------------------------- */
@@ -382,7 +412,8 @@ SGRT_API void sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t);
  *
  *  Cost O(pending words + capacity/1024); never allocates. Collects on
  *  distinct trackers of one scene may run concurrently with each other and
- *  with the functions taking a const scene. Returns 0 when s, t (or out with
+ *  with the functions taking a const scene (sgrt_tracker_check: only of
+ *  another tracker). Returns 0 when s, t (or out with
  *  max_ranges > 0) is NULL, or t belongs to another scene. */
 SGRT_API uint32_t sgrt_tracker_collect(sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
                                        uint32_t max_ranges, uint32_t merge_gap);
@@ -460,10 +491,21 @@ SGRT_API const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, const sgrt_node
 /* ------------------------------------------------------------------------- */
 
 /** Verify every internal invariant (slot order, link symmetry, dirty closure,
- *  bitfield padding and summaries, handle table, counts). O(capacity).
+ *  bitfield padding and summaries, handle table, counts, node sets, which
+ *  trackers and node sets the scene holds) except the trackers' pending
+ *  bits, which collects may be writing meanwhile: sgrt_tracker_check
+ *  verifies those. O(capacity).
  *  Returns SGRT_OK or SGRT_ERR_CORRUPT; *out_what (optional) receives a static
  *  string naming the first broken invariant, or NULL. INVALID_ARG for NULL s. */
 SGRT_API sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what);
+
+/** Verify one tracker of `s`: it covers the scene's capacity and its
+ *  summary is exact (bit w set iff word w of its pending bits is non-zero).
+ *  Must not overlap a collect of that same tracker. O(capacity/32).
+ *  Returns SGRT_OK or SGRT_ERR_CORRUPT (*out_what as for sgrt_scene_check);
+ *  INVALID_ARG for NULL s or t, or a tracker of another scene. */
+SGRT_API sgrt_result sgrt_tracker_check(const sgrt_scene *s, const sgrt_tracker *t,
+                                        const char **out_what);
 
 /** Name of the kernel a scene created with default options uses on this
  *  CPU: exactly one of "scalar", "sse2", "neon", "simde-portable" (SIMDe's

@@ -1,5 +1,6 @@
 /* Allocation: every byte the library holds goes through the scene's
- * sgrt_allocator, the default one being aligned_alloc / free. */
+ * sgrt_allocator, the default one being aligned_alloc / free. A block that
+ * is not aligned as asked is handed back and refused (SGRT_ERR_ALIGNMENT). */
 #include "internal.h"
 #include <stdlib.h>
 
@@ -32,9 +33,22 @@ static void default_free(void *ptr, size_t size, void *user)
 
 const sgrt_allocator sgrt__default_allocator = {default_alloc, default_free, NULL};
 
-void *sgrt__alloc(const sgrt_allocator *a, size_t size, size_t align)
+void *sgrt__alloc(const sgrt_allocator *a, size_t size, size_t align, sgrt_result *err)
 {
-    return a->alloc(size, align, a->user);
+    void *p = a->alloc(size, align, a->user);
+    if (!p) {
+        *err = SGRT_ERR_NOMEM;
+        return NULL;
+    }
+    /* The kernels load matrices with aligned instructions (AVX-512: 64
+     * bytes): a block that breaks the contract is refused here, at the call
+     * that allocated, rather than crashing a later update. */
+    if ((uintptr_t)p & (align - 1u)) {
+        a->free(p, size, a->user);
+        *err = SGRT_ERR_ALIGNMENT;
+        return NULL;
+    }
+    return p;
 }
 
 void sgrt__free(const sgrt_allocator *a, void *p, size_t size)

@@ -33,9 +33,10 @@ static uint32_t next_id(uint32_t id)
 
 static sgrt_result table_resize(sgrt_scene *s, uint32_t new_cap)
 {
-    uint8_t *b = sgrt__alloc(&s->alloc, table_size(new_cap), 64);
+    sgrt_result err;
+    uint8_t *b = sgrt__alloc(&s->alloc, table_size(new_cap), 64, &err);
     if (!b)
-        return SGRT_ERR_NOMEM;
+        return err;
     sgrt__handle *handles = (sgrt__handle *)(void *)b;
     uint32_t *ring = (uint32_t *)(void *)(b + align64((size_t)new_cap * sizeof(sgrt__handle)));
     if (s->handle_used)
@@ -74,6 +75,10 @@ static bool must_take_fresh_index(const sgrt_scene *s)
 
 sgrt_result sgrt__handle_ensure(sgrt_scene *s)
 {
+    /* With every index handed out, reusing one of 1024 or fewer free would
+     * break the FIFO reserve; SGRT_MAX_NODES keeps this from happening. */
+    if (s->handle_used > SGRT__INDEX_MASK && s->free_count <= SGRT__MIN_FREE_HANDLES)
+        return SGRT_ERR_CAPACITY;
     if (!must_take_fresh_index(s) || s->handle_used < s->handle_cap)
         return SGRT_OK;
     uint64_t want = (uint64_t)s->handle_cap * 2u;

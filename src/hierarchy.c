@@ -223,6 +223,12 @@ sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent
             if (!sgrt__all_finite(pw, 16) || !sgrt__all_finite(w, 16) ||
                 !sgrt__relative_local(pw, w, new_local))
                 return SGRT_ERR_SINGULAR;
+            /* The update will form the world in float: an ill-conditioned
+             * parent can turn the rounding of the new local into a move. */
+            float back[16];
+            s->k.mul(pw, new_local, back);
+            if (!sgrt__world_kept(back, w))
+                return SGRT_ERR_SINGULAR;
         }
     }
 

@@ -29,6 +29,8 @@
 #define SGRT__INDEX_MASK ((1u << SGRT__INDEX_BITS) - 1u)
 #define SGRT__GEN_PERIOD 255u           /* generations 0..254, encoded 1..255 */
 #define SGRT__MIN_FREE_HANDLES 1024u    /* indices are reused only past this many free */
+_Static_assert(SGRT_MAX_NODES + SGRT__MIN_FREE_HANDLES == SGRT__INDEX_MASK + 1u,
+               "SGRT_MAX_NODES keeps the FIFO reserve of free handle indices");
 #define SGRT__MAX_SLOTS (1u << 25)      /* slot storage limit (holes included) */
 #define SGRT__DEFAULT_CAPACITY 64u
 #define SGRT__MAX_RANGES 256u           /* parallel update: most tasks per update */
@@ -158,9 +160,11 @@ struct sgrt_scene {
 
 /* ---- alloc.c ------------------------------------------------------------- */
 
-/* The default hooks (aligned_alloc / free) and calls through a scene's. */
+/* The default hooks (aligned_alloc / free) and calls through a scene's.
+ * sgrt__alloc returns NULL with *err = NOMEM when the hook fails, or
+ * ALIGNMENT when its block is not aligned to `align` (the block is freed). */
 extern const sgrt_allocator sgrt__default_allocator;
-void *sgrt__alloc(const sgrt_allocator *a, size_t size, size_t align);
+void *sgrt__alloc(const sgrt_allocator *a, size_t size, size_t align, sgrt_result *err);
 void sgrt__free(const sgrt_allocator *a, void *p, size_t size);
 
 /* ---- storage.c ----------------------------------------------------------- */
@@ -274,6 +278,12 @@ void sgrt__nodesets_compact(sgrt_scene *s, const uint32_t *map);
 
 /* out = inverse(parent) x world in double precision; false if not finite. */
 bool sgrt__relative_local(const float parent[16], const float world[16], float out[16]);
+/* Keep-world's tolerance: `got` (parent world x new local, in float on the
+ * scene's kernel, as the update will form it) may miss `want` (the world to
+ * keep) by at most TOLERANCE x max(1, largest |entry| of want's column) in
+ * each entry of that column. */
+#define SGRT__KEEP_WORLD_TOLERANCE (1.0 / 4096.0)
+bool sgrt__world_kept(const float got[16], const float want[16]);
 bool sgrt__all_finite(const float *v, uint32_t n);
 
 /* ---- scene.c ------------------------------------------------------------- */

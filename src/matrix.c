@@ -57,6 +57,21 @@ static bool inverse_d(const double m[16], double inv[16])
     return true;
 }
 
+bool sgrt__world_kept(const float got[16], const float want[16])
+{
+    for (int c = 0; c < 4; c++) {
+        double scale = 1.0, miss = 0.0;
+        for (int r = 0; r < 4; r++) {
+            const double w = (double)want[c * 4 + r], d = (double)got[c * 4 + r] - w;
+            scale = w > scale ? w : -w > scale ? -w : scale;
+            miss = d > miss ? d : -d > miss ? -d : miss;
+        }
+        if (!(miss <= scale * SGRT__KEEP_WORLD_TOLERANCE))
+            return false;
+    }
+    return true;
+}
+
 bool sgrt__relative_local(const float parent[16], const float world[16], float out[16])
 {
     double p[16], inv[16];

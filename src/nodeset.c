@@ -15,9 +15,10 @@ sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset **out)
 {
     if (!s || !out)
         return SGRT_ERR_INVALID_ARG;
-    sgrt_nodeset *set = sgrt__alloc(&s->alloc, sizeof *set, 16);
+    sgrt_result err;
+    sgrt_nodeset *set = sgrt__alloc(&s->alloc, sizeof *set, 16, &err);
     if (!set)
-        return SGRT_ERR_NOMEM;
+        return err;
     memset(set, 0, sizeof *set);
     set->b.scene = s;
     const sgrt_result r = sgrt__registry_add_set(s, set);

@@ -13,6 +13,23 @@ static uint32_t mix32(uint64_t x)
     return (uint32_t)x;
 }
 
+/* Something that differs between two scene creations at the same address:
+ * the CPU's cycle counter where user code can read it (no call, no OS, no
+ * global); 0 elsewhere. Nothing deterministic can serve: two creations
+ * with the same inputs and allocator results are otherwise identical. */
+static uint64_t creation_ticks(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+    return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+    uint64_t v;
+    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
+    return v;
+#else
+    return 0;
+#endif
+}
+
 sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
 {
     static const sgrt_scene_desc defaults = {0};
@@ -31,14 +48,19 @@ sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
         (uint32_t)desc->max_simd > SGRT__LEVEL_MAX)
         return SGRT_ERR_INVALID_ARG;
 
-    sgrt_scene *s = sgrt__alloc(&a, sizeof *s, 64);
+    sgrt_result err;
+    sgrt_scene *s = sgrt__alloc(&a, sizeof *s, 64, &err);
     if (!s)
-        return SGRT_ERR_NOMEM;
+        return err;
     memset(s, 0, sizeof *s);
     s->alloc = a;
     s->max_nodes = max_nodes;
     s->close_from = SGRT__NONE;
-    s->salt = mix32((uint64_t)(uintptr_t)s);
+    /* The address separates live scenes; the counter, a new scene from a
+     * destroyed one whose memory it reuses (the stack position helps a
+     * little where there is no counter). */
+    s->salt = mix32((uint64_t)(uintptr_t)s ^
+                    ((uint64_t)mix32(creation_ticks() ^ ((uint64_t)(uintptr_t)&a << 17)) << 32));
     sgrt__kernels_init(&s->k, sgrt__kernels_choose((uint32_t)desc->max_simd, NULL));
 
     const uint32_t initial =

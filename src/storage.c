@@ -48,9 +48,10 @@ static sgrt_result storage_alloc(const sgrt_scene *s, uint32_t cap, sgrt__storag
 {
     if (!layout(st, cap, NULL))
         return SGRT_ERR_NOMEM; /* more than the address space holds */
-    void *block = sgrt__alloc(&s->alloc, st->size, 64);
+    sgrt_result err;
+    void *block = sgrt__alloc(&s->alloc, st->size, 64, &err);
     if (!block)
-        return SGRT_ERR_NOMEM;
+        return err;
     (void)layout(st, cap, block);
 #define ZERO_BITFIELD(name) memset(st->name, 0, (size_t)st->words * 4u);
     SGRT__SLOT_BITFIELDS(ZERO_BITFIELD)

@@ -23,15 +23,35 @@ void sgrt__trackers_note_slot(sgrt_scene *s, uint32_t slot)
 
 static bool own(const sgrt_scene *s, const sgrt_tracker *t) { return s && t && t->b.scene == s; }
 
+sgrt_result sgrt_tracker_check(const sgrt_scene *s, const sgrt_tracker *t, const char **out_what)
+{
+    if (out_what)
+        *out_what = NULL;
+    if (!own(s, t))
+        return SGRT_ERR_INVALID_ARG;
+    const char *what = NULL;
+    if (t->b.words < s->st.words)
+        what = "trackers and node sets cover the scene's capacity";
+    for (uint32_t w = 0; !what && w < (t->b.words + 31u) / 32u * 32u; w++) {
+        const bool sum = (t->b.extra[w >> 5] >> (w & 31u)) & 1u;
+        if (sum != (w < t->b.words && t->b.bits[w] != 0))
+            what = "tracker summary: bit w set iff word w is non-zero";
+    }
+    if (out_what)
+        *out_what = what;
+    return what ? SGRT_ERR_CORRUPT : SGRT_OK;
+}
+
 /* ---- public: trackers ------------------------------------------------------ */
 
 sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out)
 {
     if (!s || !out)
         return SGRT_ERR_INVALID_ARG;
-    struct sgrt_tracker *t = sgrt__alloc(&s->alloc, sizeof *t, 16);
+    sgrt_result err;
+    struct sgrt_tracker *t = sgrt__alloc(&s->alloc, sizeof *t, 16, &err);
     if (!t)
-        return SGRT_ERR_NOMEM;
+        return err;
     memset(t, 0, sizeof *t);
     t->b.scene = s;
     const sgrt_result r = sgrt__registry_add_tracker(s, t);

@@ -173,7 +173,28 @@ int main(void)
         check_scene(s);
     }
     BREAK_U32(tb->words, st->words - 1u, "cover the scene's capacity");
-    BREAK_BIT(tb->extra, 0u, "tracker summary");
+    /* A tracker's pending bits are sgrt_tracker_check's: sgrt_scene_check
+     * may run beside collects and must not read them. */
+    {
+        const char *what = NULL;
+        tb->extra[0] ^= 1u;
+        CHECK_RES(sgrt_tracker_check(s, f.t, &what), SGRT_ERR_CORRUPT);
+        CHECK_MSG(what && strstr(what, "tracker summary"), "tracker check named \"%s\"",
+                  what ? what : "(null)");
+        CHECK_RES(sgrt_scene_check(s, NULL), SGRT_OK);
+        tb->extra[0] ^= 1u;
+        CHECK_RES(sgrt_tracker_check(s, f.t, &what), SGRT_OK);
+        CHECK(what == NULL);
+        const uint32_t words = tb->words;
+        tb->words = st->words - 1u;
+        CHECK_RES(sgrt_tracker_check(s, f.t, &what), SGRT_ERR_CORRUPT);
+        tb->words = words;
+        CHECK_RES(sgrt_tracker_check(NULL, f.t, NULL), SGRT_ERR_INVALID_ARG);
+        CHECK_RES(sgrt_tracker_check(s, NULL, NULL), SGRT_ERR_INVALID_ARG);
+        sgrt_scene *other = new_scene();
+        CHECK_RES(sgrt_tracker_check(other, f.t, NULL), SGRT_ERR_INVALID_ARG);
+        sgrt_scene_destroy(other);
+    }
     BREAK_BIT(sb->bits, f.dead, "node sets hold live nodes only");
 
     /* The fixture itself is healthy, and checking it changed nothing. */

@@ -21,6 +21,7 @@
  * The first mismatch stops the run with the seed and the operation index,
  * which reproduce it.
  */
+#include "internal.h" /* keep-world's tolerance check and the reference kernel */
 #include "refmodel.h"
 #include "testutil.h"
 
@@ -113,7 +114,7 @@ static uint32_t samples_n;
 
 static uint32_t last_created;
 static unsigned long stats_reset, stats_updates, stats_recomputed, stats_cycles, stats_stale, stats_compacts,
-    stats_keep_world, stats_identical, stats_batches;
+    stats_keep_world, stats_identical, stats_batches, stats_refused;
 static uint32_t stats_max_nodes, stats_max_depth;
 
 static uint32_t live_count(void) { return ref_model_count(model); }
@@ -268,10 +269,31 @@ static void op_reparent(void)
         to = random_live();
     }
     const bool cycle = to.id && ref_model_is_ancestor_or_self(model, n.id, to.id);
+    /* Keep-world refuses a re-parent whose new local, multiplied back in
+     * float, would move the world beyond its tolerance: predicted here from
+     * the exact current worlds with the reference kernel (every kernel gives
+     * the same bits). */
+    bool ill_conditioned = false;
+    if (!cycle && keep == SGRT_KEEP_WORLD && to.id && ref_model_parent(model, n.id) != to.id) {
+        float w[16], pw[16], l[16], back[16];
+        expect(sgrt_node_world_now(scene, n, w), SGRT_OK, "sgrt_node_world_now");
+        expect(sgrt_node_world_now(scene, to, pw), SGRT_OK, "sgrt_node_world_now");
+        if (sgrt__relative_local(pw, w, l)) {
+            sgrt__kernels k;
+            sgrt__kernels_init(&k, SGRT__LEVEL_SCALAR);
+            k.mul(pw, l, back);
+            ill_conditioned = !sgrt__world_kept(back, w);
+        }
+    }
     const sgrt_result res = sgrt_node_set_parent(scene, n, to, keep);
     if (cycle) {
         expect(res, SGRT_ERR_CYCLE, "sgrt_node_set_parent (cycle)");
         stats_cycles++;
+        return;
+    }
+    if (ill_conditioned) {
+        expect(res, SGRT_ERR_SINGULAR, "sgrt_node_set_parent (keep-world, ill-conditioned)");
+        stats_refused++;
         return;
     }
     expect(res, SGRT_OK, "sgrt_node_set_parent");
@@ -640,10 +662,10 @@ int main(int argc, char **argv)
     verify_structure();
 
     printf("test_diff: passed: %lu updates (%lu worlds recomputed), %lu compactions, %lu "
-           "refused cycles, %lu keep-world re-parents (%lu locals reset), %lu identical set_local, %lu bad-handle "
+           "refused cycles, %lu keep-world re-parents (%lu locals reset, %lu refused as ill-conditioned), %lu identical set_local, %lu bad-handle "
            "calls, %lu batch writes; up to %u nodes, depth %u\n",
            stats_updates, stats_recomputed, stats_compacts, stats_cycles, stats_keep_world, stats_reset,
-           stats_identical, stats_stale, stats_batches, (unsigned)stats_max_nodes,
+           stats_refused, stats_identical, stats_stale, stats_batches, (unsigned)stats_max_nodes,
            (unsigned)stats_max_depth);
     CHECK(stats_batches > 0);
     ref_model_destroy(model);

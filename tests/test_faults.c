@@ -11,6 +11,10 @@
  *
  *  - the call that hit the failure must return SGRT_ERR_NOMEM (scene_create:
  *    and leave *out untouched and nothing allocated);
+ *  - a second sweep answers the n-th allocation, when it asks for more than
+ *    16-byte alignment, with a block aligned to 16 only: the call must return
+ *    SGRT_ERR_ALIGNMENT, free that block through the allocator, and satisfy
+ *    everything below just as for NOMEM;
  *  - right after it, sgrt_scene_check passes and the scene holds exactly what
  *    it held before the call: same handles alive, parents, children, locals,
  *    worlds and exact current worlds, bit for bit;
@@ -74,14 +78,21 @@ static bool in_sgrt_alloc(uintptr_t pc)
 #define CAPTURE_SITE(fa) ((fa)->site[0] = (fa)->site[1] = 0u)
 #endif
 
+/* The alignment each allocation of the golden run asked for: the misaligning
+ * sweep skips those a 16-byte-aligned block satisfies. */
+#define MAX_CALLS 1024
+static size_t golden_align[MAX_CALLS + 1];
+
 static void *fa_alloc(size_t size, size_t align, void *user)
 {
     fault_alloc *fa = user;
     if (!fa->in_step)
         fa->stray++;
-    const uint64_t failures = fa->ta.failures;
+    const uint64_t failures = fa->ta.failures, misaligned = fa->ta.misaligned;
     void *p = test_alloc_alloc(size, align, &fa->ta);
-    if (fa->ta.failures != failures) {
+    if (fa->ta.fail_at == 0 && fa->ta.misalign_at == 0 && fa->ta.calls <= MAX_CALLS)
+        golden_align[fa->ta.calls] = align;
+    if (fa->ta.failures != failures || fa->ta.misaligned != misaligned) {
         fa->injected = true;
         CAPTURE_SITE(fa);
     }
@@ -520,13 +531,21 @@ static uint32_t golden_updates[256];
 static int golden_nupdates;
 static uint64_t golden_total;
 
-/* One run of the scenario; fail_at = 0 is the golden run. Returns false if
- * the run had to stop. */
-static bool run(uint64_t fail_at, run_state *st)
+/* One run of the scenario; fail_at = 0 is the golden run. With `misalign`,
+ * allocation fail_at is not refused but answered with a block aligned to 16
+ * bytes only (when it asks for more): the call must then refuse it with
+ * SGRT_ERR_ALIGNMENT, exactly as it refuses a NULL with SGRT_ERR_NOMEM.
+ * Returns false if the run had to stop. */
+static bool run(uint64_t fail_at, bool misalign, run_state *st)
 {
     fault_alloc fa;
     memset(&fa, 0, sizeof fa);
-    fa.ta.fail_at = fail_at;
+    if (misalign)
+        fa.ta.misalign_at = fail_at;
+    else
+        fa.ta.fail_at = fail_at;
+    const sgrt_result expected = misalign ? SGRT_ERR_ALIGNMENT : SGRT_ERR_NOMEM;
+    const char *const ename = sgrt_result_str(expected);
     memset(st, 0, sizeof *st);
     bool ok = true;
     bool hit = false;
@@ -553,9 +572,10 @@ static bool run(uint64_t fail_at, run_state *st)
         if (fa.injected) {
             hit = true;
             note_site(&fa, o->kind, fail_at);
-            if (r != SGRT_ERR_NOMEM) {
-                FAIL("n=%llu: %s: the allocation failed but the call returned %s",
-                     (unsigned long long)fail_at, op_names[o->kind], sgrt_result_str(r));
+            if (r != expected) {
+                FAIL("n=%llu: %s: the allocation %s but the call returned %s",
+                     (unsigned long long)fail_at, op_names[o->kind],
+                     misalign ? "was misaligned" : "failed", sgrt_result_str(r));
                 if (have_before)
                     snapshot_free(&before);
                 ok = false;
@@ -563,23 +583,23 @@ static bool run(uint64_t fail_at, run_state *st)
             }
             if (o->kind == OP_SCENE_CREATE) {
                 CHECK_MSG(fa.ta.live_blocks == 0,
-                          "n=%llu: failed sgrt_scene_create left %llu blocks allocated",
-                          (unsigned long long)fail_at, (unsigned long long)fa.ta.live_blocks);
+                          "n=%llu: sgrt_scene_create failed with %s and left %llu blocks allocated",
+                          (unsigned long long)fail_at, ename, (unsigned long long)fa.ta.live_blocks);
             } else {
                 const char *what = NULL;
                 CHECK_MSG(sgrt_scene_check(st->s, &what) == SGRT_OK,
-                          "n=%llu: %s after NOMEM: sgrt_scene_check: %s",
-                          (unsigned long long)fail_at, op_names[o->kind], what ? what : "?");
+                          "n=%llu: %s after %s: sgrt_scene_check: %s",
+                          (unsigned long long)fail_at, op_names[o->kind], ename, what ? what : "?");
                 if (have_before) {
                     snapshot after;
                     snapshot_take(st->s, st->h, (uint32_t)st->nh, &after);
                     const char *diff = snapshot_diff(&before, &after);
                     CHECK_MSG(diff == NULL,
-                              "n=%llu: %s after NOMEM: scene changed: %s",
-                              (unsigned long long)fail_at, op_names[o->kind], diff);
+                              "n=%llu: %s after %s: scene changed: %s",
+                              (unsigned long long)fail_at, op_names[o->kind], ename, diff);
                     CHECK_MSG(membership(st) == members_before,
-                              "n=%llu: %s after NOMEM: node set membership changed",
-                              (unsigned long long)fail_at, op_names[o->kind]);
+                              "n=%llu: %s after %s: node set membership changed",
+                              (unsigned long long)fail_at, op_names[o->kind], ename);
                     snapshot_free(&after);
                 } else {
                     FAIL("n=%llu: the failure came in an unexpected step (%s)",
@@ -612,7 +632,9 @@ static bool run(uint64_t fail_at, run_state *st)
     CHECK_MSG(fa.stray == 0,
               "n=%llu: %llu allocation(s) outside the calls that may allocate",
               (unsigned long long)fail_at, (unsigned long long)fa.stray);
-    CHECK_MSG(!(fail_at && !hit && ok),
+    /* A request for 16-byte alignment or less is honoured by a misaligning
+     * allocator: nothing to refuse. */
+    CHECK_MSG(!(fail_at && !hit && ok && !(misalign && fa.ta.misaligned == 0)),
               "n=%llu: the scenario completed without reaching allocation n",
               (unsigned long long)fail_at);
 
@@ -671,7 +693,7 @@ static run_state state; /* large: static */
 int main(void)
 {
     build_script();
-    if (!run(0, &state) || test_failures) {
+    if (!run(0, false, &state) || test_failures) {
         fprintf(stderr, "test_faults: the scenario fails without any injected failure\n");
         return 1;
     }
@@ -681,22 +703,38 @@ int main(void)
     printf("scenario: %d calls, %d nodes created, %llu allocations\n", nops, state.nh,
            (unsigned long long)golden_total);
 
-    uint64_t n;
-    for (n = 1; n <= golden_total; n++) {
-        const int before = test_failures;
-        run(n, &state);
-        if (test_failures != before)
-            fprintf(stderr, "  (while failing allocation %llu)\n", (unsigned long long)n);
-        if (test_failures > 20)
-            break;
-    }
-    /* Every call documented to allocate must have met a failure. */
+    /* Every call documented to allocate must have met each fault. */
     static const op_kind allocating[] = {OP_SCENE_CREATE, OP_RESERVE,          OP_CREATE,
                                          OP_SET_PARENT,   OP_COMPACT,          OP_TRACKER_CREATE,
                                          OP_NODESET_CREATE};
-    for (size_t i = 0; i < sizeof allocating / sizeof allocating[0]; i++)
-        CHECK_MSG(kind_hits[allocating[i]] != 0,
-                  "no allocation failure reached %s", op_names[allocating[i]]);
+    /* Second sweep: each allocation in turn answered with a block aligned to
+     * 16 bytes only (an allocator that ignores `align`). */
+    for (int misalign = 1; misalign >= 0; misalign--) {
+        memset(kind_hits, 0, sizeof kind_hits);
+        nsites = 0;
+        for (uint64_t n = 1; n <= golden_total; n++) {
+            if (misalign && n <= MAX_CALLS && golden_align[n] <= 16u)
+                continue; /* a 16-byte-aligned block honours it: nothing to refuse */
+            const int before = test_failures;
+            run(n, misalign != 0, &state);
+            if (test_failures != before)
+                fprintf(stderr, "  (while %s allocation %llu)\n",
+                        misalign ? "misaligning" : "failing", (unsigned long long)n);
+            if (test_failures > 20)
+                break;
+        }
+        for (size_t i = 0; i < sizeof allocating / sizeof allocating[0]; i++)
+            CHECK_MSG(kind_hits[allocating[i]] != 0, "no %s allocation reached %s",
+                      misalign ? "misaligned" : "failed", op_names[allocating[i]]);
+        if (misalign) {
+            uint32_t total = 0;
+            for (int k = 0; k < OP_KIND_COUNT; k++)
+                total += kind_hits[k];
+            printf("misaligned each of allocations 1..%llu in turn: %u asked for more than "
+                   "16-byte alignment and were refused with SGRT_ERR_ALIGNMENT\n",
+                   (unsigned long long)golden_total, (unsigned)total);
+        }
+    }
     printf("failed each of allocations 1..%llu in turn; by call:\n",
            (unsigned long long)golden_total);
     for (int k = 0; k < OP_KIND_COUNT; k++)

@@ -292,6 +292,89 @@ static void test_singular(void)
     pair_free(&p);
 }
 
+/* Keep-world must keep the world within its stated tolerance or refuse: the
+ * new local multiplied back with the parent's world in float, as the update
+ * will, may miss the old world by at most 2^-12 x max(1, largest |entry| of
+ * that world column) in every entry. A near-singular sheared parent gives a
+ * local whose float rounding, multiplied back, moves the world by whole
+ * units: it must be refused with nothing changed. A well-conditioned one
+ * must pass, and the world must then stay within that tolerance. */
+static double column_miss(const float got[16], const float want[16])
+{
+    double worst = 0.0; /* in units of the tolerance */
+    for (int c = 0; c < 4; c++) {
+        double scale = 1.0, miss = 0.0;
+        for (int r = 0; r < 4; r++) {
+            scale = fmax(scale, fabs((double)want[c * 4 + r]));
+            miss = fmax(miss, fabs((double)got[c * 4 + r] - (double)want[c * 4 + r]));
+        }
+        worst = fmax(worst, miss / (scale / 4096.0));
+    }
+    return worst;
+}
+
+static void test_keep_world_tolerance(void)
+{
+    for (int trial = 0; trial < 40; trial++) {
+        sgrt_scene *s = new_scene();
+        sgrt_node par, n, child;
+        OK(sgrt_node_create(s, SGRT_NULL_NODE, &par));
+        OK(sgrt_node_create(s, SGRT_NULL_NODE, &n));
+        OK(sgrt_node_create(s, n, &child));
+        float pl[16], nl[16], cl[16];
+        random_affine(&R, nl);
+        nl[12] = rng_float(&R, 50.0f, 200.0f);
+        nl[13] = rng_float(&R, -200.0f, -50.0f);
+        random_affine(&R, cl);
+        const bool near_singular = trial % 2 == 1;
+        if (near_singular) {
+            /* Shear: the y axis leans onto the x axis, 2e-6 to 8e-6 apart. */
+            const float e = 2e-6f * (float)(1 + trial % 4);
+            const float sheared[16] = {1, 0, 0, 0, 1, e, 0, 0, 0, 0, 1, 0, 3, -2, 1, 1};
+            memcpy(pl, sheared, sizeof pl);
+        } else {
+            random_affine(&R, pl);
+        }
+        OK(sgrt_node_set_local(s, par, pl));
+        OK(sgrt_node_set_local(s, n, nl));
+        OK(sgrt_node_set_local(s, child, cl));
+        sgrt_scene_update(s);
+        const sgrt_node hs[] = {par, n, child};
+        snapshot before;
+        snapshot_take(s, hs, 3, &before);
+        float w0[16], w1[16];
+        OK(sgrt_node_world(s, n, w0));
+        const sgrt_result r = sgrt_node_set_parent(s, n, par, SGRT_KEEP_WORLD);
+        if (near_singular) {
+            CHECK_MSG(r == SGRT_ERR_SINGULAR,
+                      "trial %d: keep-world under a sheared near-singular parent returned %s "
+                      "(expected SGRT_ERR_SINGULAR)",
+                      trial, sgrt_result_str(r));
+            if (r == SGRT_OK) {
+                sgrt_scene_update(s);
+                OK(sgrt_node_world(s, n, w1));
+                printf("  trial %d: accepted, world moved by %.3g x the tolerance "
+                       "(translation %.3g units)\n",
+                       trial, column_miss(w1, w0),
+                       fmax(fabs((double)w1[12] - w0[12]), fabs((double)w1[13] - w0[13])));
+            } else {
+                check_unchanged(s, &before, hs, "refused keep-world re-parent");
+            }
+        } else {
+            CHECK_MSG(r == SGRT_OK, "trial %d: well-conditioned keep-world returned %s", trial,
+                      sgrt_result_str(r));
+            sgrt_scene_update(s);
+            OK(sgrt_node_world(s, n, w1));
+            const double miss = column_miss(w1, w0);
+            CHECK_MSG(miss <= 1.0, "trial %d: keep-world moved the world by %.3g x the tolerance",
+                      trial, miss);
+        }
+        snapshot_free(&before);
+        check_scene(s);
+        sgrt_scene_destroy(s);
+    }
+}
+
 /* Random subtrees re-parented under nodes created after them, over and over:
  * storage relocates, handles must not notice. */
 static void test_relocation(void)
@@ -500,6 +583,7 @@ int main(int argc, char **argv)
     test_bad_keep();
     test_keep_modes();
     test_singular();
+    test_keep_world_tolerance();
     test_relocation();
     test_destroy_subtree();
     test_iteration();

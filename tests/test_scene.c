@@ -20,6 +20,7 @@ static void test_result_str(void)
         {SGRT_ERR_CAPACITY, "SGRT_ERR_CAPACITY"},
         {SGRT_ERR_SINGULAR, "SGRT_ERR_SINGULAR"},
         {SGRT_ERR_CORRUPT, "SGRT_ERR_CORRUPT"},
+        {SGRT_ERR_ALIGNMENT, "SGRT_ERR_ALIGNMENT"},
     };
     const size_t nk = sizeof known / sizeof known[0];
     for (size_t i = 0; i < nk; i++) {
@@ -31,7 +32,7 @@ static void test_result_str(void)
             test_failures++;
         }
     }
-    const int unknown[] = {1, 2, -8, -100, 12345, INT_MIN, INT_MAX};
+    const int unknown[] = {1, 2, -9, -100, 12345, INT_MIN, INT_MAX};
     for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
         const char *str = sgrt_result_str((sgrt_result)unknown[i]);
         CHECK(str != NULL && str[0] != '\0');

@@ -459,6 +459,9 @@ static void test_random(uint64_t seed, int steps)
         }
         if (step % 64 == 0) {
             const char *broken = sgrt__registry_check(s);
+            for (int k = 0; k < NT && !broken; k++)
+                if (ms[k].t && sgrt_tracker_check(s, ms[k].t, &broken) != SGRT_OK && !broken)
+                    broken = "sgrt_tracker_check";
             CHECK(broken == NULL);
             if (broken)
                 fprintf(stderr, "step %d: %s\n", step, broken);

@@ -2,7 +2,10 @@
  * recompute exactly the nodes whose world may have changed, each once, and
  * say how many; a write of identical bits marks nothing. Also: the
  * per-frame calls never touch the allocator. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "testutil.h"
+
+#include <time.h>
 
 static rng R = {0xD1A7D1A7ull};
 
@@ -146,6 +149,66 @@ static void test_chain(void)
     CHECK_EQ_U(sgrt_scene_update(s), N - 600);
     check_scene(s);
     free(n);
+    sgrt_scene_destroy(s);
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* world_now and the keep-world re-parent that uses it are O(d): on a chain
+ * of 2^20 nodes, all moved, each costs about what the update of the whole
+ * chain costs (one product per node). A walk that restarts from the bottom
+ * for every piece of the chain (O(d^2/256)) took 3.4 s each here against
+ * 10 ms for the update. Each is bounded by a multiple of the update timed in
+ * the same run (so a sanitizer or valgrind slows both alike) plus a little
+ * slack, far below what a quadratic walk needs. The results must be those
+ * of the update, to the bit. */
+static void test_deep_chain_linear(void)
+{
+    enum { N = 1 << 20 };
+    const sgrt_scene_desc desc = {N + 2, 0, NULL, SGRT_SIMD_AUTO};
+    sgrt_scene *s = new_scene_desc(&desc);
+    sgrt_node n = SGRT_NULL_NODE, bottom = SGRT_NULL_NODE, root;
+    for (uint32_t i = 0; i < N; i++) {
+        n = bottom;
+        OK(sgrt_node_create(s, n, &bottom));
+        float m[16];
+        translation(1.0f / 1024.0f, (float)(i % 5), 0.0f, m);
+        m[1] = (float)(i % 3) * 0.001f; /* not a pure translation: real products */
+        OK(sgrt_node_set_local(s, bottom, m));
+    }
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &root));
+    float now[16], above[16], w[16]; /* n: the node above bottom */
+    double t0 = now_ms();
+    OK(sgrt_node_world_now(s, bottom, now));
+    const double t_now = now_ms() - t0;
+    t0 = now_ms();
+    OK(sgrt_node_set_parent(s, bottom, root, SGRT_KEEP_WORLD));
+    const double t_keep = now_ms() - t0;
+    OK(sgrt_node_world_now(s, n, above));
+    t0 = now_ms();
+    CHECK_EQ_U(sgrt_scene_update(s), N + 1u);
+    const double t_update = now_ms() - t0;
+    printf("depth %d, all moved: world_now %.1f ms, keep-world re-parent %.1f ms, update %.1f "
+           "ms\n", N, t_now, t_keep, t_update);
+    const double bound = 8.0 * t_update + 100.0;
+    CHECK_MSG(t_now < bound, "world_now at depth %d took %.0f ms (bound %.0f ms: 8 updates + 100)",
+              N, t_now, bound);
+    CHECK_MSG(t_keep < bound,
+              "keep-world re-parent at depth %d took %.0f ms (bound %.0f ms: 8 updates + 100)", N,
+              t_keep, bound);
+    /* The keep-world local is that world (the new parent is an identity
+     * root), and the update stored it. */
+    OK(sgrt_node_local(s, bottom, w));
+    CHECK(memcmp(w, now, sizeof w) == 0);
+    OK(sgrt_node_world(s, bottom, w));
+    CHECK(memcmp(w, now, sizeof w) == 0);
+    OK(sgrt_node_world(s, n, w));
+    CHECK(memcmp(w, above, sizeof w) == 0);
     sgrt_scene_destroy(s);
 }
 
@@ -402,6 +465,7 @@ int main(void)
     test_pirate();
     test_moved_then_destroyed();
     test_chain();
+    test_deep_chain_linear();
     test_identical_bits();
     test_subtree();
     test_new_nodes();

@@ -257,7 +257,7 @@ void random_affine(rng *r, float out[16]);
 
 /* ---- the test allocator (tests/lib/alloc.c) ----------------------------- */
 
-/* An sgrt_allocator that counts, fails on request and checks its contract:
+/* An sgrt_allocator that counts, fails (or misaligns) on request and checks its contract:
  * each alignment a power of two at most 64, each free of a live block with
  * the size that was asked for. One per scene or per thread; no shared state.
  * Zero-initialise, set the fields under "settings", hand test_alloc_hooks()
@@ -266,10 +266,15 @@ typedef struct test_alloc {
     /* settings */
     uint64_t fail_at;   /* call number (1-based, see `calls`) that fails; 0: none */
     uint64_t fail_from; /* every call from this number on fails; 0: none, 1: all */
+    /* call number answered, when it asks for more than 16-byte alignment,
+     * with a block aligned to 16 only (a 64-aligned block + 16): an
+     * allocator that ignores `align`; 0: none */
+    uint64_t misalign_at;
 
     /* what happened */
     uint64_t calls;           /* alloc calls, failed ones included */
     uint64_t failures;        /* alloc calls answered NULL on purpose */
+    uint64_t misaligned;      /* alloc calls answered misaligned on purpose */
     uint64_t frees;           /* free calls */
     uint64_t live_blocks;     /* allocated and not yet freed */
     size_t live_bytes;        /* sum of their requested sizes */

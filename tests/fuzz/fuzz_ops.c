@@ -565,6 +565,10 @@ static void verify_ex(fscene *f, bool full, bool worlds_now, uint32_t a, uint32_
 {
     const char *what = NULL;
     ENSURE(sgrt_scene_check(f->s, &what) == SGRT_OK, "sgrt_scene_check: %s", what ? what : "?");
+    for (int k = 0; k < NOBJ; k++)
+        if (f->tr[k])
+            ENSURE(sgrt_tracker_check(f->s, f->tr[k], &what) == SGRT_OK, "sgrt_tracker_check: %s",
+                   what ? what : "?");
     const uint32_t count = ref_model_count(f->m);
     ENSURE(sgrt_scene_node_count(f->s) == count, "node count %u, model %u",
            sgrt_scene_node_count(f->s), count);
@@ -864,6 +868,11 @@ static void do_set_parent(fscene *f, sgrt_node n, sgrt_node p, int keep_raw)
                 memcpy(pw, shadow_now(f, p.id), sizeof pw);
                 singular = !finite16(pw) || !finite16(w) ||
                            !sgrt__relative_local(pw, w, new_local);
+                if (!singular) { /* kept within keep-world's tolerance? */
+                    float back[16];
+                    ref_mul(pw, new_local, back);
+                    singular = !sgrt__world_kept(back, w);
+                }
             }
         }
     }

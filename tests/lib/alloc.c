@@ -6,7 +6,8 @@
 #include <stdarg.h>
 
 struct test_block {
-    void *p;
+    void *p;    /* what the library got */
+    void *base; /* what aligned_alloc returned (p - 16 for a misaligned block) */
     size_t size;
 };
 
@@ -34,10 +35,14 @@ void *test_alloc_alloc(size_t size, size_t align, void *user)
         ta->failures++;
         return NULL;
     }
-    const size_t a = align < sizeof(void *) ? sizeof(void *) : align;
-    void *p = aligned_alloc(a, (size + a - 1u) / a * a + (size == 0 ? a : 0u));
-    if (!p)
+    const bool misalign = ta->calls == ta->misalign_at && align > 16u;
+    const size_t a = misalign ? 64u : align < sizeof(void *) ? sizeof(void *) : align;
+    const size_t pad = misalign ? 64u : 0u;
+    void *base = aligned_alloc(a, (size + pad + a - 1u) / a * a + (size == 0 ? a : 0u));
+    if (!base)
         return NULL;
+    void *p = misalign ? (char *)base + 16 : base;
+    ta->misaligned += misalign;
     if (ta->nblocks == ta->capblocks) {
         ta->capblocks = ta->capblocks ? ta->capblocks * 2u : 16u;
         struct test_block *nb = realloc(ta->blocks, ta->capblocks * sizeof *nb);
@@ -48,6 +53,7 @@ void *test_alloc_alloc(size_t size, size_t align, void *user)
         ta->blocks = nb;
     }
     ta->blocks[ta->nblocks].p = p;
+    ta->blocks[ta->nblocks].base = base;
     ta->blocks[ta->nblocks].size = size;
     ta->nblocks++;
     ta->live_blocks++;
@@ -67,8 +73,8 @@ void test_alloc_free(void *ptr, size_t size, void *user)
                            ta->blocks[i].size);
         ta->live_blocks--;
         ta->live_bytes -= ta->blocks[i].size;
+        free(ta->blocks[i].base);
         ta->blocks[i] = ta->blocks[--ta->nblocks];
-        free(ptr);
         return;
     }
     contract_error(ta, "free(%p, %zu) of a block the allocator does not own", ptr, size);

@@ -36,32 +36,32 @@ static const char *const golden_checkpoint_name[GOLDEN_CHECKPOINTS] = {
 /* Every target and every kernel that keeps denormals. */
 static const uint64_t golden_ieee[GOLDEN_CHECKPOINTS] = {
     0xb6fa5f0ecf9f3ae4ull,
-    0x40794157e9ee88eaull,
-    0x3385b0045baab5b2ull,
-    0x3c1ed643d9fe7013ull,
-    0xf4ff94c7c9ff8953ull,
-    0xde073c783e363ed7ull,
-    0x0a64c5442c6cee32ull,
-    0x32a2d5d742b60cb2ull,
-    0x2e90c01e5cdfdfb7ull,
-    0xbb3005212c65aba1ull,
-    0xafe18a927aeb3a78ull,
+    0x1c9195eae92649ffull,
+    0x35e9bb9314709016ull,
+    0x9056d5aec152eba0ull,
+    0x61d42b4c900b2222ull,
+    0xfd129ae26d361464ull,
+    0xfb65b6b133e2c6e8ull,
+    0x223a4f71951c8fd4ull,
+    0xdb4ffe4fa28e7f72ull,
+    0x4cbf28a108fe8ebbull,
+    0x58e98ffbcb441e29ull,
 };
 
 /* ARMv7 NEON kernels: the vector unit flushes denormal operands and tiny
  * results to zero whatever FPSCR says (docs/porting.md). */
 static const uint64_t golden_armv7_neon[GOLDEN_CHECKPOINTS] = {
     0xb6fa5f0ecf9f3ae4ull,
-    0x40794157e9ee88eaull,
-    0x3385b0045baab5b2ull,
-    0x3c1ed643d9fe7013ull,
-    0xf4ff94c7c9ff8953ull,
-    0xde073c783e363ed7ull,
-    0x0a64c5442c6cee32ull,
-    0x32a2d5d742b60cb2ull,
-    0x2e90c01e5cdfdfb7ull,
-    0xbb3005212c65aba1ull,
-    0xac3ee04b13d0eaa9ull,
+    0x1c9195eae92649ffull,
+    0x35e9bb9314709016ull,
+    0x9056d5aec152eba0ull,
+    0x61d42b4c900b2222ull,
+    0xfd129ae26d361464ull,
+    0xfb65b6b133e2c6e8ull,
+    0x223a4f71951c8fd4ull,
+    0xdb4ffe4fa28e7f72ull,
+    0x4cbf28a108fe8ebbull,
+    0xbf807bf2f5dc27d3ull,
 };
 
 #endif
