@@ -304,11 +304,19 @@ static double column_miss(const float got[16], const float want[16])
     double worst = 0.0; /* in units of the tolerance */
     for (int c = 0; c < 4; c++) {
         double scale = 1.0, miss = 0.0;
+        /* Plain comparisons, not fmax: aarch64 gcc 12 at -O3 fails on an
+         * fmax reduction here (internal compiler error in the vectoriser). */
         for (int r = 0; r < 4; r++) {
-            scale = fmax(scale, fabs((double)want[c * 4 + r]));
-            miss = fmax(miss, fabs((double)got[c * 4 + r] - (double)want[c * 4 + r]));
+            const double a = fabs((double)want[c * 4 + r]);
+            const double d = fabs((double)got[c * 4 + r] - (double)want[c * 4 + r]);
+            if (a > scale)
+                scale = a;
+            if (d > miss)
+                miss = d;
         }
-        worst = fmax(worst, miss / (scale / 4096.0));
+        const double m = miss / (scale / 4096.0);
+        if (m > worst)
+            worst = m;
     }
     return worst;
 }
