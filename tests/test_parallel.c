@@ -305,15 +305,15 @@ static void run_shape(int shape, const sgrt_executor *ex, uint64_t seed)
     pair_open(&p);
     rng r = {seed};
     switch (shape) {
-    case 0: build_tree(&p, 9000, false); break;
-    case 1: build_tree(&p, 9000, true); break;
-    case 2: build_chain(&p, 5000); break;
+    case 0: build_tree(&p, 5000, false); break;
+    case 1: build_tree(&p, 5000, true); break;
+    case 2: build_chain(&p, 3000); break;
     default: build_forest(&p, 300, &r); break;
     }
     char what[64];
     snprintf(what, sizeof what, "shape %d, %u workers", shape, ex->workers);
     update_and_compare(&p, ex, what);
-    for (int frame = 0; frame < 40; frame++) {
+    for (int frame = 0; frame < 25; frame++) {
         const uint32_t live = sgrt_scene_node_count(p.a);
         switch (frame % 5) {
         case 0: move_some(&p, &r, live); break;        /* everything (with repeats) */
