@@ -271,6 +271,23 @@ static void block_wfloor(bench_ctx *c, const frame_moves *fm, int warm, int reps
     }
 }
 
+/* The end of a baseline frame whose writes began at t0: render() (with the
+ * dirty flag or without), and the write and render times of a measured frame. */
+static void render_frame(const naive_tree *t, bool dirty, int f, int warm, double t0,
+                         double *set, double *render)
+{
+    const double t1 = bench_now_ns();
+    if (dirty)
+        naive_render_dirty_all(t);
+    else
+        naive_render_all(t);
+    const double t2 = bench_now_ns();
+    if (f >= warm) {
+        set[f - warm] = t1 - t0;
+        render[f - warm] = t2 - t1;
+    }
+}
+
 static void block_naive(bench_ctx *c, const naive_tree *t, bool dirty, const frame_moves *fm,
                         int warm, int reps, double *set, double *render)
 {
@@ -282,16 +299,7 @@ static void block_naive(bench_ctx *c, const naive_tree *t, bool dirty, const fra
             FOR_EACH_MOVE(m, i, naive_set_local_dirty(t->node[i], matrix_for(c, g, i)));
         else
             FOR_EACH_MOVE(m, i, naive_set_local(t->node[i], matrix_for(c, g, i)));
-        const double t1 = bench_now_ns();
-        if (dirty)
-            naive_render_dirty_all(t);
-        else
-            naive_render_all(t);
-        const double t2 = bench_now_ns();
-        if (f >= warm) {
-            set[f - warm] = t1 - t0;
-            render[f - warm] = t2 - t1;
-        }
+        render_frame(t, dirty, f, warm, t0, set, render);
     }
 }
 
@@ -315,16 +323,7 @@ static void block_naive_trs(bench_ctx *c, const naive_tree *t, bool dirty, const
                 const uint32_t j = trs_for(g, i);
                 naive_set_trs(t->node[i], p->t[j], p->q[j], p->s[j]);
             });
-        const double t1 = bench_now_ns();
-        if (dirty)
-            naive_render_dirty_all(t);
-        else
-            naive_render_all(t);
-        const double t2 = bench_now_ns();
-        if (f >= warm) {
-            set[f - warm] = t1 - t0;
-            render[f - warm] = t2 - t1;
-        }
+        render_frame(t, dirty, f, warm, t0, set, render);
     }
 }
 
