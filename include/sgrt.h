@@ -165,14 +165,18 @@ SGRT_API sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene *
 SGRT_API void sgrt_scene_destroy(sgrt_scene *scene);
 
 /** Make room for `node_count` nodes in total so that creating up to that many
- *  nodes (appended after the current ones) does not allocate.
+ *  nodes (appended after the current ones) does not allocate. The capacity
+ *  is kept by sgrt_scene_compact (as is desc.initial_capacity).
  *  Errors: INVALID_ARG (scene NULL), CAPACITY (above max_nodes), NOMEM. */
 SGRT_API sgrt_result sgrt_scene_reserve(sgrt_scene *s, uint32_t node_count);
 
 /** Re-order all nodes depth-first (each node followed by its subtree), closing
- *  the holes left by destroyed nodes, for cache locality. Handles stay valid;
- *  world matrices, dirty state and pending work are kept. Slots change.
- *  Cost O(n); allocates a new set of arrays and frees the old one.
+ *  the holes left by destroyed nodes, for cache locality, and give memory
+ *  back: the new storage holds the live nodes (at least what
+ *  sgrt_scene_reserve and desc.initial_capacity asked for), the old one is
+ *  freed. Handles stay valid; world matrices, dirty state and pending work
+ *  are kept. Slots change. The handle table keeps its size (12 bytes per
+ *  node at the most ever alive). Cost O(n); allocates.
  *  Errors: INVALID_ARG, NOMEM (scene unchanged). */
 SGRT_API sgrt_result sgrt_scene_compact(sgrt_scene *s);
 
@@ -192,7 +196,10 @@ SGRT_API uint32_t sgrt_scene_node_count(const sgrt_scene *s);
 SGRT_API sgrt_result sgrt_node_create(sgrt_scene *s, sgrt_node parent, sgrt_node *out);
 
 /** Destroy `node` and its whole subtree. Pending work on them is dropped.
- *  O(k). Errors: INVALID_ARG, STALE_HANDLE. */
+ *  Never allocates. Amortised O(k): when dead slots come to outnumber live
+ *  nodes by more than 1,024, it closes the holes in place (live nodes move
+ *  down in slot order, their slots change; see "Slots in use" below).
+ *  Errors: INVALID_ARG, STALE_HANDLE. */
 SGRT_API sgrt_result sgrt_node_destroy(sgrt_scene *s, sgrt_node node);
 
 /** True when `node` is a live node of `s` (false for NULL s). O(1). */
@@ -214,8 +221,10 @@ SGRT_API sgrt_result sgrt_node_next_sibling(const sgrt_scene *s, sgrt_node node,
  *  parent; SGRT_KEEP_WORLD replaces its local by inverse(parent_world) x
  *  world (both exact as of now, computed in double precision) so its world
  *  stays put. The subtree counts as moved. Re-parenting under a node stored
- *  after it relocates the subtree's storage (its slots change); this allocates
- *  only if the scene must grow. O(k + d) at any depth (with KEEP_WORLD: two
+ *  after it relocates the subtree's storage (its slots change, and when the
+ *  holes it leaves come to outnumber live nodes by more than 1,024 they are
+ *  closed in place, as sgrt_node_destroy does); this allocates only if the
+ *  scene must grow. Amortised O(k + d) at any depth (with KEEP_WORLD: two
  *  sgrt_node_world_now, for the node and the new parent).
  *  With KEEP_WORLD the world stays put within a stated tolerance, or the
  *  call is refused: the new local multiplied back with the parent's world in
@@ -341,8 +350,20 @@ SGRT_API uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor 
  * slot ranges that a tracker reports as changed. A slot's content changes
  * when its world matrix is recomputed, when a node is created in it or
  * destroyed, and when a node moves into or out of it (re-parenting under a
- * node stored after it, sgrt_scene_compact). Slots are not handles: the node
- * in a slot can change; sgrt_scene_slot_node says which one it is now. */
+ * node stored after it, hole reclamation, sgrt_scene_compact). Slots are not
+ * handles: the node in a slot can change; sgrt_scene_slot_node says which
+ * one it is now.
+ *
+ * Slots in use: between calls, the slot count is at most
+ * 2 x sgrt_scene_node_count + 1,024 under any sequence of calls. Destroying
+ * and relocating leave dead slots (holes); when holes come to outnumber live
+ * nodes by more than 1,024, the call that made the last one moves every live
+ * node after the first hole down to close them, in place, keeping slot order
+ * (parents before children), and reports both slots of each node that moved
+ * to trackers. The cost, O(slots in use), is paid for by the holes it
+ * closes: amortised O(1) per hole. Storage capacity grows geometrically
+ * with the slots in use and does not shrink by itself: sgrt_scene_compact
+ * gives memory back. */
 
 /** The world matrices as one array of 16 floats per slot (column-major, each
  *  matrix 64-byte aligned), as of the last sgrt_scene_update: upload it

@@ -97,6 +97,8 @@ sgrt_result sgrt_node_destroy(sgrt_scene *s, sgrt_node node)
         x = next;
     }
     sgrt__slots_trim(s);
+    if (sgrt__slots_reclaim_due(s))
+        sgrt__slots_reclaim(s);
     return SGRT_OK;
 }
 
@@ -235,7 +237,17 @@ sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent
     uint32_t k = 0;
     if (ps != SGRT__NONE && ps > ns) {
         k = subtree_size(s, ns);
-        const sgrt_result r = sgrt__storage_ensure(s, relocation_end(s, ps, k));
+        uint64_t end = relocation_end(s, ps, k);
+        if (end > SGRT__MAX_SLOTS && s->holes) {
+            /* Near the slot limit (over 11 M live nodes), close the holes
+             * first: then the relocation ends by 2 x live < the limit.
+             * Order is kept, so the parent is still stored after the node. */
+            sgrt__slots_reclaim(s);
+            ns = sgrt__resolve(s, node);
+            ps = sgrt__resolve(s, parent);
+            end = relocation_end(s, ps, k);
+        }
+        const sgrt_result r = sgrt__storage_ensure(s, end);
         if (r != SGRT_OK)
             return r;
     }
@@ -247,5 +259,7 @@ sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent
     if (keep == SGRT_KEEP_WORLD)
         memcpy(s->st.local[ns], new_local, sizeof new_local);
     sgrt__dirty_mark_moved(s, ns);
+    if (k && sgrt__slots_reclaim_due(s))
+        sgrt__slots_reclaim(s);
     return SGRT_OK;
 }

@@ -33,6 +33,7 @@ _Static_assert(SGRT_MAX_NODES + SGRT__MIN_FREE_HANDLES == SGRT__INDEX_MASK + 1u,
                "SGRT_MAX_NODES keeps the FIFO reserve of free handle indices");
 #define SGRT__MAX_SLOTS (1u << 25)      /* slot storage limit (holes included) */
 #define SGRT__DEFAULT_CAPACITY 64u
+#define SGRT__HOLE_SLACK 1024u          /* dead slots tolerated beyond the live count */
 #define SGRT__MAX_RANGES 256u           /* parallel update: most tasks per update */
 
 typedef float sgrt__mat4[16];
@@ -126,8 +127,11 @@ struct sgrt_scene {
     sgrt_allocator alloc;
     uint32_t max_nodes;
     uint32_t node_count;
-    uint32_t slot_end; /* one past the highest slot used since the last compaction */
+    uint32_t slot_end; /* one past the highest live slot */
     uint32_t holes;    /* dead slots below slot_end */
+    uint32_t cap_floor; /* capacity compaction keeps: initial_capacity, reserve */
+    uint32_t hole_slack; /* SGRT__HOLE_SLACK; tests lower it to reclaim often */
+    uint32_t reclaims;   /* hole reclamations run (white-box tests) */
     /* Lowest slot of a dirty node whose descendants may not be marked yet
      * (SGRT__NONE: none): the closure pass starts after it. Every live node
      * below a dirty node is dirty or lies after close_from. */
@@ -186,6 +190,13 @@ sgrt_result sgrt__storage_compact(sgrt_scene *s);
 void sgrt__slot_occupy(sgrt_scene *s, uint32_t slot);
 void sgrt__slot_vacate(sgrt_scene *s, uint32_t slot);
 void sgrt__slots_trim(sgrt_scene *s);
+/* Hole reclamation: due when dead slots below slot_end outnumber live nodes
+ * by more than SGRT__HOLE_SLACK (the scene's hole_slack); it then moves every live node down to its
+ * rank, in place (no allocation), keeping slot order. The calls that leave
+ * holes (destroy, re-parenting with relocation) run it when due, so between
+ * calls slot_end <= 2 * node_count + SGRT__HOLE_SLACK. */
+bool sgrt__slots_reclaim_due(const sgrt_scene *s);
+void sgrt__slots_reclaim(sgrt_scene *s);
 /* First dead slot after `after` (SGRT__NONE: from 0); slot_end if none. */
 uint32_t sgrt__slot_find_free(const sgrt_scene *s, uint32_t after);
 
@@ -291,6 +302,8 @@ bool sgrt__all_finite(const float *v, uint32_t n);
 /* Test-only: run `level` (clamped to what the CPU has) on this scene, or
  * the table *k when k is not NULL (a modelled kernel). */
 void sgrt__scene_set_kernels(sgrt_scene *s, uint32_t level, const sgrt__kernels *k);
+/* Tests: reclaim holes as soon as they outnumber live nodes by `slack`. */
+void sgrt__scene_set_hole_slack(sgrt_scene *s, uint32_t slack);
 
 /* ---- hierarchy links (inline: the walks of every file that follows links) */
 

@@ -65,6 +65,8 @@ sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
 
     const uint32_t initial =
         desc->initial_capacity ? desc->initial_capacity : SGRT__DEFAULT_CAPACITY;
+    s->cap_floor = desc->initial_capacity;
+    s->hole_slack = SGRT__HOLE_SLACK;
     sgrt_result r = sgrt__storage_ensure(s, initial);
     if (r == SGRT_OK)
         r = sgrt__handles_init(s, s->st.cap);
@@ -94,8 +96,12 @@ sgrt_result sgrt_scene_reserve(sgrt_scene *s, uint32_t node_count)
     if (node_count > s->max_nodes)
         return SGRT_ERR_CAPACITY;
     const uint32_t extra = node_count > s->node_count ? node_count - s->node_count : 0u;
-    const sgrt_result r = sgrt__storage_ensure(s, (uint64_t)s->slot_end + extra);
-    return r == SGRT_OK ? sgrt__handles_reserve(s, node_count) : r;
+    sgrt_result r = sgrt__storage_ensure(s, (uint64_t)s->slot_end + extra);
+    if (r == SGRT_OK)
+        r = sgrt__handles_reserve(s, node_count);
+    if (r == SGRT_OK && node_count > s->cap_floor)
+        s->cap_floor = node_count;
+    return r;
 }
 
 sgrt_result sgrt_scene_compact(sgrt_scene *s)
@@ -128,3 +134,5 @@ void sgrt__scene_set_kernels(sgrt_scene *s, uint32_t level, const sgrt__kernels 
     else
         sgrt__kernels_init(&s->k, level);
 }
+
+void sgrt__scene_set_hole_slack(sgrt_scene *s, uint32_t slack) { s->hole_slack = slack; }

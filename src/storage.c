@@ -212,14 +212,95 @@ uint32_t sgrt__slot_find_free(const sgrt_scene *s, uint32_t after)
     return f < s->slot_end ? f : s->slot_end;
 }
 
+/* ---- hole reclamation -------------------------------------------------------- */
+
+/* Links of slot `slot` through map, in place (a node that keeps its slot). */
+static void remap_links(sgrt__storage *st, uint32_t slot, const uint32_t *map)
+{
+#define REMAP_DATA(name, type)
+#define REMAP_LINK(name, type) st->name[slot] = remap(st->name[slot], map);
+#define REMAP_ONE(name, type, kind) REMAP_##kind(name, type)
+    SGRT__SLOT_ARRAYS(REMAP_ONE)
+#undef REMAP_ONE
+#undef REMAP_LINK
+#undef REMAP_DATA
+}
+
+bool sgrt__slots_reclaim_due(const sgrt_scene *s)
+{
+    return s->holes > s->node_count + s->hole_slack;
+}
+
+void sgrt__slots_reclaim(sgrt_scene *s)
+{
+    if (!s->holes)
+        return;
+    /* Pending marks are completed first: close_from names an old slot. */
+    sgrt__dirty_close(s);
+    /* A stable compaction: live slots keep their order, so parents stay
+     * before children, and each moves down to its rank. A slot's new place
+     * is never after its old one, and every slot before it has been moved
+     * already: the arrays are rewritten in place, in one ascending pass. */
+    uint32_t *map = s->st.scratch;
+    uint32_t next = 0;
+    SGRT__FOR_EACH_BIT(s->st.alive, s->st.words, o, map[o] = next++;)
+    sgrt__nodesets_compact(s, map);
+    /* Trackers hear of the slots whose content changes: both slots of each
+     * node that moves. */
+    const uint32_t end_word = (s->slot_end + 31u) >> 5;
+    sgrt__storage *st = &s->st;
+    for (uint32_t w = 0; w < end_word; w++) {
+        /* Slots of word w move to word w or before: clear it, then set. */
+        uint32_t alive = st->alive[w];
+        const uint32_t dirty = st->dirty[w];
+        st->alive[w] = st->dirty[w] = st->inner[w] = 0;
+        SGRT__FOR_EACH_IN_WORD(w, alive, o,
+            const uint32_t n = map[o];
+            if (n == o) {
+                remap_links(st, o, map);
+            } else {
+                copy_slot(st, n, st, o, map);
+                sgrt__trackers_note_slot(s, o);
+                sgrt__trackers_note_slot(s, n);
+            }
+            s->handles[st->slot_handle[n]].slot = n;
+            sgrt__bit_set(st->alive, n);
+            if (dirty & (1u << (o & 31u)))
+                sgrt__bit_set(st->dirty, n);
+            if (st->first_child[n] != SGRT__NONE)
+                sgrt__bit_set(st->inner, n);
+        )
+    }
+    for (uint32_t w = 0; w < end_word; w++) {
+        if (st->dirty[w])
+            sgrt__bit_set(st->dirty_sum, w);
+        else
+            sgrt__bit_clear(st->dirty_sum, w);
+        if (st->alive[w] == ~0u)
+            sgrt__bit_set(st->alive_full, w);
+        else
+            sgrt__bit_clear(st->alive_full, w);
+    }
+    s->slot_end = next;
+    s->holes = 0;
+    s->structure_version++;
+    s->reclaims++;
+}
+
 /* ---- compaction ------------------------------------------------------------ */
 
 sgrt_result sgrt__storage_compact(sgrt_scene *s)
 {
     /* Pending marks are completed first: close_from names an old slot. */
     sgrt__dirty_close(s);
+    /* Capacity for the live nodes (and what reserve or initial_capacity
+     * asked for): memory goes back to the allocator. */
+    uint64_t want = s->node_count > s->cap_floor ? s->node_count : s->cap_floor;
+    if (want < SGRT__DEFAULT_CAPACITY)
+        want = SGRT__DEFAULT_CAPACITY;
+    const uint32_t cap = want < s->st.cap ? round_cap(want) : s->st.cap;
     sgrt__storage st;
-    sgrt_result r = storage_alloc(s, s->st.cap, &st);
+    sgrt_result r = storage_alloc(s, cap, &st);
     if (r != SGRT_OK)
         return r;
     /* map[old slot] = new slot: roots in slot order, each followed by its

@@ -610,6 +610,9 @@ int main(int argc, char **argv)
     static const uint32_t targets[] = {300, 1500, 3000, 800};
     for (op_index = 0; op_index < ops; op_index++) {
         const uint32_t target = targets[(op_index / 25000u) % 4u];
+        /* Odd phases reclaim holes as soon as they outnumber live nodes. */
+        if (op_index % 25000u == 0)
+            sgrt__scene_set_hole_slack(scene, (op_index / 25000u) % 2u ? 0u : SGRT__HOLE_SLACK);
         const uint32_t n = live_count();
         if (n > stats_max_nodes)
             stats_max_nodes = n;

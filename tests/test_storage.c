@@ -218,8 +218,240 @@ static void test_size_overflow(void)
     test_alloc_release(&p.ta);
 }
 
+/* ---- slots bounded by live nodes -------------------------------------------- */
+
+/* Slots in use (the world array's count) after any call: at most twice the
+ * live nodes plus the documented slack. */
+static uint32_t slots_in_use(const sgrt_scene *s)
+{
+    uint32_t n = 0;
+    (void)sgrt_scene_world_array(s, &n);
+    return n;
+}
+
+static void check_slot_bound(const sgrt_scene *s, uint32_t *max_slots, const char *pattern,
+                             uint32_t step)
+{
+    const uint32_t slots = slots_in_use(s), live = sgrt_scene_node_count(s);
+    if (slots > *max_slots)
+        *max_slots = slots;
+    CHECK_MSG(slots <= 2u * live + SGRT__HOLE_SLACK,
+              "%s, step %u: %u slots in use for %u live nodes", pattern, step, slots, live);
+}
+
+/* Two live nodes, each in turn moved under the other (it is stored after
+ * it) and back to the roots: every move used to leave a hole no later node
+ * could use, until 2^25 slots and SGRT_ERR_CAPACITY. */
+static void test_churn_pingpong(void)
+{
+    enum { STEPS = 300000 };
+    test_alloc c;
+    sgrt_scene *s = new_scene_alloc(&c);
+    sgrt_node n[2];
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &n[0]));
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &n[1]));
+    uint32_t max_slots = 0;
+    size_t max_bytes = 0;
+    for (uint32_t i = 0; i < STEPS; i++) {
+        uint32_t s0, s1;
+        OK(sgrt_node_slot(s, n[0], &s0));
+        OK(sgrt_node_slot(s, n[1], &s1));
+        const int lo = s0 < s1 ? 0 : 1;
+        REQUIRE_RES(sgrt_node_set_parent(s, n[lo], n[1 - lo], SGRT_KEEP_LOCAL), SGRT_OK);
+        REQUIRE_RES(sgrt_node_set_parent(s, n[lo], SGRT_NULL_NODE, SGRT_KEEP_LOCAL), SGRT_OK);
+        check_slot_bound(s, &max_slots, "ping-pong", i);
+        if (c.live_bytes > max_bytes)
+            max_bytes = c.live_bytes;
+    }
+    check_scene(s);
+    CHECK_EQ_U(sgrt_scene_update(s), 2);
+    printf("ping-pong: %u moves, 2 live nodes: at most %u slots in use, %zu bytes allocated\n",
+           2u * STEPS, max_slots, max_bytes);
+    CHECK(max_bytes <= sgrt__storage_bytes(4096) + 65536u);
+    end_scene_alloc(s, &c);
+}
+
+/* Create under the newest node, detach the new node, destroy the old one:
+ * two live nodes, each new one stored after the last. */
+static void test_churn_detach_newest(void)
+{
+    enum { STEPS = 300000 };
+    test_alloc c;
+    sgrt_scene *s = new_scene_alloc(&c);
+    sgrt_node keep, last;
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &keep));
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &last));
+    uint32_t max_slots = 0;
+    size_t max_bytes = 0;
+    for (uint32_t i = 0; i < STEPS; i++) {
+        sgrt_node n;
+        REQUIRE_RES(sgrt_node_create(s, last, &n), SGRT_OK);
+        REQUIRE_RES(sgrt_node_set_parent(s, n, SGRT_NULL_NODE, SGRT_KEEP_LOCAL), SGRT_OK);
+        REQUIRE_RES(sgrt_node_destroy(s, last), SGRT_OK);
+        last = n;
+        check_slot_bound(s, &max_slots, "detach newest", i);
+        if (c.live_bytes > max_bytes)
+            max_bytes = c.live_bytes;
+    }
+    check_scene(s);
+    CHECK(sgrt_node_alive(s, keep) && sgrt_node_alive(s, last));
+    printf("detach newest: %u creates, 2 live nodes: at most %u slots in use, %zu bytes "
+           "allocated\n", (unsigned)STEPS, max_slots, max_bytes);
+    CHECK(max_bytes <= sgrt__storage_bytes(4096) + 65536u);
+    end_scene_alloc(s, &c);
+}
+
+/* Most nodes destroyed: the slots stay bounded at once (destroy reclaims in
+ * place, without allocating), and sgrt_scene_compact gives the memory back
+ * down to what sgrt_scene_reserve asked for. */
+static void test_mass_destroy_and_compact(void)
+{
+    enum { N = 200000 };
+    test_alloc c;
+    sgrt_scene *s = new_scene_alloc(&c);
+    sgrt_node *n = malloc(N * sizeof *n);
+    REQUIRE(n != NULL);
+    for (uint32_t i = 0; i < N; i++)
+        OK(sgrt_node_create(s, i % 4u ? n[i - 1u] : SGRT_NULL_NODE, &n[i]));
+    CHECK_EQ_U(sgrt_scene_update(s), N);
+    uint32_t max_slots = 0;
+    /* Every root but the first and the last, from the front. */
+    const uint64_t calls0 = c.calls;
+    for (uint32_t i = 4; i + 4u < N; i += 4u) {
+        OK(sgrt_node_destroy(s, n[i]));
+        check_slot_bound(s, &max_slots, "mass destroy", i);
+    }
+    CHECK_EQ_U(c.calls, calls0); /* destroy never allocates */
+    CHECK_EQ_U(sgrt_scene_node_count(s), 8);
+    check_scene(s);
+    /* Survivors keep their worlds and their order. */
+    float w[16];
+    OK(sgrt_node_world(s, n[N - 1u], w));
+    CHECK(w[0] == 1.0f && w[12] == 0.0f);
+    const size_t before = c.live_bytes;
+    OK(sgrt_scene_compact(s));
+    const size_t after = c.live_bytes;
+    printf("mass destroy: %u -> 8 live nodes, at most %u slots in use; compact: %zu -> %zu "
+           "bytes allocated\n", (unsigned)N, max_slots, before, after);
+    CHECK(after < before / 8u);
+    CHECK(after <= sgrt__storage_bytes(SGRT__DEFAULT_CAPACITY) + 16u * (size_t)N);
+    /* reserve sets a floor that compaction keeps. */
+    OK(sgrt_scene_reserve(s, 50000));
+    const size_t reserved = c.live_bytes;
+    OK(sgrt_scene_compact(s));
+    CHECK(c.live_bytes >= reserved - 64u * 1024u);
+    const uint64_t calls1 = c.calls;
+    for (uint32_t i = 0; i < 40000; i++)
+        OK(sgrt_node_create(s, SGRT_NULL_NODE, &n[i]));
+    CHECK_EQ_U(c.calls, calls1);
+    check_scene(s);
+    free(n);
+    end_scene_alloc(s, &c);
+}
+
+/* Reclamation keeps everything observable: handles, links, locals, worlds
+ * (of the last update and now), pending work, user values and node set
+ * membership; only slots change. Reclaiming as soon as holes outnumber live
+ * nodes, on random programs. */
+static void test_reclaim_keeps_state(void)
+{
+    enum { N = 3000, STEPS = 4000 };
+    sgrt_scene *s = new_scene();
+    sgrt__scene_set_hole_slack(s, 0);
+    sgrt_nodeset *set;
+    OK(sgrt_nodeset_create(s, &set));
+    sgrt_node *h = malloc(N * sizeof *h);
+    bool *member = calloc(N, sizeof *member);
+    REQUIRE(h && member);
+    uint32_t n = 0, reclaims = 0;
+    for (uint32_t step = 0; step < STEPS; step++) {
+        const uint32_t op = rng_below(&R, 10);
+        if (n < 50 || (op < 4 && n < N)) {
+            sgrt_node p = n && rng_below(&R, 4) ? h[rng_below(&R, n)] : SGRT_NULL_NODE;
+            if (!sgrt_node_alive(s, p))
+                p = SGRT_NULL_NODE;
+            REQUIRE_RES(sgrt_node_create(s, p, &h[n]), SGRT_OK);
+            float m[16];
+            random_affine(&R, m);
+            OK(sgrt_node_set_local(s, h[n], m));
+            OK(sgrt_node_set_user(s, h[n], 0x1234500000000000ull + n));
+            member[n] = rng_below(&R, 2) != 0;
+            if (member[n])
+                OK(sgrt_nodeset_add(s, set, h[n]));
+            n++;
+            continue;
+        }
+        if (op == 9)
+            (void)sgrt_scene_update(s);
+        snapshot before;
+        snapshot_take(s, h, n, &before);
+        const uint32_t a = rng_below(&R, n), b = rng_below(&R, n);
+        sgrt_node victim = SGRT_NULL_NODE;
+        if (op < 7) {
+            /* the node stored first under the other */
+            uint32_t sa, sb;
+            if (sgrt_node_slot(s, h[a], &sa) != SGRT_OK || sgrt_node_slot(s, h[b], &sb) != SGRT_OK)
+                goto next;
+            const sgrt_node lo = sa < sb ? h[a] : h[b], hi = sa < sb ? h[b] : h[a];
+            const sgrt_result r = sgrt_node_set_parent(s, lo, hi, SGRT_KEEP_LOCAL);
+            CHECK(r == SGRT_OK || r == SGRT_ERR_CYCLE || r == SGRT_ERR_STALE_HANDLE);
+            if (r == SGRT_OK) { /* the model: move back (KEEP_LOCAL), then compare */
+                OK(sgrt_node_set_parent(s, lo, before.nodes[sa < sb ? a : b].parent_pos ==
+                                                       UINT32_MAX
+                                                   ? SGRT_NULL_NODE
+                                                   : h[before.nodes[sa < sb ? a : b].parent_pos],
+                                        SGRT_KEEP_LOCAL));
+            }
+        } else if (sgrt_node_alive(s, h[a])) {
+            victim = h[a];
+            /* a destroy: compare the others after it */
+            OK(sgrt_node_destroy(s, victim));
+        }
+        if (victim.id == 0) {
+            /* Moved away and back: the same parents, locals, worlds. The
+             * world of the last update is kept; pending work too. */
+            snapshot now;
+            snapshot_take(s, h, n, &now);
+            const char *diff = NULL;
+            for (uint32_t i = 0; i < n && !diff; i++) {
+                const snap_node *x = &before.nodes[i], *y = &now.nodes[i];
+                if (x->alive != y->alive || x->parent != y->parent ||
+                    memcmp(x->local, y->local, sizeof x->local) != 0 ||
+                    memcmp(x->world, y->world, sizeof x->world) != 0 ||
+                    memcmp(x->world_now, y->world_now, sizeof x->world_now) != 0)
+                    diff = "a node changed across a move and back";
+            }
+            CHECK_MSG(diff == NULL, "step %u: %s", step, diff);
+            snapshot_free(&now);
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            if (!sgrt_node_alive(s, h[i]))
+                continue;
+            uint64_t u = 0;
+            OK(sgrt_node_user(s, h[i], &u));
+            CHECK_EQ_U(u, 0x1234500000000000ull + i);
+            CHECK(sgrt_nodeset_has(s, set, h[i]) == member[i]);
+        }
+    next:
+        snapshot_free(&before);
+        if (step % 256 == 0)
+            check_scene(s);
+    }
+    check_scene(s);
+    reclaims = s->reclaims; /* white-box: the reclamations this test ran */
+    printf("reclaim: %u steps, %u hole reclamations\n", (unsigned)STEPS, reclaims);
+    CHECK(reclaims > 0);
+    free(h);
+    free(member);
+    sgrt_scene_destroy(s);
+}
+
 int main(void)
 {
+    test_churn_pingpong();
+    test_churn_detach_newest();
+    test_mass_destroy_and_compact();
+    test_reclaim_keeps_state();
     test_growth_policy();
     test_size_overflow();
     test_max_nodes();

@@ -386,17 +386,40 @@ static void do_update(sgrt_scene *s, mirror *ms)
     CHECK_EQ_U(sgrt_scene_update(s), expected);
 }
 
-static void test_random(uint64_t seed, int steps)
+/* Slots of every live node before a call that may move nodes (relocation,
+ * hole reclamation); after it, both slots of each node that moved. */
+static uint32_t all_before[MAX_NODES * 2];
+
+static void remember_slots(const sgrt_scene *s)
+{
+    for (uint32_t i = 0; i < live_n; i++)
+        all_before[i] = slot_of(s, live[i]);
+}
+
+static void expect_moved(const sgrt_scene *s, mirror *ms)
+{
+    for (uint32_t i = 0; i < live_n; i++) {
+        uint32_t now;
+        if (sgrt_node_slot(s, live[i], &now) == SGRT_OK && now != all_before[i]) {
+            expect_slot(ms, all_before[i]);
+            expect_slot(ms, now);
+        }
+    }
+}
+
+/* eager: reclaim holes as soon as they outnumber live nodes. */
+static void test_random(uint64_t seed, int steps, bool eager)
 {
     rng r = {seed};
     sgrt_scene *s = new_scene();
+    if (eager)
+        sgrt__scene_set_hole_slack(s, 0);
     mirror ms[NT];
     memset(ms, 0, sizeof ms);
     live_n = 0;
     for (int k = 0; k < NT; k++)
         tracker_new(s, &ms[k]);
     static sgrt_node sub[MAX_NODES * 2];
-    static uint32_t before[MAX_NODES * 2];
 
     for (int step = 0; step < steps; step++) {
         const uint32_t op = rng_below(&r, 100);
@@ -416,23 +439,17 @@ static void test_random(uint64_t seed, int steps)
             const uint32_t k = subtree(s, n, sub);
             for (uint32_t i = 0; i < k; i++)
                 expect_slot(ms, slot_of(s, sub[i]));
+            remember_slots(s);
             CHECK_RES(sgrt_node_destroy(s, n), SGRT_OK);
+            expect_moved(s, ms);
             refresh_live(s);
         } else if (op < 74) {
             const sgrt_node n = live[rng_below(&r, live_n)];
             const sgrt_node p = rng_below(&r, 6) ? live[rng_below(&r, live_n)] : SGRT_NULL_NODE;
-            const uint32_t k = subtree(s, n, sub);
-            for (uint32_t i = 0; i < k; i++)
-                before[i] = slot_of(s, sub[i]);
+            remember_slots(s);
             const sgrt_result res = sgrt_node_set_parent(s, n, p, SGRT_KEEP_LOCAL);
             CHECK(res == SGRT_OK || res == SGRT_ERR_CYCLE);
-            for (uint32_t i = 0; i < k; i++) {
-                const uint32_t now = slot_of(s, sub[i]);
-                if (now != before[i]) {
-                    expect_slot(ms, before[i]);
-                    expect_slot(ms, now);
-                }
-            }
+            expect_moved(s, ms);
         } else if (op < 75) {
             /* Compaction reports moved slots, and may report every old and
              * new live slot: only the mirror is checked until the next drain. */
@@ -589,9 +606,11 @@ int main(void)
 {
     test_handoff_basics();
     test_ranges();
-    test_random(1, 6000);
-    test_random(2, 6000);
-    test_random(0xC0FFEE, 6000);
+    test_random(1, 6000, false);
+    test_random(2, 6000, false);
+    test_random(0xC0FFEE, 6000, false);
+    test_random(3, 6000, true);
+    test_random(4, 6000, true);
     test_nomem();
     test_many();
     return test_report("tracker");

@@ -42,7 +42,8 @@ static void ref_mul(const float *a, const float *b, float *out)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define MAX_LIVE 1500u    /* nodes per scene: keeps one input fast */
+#define MAX_LIVE 1500u    /* nodes per scene from single creates: keeps one input fast */
+#define SCALE_LIVE 65536u /* nodes per scene from bulk creates (OP_BULK) */
 #define MAX_OPS 1200      /* calls per input */
 #define HISTORY 256u      /* remembered ids per scene, for stale handles */
 #define MAX_BLOCKS 64u    /* live allocations per scene */
@@ -333,6 +334,45 @@ static uint32_t slot_of(const fscene *f, uint32_t id)
     return sl;
 }
 
+/* Slots of every live node before a call that may move nodes in storage
+ * (relocation, hole reclamation); NULL when no tracker watches. */
+typedef struct slot_snap {
+    uint32_t n, *id, *slot;
+} slot_snap;
+
+static slot_snap snap_slots(const fscene *f)
+{
+    slot_snap sn = {0, NULL, NULL};
+    if (!any_tracker(f))
+        return sn;
+    sn.n = ref_model_count(f->m);
+    sn.id = malloc((size_t)(sn.n ? sn.n : 1u) * sizeof *sn.id);
+    sn.slot = malloc((size_t)(sn.n ? sn.n : 1u) * sizeof *sn.slot);
+    if (!sn.id || !sn.slot)
+        die("host out of memory");
+    for (uint32_t k = 0; k < sn.n; k++) {
+        sn.id[k] = ref_model_nth(f->m, k);
+        sn.slot[k] = slot_of(f, sn.id[k]);
+    }
+    return sn;
+}
+
+/* After the call: a node that moved changed the content of the slot it left
+ * and of the one it took. Frees the snapshot. */
+static void note_moved(fscene *f, slot_snap *sn)
+{
+    for (uint32_t k = 0; k < sn->n; k++) {
+        uint32_t now = 0;
+        if (sgrt_node_slot(f->s, (sgrt_node){sn->id[k]}, &now) == SGRT_OK && now != sn->slot[k]) {
+            note_slot(f, sn->slot[k]);
+            note_slot(f, now);
+        }
+    }
+    free(sn->id);
+    free(sn->slot);
+    sn->n = 0;
+}
+
 /* Ids of the subtree of id (id first); *n receives the count. Caller frees. */
 static uint32_t *subtree_ids(const fscene *f, uint32_t id, uint32_t *n)
 {
@@ -463,6 +503,9 @@ static void fscene_open(fscene *f, reader *r)
         if (rc == SGRT_OK) {
             ENSURE(s && s != sentinel, "scene_create OK without a scene");
             f->s = s;
+            /* Bit 7: reclaim holes as soon as they outnumber live nodes. */
+            if (cfg & 0x80u)
+                sgrt__scene_set_hole_slack(s, 0);
             break;
         }
         ENSURE(rc == SGRT_ERR_NOMEM && f->fa.fired, "scene_create: %s", sgrt_result_str(rc));
@@ -740,6 +783,8 @@ enum {
     OP_BATCH_LOCAL,
     OP_BATCH_TRS,
     OP_UPDATE_PARALLEL,
+    OP_BULK,
+    OP_CHURN,
     OP_COUNT
 };
 
@@ -816,9 +861,11 @@ static void do_destroy(fscene *f, sgrt_node h)
         for (uint32_t i = 0; i < nsub; i++)
             slots[i] = slot_of(f, sub[i]);
     }
+    slot_snap moved = snap_slots(f);
     const uint64_t calls0 = f->fa.calls;
     const sgrt_result rc = sgrt_node_destroy(f->s, h);
     ENSURE(f->fa.calls == calls0, "destroy allocated");
+    note_moved(f, &moved); /* hole reclamation */
     if (!valid(f, h)) {
         ENSURE(rc == SGRT_ERR_STALE_HANDLE, "destroy of a bad handle: %s", sgrt_result_str(rc));
         return;
@@ -876,31 +923,13 @@ static void do_set_parent(fscene *f, sgrt_node n, sgrt_node p, int keep_raw)
             }
         }
     }
-    uint32_t nsub = 0, *sub = NULL, *slots = NULL;
-    if (nv && any_tracker(f)) {
-        sub = subtree_ids(f, n.id, &nsub);
-        slots = malloc((size_t)nsub * sizeof *slots);
-        if (!slots)
-            die("host out of memory");
-        for (uint32_t i = 0; i < nsub; i++)
-            slots[i] = slot_of(f, sub[i]);
-    }
+    /* The subtree may move in storage (relocation), and other nodes too
+     * (hole reclamation). */
+    slot_snap moved = snap_slots(f);
     const uint64_t calls0 = f->fa.calls;
     f->fa.fired = false;
     const sgrt_result rc = sgrt_node_set_parent(f->s, n, p, keep);
-    if (rc == SGRT_OK) {
-        /* A subtree that moved in storage changed the content of the slots
-         * it left and of those it took. */
-        for (uint32_t i = 0; i < nsub; i++) {
-            const uint32_t now = slot_of(f, sub[i]);
-            if (now != slots[i]) {
-                note_slot(f, slots[i]);
-                note_slot(f, now);
-            }
-        }
-    }
-    free(sub);
-    free(slots);
+    note_moved(f, &moved);
     after_alloc_call(f, rc, calls0);
     const bool any_error = !keep_ok || !nv || !pv || cycle || (keep_ok && singular);
     if (any_error || rc != SGRT_OK) {
@@ -1671,6 +1700,103 @@ static void do_set_from_changes(fscene *f, const fscene *other, reader *r)
     free(slots);
 }
 
+/* ---- scale ------------------------------------------------------------------------------ */
+
+static uint32_t lcg(uint32_t *st)
+{
+    *st = *st * 1664525u + 1013904223u;
+    return *st >> 8;
+}
+
+/* The newest live node of the model (ref_model_add appends). */
+static sgrt_node newest(const fscene *f)
+{
+    const uint32_t count = ref_model_count(f->m);
+    return (sgrt_node){count ? ref_model_nth(f->m, count - 1u) : 0u};
+}
+
+/* Thousands of nodes in one op, in a shape: a deep chain, one wide fan, a
+ * random tree, many roots. Every create is checked as a single one is. */
+static void do_bulk(fscene *f, const fscene *other, reader *r)
+{
+    const uint8_t shape = u8(r);
+    const uint32_t k = 1024u * (1u + u8(r) % 16u);
+    uint32_t st = u32(r);
+    const sgrt_node fan = newest(f);
+    for (uint32_t i = 0; i < k && ref_model_count(f->m) < SCALE_LIVE; i++) {
+        const uint32_t count = ref_model_count(f->m);
+        sgrt_node p = SGRT_NULL_NODE;
+        switch (shape % 4u) {
+        case 0: p = newest(f); break;                               /* chain */
+        case 1: p = valid(f, fan) ? fan : SGRT_NULL_NODE; break;   /* fan */
+        case 2: if (count) p.id = ref_model_nth(f->m, lcg(&st) % count); break;
+        default: break;                                             /* roots */
+        }
+        do_create(f, other, p, false);
+        if (f->fa.fired)
+            break; /* an injected allocation failure ends the bulk */
+    }
+}
+
+/* Patterns that leave holes in storage, many times over: moving a node under
+ * one stored after it; creating under the newest node, then detaching;
+ * destroying and re-creating; two nodes moving under each other in turn. Slots stay bounded by the live nodes (hole
+ * reclamation), which sgrt_scene_check and the slot API verify. */
+static void do_churn(fscene *f, const fscene *other, reader *r)
+{
+    const uint8_t kind = u8(r);
+    const uint32_t iters = 16u * (1u + u8(r) % 64u);
+    uint32_t st = u32(r);
+    if (kind % 4u == 3u && ref_model_count(f->m) >= 2u) {
+        /* Two nodes in turn: the one stored first goes under the other,
+         * then back to the roots; each move leaves a hole that no later
+         * node can use. */
+        const uint32_t count = ref_model_count(f->m);
+        const uint32_t i = lcg(&st) % count, j = (i + 1u + lcg(&st) % (count - 1u)) % count;
+        const sgrt_node a = {ref_model_nth(f->m, i)}, b = {ref_model_nth(f->m, j)};
+        for (uint32_t k = 0; k < 2u * iters && valid(f, a) && valid(f, b) && !f->fa.fired; k++) {
+            const bool a_first = slot_of(f, a.id) < slot_of(f, b.id);
+            const sgrt_node lo = a_first ? a : b, hi = a_first ? b : a;
+            do_set_parent(f, lo, hi, SGRT_KEEP_LOCAL);
+            do_set_parent(f, lo, SGRT_NULL_NODE, SGRT_KEEP_LOCAL);
+        }
+        return;
+    }
+    for (uint32_t i = 0; i < iters; i++) {
+        const uint32_t count = ref_model_count(f->m);
+        if (count < 2u)
+            break;
+        const sgrt_node a = {ref_model_nth(f->m, lcg(&st) % count)};
+        const sgrt_node b = {ref_model_nth(f->m, lcg(&st) % count)};
+        switch (kind % 4u) {
+        case 0: { /* the one stored first goes under the other */
+            const bool a_first = slot_of(f, a.id) < slot_of(f, b.id);
+            do_set_parent(f, a_first ? a : b, a_first ? b : a, (int)(lcg(&st) & 1u));
+            if (lcg(&st) % 4u == 0)
+                do_set_parent(f, a, SGRT_NULL_NODE, SGRT_KEEP_LOCAL);
+            break;
+        }
+        case 1: { /* create under the newest, detach, drop an old one */
+            do_create(f, other, newest(f), false);
+            do_set_parent(f, newest(f), SGRT_NULL_NODE, SGRT_KEEP_LOCAL);
+            if (ref_model_count(f->m) > count)
+                do_destroy(f, a);
+            break;
+        }
+        default: /* destroy a subtree, re-create as many under another node */
+            if (!ref_model_is_ancestor_or_self(f->m, a.id, b.id)) {
+                const uint32_t k = ref_model_subtree_size(f->m, a.id);
+                do_destroy(f, a);
+                for (uint32_t j = 0; j < k && valid(f, b); j++)
+                    do_create(f, other, b, false);
+            }
+            break;
+        }
+        if (f->fa.fired)
+            break;
+    }
+}
+
 /* ---- driver --------------------------------------------------------------------------- */
 
 static fscene scenes[2];
@@ -1680,7 +1806,7 @@ static const char *const op_names[OP_COUNT] = {
     "update", "update", "read", "world_now_all", "user", "reserve", "compact", "fail_alloc",
     "bad_args", "recreate", "slots", "tracker_create", "tracker_destroy", "collect", "collect",
     "set_create", "set_destroy", "set_member", "set_member", "set_query", "set_combine",
-    "set_from_changes",
+    "set_from_changes", "batch_local", "batch_trs", "update_parallel", "bulk", "churn",
 };
 
 /* The models' storage is kept from one input to the next; give it back at
@@ -1845,6 +1971,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         case OP_SET_FROM_CHANGES:
             do_set_from_changes(f, other, &r);
+            break;
+        case OP_BULK:
+            do_bulk(f, other, &r);
+            break;
+        case OP_CHURN:
+            do_churn(f, other, &r);
             break;
         default:
             break;

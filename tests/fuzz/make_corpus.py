@@ -15,7 +15,14 @@ import sys
 (CREATE, CREATE_MANY, DESTROY, SET_PARENT, SET_LOCAL, SET_LOCAL2, SET_TRS, UPDATE,
  UPDATE2, READ, WORLD_NOW_ALL, USER, RESERVE, COMPACT, FAIL_ALLOC, BAD_ARGS,
  RECREATE, SLOTS, TRACKER_CREATE, TRACKER_DESTROY, COLLECT, COLLECT2, SET_CREATE,
- SET_DESTROY, SET_MEMBER, SET_MEMBER2, SET_QUERY, SET_COMBINE, SET_FROM_CHANGES) = range(29)
+ SET_DESTROY, SET_MEMBER, SET_MEMBER2, SET_QUERY, SET_COMBINE, SET_FROM_CHANGES,
+ BATCH_LOCAL, BATCH_TRS, UPDATE_PARALLEL, BULK, CHURN) = range(34)
+
+# Shapes of BULK and patterns of CHURN.
+BULK_CHAIN, BULK_FAN, BULK_TREE, BULK_ROOTS = range(4)
+CHURN_UNDER_LATER, CHURN_DETACH_NEWEST, CHURN_RECREATE, CHURN_PINGPONG = range(4)
+# Scene configuration bit 7: reclaim holes as soon as they outnumber live nodes.
+CFG_RECLAIM_EAGER = 0x80
 
 # Float kinds of rd_float().
 F_SMALL, F_ZERO, F_NEGZERO, F_ONE, F_MONE, F_NAN, F_INF, F_NINF = 0, 6, 7, 8, 9, 10, 11, 12
@@ -215,6 +222,22 @@ class Program:
 # Object picks of pick_tracker()/pick_set(): 0..2 own, 3 the other scene's,
 # 4 NULL.
 OWN0, OWN1, OWN2, OTHER, NULLOBJ = 0, 1, 2, 3, 4
+
+
+def bulk(p, shape, thousands, seed=1, scene=0):
+    """1024 * thousands nodes in one op (capped by the harness)."""
+    p.op(BULK, scene)
+    p.u8(shape)
+    p.u8(thousands - 1)
+    p.u32(seed)
+
+
+def churn(p, kind, sixteens, seed=1, scene=0):
+    """16 * sixteens iterations of a hole-making pattern."""
+    p.op(CHURN, scene)
+    p.u8(kind)
+    p.u8(sixteens - 1)
+    p.u32(seed)
 
 
 def tracker_create(p, k, scene=0):
@@ -580,6 +603,64 @@ def scenarios():
     set_destroy(p, OTHER)
     set_query(p, OWN1)
     out['node_sets'] = p
+
+    # Scale: a 16K-deep chain, exact worlds now, keep-world moves at depth.
+    p = Program()
+    bulk(p, BULK_CHAIN, 16)
+    p.update()
+    p.world_now_all()
+    p.set_parent(live(p, 9000), live(p, 100), 1)
+    p.set_parent(live(p, 50), live(p, 16000), 1)
+    p.update()
+    p.world_now_all()
+    out['scale_deep_chain'] = p
+
+    # Scale: holes under every churn pattern, with a tracker watching, with
+    # the default reclamation threshold and the eager one.
+    for eager in (0, CFG_RECLAIM_EAGER):
+        p = Program(cfg0=(eager,))
+        tracker_create(p, 0)
+        bulk(p, BULK_TREE, 8, seed=7)
+        bulk(p, BULK_ROOTS, 1)
+        p.update()
+        for kind in (CHURN_UNDER_LATER, CHURN_DETACH_NEWEST, CHURN_RECREATE):
+            churn(p, kind, 64, seed=kind + 3)
+            p.update()
+            collect(p, OWN0, 3, 0)
+        p.destroy(live(p, 5))
+        churn(p, CHURN_UNDER_LATER, 32, seed=11)
+        p.compact()
+        p.update()
+        p.world_now_all()
+        out['scale_churn' + ('_eager' if eager else '')] = p
+
+    # Scale: one wide fan, then everything re-parented under later nodes.
+    p = Program(cfg0=(CFG_RECLAIM_EAGER,))
+    bulk(p, BULK_ROOTS, 1)
+    bulk(p, BULK_FAN, 1)
+    p.update()
+    churn(p, CHURN_UNDER_LATER, 64, seed=5)
+    churn(p, CHURN_DETACH_NEWEST, 64, seed=6)
+    p.update()
+    p.world_now_all()
+    out['scale_fan'] = p
+
+    # The ping-pong of two nodes that used to fill storage with holes, among
+    # few and among many live nodes, with the default and eager thresholds.
+    for name, cfg, thousands in (('pingpong', 0, 0), ('pingpong_eager', CFG_RECLAIM_EAGER, 0),
+                                 ('pingpong_many', CFG_RECLAIM_EAGER, 2)):
+        p = Program(cfg0=(cfg,))
+        tracker_create(p, 0)
+        p.create(p.h_zero)
+        p.create(p.h_zero)
+        if thousands:
+            bulk(p, BULK_TREE, thousands, seed=3)
+        p.update()
+        churn(p, CHURN_PINGPONG, 64, seed=1)
+        p.update()
+        collect(p, OWN0, 3, 0)
+        p.world_now_all()
+        out['scale_' + name] = p
 
     # Random programs: every operation with random arguments.
     rng = random.Random(20240601)
