@@ -365,20 +365,30 @@ static void test_reclaim_keeps_state(void)
     REQUIRE(h && member);
     uint32_t n = 0, reclaims = 0;
     for (uint32_t step = 0; step < STEPS; step++) {
-        const uint32_t op = rng_below(&R, 10);
-        if (n < 50 || (op < 4 && n < N)) {
-            sgrt_node p = n && rng_below(&R, 4) ? h[rng_below(&R, n)] : SGRT_NULL_NODE;
+        /* Phases of growth and of shrinking, so that holes pile up. */
+        const bool shrink = (step / 500u) % 2u == 1u;
+        uint32_t op = rng_below(&R, 10);
+        if (shrink && op < 6)
+            op = 8; /* destroy */
+        uint32_t j = n;
+        if (n == N) /* every entry used: create into a dead one */
+            for (uint32_t t = 0, i = rng_below(&R, N); t < N && j == n; t++, i = (i + 1u) % N)
+                if (!sgrt_node_alive(s, h[i]))
+                    j = i;
+        if (j < N && (sgrt_scene_node_count(s) < 50 || (!shrink && op < 5))) {
+            sgrt_node p = n && rng_below(&R, 4) == 0 ? h[rng_below(&R, n)] : SGRT_NULL_NODE;
             if (!sgrt_node_alive(s, p))
                 p = SGRT_NULL_NODE;
-            REQUIRE_RES(sgrt_node_create(s, p, &h[n]), SGRT_OK);
+            REQUIRE_RES(sgrt_node_create(s, p, &h[j]), SGRT_OK);
             float m[16];
             random_affine(&R, m);
-            OK(sgrt_node_set_local(s, h[n], m));
-            OK(sgrt_node_set_user(s, h[n], 0x1234500000000000ull + n));
-            member[n] = rng_below(&R, 2) != 0;
-            if (member[n])
-                OK(sgrt_nodeset_add(s, set, h[n]));
-            n++;
+            OK(sgrt_node_set_local(s, h[j], m));
+            OK(sgrt_node_set_user(s, h[j], 0x1234500000000000ull + j));
+            member[j] = rng_below(&R, 2) != 0;
+            if (member[j])
+                OK(sgrt_nodeset_add(s, set, h[j]));
+            if (j == n)
+                n++;
             continue;
         }
         if (op == 9)
@@ -402,24 +412,33 @@ static void test_reclaim_keeps_state(void)
                                                    : h[before.nodes[sa < sb ? a : b].parent_pos],
                                         SGRT_KEEP_LOCAL));
             }
-        } else if (sgrt_node_alive(s, h[a])) {
-            victim = h[a];
+        } else {
+            /* a live node, found through a random slot */
+            const uint32_t slots = slots_in_use(s);
+            for (int t = 0; t < 16 && !victim.id && slots; t++)
+                victim = sgrt_scene_slot_node(s, rng_below(&R, slots));
+            if (!victim.id)
+                goto next;
             /* a destroy: compare the others after it */
             OK(sgrt_node_destroy(s, victim));
         }
-        if (victim.id == 0) {
-            /* Moved away and back: the same parents, locals, worlds. The
-             * world of the last update is kept; pending work too. */
+        {
+            /* Moved away and back, or another subtree destroyed: every
+             * surviving node has the same parent, local, world of the last
+             * update and world now (pending work kept). */
             snapshot now;
             snapshot_take(s, h, n, &now);
             const char *diff = NULL;
             for (uint32_t i = 0; i < n && !diff; i++) {
                 const snap_node *x = &before.nodes[i], *y = &now.nodes[i];
-                if (x->alive != y->alive || x->parent != y->parent ||
+                if (!y->alive)
+                    continue;
+                if (!x->alive || x->parent != y->parent ||
                     memcmp(x->local, y->local, sizeof x->local) != 0 ||
                     memcmp(x->world, y->world, sizeof x->world) != 0 ||
                     memcmp(x->world_now, y->world_now, sizeof x->world_now) != 0)
-                    diff = "a node changed across a move and back";
+                    diff = victim.id ? "a surviving node changed across a destroy"
+                                     : "a node changed across a move and back";
             }
             CHECK_MSG(diff == NULL, "step %u: %s", step, diff);
             snapshot_free(&now);
