@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Port CI: build sgrt for every target of docs/porting.md and run the whole
-# test suite on each (emulated targets under qemu-user, through the cross
-# files' exe_wrapper). Prints one line per target (tests passed / failed,
-# golden hash) and "N passed, N failed" last; exits non-zero on any failure.
+# test suite on each (emulated targets under qemu-user, Windows under wine,
+# through the cross files' exe_wrapper). Prints one line per target (tests
+# passed / failed, golden hash) and "N passed, N failed" last; exits non-zero
+# on any failure.
 #
 #   .ci/ports.sh                  every target
 #   .ci/ports.sh aarch64 armhf    only these (names from the table below)
@@ -14,8 +15,11 @@ cd "$(dirname "$0")/.."
 out=${SGRT_PORTS_DIR:-build-ports-ci}
 mkdir -p "$out"
 
-# name | environment | meson setup arguments. The emulated targets run a
-# smaller randomized differential test (every test still runs).
+# name | environment (for setup, build and test; @dir@ is the target's build
+# directory) | meson setup arguments. The emulated targets run a smaller
+# randomized differential test (every test still runs). Wine keeps its
+# prefix (its C: drive and registry) in the build directory, created before
+# the setup (which runs a test program) so that no test races to create it.
 targets=(
   "x86_64-sse2|                          |"
   "x86_64-v3|                            |-Dc_args=-march=x86-64-v3"
@@ -25,6 +29,7 @@ targets=(
   "armhf|                                |--cross-file cross/arm-linux-gnueabihf.ini -Ddiff_ops=20000"
   "s390x|                                |--cross-file cross/s390x-linux-gnu.ini -Ddiff_ops=20000"
   "i686|                                 |--cross-file cross/i686-linux-gnu.ini -Ddiff_ops=20000"
+  "x86_64-mingw-wine|WINEDEBUG=-all WINEPREFIX=@dir@/wineprefix|--cross-file cross/x86_64-w64-mingw32.ini -Ddiff_ops=20000"
 )
 
 if [ "${SGRT_PORTS_NO_INSTALL:-0}" != 1 ]; then
@@ -32,7 +37,7 @@ if [ "${SGRT_PORTS_NO_INSTALL:-0}" != 1 ]; then
   # C++ cross compilers: the header is also compiled as C++ on every target.
   extra=()
   for p in g++-aarch64-linux-gnu g++-arm-linux-gnueabihf g++-s390x-linux-gnu g++-i686-linux-gnu \
-           clang-14; do
+           g++-mingw-w64-x86-64 clang-14; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || extra+=("$p")
   done
   if [ ${#extra[@]} -gt 0 ]; then
@@ -101,20 +106,33 @@ for t in "${targets[@]}"; do
   selected "$name" || continue
   dir="$out/$name"
   start=$SECONDS
+  mkdir -p "$dir"
+  envs=${envs//@dir@/$(cd "$dir" && pwd)}
   echo "== $name: ${envs:+$(echo $envs) }meson setup $(echo $args)"
   # shellcheck disable=SC2086 # word splitting of the table's fields is intended
+  case "$envs" in
+    *WINEPREFIX=*)
+      env $envs wineboot -i >"$out/$name.wineboot.log" 2>&1 || {
+        tail -20 "$out/$name.wineboot.log"; status=1; report+=("$name: wineboot FAILED"); continue; } ;;
+  esac
+  # shellcheck disable=SC2086
   if [ -d "$dir/meson-private" ]; then
     env $envs meson setup --reconfigure "$dir" --werror $args >"$out/$name.setup.log" 2>&1
   else
     env $envs meson setup "$dir" --werror $args >"$out/$name.setup.log" 2>&1
   fi || {
     tail -20 "$out/$name.setup.log"; status=1; report+=("$name: setup FAILED"); continue; }
-  if ! meson compile -C "$dir" >"$out/$name.build.log" 2>&1; then
+  # shellcheck disable=SC2086
+  if ! env $envs meson compile -C "$dir" >"$out/$name.build.log" 2>&1; then
     grep -E 'error|warning' "$out/$name.build.log" | head -20
     status=1; report+=("$name: build FAILED (see $out/$name.build.log)"); continue
   fi
-  meson test -C "$dir" --print-errorlogs --num-processes 2 >"$out/$name.test.log" 2>&1 || {
+  # shellcheck disable=SC2086
+  env $envs meson test -C "$dir" --print-errorlogs --num-processes 2 >"$out/$name.test.log" 2>&1 || {
     status=1; sed -n '/^Summary of Failures/,$p' "$out/$name.test.log"; }
+  # wine's server and services outlive the last program by a few seconds.
+  # shellcheck disable=SC2086
+  case "$envs" in *WINEPREFIX=*) env $envs wineserver -w ;; esac
   read -r passed failed skipped golden <<<"$(summarize "$dir")"
   line=$(printf '%-15s %3d passed, %d failed, %d skipped; golden: %s; %ds' "$name" "$passed" \
          "$failed" "$skipped" "$golden" $((SECONDS - start)))

@@ -13,6 +13,7 @@
 
 #include "executor_pthread.h"
 #include "measure.h"
+#include "platform.h"
 #include "report.h"
 #include "scenes.h"
 #include "timing.h"
@@ -24,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define MAX_FILTERS 8
 #define MAX_REPS 512
@@ -163,7 +163,7 @@ static void *bench_main(void *arg)
 /* The default of --workers: the CPUs online, within 1..MAX_WORKERS. */
 static long online_cpus(void)
 {
-    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    const long n = bench_online_cpus();
     return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : n;
 }
 

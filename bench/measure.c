@@ -9,6 +9,7 @@
 #include <sgrt.h>
 
 #include "naive.h"
+#include "platform.h"
 #include "timing.h"
 
 #include <math.h>
@@ -480,14 +481,14 @@ static void ctx_free(bench_ctx *c)
     free(c->hs);
     naive_free(&c->tc);
     naive_free(&c->ts);
-    free(c->copy_src);
-    free(c->copy_dst);
+    bench_aligned_free(c->copy_src);
+    bench_aligned_free(c->copy_dst);
     free(c->b_nodes);
-    free(c->b_local);
+    bench_aligned_free(c->b_local);
     free(c->b_t);
     free(c->b_q);
     free(c->b_s);
-    free(c->wf_local);
+    bench_aligned_free(c->wf_local);
     free(c->wf_bits);
     free(c->anim10);
     free(c->anim50);
@@ -579,14 +580,14 @@ static bool ctx_build(bench_ctx *c, const bench_topo *t, float (*pool)[16],
                 return false;
         sgrt_scene_update(c->chain_s);
     }
-    c->copy_src = aligned_alloc(64, (size_t)n * 64);
-    c->copy_dst = aligned_alloc(64, (size_t)n * 64);
+    c->copy_src = bench_aligned_alloc(64, (size_t)n * 64);
+    c->copy_dst = bench_aligned_alloc(64, (size_t)n * 64);
     c->b_nodes = malloc((size_t)n * sizeof *c->b_nodes);
-    c->b_local = aligned_alloc(64, (size_t)n * 64);
+    c->b_local = bench_aligned_alloc(64, (size_t)n * 64);
     c->b_t = malloc((size_t)n * sizeof *c->b_t);
     c->b_q = malloc((size_t)n * sizeof *c->b_q);
     c->b_s = malloc((size_t)n * sizeof *c->b_s);
-    c->wf_local = aligned_alloc(64, (size_t)n * 64);
+    c->wf_local = bench_aligned_alloc(64, (size_t)n * 64);
     c->wf_bits = calloc(((size_t)n + 31) / 32, sizeof *c->wf_bits);
     if (!c->copy_src || !c->copy_dst || !c->b_nodes || !c->b_local || !c->b_t || !c->b_q ||
         !c->b_s || !c->wf_local || !c->wf_bits || !anim_sets(c, n))

@@ -9,10 +9,10 @@
 #include <sgrt.h>
 
 #include "bench_config.h"
+#include "platform.h"
 
 #include <math.h>
 #include <string.h>
-#include <unistd.h>
 
 bench_row *bench_results_add(bench_results *r)
 {
@@ -143,7 +143,7 @@ static void print_build(FILE *out, const char *pfx, const bench_results *r)
             pfx, r->sgrt_kernel ? r->sgrt_kernel : "-", r->scalar_kernel ? r->scalar_kernel : "-",
             pfx);
     fprintf(out, "%smachine  : %s, %ld CPUs online; load average %s at start, %s at end\n", pfx,
-            cpu, sysconf(_SC_NPROCESSORS_ONLN), r->load_start, r->load_end);
+            cpu, bench_online_cpus(), r->load_start, r->load_end);
     fprintf(out, "%snaive    : heap node per object, child-pointer array, recursive render(parent_world);\n"
                  "%s           multiply = plain C 4x4 loop at the project's flags (naive.c)\n",
             pfx, pfx);

@@ -1,4 +1,5 @@
 #include "scenes.h"
+#include "platform.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -176,7 +177,7 @@ static void rng_quat(bench_rng *rng, double q[4])
 
 float (*bench_mat_pool(uint32_t count, uint64_t seed))[16]
 {
-    float (*pool)[16] = aligned_alloc(64, (size_t)count * sizeof *pool);
+    float (*pool)[16] = bench_aligned_alloc(64, (size_t)count * sizeof *pool);
     bench_rng rng = {seed};
     if (!pool)
         return NULL;
@@ -206,7 +207,7 @@ float (*bench_mat_pool(uint32_t count, uint64_t seed))[16]
 
 void bench_mat_pool_free(float (*pool)[16])
 {
-    free(pool);
+    bench_aligned_free(pool);
 }
 
 bool bench_trs_pool_init(bench_trs_pool *p, uint32_t count, uint64_t seed)

@@ -56,10 +56,25 @@
 extern "C" {
 #endif
 
-#if defined(__GNUC__) && !defined(SGRT_STATIC_ONLY)
+/* What the shared library exports: exactly the functions marked SGRT_API.
+ * On Windows the DLL is built with SGRT_BUILD_DLL (dllexport); programs need
+ * nothing, as calls reach a DLL through its import library's stubs, and
+ * linking the static library works the same way. A program that links the
+ * DLL may define SGRT_API as __declspec(dllimport) before including this
+ * header to skip the stub. Elsewhere the library is built with
+ * -fvisibility=hidden and these functions are the visible ones. */
+#ifndef SGRT_API
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(SGRT_BUILD_DLL)
+#define SGRT_API __declspec(dllexport)
+#else
+#define SGRT_API
+#endif
+#elif defined(__GNUC__) && !defined(SGRT_STATIC_ONLY)
 #define SGRT_API __attribute__((visibility("default")))
 #else
 #define SGRT_API
+#endif
 #endif
 
 #define SGRT_VERSION_MAJOR 0

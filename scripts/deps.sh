@@ -8,7 +8,8 @@ for group in "$@"; do
     ports)   pkgs+=(clang g++ qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf
                     gcc-s390x-linux-gnu gcc-i686-linux-gnu binutils
                     g++-aarch64-linux-gnu g++-arm-linux-gnueabihf g++-s390x-linux-gnu
-                    g++-i686-linux-gnu clang-14) ;;
+                    g++-i686-linux-gnu clang-14
+                    gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 wine wine64) ;;
     hostile) pkgs+=(clang libclang-rt-14-dev valgrind) ;;
     gl)      pkgs+=(libegl-dev libgles-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev) ;;
     plot)    pkgs+=(gnuplot-nox) ;;

@@ -25,6 +25,8 @@ static uint64_t creation_ticks(void)
     uint64_t v;
     __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
     return v;
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
+    return __rdtsc(); /* <intrin.h>, through bits.h */
 #else
     return 0;
 #endif

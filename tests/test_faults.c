@@ -28,14 +28,20 @@
  * the calls that are documented to allocate.
  *
  * Allocation sites are told apart by the return address of the call into the
- * allocator (glibc's backtrace), so the summary says how many distinct call
- * sites the failures reached and in which API calls. */
+ * allocator (glibc's backtrace, Windows' CaptureStackBackTrace), so the
+ * summary says how many distinct call sites the failures reached and in which
+ * API calls. */
 #include "internal.h" /* sgrt__alloc, to skip its frame when naming sites */
 #include "testutil.h"
 
 #if defined(__GLIBC__)
 #include <execinfo.h>
 #define HAVE_BACKTRACE 1
+#define BACKTRACE(frames, n) backtrace(frames, n)
+#elif defined(_WIN32)
+#include <windows.h>
+#define HAVE_BACKTRACE 1
+#define BACKTRACE(frames, n) (int)CaptureStackBackTrace(0, n, frames, NULL)
 #else
 #define HAVE_BACKTRACE 0
 #endif
@@ -54,6 +60,9 @@ typedef struct fault_alloc {
     uintptr_t site[2]; /* call path of the failed allocation */
 } fault_alloc;
 
+/* A macro, not a function, so that frame 0 of the backtrace is always the
+ * allocator hook itself at any optimisation level. */
+#if HAVE_BACKTRACE
 static bool in_sgrt_alloc(uintptr_t pc)
 {
     const uintptr_t a = (uintptr_t)&sgrt__alloc, f = (uintptr_t)&sgrt__free;
@@ -61,13 +70,10 @@ static bool in_sgrt_alloc(uintptr_t pc)
     return pc >= a && pc < end;
 }
 
-/* A macro, not a function, so that frame 0 of the backtrace is always the
- * allocator hook itself at any optimisation level. */
-#if HAVE_BACKTRACE
 #define CAPTURE_SITE(fa)                                                               \
     do {                                                                               \
         void *frames_[8];                                                              \
-        const int nf_ = backtrace(frames_, 8);                                         \
+        const int nf_ = BACKTRACE(frames_, 8);                                         \
         int j_ = 1;                                                                    \
         while (j_ < nf_ && in_sgrt_alloc((uintptr_t)frames_[j_]))                      \
             j_++;                                                                      \

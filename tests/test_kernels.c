@@ -124,9 +124,9 @@ static void test_update(const sgrt__kernels *k, int shape)
 {
     enum { N = 4096, W = N / 32, SW = (W + 31) / 32 };
     /* 64-byte aligned like the scene's arrays. */
-    float(*local)[16] = aligned_alloc(64, sizeof(float[N][16]));
-    float(*w1)[16] = aligned_alloc(64, sizeof(float[N][16]));
-    float(*w2)[16] = aligned_alloc(64, sizeof(float[N][16]));
+    float(*local)[16] = test_aligned_alloc(64, sizeof(float[N][16]));
+    float(*w1)[16] = test_aligned_alloc(64, sizeof(float[N][16]));
+    float(*w2)[16] = test_aligned_alloc(64, sizeof(float[N][16]));
     uint32_t parent[N], d1[W], d2[W], s1[SW], s2[SW];
     rng r = {(uint64_t)shape + 1000u};
     memset(d1, 0, sizeof d1);
@@ -165,7 +165,7 @@ static void test_update(const sgrt__kernels *k, int shape)
     memcpy(w1, w2, sizeof(float[N][16]));
     CHECK_EQ_U(k->update(&v2), 0);
     CHECK(memcmp(w1, w2, sizeof(float[N][16])) == 0);
-    free(local); free(w1); free(w2);
+    test_aligned_free(local); test_aligned_free(w1); test_aligned_free(w2);
 }
 
 /* T x R x S against sgrt__trs_to_mat4: random rotations, then every kind of
@@ -265,8 +265,8 @@ static double now_ns(void)
 static double bench_update(const sgrt__kernels *k, bool dependent)
 {
     enum { N = 64, T = 2 * N };
-    float(*local)[16] = aligned_alloc(64, sizeof(float[T][16]));
-    float(*world)[16] = aligned_alloc(64, sizeof(float[T][16]));
+    float(*local)[16] = test_aligned_alloc(64, sizeof(float[T][16]));
+    float(*world)[16] = test_aligned_alloc(64, sizeof(float[T][16]));
     uint32_t parent[T], dirty[T / 32], sum[1];
     rng r = {9};
     for (uint32_t i = 0; i < T; i++) {
@@ -289,8 +289,8 @@ static double bench_update(const sgrt__kernels *k, bool dependent)
         if (t < best)
             best = t;
     }
-    free(local);
-    free(world);
+    test_aligned_free(local);
+    test_aligned_free(world);
     return best;
 }
 

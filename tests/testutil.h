@@ -27,6 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(_WIN32)
+#include <malloc.h>
+#endif
 
 static int test_failures;
 static long test_checks;
@@ -244,6 +247,28 @@ static inline uint64_t ulp_distance(float a, float b)
     if (ib < 0)
         ib = (int64_t)INT32_MIN - ib;
     return (uint64_t)(ia > ib ? ia - ib : ib - ia);
+}
+
+/* Blocks of `align` (a power of two) for test data; size is rounded up to a
+ * multiple of it. The Windows C runtime has no aligned_alloc: its
+ * _aligned_malloc blocks must go back through _aligned_free. */
+static inline void *test_aligned_alloc(size_t align, size_t size)
+{
+    const size_t rounded = (size + align - 1u) & ~(align - 1u);
+#if defined(_WIN32)
+    return _aligned_malloc(rounded, align);
+#else
+    return aligned_alloc(align, rounded);
+#endif
+}
+
+static inline void test_aligned_free(void *p)
+{
+#if defined(_WIN32)
+    _aligned_free(p);
+#else
+    free(p);
+#endif
 }
 
 /* ---- random transforms (tests/lib/random.c) ----------------------------- */

@@ -10,9 +10,15 @@
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <immintrin.h>
 #include <intrin.h>
+/* As the GNU branch: zeros for a leaf above the highest one the CPU has
+ * (which would otherwise answer with the highest leaf's data). */
 static void cpuid(unsigned leaf, unsigned sub, unsigned r[4])
 {
     int v[4];
+    r[0] = r[1] = r[2] = r[3] = 0;
+    __cpuid(v, (int)(leaf & 0x80000000u));
+    if (leaf > (unsigned)v[0])
+        return;
     __cpuidex(v, (int)leaf, (int)sub);
     for (int i = 0; i < 4; i++)
         r[i] = (unsigned)v[i];

@@ -7,11 +7,13 @@
 
 struct test_block {
     void *p;    /* what the library got */
-    void *base; /* what aligned_alloc returned (p - 16 for a misaligned block) */
+    void *base; /* what test_aligned_alloc returned (p - 16 for a misaligned block) */
     size_t size;
 };
 
-#if defined(__GNUC__)
+#if defined(__MINGW_PRINTF_FORMAT) /* MinGW: C99 or Windows formats, as printf */
+__attribute__((format(__MINGW_PRINTF_FORMAT, 2, 3)))
+#elif defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
 static void contract_error(test_alloc *ta, const char *fmt, ...)
@@ -38,7 +40,7 @@ void *test_alloc_alloc(size_t size, size_t align, void *user)
     const bool misalign = ta->calls == ta->misalign_at && align > 16u;
     const size_t a = misalign ? 64u : align < sizeof(void *) ? sizeof(void *) : align;
     const size_t pad = misalign ? 64u : 0u;
-    void *base = aligned_alloc(a, (size + pad + a - 1u) / a * a + (size == 0 ? a : 0u));
+    void *base = test_aligned_alloc(a, size + pad + (size == 0 ? a : 0u));
     if (!base)
         return NULL;
     void *p = misalign ? (char *)base + 16 : base;
@@ -73,7 +75,7 @@ void test_alloc_free(void *ptr, size_t size, void *user)
                            ta->blocks[i].size);
         ta->live_blocks--;
         ta->live_bytes -= ta->blocks[i].size;
-        free(ta->blocks[i].base);
+        test_aligned_free(ta->blocks[i].base);
         ta->blocks[i] = ta->blocks[--ta->nblocks];
         return;
     }

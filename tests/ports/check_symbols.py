@@ -5,8 +5,16 @@ Checks, for a build of sgrt:
   * the external undefined symbols of the static library (undefined in some
     member and defined in none) and the dynamic undefined symbols of the
     shared library are all in ALLOWED (or compiler-runtime helpers, below);
+  * the shared library exports exactly the functions that include/sgrt.h
+    declares with SGRT_API (--header);
   * src/ includes no system header outside the C11 freestanding set, string.h,
     and stdlib.h in the one file that holds the default allocator.
+
+A Windows DLL (PE) has no dynamic symbol table: its imports and exports are
+read with the target's objdump (--objdump). Every DLL that MinGW-w64 links
+imports what its startup code needs (critical sections, TLS, the
+pseudo-relocation fix-ups, their error message): --baseline names a DLL with
+nothing but one function, linked the same way, and its imports are allowed.
 
 So the library builds for consoles and bare-metal targets: no OS calls, no
 threads, no stdio. Run as a meson test; exits 1 with the offending names.
@@ -28,6 +36,9 @@ ALLOWED = {
     "bcmp": "clang's form of memcmp(...) == 0 (see above)",
     "aligned_alloc": "stdlib.h: the default allocator (replaced by sgrt_allocator)",
     "free": "stdlib.h: the default allocator (replaced by sgrt_allocator)",
+    # The Windows C runtime has no aligned_alloc (src/alloc.c).
+    "_aligned_malloc": "malloc.h: the default allocator on Windows",
+    "_aligned_free": "malloc.h: the default allocator on Windows",
 }
 
 # Compiler runtime (libgcc / compiler-rt): integer helpers the compiler may
@@ -82,6 +93,55 @@ def strip_version(name):
     return name.split("@", 1)[0]
 
 
+def strip_import(name):
+    """A call through a DLL's import table refers to __imp_<name> (PE)."""
+    return name[len("__imp_"):] if name.startswith("__imp_") else name
+
+
+def is_pe(path):
+    with open(path, "rb") as f:
+        return f.read(2) == b"MZ"
+
+
+def pe_tables(objdump, dll):
+    """(imports as {dll name: set of names}, set of exported names)."""
+    out = subprocess.run([objdump, "-p", dll], check=True, capture_output=True,
+                         text=True).stdout
+    imports, exports = {}, set()
+    current = None
+    in_exports = False
+    for line in out.splitlines():
+        m = re.match(r"\s*DLL Name: (\S+)", line)
+        if m:
+            current = imports.setdefault(m.group(1), set())
+            in_exports = False
+            continue
+        if line.startswith("[Ordinal/Name Pointer] Table"):
+            in_exports, current = True, None
+            continue
+        if not line.strip():
+            in_exports = False
+            continue
+        if in_exports:
+            m = re.match(r"\s*\[\s*\d+\]\s+(\S+)", line)
+            if m:
+                exports.add(m.group(1))
+        elif current is not None:
+            # "vma  hint  name": imports by ordinal have no name.
+            m = re.match(r"\s*[0-9a-fA-F]+\s+\d+\s+(\S+)$", line)
+            if m:
+                current.add(m.group(1))
+    return imports, exports
+
+
+def api_functions(header):
+    """The functions include/sgrt.h declares with SGRT_API."""
+    text = pathlib.Path(header).read_text()
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    names = set(re.findall(r"^\s*SGRT_API\b[^;(]*?\b(sgrt_\w+)\s*\(", text, flags=re.M))
+    return names
+
+
 def static_external_undefined(nm, archive):
     defined, undefined = set(), set()
     for line in nm_lines(nm, ["-P", archive]):
@@ -91,13 +151,22 @@ def static_external_undefined(nm, archive):
             continue
         name, kind = parts[0], parts[1]
         if kind in ("U", "w", "v"):
-            undefined.add(name)
+            undefined.add(strip_import(name))
         else:
             defined.add(name)
     return undefined - defined
 
 
-def shared_undefined(nm, shlib, cpu_family):
+def shared_undefined(nm, shlib, cpu_family, objdump=None, baseline=None):
+    if is_pe(shlib):
+        imports, _ = pe_tables(objdump, shlib)
+        startup = set()
+        if baseline:
+            for names in pe_tables(objdump, baseline)[0].values():
+                startup |= names
+        print(f"shared library imports from: {' '.join(sorted(imports))}"
+              f" ({len(startup)} names imported by every DLL of this toolchain)")
+        return {n for names in imports.values() for n in names} - startup
     names = set()
     pulled = RUNTIME_PULLED.get(cpu_family, set())
     for line in nm_lines(nm, ["-D", "-P", "--undefined-only", shlib]):
@@ -106,6 +175,21 @@ def shared_undefined(nm, shlib, cpu_family):
             name = strip_version(parts[0])
             if name not in CRT_WEAK and name not in pulled:
                 names.add(name)
+    return names
+
+
+# Defined by the linker in some ELF toolchains' dynamic symbol tables.
+LINKER_EXPORTS = {"_init", "_fini", "_edata", "_end", "__bss_start"}
+
+
+def shared_exports(nm, shlib, objdump=None):
+    if is_pe(shlib):
+        return pe_tables(objdump, shlib)[1]
+    names = set()
+    for line in nm_lines(nm, ["-D", "-P", "--defined-only", shlib]):
+        parts = line.split()
+        if parts and strip_version(parts[0]) not in LINKER_EXPORTS:
+            names.add(strip_version(parts[0]))
     return names
 
 
@@ -137,6 +221,10 @@ def main():
     ap.add_argument("--static", help="libsgrt.a (skipped for LTO builds)")
     ap.add_argument("--shared", help="libsgrt.so")
     ap.add_argument("--src", help="src/ directory to scan for includes")
+    ap.add_argument("--header", help="include/sgrt.h: the shared library exports its SGRT_API "
+                                     "functions, and nothing else")
+    ap.add_argument("--objdump", help="the target's objdump (a Windows DLL's tables)")
+    ap.add_argument("--baseline", help="Windows: a DLL with nothing in it, linked the same way")
     ap.add_argument("--cpu-family", default="", help="meson's host cpu_family")
     ap.add_argument("--instrumented", action="store_true",
                     help="sanitizer or coverage build: allow their runtime calls")
@@ -145,7 +233,8 @@ def main():
     failures = 0
     checked = 0
     for label, names in (("static library", static_external_undefined(a.nm, a.static) if a.static else None),
-                         ("shared library", shared_undefined(a.nm, a.shared, a.cpu_family) if a.shared else None)):
+                         ("shared library", shared_undefined(a.nm, a.shared, a.cpu_family, a.objdump,
+                                                             a.baseline) if a.shared else None)):
         if names is None:
             continue
         checked += 1
@@ -157,6 +246,21 @@ def main():
         for n in bad:
             print(f"{label}: NOT ALLOWED: {n}")
         failures += len(bad)
+    if a.shared and a.header:
+        checked += 1
+        api = api_functions(a.header)
+        exported = {n for n in shared_exports(a.nm, a.shared, a.objdump)
+                    if not (a.instrumented and INSTRUMENTED.match(n))}
+        print(f"shared library: exports {len(exported)} symbols; the header declares "
+              f"{len(api)} API functions")
+        if not api:
+            print("no SGRT_API function found in the header: the check could not have seen anything")
+            failures += 1
+        for n in sorted(api - exported):
+            print(f"shared library: NOT EXPORTED: {n}")
+        for n in sorted(exported - api):
+            print(f"shared library: EXPORTED BUT NOT API: {n}")
+        failures += len(api ^ exported)
     if a.src:
         checked += 1
         bad = check_includes(a.src)
