@@ -14,17 +14,19 @@
  *     handle, resolved once at load, so a frame writes by handle only. Two
  *     nodes with one name: the first in depth-first pre-order wins, as
  *     assimp's aiNode::FindNode does.
- *   - Key times are in ticks; mTicksPerSecond 0 means 25 (assimp's default).
+ *   - Key times are in ticks. mTicksPerSecond 0 ("not specified") is taken
+ *     as 25, as assimp's own viewer does.
  *
  * Playback: frame f is at f / F seconds; the animation loops over its
  * duration, and instance k plays k/K of a duration ahead, so the copies
  * differ. Between keys, position and scale are interpolated linearly and
- * rotation by slerp (shortest arc, normalised; nlerp when the two keys are
- * less than about 3.6 degrees apart), as assimp's aiQuaternion::Interpolate does;
- * before the first key and after the last, the end key holds (mPreState and
- * mPostState are not read). A channel without keys for a component keeps the
- * node's own value of that component (aiDecomposeMatrix). Meshes, bones,
- * mesh and morph channels are not read: only the node hierarchy.
+ * rotation by slerp, as assimp's aiQuaternion::Interpolate (shortest arc,
+ * normalised; nlerp weights when the two keys are less than about 3.6
+ * degrees apart). Before the first key and after the last, the end key
+ * holds (mPreState and mPostState are not read). A channel without keys for
+ * a component keeps the node's own value of that component
+ * (aiDecomposeMatrix). Meshes, bones, mesh and morph channels are not read:
+ * only the node hierarchy.
  *
  * --check compares, after the last frame, every node's sgrt world matrix with
  * a walk of the assimp tree in double precision at the same animation time
@@ -55,7 +57,7 @@
 #include <time.h>
 
 #define CHECK_TOLERANCE 1e-4
-#define DEFAULT_TICKS_PER_SECOND 25.0 /* assimp's documented value for mTicksPerSecond 0 */
+#define DEFAULT_TICKS_PER_SECOND 25.0 /* for mTicksPerSecond 0, as assimp's viewer */
 #define SLERP_DOT_LIMIT 0.9995        /* above: nlerp (sin(omega) too small to divide by) */
 
 static void *xcalloc(size_t n, size_t size)
