@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what building and testing sgrt needs on Debian 12 (run as root, or
-# with sudo available). Extra package groups: "ports", "hostile", "gl", "plot".
+# with sudo available). Extra package groups: "ports", "hostile", "gl", "assimp",
+# "plot".
 set -euo pipefail
 pkgs=(meson ninja-build gcc pkg-config libsimde-dev python3)
 for group in "$@"; do
@@ -12,6 +13,7 @@ for group in "$@"; do
                     gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 wine wine64) ;;
     hostile) pkgs+=(clang libclang-rt-14-dev valgrind) ;;
     gl)      pkgs+=(libegl-dev libgles-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev) ;;
+    assimp)  pkgs+=(libassimp-dev assimp-testmodels) ;;
     plot)    pkgs+=(gnuplot-nox) ;;
     *) echo "deps.sh: unknown group '$group'" >&2; exit 2 ;;
   esac

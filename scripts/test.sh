@@ -4,7 +4,7 @@
 # Prints "N passed, N failed" last; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/deps.sh gl || exit 1
+bash scripts/deps.sh gl assimp || exit 1
 out=${SGRT_TEST_DIR:-build-test}
 mkdir -p "$out"
 status=0
