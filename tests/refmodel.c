@@ -324,6 +324,15 @@ uint32_t ref_model_depth(const ref_model *m, uint32_t id)
     return d;
 }
 
+bool ref_model_depth_at_most(const ref_model *m, uint32_t id, uint32_t limit)
+{
+    uint32_t d = 0;
+    for (uint32_t s = m->nodes[slot_of(m, id)].parent; s != SENTINEL; s = m->nodes[s].parent)
+        if (++d > limit)
+            return false;
+    return true;
+}
+
 uint32_t ref_model_child_count(const ref_model *m, uint32_t id)
 {
     uint32_t n = 0;

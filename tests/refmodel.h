@@ -61,6 +61,8 @@ uint32_t ref_model_nth(const ref_model *m, uint32_t k);
 
 uint32_t ref_model_parent(const ref_model *m, uint32_t id); /* 0 for a root */
 uint32_t ref_model_depth(const ref_model *m, uint32_t id);  /* 0 for a root, now */
+/* depth <= limit, walking at most limit + 1 links (cheap on deep chains). */
+bool ref_model_depth_at_most(const ref_model *m, uint32_t id, uint32_t limit);
 uint32_t ref_model_child_count(const ref_model *m, uint32_t id);
 /* Children ids into out (room for child_count); returns the count. */
 uint32_t ref_model_children(const ref_model *m, uint32_t id, uint32_t *out);

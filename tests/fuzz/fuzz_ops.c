@@ -35,8 +35,9 @@
 /* The reference product: the definition every kernel reproduces. */
 static void ref_mul(const float *a, const float *b, float *out)
 {
-    sgrt__kernels k;
-    sgrt__kernels_init(&k, SGRT__LEVEL_SCALAR);
+    static sgrt__kernels k; /* filled once: the table's setup asks the CPU */
+    if (!k.mul)
+        sgrt__kernels_init(&k, SGRT__LEVEL_SCALAR);
     k.mul(a, b, out);
 }
 
@@ -340,21 +341,30 @@ typedef struct slot_snap {
     uint32_t n, *id, *slot;
 } slot_snap;
 
-static slot_snap snap_slots(const fscene *f)
+/* ids: the nodes that may move (n of them), or NULL: every live node. */
+static slot_snap snap_slots(const fscene *f, const uint32_t *ids, uint32_t n)
 {
     slot_snap sn = {0, NULL, NULL};
     if (!any_tracker(f))
         return sn;
-    sn.n = ref_model_count(f->m);
+    sn.n = ids ? n : ref_model_count(f->m);
     sn.id = malloc((size_t)(sn.n ? sn.n : 1u) * sizeof *sn.id);
     sn.slot = malloc((size_t)(sn.n ? sn.n : 1u) * sizeof *sn.slot);
     if (!sn.id || !sn.slot)
         die("host out of memory");
     for (uint32_t k = 0; k < sn.n; k++) {
-        sn.id[k] = ref_model_nth(f->m, k);
+        sn.id[k] = ids ? ids[k] : ref_model_nth(f->m, k);
         sn.slot[k] = slot_of(f, sn.id[k]);
     }
     return sn;
+}
+
+/* Whether a call that vacates `vacated` slots and leaves `live_after` live
+ * nodes may run hole reclamation (white-box: the scene's hole count and
+ * threshold), which can move any node. */
+static bool may_reclaim(const fscene *f, uint32_t vacated, uint32_t live_after)
+{
+    return (uint64_t)f->s->holes + vacated > (uint64_t)live_after + f->s->hole_slack;
 }
 
 /* After the call: a node that moved changed the content of the slot it left
@@ -473,7 +483,7 @@ static void note_local(fscene *f, const float *m)
 
 static bool double_check_applies(const fscene *f, uint32_t id, const float *got)
 {
-    return !f->extreme && finite16(got) && ref_model_depth(f->m, id) <= 8u;
+    return !f->extreme && finite16(got) && ref_model_depth_at_most(f->m, id, 8u);
 }
 
 /* ---- scene lifetime ---------------------------------------------------------- */
@@ -861,7 +871,11 @@ static void do_destroy(fscene *f, sgrt_node h)
         for (uint32_t i = 0; i < nsub; i++)
             slots[i] = slot_of(f, sub[i]);
     }
-    slot_snap moved = snap_slots(f);
+    /* Only hole reclamation moves the nodes that survive a destroy. */
+    const uint32_t gone = valid(f, h) ? ref_model_subtree_size(f->m, h.id) : 0u;
+    slot_snap moved = {0, NULL, NULL};
+    if (gone && may_reclaim(f, gone, ref_model_count(f->m) - gone))
+        moved = snap_slots(f, NULL, 0);
     const uint64_t calls0 = f->fa.calls;
     const sgrt_result rc = sgrt_node_destroy(f->s, h);
     ENSURE(f->fa.calls == calls0, "destroy allocated");
@@ -924,8 +938,15 @@ static void do_set_parent(fscene *f, sgrt_node n, sgrt_node p, int keep_raw)
         }
     }
     /* The subtree may move in storage (relocation), and other nodes too
-     * (hole reclamation). */
-    slot_snap moved = snap_slots(f);
+     * when that runs hole reclamation. */
+    slot_snap moved = {0, NULL, NULL};
+    if (nv && any_tracker(f)) {
+        uint32_t k = 0;
+        uint32_t *sub = subtree_ids(f, n.id, &k);
+        moved = may_reclaim(f, k, ref_model_count(f->m)) ? snap_slots(f, NULL, 0)
+                                                         : snap_slots(f, sub, k);
+        free(sub);
+    }
     const uint64_t calls0 = f->fa.calls;
     f->fa.fired = false;
     const sgrt_result rc = sgrt_node_set_parent(f->s, n, p, keep);
@@ -954,8 +975,8 @@ static void do_set_parent(fscene *f, sgrt_node n, sgrt_node p, int keep_raw)
         ENSURE(sgrt_node_local(f->s, n, got) == SGRT_OK, "local read");
         ENSURE(memcmp(got, new_local, sizeof got) == 0,
                "keep-world local differs from inverse(parent) x world");
-        const bool check = !f->extreme && ref_model_depth(f->m, n.id) <= 8u &&
-                           (!p.id || ref_model_depth(f->m, p.id) < 8u);
+        const bool check = !f->extreme && ref_model_depth_at_most(f->m, n.id, 8u) &&
+                           (!p.id || ref_model_depth_at_most(f->m, p.id, 7u));
         note_local(f, new_local);
         const double err = ref_model_set_parent_keep_world(f->m, n.id, p.id, new_local);
         if (check && !f->extreme)
