@@ -147,6 +147,7 @@ static void test_shrink(uint32_t n)
 static void test_growth(uint32_t initial, uint32_t n)
 {
     test_alloc c;
+    memset(&c, 0, sizeof c);
     sgrt_scene_desc d;
     memset(&d, 0, sizeof d);
     const sgrt_allocator al = test_alloc_hooks(&c);
