@@ -6,7 +6,11 @@ Checks, for a build of sgrt:
     member and defined in none) and the dynamic undefined symbols of the
     shared library are all in ALLOWED (or compiler-runtime helpers, below);
   * src/ includes no system header outside the C11 freestanding set, string.h,
-    and stdlib.h in the one file that holds the default allocator.
+    and stdlib.h in the one file that holds the default allocator;
+  * with --header, the shared library exports exactly the functions that
+    include/sgrt.h declares SGRT_API: the header is the list of exported
+    symbols, so a new public function needs SGRT_API and nothing internal
+    leaks out.
 
 So the library builds for consoles and bare-metal targets: no OS calls, no
 threads, no stdio. Run as a meson test; exits 1 with the offending names.
@@ -109,6 +113,27 @@ def shared_undefined(nm, shlib, cpu_family):
     return names
 
 
+# Defined in every ELF shared object by the linker, not exported by us.
+LINKER_DEFINED = {"_init", "_fini", "_edata", "_end", "__bss_start"}
+
+
+def header_api(header):
+    text = pathlib.Path(header).read_text()
+    return {m.group(1) for m in
+            re.finditer(r"^\s*SGRT_API\b[^;(\n]*?\b(sgrt_\w+)\s*\(", text, re.M)}
+
+
+def shared_exported(nm, shlib):
+    names = set()
+    for line in nm_lines(nm, ["-D", "-P", "--defined-only", shlib]):
+        parts = line.split()
+        if parts:
+            name = strip_version(parts[0])
+            if name not in LINKER_DEFINED:
+                names.add(name)
+    return names
+
+
 def allowed(name, instrumented):
     if name in ALLOWED or name in HARDENING or name in LINKER or RUNTIME.match(name):
         return True
@@ -137,6 +162,8 @@ def main():
     ap.add_argument("--static", help="libsgrt.a (skipped for LTO builds)")
     ap.add_argument("--shared", help="libsgrt.so")
     ap.add_argument("--src", help="src/ directory to scan for includes")
+    ap.add_argument("--header", help="include/sgrt.h: its SGRT_API functions are what "
+                    "--shared must export (ELF)")
     ap.add_argument("--cpu-family", default="", help="meson's host cpu_family")
     ap.add_argument("--instrumented", action="store_true",
                     help="sanitizer or coverage build: allow their runtime calls")
@@ -157,6 +184,19 @@ def main():
         for n in bad:
             print(f"{label}: NOT ALLOWED: {n}")
         failures += len(bad)
+    if a.header and a.shared:
+        checked += 1
+        api = header_api(a.header)
+        exported = shared_exported(a.nm, a.shared)
+        print(f"exported: {len(exported)} symbols, header declares {len(api)} SGRT_API functions")
+        if not api:
+            print("header: no SGRT_API declaration found: the check could not have seen anything")
+            failures += 1
+        for n in sorted(api - exported):
+            print(f"declared SGRT_API but NOT EXPORTED: {n}")
+        for n in sorted(exported - api):
+            print(f"exported but NOT DECLARED SGRT_API in the header: {n}")
+        failures += len(api ^ exported)
     if a.src:
         checked += 1
         bad = check_includes(a.src)
