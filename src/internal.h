@@ -16,6 +16,7 @@
  *   access.c     the renderer's view: world array, slots, user values
  *   matrix.c     inverse, finiteness        check.c  the invariant checker
  *   scene.c      scene lifecycle and kernel choice
+ *   version.c    the library's version at run time
  *   kernels/     the per-frame arithmetic, per ISA (kernels/kernels.h) */
 #ifndef SGRT_INTERNAL_H
 #define SGRT_INTERNAL_H
