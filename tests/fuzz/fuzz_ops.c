@@ -1759,8 +1759,8 @@ static void do_bulk(fscene *f, const fscene *other, reader *r)
         default: break;                                             /* roots */
         }
         do_create(f, other, p, false);
-        if (f->fa.fired)
-            break; /* an injected allocation failure ends the bulk */
+        if (ref_model_count(f->m) == count)
+            break; /* refused (max_nodes, an injected failure): checked once */
     }
 }
 
