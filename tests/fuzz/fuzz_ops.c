@@ -1741,12 +1741,14 @@ static sgrt_node newest(const fscene *f)
     return (sgrt_node){count ? ref_model_nth(f->m, count - 1u) : 0u};
 }
 
-/* Thousands of nodes in one op, in a shape: a deep chain, one wide fan, a
- * random tree, many roots. Every create is checked as a single one is. */
+/* Up to thousands of nodes in one op, in a shape: a deep chain, one wide
+ * fan, a random tree, many roots. Every create is checked as a single one is. */
 static void do_bulk(fscene *f, const fscene *other, reader *r)
 {
+    /* 64 to 1,024 nodes; 1,024 to 16,384 when the shape byte is 0xF0 or
+     * more (one in 16), so that most programs stay fast. */
     const uint8_t shape = u8(r);
-    const uint32_t k = 1024u * (1u + u8(r) % 16u);
+    const uint32_t k = (shape >= 0xF0u ? 1024u : 64u) * (1u + u8(r) % 16u);
     uint32_t st = u32(r);
     const sgrt_node fan = newest(f);
     for (uint32_t i = 0; i < k && ref_model_count(f->m) < SCALE_LIVE; i++) {

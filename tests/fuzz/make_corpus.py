@@ -225,9 +225,10 @@ OWN0, OWN1, OWN2, OTHER, NULLOBJ = 0, 1, 2, 3, 4
 
 
 def bulk(p, shape, thousands, seed=1, scene=0):
-    """1024 * thousands nodes in one op (capped by the harness)."""
+    """1024 * thousands nodes in one op (capped by the harness): the shape
+    byte at 0xF0 or more asks for thousands rather than sixty-fours."""
     p.op(BULK, scene)
-    p.u8(shape)
+    p.u8(0xF0 | shape)
     p.u8(thousands - 1)
     p.u32(seed)
 
