@@ -248,6 +248,22 @@ SGRT_API sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const fl
 SGRT_API sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node node, const float t[3],
                                        const float q[4], const float scale[3]);
 
+/** Place a node in world space now: its local becomes inverse(parent's
+ *  world) x m, with the parent's exact current world (sgrt_node_world_now)
+ *  and the inverse in double precision; a root's local becomes m itself, so
+ *  its world after the next update is m bit for bit. Under a parent the
+ *  world after the next update matches m within the tolerance of
+ *  sgrt_node_set_parent's SGRT_KEEP_WORLD (the new local multiplied back
+ *  with the parent's world in float, as the update will, misses no entry
+ *  of m by more than 2^-12 x max(1, the largest |entry| of m's column)), or
+ *  the call is refused. Marks as sgrt_node_set_local does (a local
+ *  bit-identical to the current one marks nothing). O(d); never allocates.
+ *  Errors: INVALID_ARG (s or m NULL, m not finite), STALE_HANDLE, SINGULAR
+ *  (the parent's world is not finite or has no inverse, the new local is not
+ *  finite, or it misses m by more than the tolerance: e.g. under a
+ *  degenerate or badly sheared parent). */
+SGRT_API sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node node, const float m[16]);
+
 /** Set `count` locals as if sgrt_node_set_local were called for i = 0 ..
  *  count-1 in order (a node given twice ends with its last matrix; each
  *  entry marks what its single call would). All or nothing: if any entry is

@@ -15,7 +15,8 @@ import sys
 (CREATE, CREATE_MANY, DESTROY, SET_PARENT, SET_LOCAL, SET_LOCAL2, SET_TRS, UPDATE,
  UPDATE2, READ, WORLD_NOW_ALL, USER, RESERVE, COMPACT, FAIL_ALLOC, BAD_ARGS,
  RECREATE, SLOTS, TRACKER_CREATE, TRACKER_DESTROY, COLLECT, COLLECT2, SET_CREATE,
- SET_DESTROY, SET_MEMBER, SET_MEMBER2, SET_QUERY, SET_COMBINE, SET_FROM_CHANGES) = range(29)
+ SET_DESTROY, SET_MEMBER, SET_MEMBER2, SET_QUERY, SET_COMBINE, SET_FROM_CHANGES,
+ BATCH_LOCAL, BATCH_TRS, UPDATE_PARALLEL, SET_WORLD) = range(33)
 
 # Float kinds of rd_float().
 F_SMALL, F_ZERO, F_NEGZERO, F_ONE, F_MONE, F_NAN, F_INF, F_NINF = 0, 6, 7, 8, 9, 10, 11, 12
@@ -137,6 +138,11 @@ class Program:
 
     def set_local(self, fn, mfn, scene=0):
         self.op(SET_LOCAL, scene)
+        fn()
+        mfn()
+
+    def set_world(self, fn, mfn, scene=0):
+        self.op(SET_WORLD, scene)
         fn()
         mfn()
 
@@ -580,6 +586,32 @@ def scenarios():
     set_destroy(p, OTHER)
     set_query(p, OWN1)
     out['node_sets'] = p
+
+    # set_world: roots, children of moved (not yet updated) parents, a
+    # singular parent, non-finite targets, stale handles.
+    p = Program()
+    p.create(p.h_zero)
+    p.create(live(p, 0))
+    p.create(live(p, 1))
+    p.set_local(live(p, 0), lambda: p.m_rot(1))
+    p.set_local(live(p, 1), lambda: p.m_translate(1, 2, 3))
+    p.update()
+    p.set_world(live(p, 0), lambda: p.m_translate(4, -2, 0.5))
+    p.set_world(live(p, 2), lambda: p.m_translate(-3, 1, 7))
+    p.world_now_all()
+    p.update()
+    p.set_world(live(p, 2), lambda: p.m_copy(live(p, 2)))
+    p.set_local(live(p, 1), lambda: p.m_scale_kinds(F_ZERO, F_ONE, F_ONE))
+    p.set_world(live(p, 2), lambda: p.m_translate(1, 1, 1))
+    p.set_world(live(p, 1), lambda: p.m_special(5, F_NAN))
+    p.set_world(live(p, 1), lambda: p.m_special(12, F_INF))
+    p.set_world(p.h_zero, lambda: p.m_identity())
+    p.set_world(lambda: p.h_hist(0), lambda: p.m_identity())
+    p.set_local(live(p, 1), lambda: p.m_scale_kinds(F_1E30, F_1E30, F_1E30))
+    p.set_world(live(p, 2), lambda: p.m_rot(2, F_TWO))
+    p.update()
+    p.world_now_all()
+    out['set_world'] = p
 
     # Random programs: every operation with random arguments.
     rng = random.Random(20240601)
