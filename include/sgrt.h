@@ -143,7 +143,22 @@ typedef struct sgrt_scene_desc {
      *  A level the build or the CPU lacks falls back to the next lower one.
      *  Values above SGRT_SIMD_AVX512 are refused (INVALID_ARG). */
     sgrt_simd max_simd;
+    /** SGRT_SCENE_* options, or-ed (0: none). Unknown bits are refused
+     *  (INVALID_ARG). */
+    uint32_t flags;
 } sgrt_scene_desc;
+
+/** Options of sgrt_scene_desc.flags. */
+typedef enum sgrt_scene_flags {
+    /** Keep each node's world of the previous update beside the world array
+     *  (for motion vectors): sgrt_scene_prev_world_array. Costs 64 bytes and
+     *  about 2 bits per slot of capacity (in the scene's storage block); each
+     *  update copies 64 bytes per node it recomputes and per node the update
+     *  before recomputed (the parallel update's tasks also pass once more
+     *  over their ranges' words). Without it the scene keeps no such memory
+     *  and the update does no such work. */
+    SGRT_SCENE_PREV_WORLD = 1
+} sgrt_scene_flags;
 
 /** What sgrt_node_set_parent keeps fixed. */
 typedef enum sgrt_keep {
@@ -157,7 +172,8 @@ typedef enum sgrt_keep {
 
 /** Create an empty scene. `desc` may be NULL (defaults).
  *  Errors: INVALID_ARG (out NULL, allocator with a NULL function, max_nodes >
- *  SGRT_MAX_NODES, initial_capacity > max_nodes), NOMEM. Allocates. */
+ *  SGRT_MAX_NODES, initial_capacity > max_nodes, an unknown flag), NOMEM.
+ *  Allocates. */
 SGRT_API sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out);
 
 /** Destroy a scene and everything it owns. NULL is a no-op. Every handle of
@@ -357,8 +373,10 @@ SGRT_API uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor 
  * slot ranges that a tracker reports as changed. A slot's content changes
  * when its world matrix is recomputed, when a node is created in it or
  * destroyed, and when a node moves into or out of it (re-parenting under a
- * node stored after it, sgrt_scene_compact). Slots are not handles: the node
- * in a slot can change; sgrt_scene_slot_node says which one it is now. */
+ * node stored after it, sgrt_scene_compact), and, in a scene that keeps
+ * previous worlds (SGRT_SCENE_PREV_WORLD), when its previous world changes.
+ * Slots are not handles: the node in a slot can change; sgrt_scene_slot_node
+ * says which one it is now. */
 
 /** The world matrices as one array of 16 floats per slot (column-major, each
  *  matrix 64-byte aligned), as of the last sgrt_scene_update: upload it
@@ -369,6 +387,31 @@ SGRT_API uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor 
  *  sgrt_node_set_parent, sgrt_scene_reserve, sgrt_scene_compact) or
  *  sgrt_scene_destroy. O(1). Returns NULL (and a count of 0) for a NULL scene. */
 SGRT_API const float *sgrt_scene_world_array(const sgrt_scene *s, uint32_t *out_slot_count);
+
+/** The previous world matrices, for motion vectors: in a scene created with
+ *  SGRT_SCENE_PREV_WORLD, an array laid out as the world array (16 floats
+ *  per slot, 64-byte aligned, the same slots, the same validity) in which,
+ *  after each update, every live node's entry holds the world that node had
+ *  after the update before (before this one):
+ *    - a node the update recomputed: its world before the update;
+ *    - a node it did not recompute: its world (unchanged), also when the
+ *      update before had recomputed it;
+ *    - a node created since the update before: the world this update gave
+ *      it (a new node has not moved: no motion on its first frame);
+ *    - a node that changed slot (re-parenting under a node stored after it,
+ *      sgrt_scene_compact) takes its previous world along; a destroyed
+ *      node's entry is unspecified, as in the world array.
+ *  Between updates the entries stay as the last update left them (moving
+ *  with their nodes); a node created since shows its world array entry
+ *  until its first update. A tracker reports a slot when its previous
+ *  world changes too: in the update that recomputes it, and again in the
+ *  next update when that one leaves it alone (its previous world becomes
+ *  its world), so the ranges of one collect cover both arrays. Both serial
+ *  and parallel updates keep it, bit for bit alike.
+ *  *out_slot_count (optional) as for sgrt_scene_world_array. Returns NULL
+ *  (and a count of 0) for a NULL scene or one created without the flag. The
+ *  pointer is valid as the world array's. O(1). */
+SGRT_API const float *sgrt_scene_prev_world_array(const sgrt_scene *s, uint32_t *out_slot_count);
 
 /** Slot of a live node: its world matrix is at 16 * slot in the world array.
  *  Valid until the node moves (see above). O(1).
@@ -507,10 +550,10 @@ SGRT_API const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, const sgrt_node
 /* ------------------------------------------------------------------------- */
 
 /** Verify every internal invariant (slot order, link symmetry, dirty closure,
- *  bitfield padding and summaries, handle table, counts, node sets, which
- *  trackers and node sets the scene holds) except the trackers' pending
- *  bits, which collects may be writing meanwhile: sgrt_tracker_check
- *  verifies those. O(capacity).
+ *  bitfield padding and summaries, handle table, counts, previous worlds
+ *  where kept, node sets, which trackers and node sets the scene holds)
+ *  except the trackers' pending bits, which collects may be writing
+ *  meanwhile: sgrt_tracker_check verifies those. O(capacity).
  *  Returns SGRT_OK or SGRT_ERR_CORRUPT; *out_what (optional) receives a static
  *  string naming the first broken invariant, or NULL. INVALID_ARG for NULL s. */
 SGRT_API sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what);

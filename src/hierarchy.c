@@ -68,6 +68,7 @@ sgrt_result sgrt_node_create(sgrt_scene *s, sgrt_node parent, sgrt_node *out)
     memcpy(s->st.world[slot], ps == SGRT__NONE ? identity : s->st.world[ps], sizeof identity);
     s->st.user[slot] = 0;
     s->st.first_child[slot] = SGRT__NONE;
+    sgrt__prev_created(s, slot);
     link_child(s, slot, ps);
     sgrt__slot_occupy(s, slot);
     sgrt__dirty_set(s, slot);
