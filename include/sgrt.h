@@ -103,8 +103,9 @@ typedef enum sgrt_result {
     SGRT_ERR_CAPACITY = -5,     /**< max_nodes (or the slot limit) reached */
     SGRT_ERR_SINGULAR = -6,     /**< keep-world reparent under a parent whose world has no inverse */
     SGRT_ERR_CORRUPT = -7,      /**< sgrt_scene_check found a broken internal invariant */
-    SGRT_ERR_ALIGNMENT = -8     /**< the allocator returned a block less aligned than asked; it
+    SGRT_ERR_ALIGNMENT = -8,    /**< the allocator returned a block less aligned than asked; it
                                      was freed through the allocator and nothing changed */
+    SGRT_ERR_WRITE = -9         /**< sgrt_scene_dump: the write function returned non-zero */
 } sgrt_result;
 
 /** Static, human-readable name of a result ("SGRT_OK", ...). Never NULL. */
@@ -565,6 +566,44 @@ SGRT_API sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what
  *  INVALID_ARG for NULL s or t, or a tracker of another scene. */
 SGRT_API sgrt_result sgrt_tracker_check(const sgrt_scene *s, const sgrt_tracker *t,
                                         const char **out_what);
+
+/** What sgrt_scene_dump writes. */
+typedef enum sgrt_dump_format {
+    SGRT_DUMP_DOT = 0, /**< Graphviz: one box per live node, one edge per parent link */
+    SGRT_DUMP_JSON = 1 /**< one JSON object, the nodes as an array */
+} sgrt_dump_format;
+
+/** Receives the dump piece by piece: `len` bytes (not NUL-terminated, len >
+ *  0) to append. Returns 0 to go on, non-zero to stop the dump. */
+typedef int (*sgrt_dump_write_fn)(void *user, const char *bytes, size_t len);
+
+/** Write the hierarchy for debugging, through `write_fn`, in chunks of at most
+ *  1 KiB: every live node, parents before children (each root, in slot
+ *  order, followed by its subtree depth-first), with its handle id, slot,
+ *  parent's handle id (0 for a root), user value, whether the next update
+ *  will recompute its world (moved, created, re-parented or below one of
+ *  those: "dirty"), and the translation of its local, of its world as of
+ *  the last update and, in a scene with SGRT_SCENE_PREV_WORLD, of its
+ *  previous world. Floats are written with 9 significant digits, as
+ *  printf's "%.9g" (e.g. 1.5, -0, 3.40282347e+38), so they read back to
+ *  the same bits; an entry that is not finite (an overflowed world) is
+ *  written as null in JSON and as inf, -inf or nan in DOT.
+ *
+ *  JSON: {"format":"sgrt-dump","version":1,"node_count":N,"slot_count":S,
+ *  "prev_world":false,"nodes":[{"id":I,"slot":S,"parent":P,"dirty":false,
+ *  "user":U,"local_t":[x,y,z],"world_t":[x,y,z]},...]} ("prev_t":[x,y,z]
+ *  follows world_t with SGRT_SCENE_PREV_WORLD). user is an unsigned 64-bit
+ *  integer: above 2^53 a reader needs 64-bit integers to keep it exact.
+ *  DOT: `digraph sgrt {`, then per node a line `  n<id> [label="..."];`
+ *  (dirty nodes drawn red) and, unless it is a root, a line
+ *  `  n<parent> -> n<id>;`, then `}`.
+ *
+ *  Cost O(n + slot count / 32), plus the writer's; never allocates (a 1 KiB
+ *  buffer on the stack). Errors: INVALID_ARG (s or write_fn NULL, unknown
+ *  format; nothing written), WRITE (write_fn returned non-zero: it is not
+ *  called again and the output is cut short). */
+SGRT_API sgrt_result sgrt_scene_dump(const sgrt_scene *s, sgrt_dump_write_fn write_fn,
+                                     void *user, sgrt_dump_format format);
 
 /** Name of the kernel a scene created with default options uses on this
  *  CPU: exactly one of "scalar", "sse2", "neon", "simde-portable" (SIMDe's

@@ -6,7 +6,7 @@
 static const char *const sgrt__result_names[] = {
     "SGRT_OK", "SGRT_ERR_INVALID_ARG", "SGRT_ERR_STALE_HANDLE", "SGRT_ERR_CYCLE",
     "SGRT_ERR_NOMEM", "SGRT_ERR_CAPACITY", "SGRT_ERR_SINGULAR", "SGRT_ERR_CORRUPT",
-    "SGRT_ERR_ALIGNMENT",
+    "SGRT_ERR_ALIGNMENT", "SGRT_ERR_WRITE",
 };
 
 const char *sgrt_result_str(sgrt_result r)

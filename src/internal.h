@@ -15,6 +15,7 @@
  *   tracker.c    change trackers        nodeset.c  node sets
  *   access.c     the renderer's view: world array, slots, user values
  *   prev.c       previous worlds (SGRT_SCENE_PREV_WORLD)
+ *   dump.c       sgrt_scene_dump: DOT and JSON, numbers formatted here
  *   matrix.c     inverse, finiteness        check.c  the invariant checker
  *   scene.c      scene lifecycle and kernel choice
  *   kernels/     the per-frame arithmetic, per ISA (kernels/kernels.h) */
@@ -285,6 +286,13 @@ void sgrt__prev_save(sgrt_scene *s);
 /* After the kernels: the new nodes' previous world is their first world.
  * O(sum words + new nodes). */
 void sgrt__prev_finish(sgrt_scene *s);
+
+/* ---- dump.c -------------------------------------------------------------- */
+
+/* `f` as printf's "%.9g" writes it in the C locale, NUL-terminated (at most
+ * 16 bytes with the NUL); "inf", "-inf", "nan" (no sign) when not finite.
+ * Returns the length. */
+uint32_t sgrt__format_float(float f, char out[16]);
 
 /* ---- registry.c ---------------------------------------------------------- */
 
