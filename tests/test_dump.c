@@ -546,6 +546,7 @@ static void test_dot(void)
     CHECK_EQ_U(bad, 0);
     CHECK_EQ_U(other, 3); /* digraph, the node style, the closing brace */
     CHECK(red > 0 && red < live);
+    CHECK_EQ_U(dirty, red);
     /* Each live node exactly once. */
     uint32_t dup = 0;
     for (uint32_t i = 0; i < nodes && i < live; i++)
