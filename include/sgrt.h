@@ -136,8 +136,9 @@ typedef enum sgrt_result {
     SGRT_ERR_CAPACITY = -5,     /**< max_nodes (or the slot limit) reached */
     SGRT_ERR_SINGULAR = -6,     /**< keep-world reparent under a parent whose world has no inverse */
     SGRT_ERR_CORRUPT = -7,      /**< sgrt_scene_check found a broken internal invariant */
-    SGRT_ERR_ALIGNMENT = -8     /**< the allocator returned a block less aligned than asked; it
+    SGRT_ERR_ALIGNMENT = -8,    /**< the allocator returned a block less aligned than asked; it
                                      was freed through the allocator and nothing changed */
+    SGRT_ERR_WRITE = -9         /**< sgrt_scene_dump: the write function returned non-zero */
 } sgrt_result;
 
 /** Static, human-readable name of a result ("SGRT_OK", ...). Never NULL. */
@@ -176,7 +177,22 @@ typedef struct sgrt_scene_desc {
      *  A level the build or the CPU lacks falls back to the next lower one.
      *  Values above SGRT_SIMD_AVX512 are refused (INVALID_ARG). */
     sgrt_simd max_simd;
+    /** SGRT_SCENE_* options, or-ed (0: none). Unknown bits are refused
+     *  (INVALID_ARG). */
+    uint32_t flags;
 } sgrt_scene_desc;
+
+/** Options of sgrt_scene_desc.flags. */
+typedef enum sgrt_scene_flags {
+    /** Keep each node's world of the previous update beside the world array
+     *  (for motion vectors): sgrt_scene_prev_world_array. Costs 64 bytes and
+     *  about 2 bits per slot of capacity (in the scene's storage block); each
+     *  update copies 64 bytes per node it recomputes and per node the update
+     *  before recomputed (the parallel update's tasks also pass once more
+     *  over their ranges' words). Without it the scene keeps no such memory
+     *  and the update does no such work. */
+    SGRT_SCENE_PREV_WORLD = 1
+} sgrt_scene_flags;
 
 /** What sgrt_node_set_parent keeps fixed. */
 typedef enum sgrt_keep {
@@ -190,7 +206,8 @@ typedef enum sgrt_keep {
 
 /** Create an empty scene. `desc` may be NULL (defaults).
  *  Errors: INVALID_ARG (out NULL, allocator with a NULL function, max_nodes >
- *  SGRT_MAX_NODES, initial_capacity > max_nodes), NOMEM. Allocates. */
+ *  SGRT_MAX_NODES, initial_capacity > max_nodes, an unknown flag), NOMEM.
+ *  Allocates. */
 SGRT_API sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out);
 
 /** Destroy a scene and everything it owns. NULL is a no-op. Every handle of
@@ -290,6 +307,22 @@ SGRT_API sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const fl
 SGRT_API sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node node, const float t[3],
                                        const float q[4], const float scale[3]);
 
+/** Place a node in world space now: its local becomes inverse(parent's
+ *  world) x m, with the parent's exact current world (sgrt_node_world_now)
+ *  and the inverse in double precision; a root's local becomes m itself, so
+ *  its world after the next update is m bit for bit. Under a parent the
+ *  world after the next update matches m within the tolerance of
+ *  sgrt_node_set_parent's SGRT_KEEP_WORLD (the new local multiplied back
+ *  with the parent's world in float, as the update will, misses no entry
+ *  of m by more than 2^-12 x max(1, the largest |entry| of m's column)), or
+ *  the call is refused. Marks as sgrt_node_set_local does (a local
+ *  bit-identical to the current one marks nothing). O(d); never allocates.
+ *  Errors: INVALID_ARG (s or m NULL, m not finite), STALE_HANDLE, SINGULAR
+ *  (the parent's world is not finite or has no inverse, the new local is not
+ *  finite, or it misses m by more than the tolerance: e.g. under a
+ *  degenerate or badly sheared parent). */
+SGRT_API sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node node, const float m[16]);
+
 /** Set `count` locals as if sgrt_node_set_local were called for i = 0 ..
  *  count-1 in order (a node given twice ends with its last matrix; each
  *  entry marks what its single call would). All or nothing: if any entry is
@@ -383,9 +416,10 @@ SGRT_API uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor 
  * slot ranges that a tracker reports as changed. A slot's content changes
  * when its world matrix is recomputed, when a node is created in it or
  * destroyed, and when a node moves into or out of it (re-parenting under a
- * node stored after it, hole reclamation, sgrt_scene_compact). Slots are not
- * handles: the node in a slot can change; sgrt_scene_slot_node says which
- * one it is now.
+ * node stored after it, hole reclamation, sgrt_scene_compact), and, in a
+ * scene that keeps previous worlds (SGRT_SCENE_PREV_WORLD), when its previous
+ * world changes. Slots are not handles: the node in a slot can change;
+ * sgrt_scene_slot_node says which one it is now.
  *
  * Slots in use: between calls, the slot count is at most
  * 2 x sgrt_scene_node_count + 1,024 under any sequence of calls. Destroying
@@ -407,6 +441,31 @@ SGRT_API uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor 
  *  sgrt_node_set_parent, sgrt_scene_reserve, sgrt_scene_compact) or
  *  sgrt_scene_destroy. O(1). Returns NULL (and a count of 0) for a NULL scene. */
 SGRT_API const float *sgrt_scene_world_array(const sgrt_scene *s, uint32_t *out_slot_count);
+
+/** The previous world matrices, for motion vectors: in a scene created with
+ *  SGRT_SCENE_PREV_WORLD, an array laid out as the world array (16 floats
+ *  per slot, 64-byte aligned, the same slots, the same validity) in which,
+ *  after each update, every live node's entry holds the world that node had
+ *  after the update before (before this one):
+ *    - a node the update recomputed: its world before the update;
+ *    - a node it did not recompute: its world (unchanged), also when the
+ *      update before had recomputed it;
+ *    - a node created since the update before: the world this update gave
+ *      it (a new node has not moved: no motion on its first frame);
+ *    - a node that changed slot (re-parenting under a node stored after it,
+ *      sgrt_scene_compact) takes its previous world along; a destroyed
+ *      node's entry is unspecified, as in the world array.
+ *  Between updates the entries stay as the last update left them (moving
+ *  with their nodes); a node created since shows its world array entry
+ *  until its first update. A tracker reports a slot when its previous
+ *  world changes too: in the update that recomputes it, and again in the
+ *  next update when that one leaves it alone (its previous world becomes
+ *  its world), so the ranges of one collect cover both arrays. Both serial
+ *  and parallel updates keep it, bit for bit alike.
+ *  *out_slot_count (optional) as for sgrt_scene_world_array. Returns NULL
+ *  (and a count of 0) for a NULL scene or one created without the flag. The
+ *  pointer is valid as the world array's. O(1). */
+SGRT_API const float *sgrt_scene_prev_world_array(const sgrt_scene *s, uint32_t *out_slot_count);
 
 /** Slot of a live node: its world matrix is at 16 * slot in the world array.
  *  Valid until the node moves (see above). O(1).
@@ -545,10 +604,10 @@ SGRT_API const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, const sgrt_node
 /* ------------------------------------------------------------------------- */
 
 /** Verify every internal invariant (slot order, link symmetry, dirty closure,
- *  bitfield padding and summaries, handle table, counts, node sets, which
- *  trackers and node sets the scene holds) except the trackers' pending
- *  bits, which collects may be writing meanwhile: sgrt_tracker_check
- *  verifies those. O(capacity).
+ *  bitfield padding and summaries, handle table, counts, previous worlds
+ *  where kept, node sets, which trackers and node sets the scene holds)
+ *  except the trackers' pending bits, which collects may be writing
+ *  meanwhile: sgrt_tracker_check verifies those. O(capacity).
  *  Returns SGRT_OK or SGRT_ERR_CORRUPT; *out_what (optional) receives a static
  *  string naming the first broken invariant, or NULL. INVALID_ARG for NULL s. */
 SGRT_API sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what);
@@ -560,6 +619,44 @@ SGRT_API sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what
  *  INVALID_ARG for NULL s or t, or a tracker of another scene. */
 SGRT_API sgrt_result sgrt_tracker_check(const sgrt_scene *s, const sgrt_tracker *t,
                                         const char **out_what);
+
+/** What sgrt_scene_dump writes. */
+typedef enum sgrt_dump_format {
+    SGRT_DUMP_DOT = 0, /**< Graphviz: one box per live node, one edge per parent link */
+    SGRT_DUMP_JSON = 1 /**< one JSON object, the nodes as an array */
+} sgrt_dump_format;
+
+/** Receives the dump piece by piece: `len` bytes (not NUL-terminated, len >
+ *  0) to append. Returns 0 to go on, non-zero to stop the dump. */
+typedef int (*sgrt_dump_write_fn)(void *user, const char *bytes, size_t len);
+
+/** Write the hierarchy for debugging, through `write_fn`, in chunks of at most
+ *  1 KiB: every live node, parents before children (each root, in slot
+ *  order, followed by its subtree depth-first), with its handle id, slot,
+ *  parent's handle id (0 for a root), user value, whether the next update
+ *  will recompute its world (moved, created, re-parented or below one of
+ *  those: "dirty"), and the translation of its local, of its world as of
+ *  the last update and, in a scene with SGRT_SCENE_PREV_WORLD, of its
+ *  previous world. Floats are written with 9 significant digits, as
+ *  printf's "%.9g" (e.g. 1.5, -0, 3.40282347e+38), so they read back to
+ *  the same bits; an entry that is not finite (an overflowed world) is
+ *  written as null in JSON and as inf, -inf or nan in DOT.
+ *
+ *  JSON: {"format":"sgrt-dump","version":1,"node_count":N,"slot_count":S,
+ *  "prev_world":false,"nodes":[{"id":I,"slot":S,"parent":P,"dirty":false,
+ *  "user":U,"local_t":[x,y,z],"world_t":[x,y,z]},...]} ("prev_t":[x,y,z]
+ *  follows world_t with SGRT_SCENE_PREV_WORLD). user is an unsigned 64-bit
+ *  integer: above 2^53 a reader needs 64-bit integers to keep it exact.
+ *  DOT: `digraph sgrt {`, then per node a line `  n<id> [label="..."];`
+ *  (dirty nodes drawn red) and, unless it is a root, a line
+ *  `  n<parent> -> n<id>;`, then `}`.
+ *
+ *  Cost O(n + slot count / 32), plus the writer's; never allocates (a 1 KiB
+ *  buffer on the stack). Errors: INVALID_ARG (s or write_fn NULL, unknown
+ *  format; nothing written), WRITE (write_fn returned non-zero: it is not
+ *  called again and the output is cut short). */
+SGRT_API sgrt_result sgrt_scene_dump(const sgrt_scene *s, sgrt_dump_write_fn write_fn,
+                                     void *user, sgrt_dump_format format);
 
 /** Name of the kernel a scene created with default options uses on this
  *  CPU: exactly one of "scalar", "sse2", "neon", "simde-portable" (SIMDe's

@@ -6,7 +6,7 @@
 static const char *const sgrt__result_names[] = {
     "SGRT_OK", "SGRT_ERR_INVALID_ARG", "SGRT_ERR_STALE_HANDLE", "SGRT_ERR_CYCLE",
     "SGRT_ERR_NOMEM", "SGRT_ERR_CAPACITY", "SGRT_ERR_SINGULAR", "SGRT_ERR_CORRUPT",
-    "SGRT_ERR_ALIGNMENT",
+    "SGRT_ERR_ALIGNMENT", "SGRT_ERR_WRITE",
 };
 
 const char *sgrt_result_str(sgrt_result r)
@@ -139,6 +139,25 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
     }
     if (s->node_count > s->max_nodes)
         FAIL("node count <= max_nodes");
+    if ((s->st.prev_world != NULL) != ((s->flags & SGRT_SCENE_PREV_WORLD) != 0u))
+        FAIL("previous worlds are kept iff the scene was created with SGRT_SCENE_PREV_WORLD");
+    if (s->st.prev_world) {
+        for (uint32_t w = 0; w < s->st.sum_words * 32u; w++) {
+            const bool in = w < s->st.words;
+            if (sgrt__bit_get(s->st.prev_moved_sum, w) != (in && s->st.prev_moved[w] != 0u) ||
+                sgrt__bit_get(s->st.prev_fresh_sum, w) != (in && s->st.prev_fresh[w] != 0u))
+                FAIL("previous worlds: summary bit w set iff word w is non-zero");
+            if (!in)
+                continue;
+            const uint32_t live = s->st.alive[w];
+            uint32_t same = live & ~s->st.prev_moved[w];
+            SGRT__FOR_EACH_IN_WORD(w, same, i,
+                if (memcmp(s->st.prev_world[i], s->st.world[i], sizeof s->st.world[i]) != 0)
+                    FAIL("previous worlds: equal to the world on every live slot the last "
+                         "update did not recompute");
+            )
+        }
+    }
     {
         const char *w = sgrt__registry_check(s);
         if (w)

@@ -68,6 +68,7 @@ sgrt_result sgrt_node_create(sgrt_scene *s, sgrt_node parent, sgrt_node *out)
     memcpy(s->st.world[slot], ps == SGRT__NONE ? identity : s->st.world[ps], sizeof identity);
     s->st.user[slot] = 0;
     s->st.first_child[slot] = SGRT__NONE;
+    sgrt__prev_created(s, slot);
     link_child(s, slot, ps);
     sgrt__slot_occupy(s, slot);
     sgrt__dirty_set(s, slot);
@@ -222,14 +223,7 @@ sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent
         } else {
             float pw[16];
             sgrt__world_now_slot(s, ps, pw);
-            if (!sgrt__all_finite(pw, 16) || !sgrt__all_finite(w, 16) ||
-                !sgrt__relative_local(pw, w, new_local))
-                return SGRT_ERR_SINGULAR;
-            /* The update will form the world in float: an ill-conditioned
-             * parent can turn the rounding of the new local into a move. */
-            float back[16];
-            s->k.mul(pw, new_local, back);
-            if (!sgrt__world_kept(back, w))
+            if (!sgrt__keep_world_local(s->k.mul, pw, w, new_local))
                 return SGRT_ERR_SINGULAR;
         }
     }

@@ -14,6 +14,8 @@
  *   registry.c   slot bitfields that follow storage (trackers, node sets)
  *   tracker.c    change trackers        nodeset.c  node sets
  *   access.c     the renderer's view: world array, slots, user values
+ *   prev.c       previous worlds (SGRT_SCENE_PREV_WORLD)
+ *   dump.c       sgrt_scene_dump: DOT and JSON, numbers formatted here
  *   matrix.c     inverse, finiteness        check.c  the invariant checker
  *   scene.c      scene lifecycle and kernel choice
  *   version.c    the library's version at run time
@@ -69,8 +71,22 @@ typedef float sgrt__mat4[16];
     X(pdirty)                                                                          \
     X(work)
 
+/* Per-slot state a scene keeps only when its desc asks for it
+ * (SGRT_SCENE_PREV_WORLD; prev.c says what it holds): otherwise these
+ * pointers are NULL and take no memory. When present they are laid out,
+ * grown, relocated and compacted with the lists above: copy_slot copies the
+ * arrays by their kind, and each bitfield's bit with it, keeping the
+ * bitfield's summary exact (name_sum: bit w set iff name[w] != 0). Bits of
+ * dead slots may stay set; the update ignores them. */
+#define SGRT__OPTIONAL_SLOT_ARRAYS(X)                                                  \
+    X(prev_world, sgrt__mat4, DATA)   /* the world after the update before the last */
+#define SGRT__OPTIONAL_SLOT_BITFIELDS(X)                                               \
+    X(prev_moved) /* recomputed by the last update: prev_world != world */          \
+    X(prev_fresh) /* created since the last update */
+
 #define SGRT__DECLARE_ARRAY(name, type, kind) type *name;
 #define SGRT__DECLARE_BITFIELD(name) uint32_t *name;
+#define SGRT__DECLARE_OPTIONAL_BITFIELD(name) uint32_t *name, *name##_sum;
 
 /* The slot storage: every per-slot array in one allocation. */
 typedef struct sgrt__storage {
@@ -82,6 +98,8 @@ typedef struct sgrt__storage {
     SGRT__SLOT_ARRAYS(SGRT__DECLARE_ARRAY)
     SGRT__SLOT_BITFIELDS(SGRT__DECLARE_BITFIELD)
     SGRT__PLAN_BITFIELDS(SGRT__DECLARE_BITFIELD)
+    SGRT__OPTIONAL_SLOT_ARRAYS(SGRT__DECLARE_ARRAY)
+    SGRT__OPTIONAL_SLOT_BITFIELDS(SGRT__DECLARE_OPTIONAL_BITFIELD)
     uint32_t *work_sum;   /* bit w set iff work[w] != 0 */
     uint32_t *cross_sum;  /* bit w set iff cross[w] != 0 */
     uint32_t *alive_full; /* bit w set iff alive[w] == ~0u */
@@ -126,6 +144,7 @@ typedef struct sgrt__handle {
 
 struct sgrt_scene {
     sgrt_allocator alloc;
+    uint32_t flags; /* sgrt_scene_desc.flags */
     uint32_t max_nodes;
     uint32_t node_count;
     uint32_t slot_end; /* one past the highest live slot */
@@ -179,7 +198,8 @@ sgrt_result sgrt__storage_ensure(sgrt_scene *s, uint64_t need);
 /* The capacity growth picks for `need` slots from `cap`: at least double (a
  * multiple of 32), clamped to SGRT__MAX_SLOTS; 0 when need exceeds it. */
 uint32_t sgrt__storage_grown_cap(uint32_t cap, uint64_t need);
-/* Bytes of the block for `cap` slots; 0 when that does not fit in size_t. */
+/* Bytes of the block for `cap` slots (without the optional arrays); 0 when
+ * that does not fit in size_t. */
 size_t sgrt__storage_bytes(uint32_t cap);
 void sgrt__storage_free(sgrt_scene *s);
 /* Copy every per-slot array of slot `from` to slot `to` (DATA as is, LINK
@@ -255,6 +275,37 @@ bool sgrt__dirty_closure_is_sparse(const sgrt_scene *s);
 /* Exact current world of a live slot, as the next update will store it. */
 void sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16]);
 
+/* ---- prev.c -------------------------------------------------------------- */
+
+/* A node was created in `slot` (its world already written): it has not
+ * moved until its first update. Nothing without SGRT_SCENE_PREV_WORLD. */
+void sgrt__prev_created_slot(sgrt_scene *s, uint32_t slot);
+static inline void sgrt__prev_created(sgrt_scene *s, uint32_t slot)
+{
+    if (s->st.prev_world)
+        sgrt__prev_created_slot(s, slot);
+}
+/* Before an update's kernel recomputes the slots `d` of word w (their final
+ * dirty bits), for the slots `mask` of the word (the caller's share of it):
+ * save the world of the slots recomputed now or by the last update in
+ * prev_world (a new node's waits for sgrt__prev_finish), record `d` as the
+ * word's recomputed slots, and report to the trackers the slots whose
+ * previous world changes without a recompute. Only with prev_world. */
+void sgrt__prev_save_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask);
+/* The same for every word of the scene (the serial update), after the
+ * closure pass. O(words recomputed now or by the last update). */
+void sgrt__prev_save(sgrt_scene *s);
+/* After the kernels: the new nodes' previous world is their first world.
+ * O(sum words + new nodes). */
+void sgrt__prev_finish(sgrt_scene *s);
+
+/* ---- dump.c -------------------------------------------------------------- */
+
+/* `f` as printf's "%.9g" writes it in the C locale, NUL-terminated (at most
+ * 16 bytes with the NUL); "inf", "-inf", "nan" (no sign) when not finite.
+ * Returns the length. */
+uint32_t sgrt__format_float(float f, char out[16]);
+
 /* ---- registry.c ---------------------------------------------------------- */
 
 /* Give b zeroed bits (extra_words of `extra` beside them) for the scene's
@@ -290,6 +341,14 @@ void sgrt__nodesets_compact(sgrt_scene *s, const uint32_t *map);
 
 /* out = inverse(parent) x world in double precision; false if not finite. */
 bool sgrt__relative_local(const float parent[16], const float world[16], float out[16]);
+/* The local that keeps `world` under a parent whose world is `parent`
+ * (keep-world re-parenting, sgrt_node_set_world): sgrt__relative_local,
+ * accepted only when multiplying it back with `mul` (the scene's kernel, as
+ * the update will) keeps the world within the tolerance below. False when
+ * parent or world is not finite, the parent has no inverse, the local is
+ * not finite or it misses; out is then untouched. */
+bool sgrt__keep_world_local(void (*mul)(const float *a, const float *b, float *out),
+                            const float parent[16], const float world[16], float out[16]);
 /* Keep-world's tolerance: `got` (parent world x new local, in float on the
  * scene's kernel, as the update will form it) may miss `want` (the world to
  * keep) by at most TOLERANCE x max(1, largest |entry| of want's column) in

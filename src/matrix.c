@@ -93,3 +93,19 @@ bool sgrt__relative_local(const float parent[16], const float world[16], float o
     memcpy(out, res, sizeof res);
     return true;
 }
+
+bool sgrt__keep_world_local(void (*mul)(const float *a, const float *b, float *out),
+                            const float parent[16], const float world[16], float out[16])
+{
+    float local[16], back[16];
+    if (!sgrt__all_finite(parent, 16) || !sgrt__all_finite(world, 16) ||
+        !sgrt__relative_local(parent, world, local))
+        return false;
+    /* The update will form the world in float: an ill-conditioned parent
+     * can turn the rounding of the new local into a move. */
+    mul(parent, local, back);
+    if (!sgrt__world_kept(back, world))
+        return false;
+    memcpy(out, local, sizeof local);
+    return true;
+}

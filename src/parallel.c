@@ -90,6 +90,8 @@ static uint32_t update_cross(sgrt_scene *s)
                 st->dirty[w] |= 1u << (i & 31u);
         )
         const uint32_t moved = st->dirty[w] & members;
+        if (st->prev_world)
+            sgrt__prev_save_word(s, w, moved, members);
         st->pdirty[w] = moved;
         st->work[w] = moved;
         if (moved) {
@@ -133,6 +135,10 @@ static void update_range(sgrt_scene *s, uint32_t r)
             sgrt__trackers_note(s, w, st->dirty[w]);
         }
     }
+    /* The cross set's previous worlds were saved with it. */
+    if (st->prev_world)
+        for (uint32_t w = sum_first * 32u; w < w_end; w++)
+            sgrt__prev_save_word(s, w, st->dirty[w], ~st->cross[w]);
     const sgrt__update_view v = {
         (const float(*)[16])st->local, st->world, st->parent, st->dirty, st->dirty_sum,
         sum_first, sum_end,
@@ -146,12 +152,12 @@ static void range_task(void *ctx, uint32_t i)
     update_range(s, s->tasks[i]);
 }
 
-/* Whether range r has anything to do: a dirty word, or slots the pending
- * closure pass reaches. */
+/* Whether range r has anything to do: a dirty word, slots the pending
+ * closure pass reaches, or previous worlds to catch up. */
 static bool range_has_work(const sgrt_scene *s, uint32_t r)
 {
     for (uint32_t sw = s->range_sum[r]; sw < s->range_sum[r + 1]; sw++)
-        if (s->st.dirty_sum[sw])
+        if (s->st.dirty_sum[sw] || (s->st.prev_world && s->st.prev_moved_sum[sw]))
             return true;
     return s->close_from != SGRT__NONE && s->close_from + 1u < s->range_sum[r + 1] * 1024u &&
            s->close_from + 1u < s->slot_end;
@@ -166,6 +172,8 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
     bool pending = s->close_from != SGRT__NONE;
     for (uint32_t sw = 0; !pending && sw < s->st.sum_words; sw++)
         pending = s->st.dirty_sum[sw] != 0;
+    if (!pending && s->st.prev_world)
+        return sgrt_scene_update(s); /* previous worlds may have to catch up */
     if (!pending)
         return 0; /* an idle frame wakes no thread */
     /* A sparse closure is a few link walks: done here, the tasks then have
@@ -191,6 +199,8 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
         ex->run(ex->user, ntasks, range_task, s);
     s->close_from = SGRT__NONE;
     s->pending_inner = 0;
+    if (s->st.prev_world)
+        sgrt__prev_finish(s);
     for (uint32_t r = 0; r < s->plan_ranges; r++)
         count += s->range_count[r];
     return count;

@@ -47,7 +47,8 @@ sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
     }
     const uint32_t max_nodes = desc->max_nodes ? desc->max_nodes : SGRT_MAX_NODES;
     if (max_nodes > SGRT_MAX_NODES || desc->initial_capacity > max_nodes ||
-        (uint32_t)desc->max_simd > SGRT__LEVEL_MAX)
+        (uint32_t)desc->max_simd > SGRT__LEVEL_MAX ||
+        (desc->flags & ~(uint32_t)SGRT_SCENE_PREV_WORLD) != 0u)
         return SGRT_ERR_INVALID_ARG;
 
     sgrt_result err;
@@ -56,6 +57,7 @@ sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
         return err;
     memset(s, 0, sizeof *s);
     s->alloc = a;
+    s->flags = desc->flags;
     s->max_nodes = max_nodes;
     s->close_from = SGRT__NONE;
     /* The address separates live scenes; the counter, a new scene from a

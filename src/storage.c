@@ -4,10 +4,11 @@
 #include "internal.h"
 #include <string.h>
 
-/* Lay out every array for `cap` slots in one block; with block NULL only
- * computes the size. Sizes are summed in 64 bits: false when the total does
- * not fit in size_t (32-bit targets past ~25 M slots). */
-static bool layout(sgrt__storage *st, uint32_t cap, void *block)
+/* Lay out every array for `cap` slots in one block, the optional ones too
+ * when `optional`; with block NULL only computes the size. Sizes are summed
+ * in 64 bits: false when the total does not fit in size_t (32-bit targets
+ * past ~25 M slots). */
+static bool layout(sgrt__storage *st, uint32_t cap, void *block, bool optional)
 {
     uint8_t *b = block;
     uint64_t off = 0;
@@ -24,6 +25,22 @@ static bool layout(sgrt__storage *st, uint32_t cap, void *block)
     SGRT__SLOT_ARRAYS(PLACE_ARRAY)
     SGRT__SLOT_BITFIELDS(PLACE_BITFIELD)
     SGRT__PLAN_BITFIELDS(PLACE_BITFIELD)
+#define PLACE_OPTIONAL_ARRAY(name, type, kind)                                         \
+    if (optional)                                                                      \
+        PLACE(name, type, cap);                                                        \
+    else                                                                               \
+        st->name = NULL;
+#define PLACE_OPTIONAL_BITFIELD(name)                                                  \
+    if (optional) {                                                                    \
+        PLACE(name, uint32_t, st->words);                                              \
+        PLACE(name##_sum, uint32_t, st->sum_words);                                    \
+    } else {                                                                           \
+        st->name = st->name##_sum = NULL;                                              \
+    }
+    SGRT__OPTIONAL_SLOT_ARRAYS(PLACE_OPTIONAL_ARRAY)
+    SGRT__OPTIONAL_SLOT_BITFIELDS(PLACE_OPTIONAL_BITFIELD)
+#undef PLACE_OPTIONAL_BITFIELD
+#undef PLACE_OPTIONAL_ARRAY
     PLACE(work_sum, uint32_t, st->sum_words);
     PLACE(cross_sum, uint32_t, st->sum_words);
     PLACE(alive_full, uint32_t, st->sum_words);
@@ -40,22 +57,30 @@ static bool layout(sgrt__storage *st, uint32_t cap, void *block)
 size_t sgrt__storage_bytes(uint32_t cap)
 {
     sgrt__storage st;
-    return layout(&st, cap, NULL) ? st.size : 0u;
+    return layout(&st, cap, NULL, false) ? st.size : 0u;
 }
 
 /* A new block for `cap` slots with every bitfield zero. */
 static sgrt_result storage_alloc(const sgrt_scene *s, uint32_t cap, sgrt__storage *st)
 {
-    if (!layout(st, cap, NULL))
+    const bool optional = (s->flags & SGRT_SCENE_PREV_WORLD) != 0u;
+    if (!layout(st, cap, NULL, optional))
         return SGRT_ERR_NOMEM; /* more than the address space holds */
     sgrt_result err;
     void *block = sgrt__alloc(&s->alloc, st->size, 64, &err);
     if (!block)
         return err;
-    (void)layout(st, cap, block);
+    (void)layout(st, cap, block, optional);
 #define ZERO_BITFIELD(name) memset(st->name, 0, (size_t)st->words * 4u);
+#define ZERO_OPTIONAL_BITFIELD(name)                                                   \
+    if (st->name) {                                                                    \
+        memset(st->name, 0, (size_t)st->words * 4u);                                   \
+        memset(st->name##_sum, 0, (size_t)st->sum_words * 4u);                         \
+    }
     SGRT__SLOT_BITFIELDS(ZERO_BITFIELD)
     SGRT__PLAN_BITFIELDS(ZERO_BITFIELD)
+    SGRT__OPTIONAL_SLOT_BITFIELDS(ZERO_OPTIONAL_BITFIELD)
+#undef ZERO_OPTIONAL_BITFIELD
 #undef ZERO_BITFIELD
     memset(st->work_sum, 0, (size_t)st->sum_words * 4u);
     memset(st->cross_sum, 0, (size_t)st->sum_words * 4u);
@@ -102,8 +127,20 @@ static sgrt_result storage_resize(sgrt_scene *s, uint32_t new_cap)
 #define COPY_BITFIELD(name)                                                            \
     if (s->st.words)                                                                   \
         memcpy(st.name, s->st.name, (size_t)s->st.words * 4u);
+#define COPY_OPTIONAL_ARRAY(name, type, kind)                                          \
+    if (st.name)                                                                       \
+        COPY_ARRAY(name, type, kind)
+#define COPY_OPTIONAL_BITFIELD(name)                                                   \
+    if (st.name && s->st.words) {                                                      \
+        COPY_BITFIELD(name)                                                            \
+        memcpy(st.name##_sum, s->st.name##_sum, (size_t)s->st.sum_words * 4u);         \
+    }
     SGRT__SLOT_ARRAYS(COPY_ARRAY)
     SGRT__SLOT_BITFIELDS(COPY_BITFIELD)
+    SGRT__OPTIONAL_SLOT_ARRAYS(COPY_OPTIONAL_ARRAY)
+    SGRT__OPTIONAL_SLOT_BITFIELDS(COPY_OPTIONAL_BITFIELD)
+#undef COPY_OPTIONAL_BITFIELD
+#undef COPY_OPTIONAL_ARRAY
 #undef COPY_BITFIELD
 #undef COPY_ARRAY
     if (s->st.sum_words) {
@@ -142,14 +179,39 @@ static inline uint32_t remap(uint32_t link, const uint32_t *map)
     return (link == SGRT__NONE || !map) ? link : map[link];
 }
 
-/* Slot `from` of src to slot `to` of dst: every per-slot array. */
+/* Bit `from` of src to bit `to` of dst, keeping dst's summary exact. */
+static inline void copy_bit(uint32_t *dst, uint32_t *dst_sum, uint32_t to, const uint32_t *src,
+                            uint32_t from)
+{
+    if (sgrt__bit_get(src, from)) {
+        sgrt__bit_set(dst, to);
+        sgrt__bit_set(dst_sum, to >> 5);
+    } else {
+        sgrt__bit_clear(dst, to);
+        if (!dst[to >> 5])
+            sgrt__bit_clear(dst_sum, to >> 5);
+    }
+}
+
+/* Slot `from` of src to slot `to` of dst: every per-slot array, and the
+ * optional state when the scene keeps it. */
 static void copy_slot(sgrt__storage *dst, uint32_t to, const sgrt__storage *src, uint32_t from,
                       const uint32_t *map)
 {
 #define COPY_DATA(name, type) memcpy(&dst->name[to], &src->name[from], sizeof(type));
 #define COPY_LINK(name, type) dst->name[to] = remap(src->name[from], map);
 #define COPY_ONE(name, type, kind) COPY_##kind(name, type)
+#define COPY_OPTIONAL_ONE(name, type, kind)                                            \
+    if (dst->name)                                                                     \
+        COPY_ONE(name, type, kind)
+#define COPY_OPTIONAL_BIT(name)                                                        \
+    if (dst->name)                                                                     \
+        copy_bit(dst->name, dst->name##_sum, to, src->name, from);
     SGRT__SLOT_ARRAYS(COPY_ONE)
+    SGRT__OPTIONAL_SLOT_ARRAYS(COPY_OPTIONAL_ONE)
+    SGRT__OPTIONAL_SLOT_BITFIELDS(COPY_OPTIONAL_BIT)
+#undef COPY_OPTIONAL_BIT
+#undef COPY_OPTIONAL_ONE
 #undef COPY_ONE
 #undef COPY_LINK
 #undef COPY_DATA

@@ -1,5 +1,5 @@
-/* Writing and reading transforms: set_local, set_trs, local and world reads.
- * None of these allocate. */
+/* Writing and reading transforms: set_local, set_trs, set_world, local and
+ * world reads. None of these allocate. */
 #include "internal.h"
 #include <simde/x86/sse2.h>
 #include <string.h>
@@ -108,6 +108,31 @@ sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node node, const float t[3], c
     if (!finite16(m))
         return SGRT_ERR_INVALID_ARG;
     write_local(s, slot, m);
+    return SGRT_OK;
+}
+
+/* The local that puts the node at m now: the keep-world computation of
+ * sgrt_node_set_parent, under the node's own parent's current world. */
+sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node node, const float m[16])
+{
+    if (!s || !m)
+        return SGRT_ERR_INVALID_ARG;
+    const uint32_t slot = sgrt__resolve(s, node);
+    if (slot == SGRT__NONE)
+        return SGRT_ERR_STALE_HANDLE;
+    const mat_bits b = load_bits(m);
+    if (!finite_bits(&b))
+        return SGRT_ERR_INVALID_ARG;
+    const uint32_t parent = s->st.parent[slot];
+    if (parent == SGRT__NONE) {
+        write_bits(s, slot, &b);
+        return SGRT_OK;
+    }
+    float pw[16], local[16];
+    sgrt__world_now_slot(s, parent, pw);
+    if (!sgrt__keep_world_local(s->k.mul, pw, m, local))
+        return SGRT_ERR_SINGULAR;
+    write_local(s, slot, local);
     return SGRT_OK;
 }
 

@@ -107,9 +107,14 @@ uint32_t sgrt_scene_update(sgrt_scene *s)
             sgrt__trackers_note(s, w, bits);
         )
     }
+    if (s->st.prev_world)
+        sgrt__prev_save(s);
     const sgrt__update_view v = {
         (const float(*)[16])s->st.local, s->st.world,     s->st.parent,
         s->st.dirty,                     s->st.dirty_sum, 0, s->st.sum_words,
     };
-    return s->k.update(&v);
+    const uint32_t count = s->k.update(&v);
+    if (s->st.prev_world)
+        sgrt__prev_finish(s);
+    return count;
 }

@@ -18,6 +18,8 @@
  * following update stores, and within the model's tolerance now;
  * sgrt_node_world of a node that existed at the last update is that update's
  * value; a new node reports its parent's world as of the last update.
+ * Keep-world re-parents and sgrt_node_set_world are refused exactly when
+ * the predicted local would miss the world beyond keep-world's tolerance.
  * The first mismatch stops the run with the seed and the operation index,
  * which reproduce it.
  */
@@ -114,7 +116,7 @@ static uint32_t samples_n;
 
 static uint32_t last_created;
 static unsigned long stats_reset, stats_updates, stats_recomputed, stats_cycles, stats_stale, stats_compacts,
-    stats_keep_world, stats_identical, stats_batches, stats_refused;
+    stats_keep_world, stats_identical, stats_batches, stats_refused, stats_set_world;
 static uint32_t stats_max_nodes, stats_max_depth;
 
 static uint32_t live_count(void) { return ref_model_count(model); }
@@ -329,6 +331,56 @@ static void op_reparent(void)
     if (p.id != to.id)
         FAIL("parent of 0x%08x is 0x%08x after re-parenting under 0x%08x", (unsigned)n.id,
              (unsigned)p.id, (unsigned)to.id);
+    changed();
+}
+
+/* set_world to a random affine target: refused (SINGULAR) exactly when the
+ * keep-world local under the parent's exact current world, multiplied back
+ * with the reference kernel, misses the target beyond the tolerance;
+ * otherwise the local is inverse(parent world now) x m (m itself for a
+ * root), the world now matches m within the tolerance, and the model takes
+ * the local like any other. */
+static void op_set_world(void)
+{
+    const sgrt_node n = random_live();
+    float m[16], local[16];
+    random_affine(&R, m);
+    memcpy(local, m, sizeof local);
+    const sgrt_node parent = {ref_model_parent(model, n.id)};
+    bool refused = false;
+    if (parent.id) {
+        float pw[16], back[16];
+        expect(sgrt_node_world_now(scene, parent, pw), SGRT_OK, "sgrt_node_world_now");
+        refused = !sgrt__all_finite(pw, 16) || !sgrt__relative_local(pw, m, local);
+        if (!refused) {
+            sgrt__kernels k;
+            sgrt__kernels_init(&k, SGRT__LEVEL_SCALAR);
+            k.mul(pw, local, back);
+            refused = !sgrt__world_kept(back, m);
+        }
+    }
+    const sgrt_result res = sgrt_node_set_world(scene, n, m);
+    if (refused) {
+        expect(res, SGRT_ERR_SINGULAR, "sgrt_node_set_world (ill-conditioned parent)");
+        stats_refused++;
+        return;
+    }
+    expect(res, SGRT_OK, "sgrt_node_set_world");
+    float got[16], now[16];
+    expect(sgrt_node_local(scene, n, got), SGRT_OK, "sgrt_node_local");
+    if (memcmp(got, local, sizeof got) != 0)
+        FAIL("set_world of 0x%08x: the local is not inverse(parent world now) x m", (unsigned)n.id);
+    expect(sgrt_node_world_now(scene, n, now), SGRT_OK, "sgrt_node_world_now");
+    if (!sgrt__world_kept(now, m))
+        FAIL("set_world of 0x%08x: the world now misses the target beyond the tolerance",
+             (unsigned)n.id);
+    stats_set_world++;
+    if (!well_conditioned(local)) { /* as after keep-world: see op_reparent */
+        random_affine(&R, local);
+        expect(sgrt_node_set_local(scene, n, local), SGRT_OK, "sgrt_node_set_local");
+        stats_reset++;
+    }
+    ref_model_set_local(model, n.id, local);
     changed();
 }
 
@@ -632,9 +684,12 @@ int main(int argc, char **argv)
         } else if (r < 400) {
             op_name = "set_parent";
             op_reparent();
-        } else if (r < 600) {
+        } else if (r < 580) {
             op_name = "set_local";
             op_set_local();
+        } else if (r < 600) {
+            op_name = "set_world";
+            op_set_world();
         } else if (r < 720) {
             op_name = "set_trs";
             op_set_trs();
@@ -665,12 +720,13 @@ int main(int argc, char **argv)
     verify_structure();
 
     printf("test_diff: passed: %lu updates (%lu worlds recomputed), %lu compactions, %lu "
-           "refused cycles, %lu keep-world re-parents (%lu locals reset, %lu refused as ill-conditioned), %lu identical set_local, %lu bad-handle "
+           "refused cycles, %lu keep-world re-parents and %lu set_world (%lu locals reset, %lu refused as ill-conditioned), %lu identical set_local, %lu bad-handle "
            "calls, %lu batch writes; up to %u nodes, depth %u\n",
-           stats_updates, stats_recomputed, stats_compacts, stats_cycles, stats_keep_world, stats_reset,
-           stats_refused, stats_identical, stats_stale, stats_batches, (unsigned)stats_max_nodes,
-           (unsigned)stats_max_depth);
+           stats_updates, stats_recomputed, stats_compacts, stats_cycles, stats_keep_world,
+           stats_set_world, stats_reset, stats_refused, stats_identical, stats_stale, stats_batches,
+           (unsigned)stats_max_nodes, (unsigned)stats_max_depth);
     CHECK(stats_batches > 0);
+    CHECK(stats_set_world > 0);
     ref_model_destroy(model);
     sgrt_scene_destroy(scene);
     sgrt_scene_destroy(other);

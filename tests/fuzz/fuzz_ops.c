@@ -800,6 +800,7 @@ enum {
     OP_UPDATE_PARALLEL,
     OP_BULK,
     OP_CHURN,
+    OP_SET_WORLD,
     OP_COUNT
 };
 
@@ -1056,6 +1057,46 @@ static void do_set_trs(fscene *f, sgrt_node h, const float t[3], const float q[4
     const sgrt_result rc = sgrt_node_set_trs(f->s, h, t, q, sc);
     ENSURE(f->fa.calls == calls0, "set_trs allocated");
     apply_local(f, h, m, rc, ok);
+}
+
+/* set_world: the keep-world local under the node's parent's world now
+ * (predicted with the reference kernel, which every kernel matches), or m
+ * itself for a root; refused as SINGULAR when that local is not finite or
+ * misses m beyond keep-world's tolerance; otherwise set_local's rules. */
+static void do_set_world(fscene *f, sgrt_node h, const float m[16])
+{
+    const bool input_ok = finite16(m);
+    bool singular = false;
+    float local[16];
+    memcpy(local, m, sizeof local);
+    if (valid(f, h) && input_ok) {
+        const uint32_t p = ref_model_parent(f->m, h.id);
+        if (p) {
+            float pw[16], back[16];
+            memcpy(pw, shadow_now(f, p), sizeof pw);
+            singular = !finite16(pw) || !sgrt__relative_local(pw, m, local);
+            if (!singular) {
+                ref_mul(pw, local, back);
+                singular = !sgrt__world_kept(back, m);
+            }
+        }
+    }
+    const uint64_t calls0 = f->fa.calls;
+    const sgrt_result rc = sgrt_node_set_world(f->s, h, m);
+    ENSURE(f->fa.calls == calls0, "set_world allocated");
+    if (singular) {
+        ENSURE(rc == SGRT_ERR_SINGULAR, "set_world returned %s, expected SINGULAR",
+               sgrt_result_str(rc));
+        expect_unchanged(f, h, SGRT_NULL_NODE);
+        return;
+    }
+    if (rc == SGRT_OK) {
+        float got[16];
+        ENSURE(sgrt_node_local(f->s, h, got) == SGRT_OK, "local read");
+        ENSURE(memcmp(got, local, sizeof got) == 0,
+               "set_world's local differs from inverse(parent world now) x m");
+    }
+    apply_local(f, h, local, rc, input_ok);
 }
 
 /* A batch: refused whole at its first bad entry (the models untouched and
@@ -1835,6 +1876,7 @@ static const char *const op_names[OP_COUNT] = {
     "bad_args", "recreate", "slots", "tracker_create", "tracker_destroy", "collect", "collect",
     "set_create", "set_destroy", "set_member", "set_member", "set_query", "set_combine",
     "set_from_changes", "batch_local", "batch_trs", "update_parallel", "bulk", "churn",
+    "set_world",
 };
 
 /* The models' storage is kept from one input to the next; give it back at
@@ -2006,6 +2048,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case OP_CHURN:
             do_churn(f, other, &r);
             break;
+        case OP_SET_WORLD: {
+            const sgrt_node h = rd_handle(f, other, &r);
+            float m[16];
+            rd_matrix(f, other, &r, m);
+            do_set_world(f, h, m);
+            break;
+        }
         default:
             break;
         }

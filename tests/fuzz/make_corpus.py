@@ -16,7 +16,7 @@ import sys
  UPDATE2, READ, WORLD_NOW_ALL, USER, RESERVE, COMPACT, FAIL_ALLOC, BAD_ARGS,
  RECREATE, SLOTS, TRACKER_CREATE, TRACKER_DESTROY, COLLECT, COLLECT2, SET_CREATE,
  SET_DESTROY, SET_MEMBER, SET_MEMBER2, SET_QUERY, SET_COMBINE, SET_FROM_CHANGES,
- BATCH_LOCAL, BATCH_TRS, UPDATE_PARALLEL, BULK, CHURN) = range(34)
+ BATCH_LOCAL, BATCH_TRS, UPDATE_PARALLEL, BULK, CHURN, SET_WORLD) = range(35)
 
 # Shapes of BULK and patterns of CHURN.
 BULK_CHAIN, BULK_FAN, BULK_TREE, BULK_ROOTS = range(4)
@@ -144,6 +144,11 @@ class Program:
 
     def set_local(self, fn, mfn, scene=0):
         self.op(SET_LOCAL, scene)
+        fn()
+        mfn()
+
+    def set_world(self, fn, mfn, scene=0):
+        self.op(SET_WORLD, scene)
         fn()
         mfn()
 
@@ -662,6 +667,32 @@ def scenarios():
         collect(p, OWN0, 3, 0)
         p.world_now_all()
         out['scale_' + name] = p
+
+    # set_world: roots, children of moved (not yet updated) parents, a
+    # singular parent, non-finite targets, stale handles.
+    p = Program()
+    p.create(p.h_zero)
+    p.create(live(p, 0))
+    p.create(live(p, 1))
+    p.set_local(live(p, 0), lambda: p.m_rot(1))
+    p.set_local(live(p, 1), lambda: p.m_translate(1, 2, 3))
+    p.update()
+    p.set_world(live(p, 0), lambda: p.m_translate(4, -2, 0.5))
+    p.set_world(live(p, 2), lambda: p.m_translate(-3, 1, 7))
+    p.world_now_all()
+    p.update()
+    p.set_world(live(p, 2), lambda: p.m_copy(live(p, 2)))
+    p.set_local(live(p, 1), lambda: p.m_scale_kinds(F_ZERO, F_ONE, F_ONE))
+    p.set_world(live(p, 2), lambda: p.m_translate(1, 1, 1))
+    p.set_world(live(p, 1), lambda: p.m_special(5, F_NAN))
+    p.set_world(live(p, 1), lambda: p.m_special(12, F_INF))
+    p.set_world(p.h_zero, lambda: p.m_identity())
+    p.set_world(lambda: p.h_hist(0), lambda: p.m_identity())
+    p.set_local(live(p, 1), lambda: p.m_scale_kinds(F_1E30, F_1E30, F_1E30))
+    p.set_world(live(p, 2), lambda: p.m_rot(2, F_TWO))
+    p.update()
+    p.world_now_all()
+    out['set_world'] = p
 
     # Random programs: every operation with random arguments.
     rng = random.Random(20240601)

@@ -1,0 +1,71 @@
+/* Previous worlds (SGRT_SCENE_PREV_WORLD): after each update, prev_world
+ * holds every live node's world as of the update before. The update kernels
+ * write worlds in place, so each update first copies world to prev_world for
+ * the slots whose previous world changes:
+ *   - those it is about to recompute (their world before it), and
+ *   - those the last update recomputed and this one does not (their previous
+ *     world becomes their unchanged world),
+ * found in the dirty bits and in prev_moved, the slots the last update
+ * recomputed (with a summary, so an update costs O(words of either) here).
+ * Everywhere else prev_world equals world already. A node created since the
+ * last update (prev_fresh) gets its first world as its previous one after
+ * the kernels. All three travel with a node when its slot changes
+ * (storage.c copies the optional state in copy_slot), so relocation,
+ * compaction and growth keep them. */
+#include "internal.h"
+#include <string.h>
+
+void sgrt__prev_created_slot(sgrt_scene *s, uint32_t slot)
+{
+    memcpy(s->st.prev_world[slot], s->st.world[slot], sizeof s->st.prev_world[slot]);
+    sgrt__bit_set(s->st.prev_fresh, slot);
+    sgrt__bit_set(s->st.prev_fresh_sum, slot >> 5);
+}
+
+void sgrt__prev_save_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
+{
+    sgrt__storage *st = &s->st;
+    /* Dead slots' bits (destroyed or moved away since) are dropped here. */
+    const uint32_t last = st->prev_moved[w] & mask & st->alive[w];
+    const uint32_t fresh = st->prev_fresh[w] & d;
+    uint32_t save = (last | d) & ~fresh;
+    SGRT__FOR_EACH_IN_WORD(w, save, i,
+        memcpy(st->prev_world[i], st->world[i], sizeof st->prev_world[i]);
+    )
+    sgrt__trackers_note(s, w, last & ~d);
+    const uint32_t moved = (st->prev_moved[w] & ~mask) | (d & ~fresh);
+    st->prev_moved[w] = moved;
+    if (moved)
+        sgrt__bit_set(st->prev_moved_sum, w);
+    else
+        sgrt__bit_clear(st->prev_moved_sum, w);
+}
+
+void sgrt__prev_save(sgrt_scene *s)
+{
+    sgrt__storage *st = &s->st;
+    for (uint32_t sw = 0; sw < st->sum_words; sw++) {
+        uint32_t words = st->prev_moved_sum[sw] | st->dirty_sum[sw];
+        SGRT__FOR_EACH_IN_WORD(sw, words, w, sgrt__prev_save_word(s, w, st->dirty[w], ~0u);)
+    }
+}
+
+void sgrt__prev_finish(sgrt_scene *s)
+{
+    sgrt__storage *st = &s->st;
+    /* A live fresh node was dirty, so this update computed its world. */
+    SGRT__FOR_EACH_SUMMARIZED(st->prev_fresh_sum, 0, st->sum_words, st->prev_fresh, true, w, bits,
+        bits &= st->alive[w];
+        SGRT__FOR_EACH_IN_WORD(w, bits, i,
+            memcpy(st->prev_world[i], st->world[i], sizeof st->prev_world[i]);
+        )
+    )
+}
+
+const float *sgrt_scene_prev_world_array(const sgrt_scene *s, uint32_t *out_slot_count)
+{
+    const bool on = s && s->st.prev_world;
+    if (out_slot_count)
+        *out_slot_count = on ? s->slot_end : 0u;
+    return on ? &s->st.prev_world[0][0] : NULL;
+}
