@@ -151,6 +151,9 @@ typedef struct trio {
 } trio;
 
 static test_alloc alloc_par;
+/* Reclaim holes as soon as they outnumber live nodes: in-place moves of
+ * every live node carry previous worlds too. */
+static bool eager_reclaim;
 
 static void trio_open(trio *t, uint32_t initial_capacity)
 {
@@ -167,8 +170,11 @@ static void trio_open(trio *t, uint32_t initial_capacity)
     d.allocator = NULL;
     d.flags = 0;
     t->s[2] = new_scene_desc(&d);
-    for (int k = 0; k < SCENES; k++)
+    for (int k = 0; k < SCENES; k++) {
         OK(sgrt_tracker_create(t->s[k], &t->m[k].t));
+        if (eager_reclaim)
+            sgrt__scene_set_hole_slack(t->s[k], 0);
+    }
 }
 
 static void trio_close(trio *t)
@@ -566,11 +572,65 @@ static void test_off(void)
     sgrt_scene_destroy(on);
 }
 
+/* Hole reclamation moves live nodes down in place, inside a destroy or a
+ * relocating re-parent: each node's previous world, its "recomputed by the
+ * last update" state and its "new since the update" state go with it. */
+static void test_reclaim(void)
+{
+    enum { N = 64 };
+    sgrt_scene *s = prev_scene();
+    sgrt__scene_set_hole_slack(s, 0);
+    sgrt_node n[N];
+    float m[16];
+    for (uint32_t i = 0; i < N; i++) {
+        OK(sgrt_node_create(s, SGRT_NULL_NODE, &n[i]));
+        translation((float)i, 0, 0, m);
+        OK(sgrt_node_set_local(s, n[i], m));
+    }
+    sgrt_scene_update(s);
+    /* Frame 2: the odd nodes move; frame 3: nodes 40..63 move again. */
+    for (uint32_t i = 1; i < N; i += 2) {
+        translation((float)i, 1, 0, m);
+        OK(sgrt_node_set_local(s, n[i], m));
+    }
+    sgrt_scene_update(s);
+    for (uint32_t i = 40; i < N; i++) {
+        translation((float)i, 2, 0, m);
+        OK(sgrt_node_set_local(s, n[i], m));
+    }
+    sgrt_scene_update(s);
+    sgrt_node fresh;
+    OK(sgrt_node_create(s, n[N - 1], &fresh)); /* new since the update */
+    /* Destroying the first 33 leaves 33 holes before 32 live nodes: the
+     * last destroy reclaims. */
+    const uint32_t reclaims0 = s->reclaims;
+    for (uint32_t i = 0; i < 33; i++)
+        OK(sgrt_node_destroy(s, n[i]));
+    CHECK(s->reclaims > reclaims0);
+    check_scene(s);
+    /* Previous worlds by node: 40..63 moved in frame 3 (prev: y = 1 for odd,
+     * 0 for even); 33..39 did not (prev caught up: y = 1 odd, 0 even). */
+    for (uint32_t i = 33; i < N; i++)
+        CHECK_T(s, n[i], (float)i, (float)(i % 2), 0);
+    /* One more update: every node stopped, so prev catches up with world;
+     * the new node's prev is its first world. */
+    sgrt_scene_update(s);
+    for (uint32_t i = 33; i < N; i++)
+        CHECK_T(s, n[i], (float)i, i >= 40 ? 2.0f : (float)(i % 2), 0);
+    CHECK_T(s, fresh, (float)(N - 1), 2, 0);
+    sgrt_scene_update(s);
+    for (uint32_t i = 33; i < N; i++)
+        CHECK_T(s, n[i], (float)i, i >= 40 ? 2.0f : (float)(i % 2), 0);
+    check_scene(s);
+    sgrt_scene_destroy(s);
+}
+
 int main(int argc, char **argv)
 {
     rng_seed_from_args(&R, argc, argv, "prev");
     test_off();
     test_directed();
+    test_reclaim();
     static const uint32_t workers[] = {2, 3, 4, 7};
     for (int mode = 0; mode < 3; mode++)
         for (size_t w = 0; w < sizeof workers / sizeof workers[0]; w++) {
@@ -578,6 +638,7 @@ int main(int argc, char **argv)
                 break; /* threads: for ThreadSanitizer, two runs suffice */
             test_exec e = {mode, {R.s ^ w}, 0};
             const sgrt_executor ex = {exec_run, &e, workers[w]};
+            eager_reclaim = w % 2 == 1;
             run_program(&ex, 3000u + 500u * (uint32_t)w, w % 2 ? 16u : 0u, 30);
             CHECK(e.runs > 0);
         }
