@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Hostile-input stage of CI (docs/testing.md):
 #   1. fuzz      clang, ASan+UBSan, libFuzzer: the checked-in corpus, then
-#                SGRT_FUZZ_SECONDS (default 120) of fuzzing; the unit and
+#                SGRT_FUZZ_SECONDS (default 180) of fuzzing; the unit and
 #                fuzz suites in the same build;
 #   2. valgrind  gcc debug build, every test under memcheck (leaks are
 #                errors), the differential test reduced with -Ddiff_ops;
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 bash scripts/deps.sh hostile || exit 1
 
 out=${SGRT_HOSTILE_DIR:-${SGRT_TEST_DIR:-.}}
-fuzz_seconds=${SGRT_FUZZ_SECONDS:-120}
+fuzz_seconds=${SGRT_FUZZ_SECONDS:-180}
 # Per-stage pass/fail lines for scripts/count_tests.py, in a directory that
 # .gitignore's /build*/ covers.
 mkdir -p "$out/build-hostile-results"

@@ -231,7 +231,7 @@ OWN0, OWN1, OWN2, OTHER, NULLOBJ = 0, 1, 2, 3, 4
 
 def bulk(p, shape, thousands, seed=1, scene=0):
     """1024 * thousands nodes in one op (capped by the harness): the shape
-    byte at 0xF0 or more asks for thousands rather than sixty-fours."""
+    byte at 0xF0 or more asks for thousands rather than sixteens."""
     p.op(BULK, scene)
     p.u8(0xF0 | shape)
     p.u8(thousands - 1)
@@ -239,9 +239,10 @@ def bulk(p, shape, thousands, seed=1, scene=0):
 
 
 def churn(p, kind, sixteens, seed=1, scene=0):
-    """16 * sixteens iterations of a hole-making pattern."""
+    """16 * sixteens iterations of a hole-making pattern (the kind byte at
+    0xF0 or more asks for sixteens rather than fours)."""
     p.op(CHURN, scene)
-    p.u8(kind)
+    p.u8(0xF0 | kind)
     p.u8(sixteens - 1)
     p.u32(seed)
 
