@@ -427,7 +427,8 @@ SGRT_API uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor 
  * nodes by more than 1,024, the call that made the last one moves every live
  * node after the first hole down to close them, in place, keeping slot order
  * (parents before children), and reports both slots of each node that moved
- * to trackers. The cost, O(slots in use), is paid for by the holes it
+ * to trackers (a node that a relocation moved out of a slot and the
+ * reclamation moved back into it, in one call, is reported there too). The cost, O(slots in use), is paid for by the holes it
  * closes: amortised O(1) per hole. Storage capacity grows geometrically
  * with the slots in use and does not shrink by itself: sgrt_scene_compact
  * gives memory back. */

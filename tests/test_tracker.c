@@ -447,9 +447,20 @@ static void test_random(uint64_t seed, int steps, bool eager)
             const sgrt_node n = live[rng_below(&r, live_n)];
             const sgrt_node p = rng_below(&r, 6) ? live[rng_below(&r, live_n)] : SGRT_NULL_NODE;
             remember_slots(s);
+            const bool relocating = p.id && slot_of(s, p) > slot_of(s, n);
+            const uint32_t k = relocating ? subtree(s, n, sub) : 0u;
+            static uint32_t sub_before[MAX_NODES * 2];
+            for (uint32_t i = 0; i < k; i++)
+                sub_before[i] = slot_of(s, sub[i]);
+            const uint32_t reclaims0 = s->reclaims;
             const sgrt_result res = sgrt_node_set_parent(s, n, p, SGRT_KEEP_LOCAL);
             CHECK(res == SGRT_OK || res == SGRT_ERR_CYCLE);
             expect_moved(s, ms);
+            /* A relocation and a reclamation in one call: every relocated
+             * node left its slot, even one moved back into it. */
+            if (res == SGRT_OK && k && s->reclaims != reclaims0)
+                for (uint32_t i = 0; i < k; i++)
+                    expect_slot(ms, sub_before[i]);
         } else if (op < 75) {
             /* Compaction reports moved slots, and may report every old and
              * new live slot: only the mirror is checked until the next drain. */

@@ -369,12 +369,18 @@ static bool may_reclaim(const fscene *f, uint32_t vacated, uint32_t live_after)
 }
 
 /* After the call: a node that moved changed the content of the slot it left
- * and of the one it took. Frees the snapshot. */
-static void note_moved(fscene *f, slot_snap *sn)
+ * and of the one it took. `relocated` (0: none) is the root of a subtree
+ * that a relocation moved in a call that also reclaimed holes: each of its
+ * nodes left its slot, even one that reclamation then moved back into it.
+ * Frees the snapshot. */
+static void note_moved(fscene *f, slot_snap *sn, uint32_t relocated)
 {
     for (uint32_t k = 0; k < sn->n; k++) {
         uint32_t now = 0;
-        if (sgrt_node_slot(f->s, (sgrt_node){sn->id[k]}, &now) == SGRT_OK && now != sn->slot[k]) {
+        if (sgrt_node_slot(f->s, (sgrt_node){sn->id[k]}, &now) != SGRT_OK)
+            continue;
+        if (now != sn->slot[k] ||
+            (relocated && ref_model_is_ancestor_or_self(f->m, relocated, sn->id[k]))) {
             note_slot(f, sn->slot[k]);
             note_slot(f, now);
         }
@@ -897,7 +903,7 @@ static void do_destroy(fscene *f, sgrt_node h)
     const uint64_t calls0 = f->fa.calls;
     const sgrt_result rc = sgrt_node_destroy(f->s, h);
     ENSURE(f->fa.calls == calls0, "destroy allocated");
-    note_moved(f, &moved); /* hole reclamation */
+    note_moved(f, &moved, 0); /* hole reclamation */
     if (!valid(f, h)) {
         ENSURE(rc == SGRT_ERR_STALE_HANDLE, "destroy of a bad handle: %s", sgrt_result_str(rc));
         return;
@@ -967,8 +973,14 @@ static void do_set_parent(fscene *f, sgrt_node n, sgrt_node p, int keep_raw)
     }
     const uint64_t calls0 = f->fa.calls;
     f->fa.fired = false;
+    uint32_t ns_before = 0, ps_before = 0;
+    const bool relocating = nv && p.id && valid(f, p) &&
+                            sgrt_node_slot(f->s, n, &ns_before) == SGRT_OK &&
+                            sgrt_node_slot(f->s, p, &ps_before) == SGRT_OK && ps_before > ns_before;
+    const uint32_t reclaims0 = f->s->reclaims;
     const sgrt_result rc = sgrt_node_set_parent(f->s, n, p, keep);
-    note_moved(f, &moved);
+    note_moved(f, &moved,
+               rc == SGRT_OK && relocating && f->s->reclaims != reclaims0 ? n.id : 0u);
     after_alloc_call(f, rc, calls0);
     const bool any_error = !keep_ok || !nv || !pv || cycle || (keep_ok && singular);
     if (any_error || rc != SGRT_OK) {
