@@ -279,12 +279,7 @@ void sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16]);
 
 /* A node was created in `slot` (its world already written): it has not
  * moved until its first update. Nothing without SGRT_SCENE_PREV_WORLD. */
-void sgrt__prev_created_slot(sgrt_scene *s, uint32_t slot);
-static inline void sgrt__prev_created(sgrt_scene *s, uint32_t slot)
-{
-    if (s->st.prev_world)
-        sgrt__prev_created_slot(s, slot);
-}
+void sgrt__prev_created(sgrt_scene *s, uint32_t slot);
 /* Before an update's kernel recomputes the slots `d` of word w (their final
  * dirty bits), for the slots `mask` of the word (the caller's share of it):
  * save the world of the slots recomputed now or by the last update in

@@ -15,8 +15,10 @@
 #include "internal.h"
 #include <string.h>
 
-void sgrt__prev_created_slot(sgrt_scene *s, uint32_t slot)
+void sgrt__prev_created(sgrt_scene *s, uint32_t slot)
 {
+    if (!s->st.prev_world)
+        return;
     memcpy(s->st.prev_world[slot], s->st.world[slot], sizeof s->st.prev_world[slot]);
     sgrt__bit_set(s->st.prev_fresh, slot);
     sgrt__bit_set(s->st.prev_fresh_sum, slot >> 5);
