@@ -77,18 +77,28 @@ static inline void write_local(sgrt_scene *s, uint32_t slot, const float *m)
     write_bits(s, slot, &b);
 }
 
-sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16])
+/* The checks of a call that writes a matrix: arguments, the handle (its
+ * slot in *slot), a finite matrix (its bits in *b). */
+static sgrt_result take_matrix(const sgrt_scene *s, sgrt_node node, const float *m,
+                               uint32_t *slot, mat_bits *b)
 {
     if (!s || !m)
         return SGRT_ERR_INVALID_ARG;
-    const uint32_t slot = sgrt__resolve(s, node);
-    if (slot == SGRT__NONE)
+    *slot = sgrt__resolve(s, node);
+    if (*slot == SGRT__NONE)
         return SGRT_ERR_STALE_HANDLE;
-    const mat_bits b = load_bits(m);
-    if (!finite_bits(&b))
-        return SGRT_ERR_INVALID_ARG;
-    write_bits(s, slot, &b);
-    return SGRT_OK;
+    *b = load_bits(m);
+    return finite_bits(b) ? SGRT_OK : SGRT_ERR_INVALID_ARG;
+}
+
+sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16])
+{
+    uint32_t slot;
+    mat_bits b;
+    const sgrt_result r = take_matrix(s, node, m, &slot, &b);
+    if (r == SGRT_OK)
+        write_bits(s, slot, &b);
+    return r;
 }
 
 /* Finite inputs give a finite matrix unless a product overflows, and a
@@ -115,14 +125,11 @@ sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node node, const float t[3], c
  * sgrt_node_set_parent, under the node's own parent's current world. */
 sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node node, const float m[16])
 {
-    if (!s || !m)
-        return SGRT_ERR_INVALID_ARG;
-    const uint32_t slot = sgrt__resolve(s, node);
-    if (slot == SGRT__NONE)
-        return SGRT_ERR_STALE_HANDLE;
-    const mat_bits b = load_bits(m);
-    if (!finite_bits(&b))
-        return SGRT_ERR_INVALID_ARG;
+    uint32_t slot;
+    mat_bits b;
+    const sgrt_result r = take_matrix(s, node, m, &slot, &b);
+    if (r != SGRT_OK)
+        return r;
     const uint32_t parent = s->st.parent[slot];
     if (parent == SGRT__NONE) {
         write_bits(s, slot, &b);

@@ -38,6 +38,23 @@ static sgrt_node *random_tree(sgrt_scene *s, uint32_t n)
     return h;
 }
 
+/* The most slots in use and bytes allocated seen, and how many calls left
+ * more slots than 2 x live + the slack. */
+typedef struct bounds {
+    uint32_t max_slots, over;
+    size_t max_bytes;
+} bounds;
+
+static void note_bounds(const sgrt_scene *s, const test_alloc *c, bounds *b)
+{
+    const uint32_t slots = slots_in_use(s), live = sgrt_scene_node_count(s);
+    if (slots > b->max_slots)
+        b->max_slots = slots;
+    b->over += slots > 2u * live + SGRT__HOLE_SLACK;
+    if (c->live_bytes > b->max_bytes)
+        b->max_bytes = c->live_bytes;
+}
+
 /* Churn among n live nodes: two of them in turn moved under each other and
  * back (every move leaves a hole below both), then rounds of "create under
  * the newest, detach it, destroy the old one". Slots in use stay within
@@ -50,53 +67,42 @@ static void test_churn(uint32_t n, uint32_t moves)
     (void)sgrt_scene_update(s);
     const size_t bytes0 = c.live_bytes;
     /* Two roots created last: stored after everything else. */
-    sgrt_node a, b;
+    sgrt_node a, nb;
     OK(sgrt_node_create(s, SGRT_NULL_NODE, &a));
-    OK(sgrt_node_create(s, SGRT_NULL_NODE, &b));
-    uint32_t max_slots = 0, over = 0;
-    size_t max_bytes = 0;
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &nb));
+    bounds b = {0, 0, 0};
     const double t0 = seconds();
     for (uint32_t i = 0; i < moves; i++) {
         uint32_t sa, sb;
         OK(sgrt_node_slot(s, a, &sa));
-        OK(sgrt_node_slot(s, b, &sb));
-        const sgrt_node lo = sa < sb ? a : b, hi = sa < sb ? b : a;
+        OK(sgrt_node_slot(s, nb, &sb));
+        const sgrt_node lo = sa < sb ? a : nb, hi = sa < sb ? nb : a;
         REQUIRE_RES(sgrt_node_set_parent(s, lo, hi, SGRT_KEEP_LOCAL), SGRT_OK);
         REQUIRE_RES(sgrt_node_set_parent(s, lo, SGRT_NULL_NODE, SGRT_KEEP_LOCAL), SGRT_OK);
-        const uint32_t slots = slots_in_use(s), live = sgrt_scene_node_count(s);
-        if (slots > max_slots)
-            max_slots = slots;
-        over += slots > 2u * live + SGRT__HOLE_SLACK;
-        if (c.live_bytes > max_bytes)
-            max_bytes = c.live_bytes;
+        note_bounds(s, &c, &b);
     }
     const double t1 = seconds();
-    sgrt_node last = b;
+    sgrt_node last = nb;
     for (uint32_t i = 0; i < moves / 2u; i++) {
         sgrt_node x;
         REQUIRE_RES(sgrt_node_create(s, last, &x), SGRT_OK);
         REQUIRE_RES(sgrt_node_set_parent(s, x, SGRT_NULL_NODE, SGRT_KEEP_LOCAL), SGRT_OK);
         REQUIRE_RES(sgrt_node_destroy(s, last), SGRT_OK);
         last = x;
-        const uint32_t slots = slots_in_use(s), live = sgrt_scene_node_count(s);
-        if (slots > max_slots)
-            max_slots = slots;
-        over += slots > 2u * live + SGRT__HOLE_SLACK;
-        if (c.live_bytes > max_bytes)
-            max_bytes = c.live_bytes;
+        note_bounds(s, &c, &b);
     }
     const double t2 = seconds();
-    CHECK_EQ_U(over, 0);
+    CHECK_EQ_U(b.over, 0);
     check_scene(s);
     CHECK_EQ_U(sgrt_scene_node_count(s), n + 2u);
     /* Memory stays within one doubling of what the live nodes needed. */
-    CHECK(max_bytes <= 2u * bytes0 + sgrt__storage_bytes(4096));
+    CHECK(b.max_bytes <= 2u * bytes0 + sgrt__storage_bytes(4096));
     printf("churn among %u live nodes: %u ping-pong moves (%.0f ns each), %u detach-newest "
            "rounds (%.0f ns each): at most %u slots in use (bound %u), %.1f MB allocated at "
            "most (%.1f MB after building)\n",
            n + 2u, 2u * moves, (t1 - t0) * 1e9 / (2.0 * moves), moves / 2u,
-           (t2 - t1) * 1e9 / (moves / 2u), max_slots, 2u * (n + 2u) + SGRT__HOLE_SLACK,
-           (double)max_bytes / 1e6, (double)bytes0 / 1e6);
+           (t2 - t1) * 1e9 / (moves / 2u), b.max_slots, 2u * (n + 2u) + SGRT__HOLE_SLACK,
+           (double)b.max_bytes / 1e6, (double)bytes0 / 1e6);
     free(h);
     end_scene_alloc(s, &c);
 }
