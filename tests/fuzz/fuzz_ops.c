@@ -179,6 +179,11 @@ typedef struct shadow_node {
     uint64_t user;
     uint8_t sets;     /* bit k: member of node set k */
     float world[16];  /* as of the last update */
+    /* Previous worlds (scenes with SGRT_SCENE_PREV_WORLD): the entry of the
+     * prev array; recomputed by the last update (its prev will catch up);
+     * created since the last update. */
+    float prev[16];
+    bool moved_last, fresh;
     /* memo for "now" values, valid while stamp == the scene's stamp */
     uint64_t stamp;
     bool dirty;
@@ -190,6 +195,7 @@ typedef struct fscene {
     ref_model *m;
     fz_alloc fa;
     uint32_t max_nodes; /* as configured (0 = default) */
+    bool prev_on;       /* the scene keeps previous worlds */
     bool extreme;       /* some local had values where the double check is not meaningful */
     uint32_t reserve_budget; /* creates that must not allocate (after a reserve) */
     uint64_t stamp;
@@ -512,6 +518,11 @@ static void fscene_open(fscene *f, reader *r)
     /* Bits 4-6: the highest kernel level (0: the CPU's), so that every
      * kernel this machine runs gets fuzzed, not only the default one. */
     d.max_simd = (sgrt_simd)((uint32_t)(cfg >> 4) % 5u);
+    /* Bit 4 xor bit 7: previous worlds kept (the CPU's kernel with and
+     * without them and with and without eager reclamation: 0x00, 0x50,
+     * 0xA0, 0xF0). */
+    f->prev_on = ((cfg >> 4) ^ (cfg >> 7)) & 1u;
+    d.flags = f->prev_on ? SGRT_SCENE_PREV_WORLD : 0u;
     for (;;) {
         sgrt_scene *const sentinel = (sgrt_scene *)(uintptr_t)64;
         sgrt_scene *s = sentinel;
@@ -582,6 +593,10 @@ static void verify_node(fscene *f, uint32_t id, const float *wa, uint32_t slot_c
            "slot of 0x%08x (%u, count %u)", id, slot, slot_count);
     ENSURE(sgrt_scene_slot_node(f->s, slot).id == id, "slot_node(slot(0x%08x))", id);
     ENSURE(same_matrix(wa + 16u * (size_t)slot, e->world), "world array entry of 0x%08x", id);
+    const float *pa = sgrt_scene_prev_world_array(f->s, NULL);
+    ENSURE((pa != NULL) == f->prev_on, "prev world array %s", pa ? "present" : "missing");
+    if (pa)
+        ENSURE(same_matrix(pa + 16u * (size_t)slot, e->prev), "previous world of 0x%08x", id);
     if (p.id) {
         uint32_t ps = 0;
         ENSURE(sgrt_node_slot(f->s, p, &ps) == SGRT_OK && ps < slot,
@@ -878,6 +893,9 @@ static void do_create(fscene *f, const fscene *other, sgrt_node parent, bool nul
     e->marked = true;
     const shadow_node *pe = parent.id ? sh_find(f, parent.id) : NULL;
     memcpy(e->world, pe ? pe->world : I4, sizeof e->world);
+    memcpy(e->prev, e->world, sizeof e->prev); /* until its first update */
+    e->moved_last = false;
+    e->fresh = true;
     history_add(f, out.id);
     if (any_tracker(f))
         note_slot(f, slot_of(f, out.id));
@@ -1195,7 +1213,28 @@ static void shuffle_run(void *user, uint32_t count, void (*fn)(void *ctx, uint32
     e->runs++;
 }
 
-static void do_update_with(fscene *f, const sgrt_executor *ex)
+/* The previous world of a live node over one update (before its world
+ * takes the new value): recomputed, it keeps the world before (a new node:
+ * its first world); not recomputed after being recomputed by the last
+ * update, it catches up with its world, a change trackers report. */
+static void prev_step(fscene *f, shadow_node *e, bool recomputed)
+{
+    if (!f->prev_on)
+        return;
+    if (recomputed) {
+        memcpy(e->prev, e->fresh ? e->now : e->world, sizeof e->prev);
+        e->moved_last = !e->fresh;
+        e->fresh = false;
+    } else if (e->moved_last) {
+        memcpy(e->prev, e->world, sizeof e->prev);
+        e->moved_last = false;
+        if (any_tracker(f))
+            note_slot(f, slot_of(f, e->id));
+    }
+}
+
+/* again: a second update right after, which must recompute nothing. */
+static void do_update_with(fscene *f, const sgrt_executor *ex, bool again)
 {
     const uint32_t want = ref_model_pending(f->m);
     /* The float model computes every new world before marks are cleared. */
@@ -1214,11 +1253,16 @@ static void do_update_with(fscene *f, const sgrt_executor *ex)
     ENSURE(ref_model_update(f->m) == want, "model update count");
     for (uint32_t k = 0; k < count; k++) {
         shadow_node *e = sh_get(f, ref_model_nth(f->m, k));
+        prev_step(f, e, e->dirty);
         memcpy(e->world, e->now, sizeof e->world);
         e->marked = false;
     }
     f->stamp++;
-    ENSURE(sgrt_scene_update(f->s) == 0, "a second update recomputed something");
+    if (again) {
+        ENSURE(sgrt_scene_update(f->s) == 0, "a second update recomputed something");
+        for (uint32_t k = 0; k < count; k++)
+            prev_step(f, sh_get(f, ref_model_nth(f->m, k)), false);
+    }
     /* Double-precision cross-check where its bound holds. */
     for (uint32_t k = 0; k < count; k++) {
         const uint32_t id = ref_model_nth(f->m, k);
@@ -1232,13 +1276,13 @@ static void do_update_with(fscene *f, const sgrt_executor *ex)
     }
 }
 
-static void do_update(fscene *f) { do_update_with(f, NULL); }
+static void do_update(fscene *f, bool again) { do_update_with(f, NULL, again); }
 
 static void do_update_parallel(fscene *f, reader *r)
 {
     shuffle_exec e = {u8(r), 0};
     const sgrt_executor ex = {shuffle_run, &e, 1u + u8(r) % 70u};
-    do_update_with(f, &ex);
+    do_update_with(f, &ex, true);
 }
 
 static void do_read(fscene *f, sgrt_node h)
@@ -1999,7 +2043,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         case OP_UPDATE:
         case OP_UPDATE2:
-            do_update(f);
+            do_update(f, code == OP_UPDATE);
             break;
         case OP_READ:
             do_read(f, rd_handle(f, other, &r));

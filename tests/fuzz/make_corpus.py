@@ -23,6 +23,9 @@ BULK_CHAIN, BULK_FAN, BULK_TREE, BULK_ROOTS = range(4)
 CHURN_UNDER_LATER, CHURN_DETACH_NEWEST, CHURN_RECREATE, CHURN_PINGPONG = range(4)
 # Scene configuration bit 7: reclaim holes as soon as they outnumber live nodes.
 CFG_RECLAIM_EAGER = 0x80
+# Configurations with the CPU's kernel and previous worlds kept (bit 4 xor
+# bit 7), without and with eager reclamation.
+CFG_PREV, CFG_PREV_EAGER = 0x50, 0xA0
 
 # Float kinds of rd_float().
 F_SMALL, F_ZERO, F_NEGZERO, F_ONE, F_MONE, F_NAN, F_INF, F_NINF = 0, 6, 7, 8, 9, 10, 11, 12
@@ -170,6 +173,10 @@ class Program:
 
     def update(self, scene=0):
         self.op(UPDATE, scene)
+
+    def update_once(self, scene=0):
+        """an update without the second one that must recompute nothing"""
+        self.op(UPDATE2, scene)
 
     def read(self, fn, scene=0):
         self.op(READ, scene)
@@ -694,6 +701,36 @@ def scenarios():
     p.update()
     p.world_now_all()
     out['set_world'] = p
+
+    # Previous worlds: moves, stops (the catch-up a tracker reports), new
+    # nodes, relocation, compaction and reclamation carrying them.
+    for name, cfg in (('prev_worlds', CFG_PREV), ('prev_worlds_eager', CFG_PREV_EAGER)):
+        p = Program(cfg0=(cfg,))
+        tracker_create(p, 0)
+        for i in range(6):
+            p.create(p.h_zero if i % 3 == 0 else live(p, i - 1))
+        p.update_once()
+        collect(p, OWN0, 3, 0)
+        for frame in range(3):
+            p.set_local(live(p, frame), lambda: p.m_translate(frame + 1, 0, 0))
+            p.update_once()
+            collect(p, OWN0, 3, 0)
+        p.create(live(p, 2))
+        p.set_parent(live(p, 0), live(p, 5), 0)
+        p.update_once()
+        p.destroy(live(p, 1))
+        p.update_once()
+        collect(p, OWN0, 3, 1)
+        p.compact()
+        p.set_local(live(p, 3), lambda: p.m_rot(1))
+        p.update()
+        collect(p, OWN0, 3, 0)
+        churn(p, CHURN_PINGPONG, 4, seed=2)
+        p.update_once()
+        p.update_once()
+        collect(p, OWN0, 3, 0)
+        p.world_now_all()
+        out[name] = p
 
     # Random programs: every operation with random arguments.
     rng = random.Random(20240601)
