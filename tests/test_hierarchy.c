@@ -299,28 +299,6 @@ static void test_singular(void)
  * local whose float rounding, multiplied back, moves the world by whole
  * units: it must be refused with nothing changed. A well-conditioned one
  * must pass, and the world must then stay within that tolerance. */
-static double column_miss(const float got[16], const float want[16])
-{
-    double worst = 0.0; /* in units of the tolerance */
-    for (int c = 0; c < 4; c++) {
-        double scale = 1.0, miss = 0.0;
-        /* Plain comparisons, not fmax: aarch64 gcc 12 at -O3 fails on an
-         * fmax reduction here (internal compiler error in the vectoriser). */
-        for (int r = 0; r < 4; r++) {
-            const double a = fabs((double)want[c * 4 + r]);
-            const double d = fabs((double)got[c * 4 + r] - (double)want[c * 4 + r]);
-            if (a > scale)
-                scale = a;
-            if (d > miss)
-                miss = d;
-        }
-        const double m = miss / (scale / 4096.0);
-        if (m > worst)
-            worst = m;
-    }
-    return worst;
-}
-
 static void test_keep_world_tolerance(void)
 {
     for (int trial = 0; trial < 40; trial++) {

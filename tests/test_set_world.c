@@ -15,26 +15,6 @@
 
 static rng R = {0x5E7C0DEull};
 
-/* The worst miss over the columns, in units of the tolerance. */
-static double column_miss(const float got[16], const float want[16])
-{
-    double worst = 0.0;
-    for (int c = 0; c < 4; c++) {
-        double scale = 1.0, miss = 0.0;
-        for (int r = 0; r < 4; r++) {
-            const double a = fabs((double)want[c * 4 + r]);
-            const double d = fabs((double)got[c * 4 + r] - (double)want[c * 4 + r]);
-            if (a > scale)
-                scale = a;
-            if (d > miss)
-                miss = d;
-        }
-        if (miss / (scale / 4096.0) > worst)
-            worst = miss / (scale / 4096.0);
-    }
-    return worst;
-}
-
 /* A random target: affine, translation up to 200 units. */
 static void random_target(float m[16])
 {

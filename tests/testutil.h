@@ -193,6 +193,31 @@ static inline double rng_unit(rng *r) { return (double)(rng_next(r) >> 11) * (1.
 /* Uniform double in [lo, hi). */
 static inline double rng_range(rng *r, double lo, double hi) { return lo + (hi - lo) * rng_unit(r); }
 
+/* Keep-world's tolerance as a measure: the worst miss of `got` against
+ * `want` over the four columns, in units of the tolerance, 2^-12 x max(1,
+ * the largest |entry| of want's column). Above 1: out of tolerance. */
+static inline double column_miss(const float got[16], const float want[16])
+{
+    double worst = 0.0;
+    for (int c = 0; c < 4; c++) {
+        double scale = 1.0, miss = 0.0;
+        /* Plain comparisons, not fmax: aarch64 gcc 12 at -O3 fails on an
+         * fmax reduction here (internal compiler error in the vectoriser). */
+        for (int r = 0; r < 4; r++) {
+            const double a = fabs((double)want[c * 4 + r]);
+            const double d = fabs((double)got[c * 4 + r] - (double)want[c * 4 + r]);
+            if (a > scale)
+                scale = a;
+            if (d > miss)
+                miss = d;
+        }
+        const double m = miss / (scale / 4096.0);
+        if (m > worst)
+            worst = m;
+    }
+    return worst;
+}
+
 /* The rotation of the unit quaternion (x, y, z, w) as a column-major 3x3, in
  * double: the reference against which the library's float matrices are
  * judged. */
