@@ -1,7 +1,8 @@
 /* The scene's layout and the internal interface between the files of src/
  * (and white-box tests). Nothing here is public API. Declarations are grouped
- * by the file that defines them; each file's first comment says what it owns:
+ * by the file that defines them; each file's first comment says what it owns.
  *
+ * The core (src/):
  *   alloc.c      allocation through the user's hooks
  *   storage.c    the per-slot arrays (one list: SGRT__SLOT_ARRAYS), their
  *                growth, slot occupancy and compaction
@@ -11,15 +12,18 @@
  *   transform.c  writing and reading local and world matrices
  *   update.c     the per-frame update and the exact world of one node now
  *   parallel.c   the update on the user's executor: plan and tasks
- *   registry.c   slot bitfields that follow storage (trackers, node sets)
- *   tracker.c    change trackers        nodeset.c  node sets
- *   access.c     the renderer's view: world array, slots, user values
- *   prev.c       previous worlds (SGRT_SCENE_PREV_WORLD)
- *   dump.c       sgrt_scene_dump: DOT and JSON, numbers formatted here
- *   matrix.c     inverse, finiteness        check.c  the invariant checker
+ *   matrix.c     inverse, finiteness        result.c  sgrt_result_str
  *   scene.c      scene lifecycle and kernel choice
  *   version.c    the library's version at run time
- *   kernels/     the per-frame arithmetic, per ISA (kernels/kernels.h) */
+ *   kernels/     the per-frame arithmetic, per ISA (kernels/kernels.h)
+ * The renderer hand-off (src/handoff/): what consumers read, and the state
+ * that follows storage for them:
+ *   access.c     the renderer's view: world array, slots, user values
+ *   registry.c   slot bitfields that follow storage (trackers, node sets)
+ *   tracker.c    change trackers        nodeset.c  node sets
+ *   prev.c       previous worlds (SGRT_SCENE_PREV_WORLD)
+ * Debugging (src/debug/):
+ *   check.c      the invariant checker  dump.c  sgrt_scene_dump (DOT, JSON) */
 #ifndef SGRT_INTERNAL_H
 #define SGRT_INTERNAL_H
 

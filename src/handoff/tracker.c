@@ -1,7 +1,7 @@
 /* Change trackers: for each consumer, the slots whose content changed since
  * it last collected, as a bitfield with a summary, handed out as merged
  * ranges. */
-#include "internal.h"
+#include "../internal.h"
 #include <string.h>
 
 void sgrt__trackers_note(sgrt_scene *s, uint32_t word, uint32_t bits)

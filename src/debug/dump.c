@@ -4,7 +4,7 @@
  * decimal, floats exactly as printf's "%.9g" (correctly rounded from the
  * float's exact decimal expansion, which a few words of base-10^9 digits
  * hold), enough digits to read back to the same bits. */
-#include "internal.h"
+#include "../internal.h"
 #include <string.h>
 
 /* ---- numbers ---------------------------------------------------------------- */

@@ -2,7 +2,7 @@
  * tracker's pending slots (with a summary) and each node set's members (with
  * a spare array for compaction). Storage growth widens them all; scene
  * destruction frees them all. */
-#include "internal.h"
+#include "../internal.h"
 #include <string.h>
 
 /* Give b zeroed storage for `words` words plus `extra` words beside them,

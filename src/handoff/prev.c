@@ -12,7 +12,7 @@
  * the kernels. All three travel with a node when its slot changes
  * (storage.c copies the optional state in copy_slot), so relocation,
  * compaction and growth keep them. */
-#include "internal.h"
+#include "../internal.h"
 #include <string.h>
 
 void sgrt__prev_created(sgrt_scene *s, uint32_t slot)

@@ -1,6 +1,6 @@
 /* Node sets: user-owned bitfields over slots that follow their nodes, and
  * the bitfield algebra between them and a tracker's pending changes. */
-#include "internal.h"
+#include "../internal.h"
 #include <string.h>
 
 static bool own(const sgrt_scene *s, const sgrt_nodeset *set)
