@@ -27,11 +27,13 @@
  *     accept the old scene's handles: drop them with the scene.
  *   - Threads: no globals, no hidden threads. Distinct scenes may be used from
  *     distinct threads freely. Functions taking `const sgrt_scene *` may run
- *     concurrently with each other on one scene, and so may sgrt_tracker_collect
- *     calls on distinct trackers, with each other and with every function
- *     taking a const scene (sgrt_scene_check included; sgrt_tracker_check
- *     only of another tracker). Any other call on a scene needs exclusive
- *     access to it.
+ *     concurrently with each other on one scene, except two that touch the
+ *     same tracker or node set where one of them writes it: the tracker and
+ *     node set calls that take a non-const tracker or set write it
+ *     (sgrt_tracker_collect its tracker; sgrt_nodeset_from_changes its
+ *     destination, and its tracker when consuming), and sgrt_scene_check
+ *     reads every node set (never a tracker's pending bits). Any other call
+ *     on a scene needs exclusive access to it.
  *   - Memory: a scene owns all of its storage. Only sgrt_scene_create,
  *     sgrt_scene_reserve, sgrt_scene_compact, sgrt_node_create (when the scene
  *     must grow), sgrt_node_set_parent (when a relocation must grow the scene),
@@ -524,12 +526,12 @@ SGRT_API void sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t);
  *  max_ranges = 0 (out may then be NULL) only asks whether anything is
  *  pending. max_ranges is capped at UINT32_MAX - 1.
  *
- *  Cost O(pending words + capacity/1024); never allocates. Collects on
- *  distinct trackers of one scene may run concurrently with each other and
- *  with the functions taking a const scene (sgrt_tracker_check: only of
- *  another tracker). Returns 0 when s, t (or out with
- *  max_ranges > 0) is NULL, or t belongs to another scene. */
-SGRT_API uint32_t sgrt_tracker_collect(sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
+ *  Cost O(pending words + capacity/1024); never allocates. It writes only
+ *  t: collects on distinct trackers of one scene may run concurrently with
+ *  each other and with the other functions taking a const scene (see
+ *  Threads above). Returns 0 when s, t (or out with max_ranges > 0) is
+ *  NULL, or t belongs to another scene. */
+SGRT_API uint32_t sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
                                        uint32_t max_ranges, uint32_t merge_gap);
 
 /** A set of nodes as a bitfield over slots, 32 to a word (e.g. "visible",
@@ -549,19 +551,19 @@ typedef enum sgrt_set_op {
 SGRT_API sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset **out);
 
 /** Destroy a node set of `s`. NULL set is a no-op. sgrt_scene_destroy frees
- *  the sets still alive. O(trackers + sets). */
+ *  the sets still alive. O(sets). */
 SGRT_API void sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset *set);
 
 /** Add or remove a node. O(1), never allocates. Errors: INVALID_ARG (NULL,
  *  or a set of another scene), STALE_HANDLE. */
-SGRT_API sgrt_result sgrt_nodeset_add(sgrt_scene *s, sgrt_nodeset *set, sgrt_node node);
-SGRT_API sgrt_result sgrt_nodeset_remove(sgrt_scene *s, sgrt_nodeset *set, sgrt_node node);
+SGRT_API sgrt_result sgrt_nodeset_add(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node);
+SGRT_API sgrt_result sgrt_nodeset_remove(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node);
 
 /** True when `node` is a live member of `set`; false for bad arguments. O(1). */
 SGRT_API bool sgrt_nodeset_has(const sgrt_scene *s, const sgrt_nodeset *set, sgrt_node node);
 
 /** Remove every node. O(capacity/32). Errors: INVALID_ARG. */
-SGRT_API sgrt_result sgrt_nodeset_clear(sgrt_scene *s, sgrt_nodeset *set);
+SGRT_API sgrt_result sgrt_nodeset_clear(const sgrt_scene *s, sgrt_nodeset *set);
 
 /** Number of members (0 for bad arguments). O(capacity/32). */
 SGRT_API uint32_t sgrt_nodeset_count(const sgrt_scene *s, const sgrt_nodeset *set);
@@ -569,8 +571,9 @@ SGRT_API uint32_t sgrt_nodeset_count(const sgrt_scene *s, const sgrt_nodeset *se
 /** dst = a OP b in one pass over the words. dst may be a or b.
  *  O(capacity/32); never allocates. Errors: INVALID_ARG (NULL, bad op, a
  *  set of another scene). */
-SGRT_API sgrt_result sgrt_nodeset_combine(sgrt_scene *s, sgrt_nodeset *dst, const sgrt_nodeset *a,
-                                          sgrt_set_op op, const sgrt_nodeset *b);
+SGRT_API sgrt_result sgrt_nodeset_combine(const sgrt_scene *s, sgrt_nodeset *dst,
+                                          const sgrt_nodeset *a, sgrt_set_op op,
+                                          const sgrt_nodeset *b);
 
 /** dst = (the live nodes in t's pending slots) OP b, in one pass over the
  *  words: with SGRT_SET_AND and b = "visible", the visible nodes that changed.
@@ -580,9 +583,9 @@ SGRT_API sgrt_result sgrt_nodeset_combine(sgrt_scene *s, sgrt_nodeset *dst, cons
  *  the changed nodes that are not visible yet.
  *  O(capacity/32); never allocates. Errors: INVALID_ARG (NULL s, dst or t,
  *  bad op, an object of another scene). */
-SGRT_API sgrt_result sgrt_nodeset_from_changes(sgrt_scene *s, sgrt_nodeset *dst, sgrt_tracker *t,
-                                               sgrt_set_op op, const sgrt_nodeset *b,
-                                               bool consume);
+SGRT_API sgrt_result sgrt_nodeset_from_changes(const sgrt_scene *s, sgrt_nodeset *dst,
+                                               sgrt_tracker *t, sgrt_set_op op,
+                                               const sgrt_nodeset *b, bool consume);
 
 /** Iterate: the member with the lowest slot >= *cursor, SGRT_NULL_NODE when
  *  there is none; *cursor moves past it. Start with *cursor = 0. Skips 32
@@ -662,15 +665,15 @@ SGRT_API sgrt_result sgrt_scene_dump(const sgrt_scene *s, sgrt_dump_write_fn wri
 /** Name of the kernel a scene created with default options uses on this
  *  CPU: exactly one of "scalar", "sse2", "neon", "simde-portable" (SIMDe's
  *  plain C, on targets without a native 4-wide ISA), "avx", "avx512". The
- *  choice takes the widest level that the build has and the CPU runs, except
- *  where a measured table says a narrower one is faster (AMD family 19h runs
- *  AVX-512 as two 256-bit halves: "avx"); a -Dsimd=scalar build gives
- *  "scalar". Static string; O(1) (a few cpuid instructions, no cached
- *  state). */
+ *  choice takes the widest level that the build has and the CPU runs; where
+ *  a CPU property makes a kernel slower than the level below (AMD family
+ *  19h runs AVX-512 as two 256-bit halves), that kernel is left out and the
+ *  one below runs ("avx"). A -Dsimd=scalar build gives "scalar". Static
+ *  string; O(1) (a few cpuid instructions, no cached state). */
 SGRT_API const char *sgrt_simd_name(void);
 
-/** One phrase saying why sgrt_simd_name() is what it is (CPU features, the
- *  measured table, the build option). Static string. */
+/** One phrase saying why sgrt_simd_name() is what it is (CPU features, a
+ *  CPU property that leaves a kernel out, the build option). Static string. */
 SGRT_API const char *sgrt_simd_reason(void);
 
 /** Name of the kernel `s` runs (one of the names of sgrt_simd_name), after

@@ -1,3 +1,5 @@
+/* Packed bitfields (bits.h): setting ranges, counting, and the searches
+ * for the next set or clear bit that skip whole words. */
 #include "bits.h"
 
 void sgrt__bits_set_range(uint32_t *w, uint32_t first, uint32_t count)

@@ -7,9 +7,19 @@
  * nodes moved, the pass walks slots in order, parents before children: one
  * parent load per clean slot, sequential. When few did, far apart, it walks
  * below each of them through the links instead (what the write would have
- * done, once per update and never twice over a subtree). */
+ * done, once per update and never twice over a subtree). Both updates, the
+ * serial and the parallel one, close words with the one routine here
+ * (sgrt__dirty_close_word). */
 #include "internal.h"
 
+/* The sparse pass: when fewer than one moved node with children lies in
+ * SPARSE_SLOTS_PER_ROOT slots after close_from, a walk below each of them
+ * costs less than scanning the slots. A walk step (a few dependent link
+ * loads) costs about WALK_STEP_COST scanned slots (a parent load and a bit
+ * test, sequential): past 1 / WALK_STEP_COST of the scan's slots (a long
+ * chain under one moved node), the scan finishes the job instead. */
+#define SPARSE_SLOTS_PER_ROOT 64u
+#define WALK_STEP_COST 4u
 
 void sgrt__dirty_clear(sgrt_scene *s, uint32_t slot)
 {
@@ -19,32 +29,20 @@ void sgrt__dirty_clear(sgrt_scene *s, uint32_t slot)
         sgrt__bit_clear(s->st.dirty_sum, w);
 }
 
-void sgrt__dirty_mark(sgrt_scene *s, uint32_t slot)
+void sgrt__dirty_pend(sgrt_scene *s, uint32_t slot)
 {
-    /* A node already dirty has its descendants dirty or pending already. A
-     * leaf (most nodes of a tree) needs nothing more; an inner node's
-     * descendants all lie after it in slot order, so the closure pass of the
-     * next update, which starts at the lowest such node, reaches them. */
-    if (sgrt__bit_get(s->st.dirty, slot))
-        return;
-    sgrt__dirty_set(s, slot);
-    if (sgrt__bit_get(s->st.inner, slot)) {
-        s->pending_inner++;
-        if (slot < s->close_from)
-            s->close_from = slot;
-    }
+    /* An inner node's descendants all lie after it in slot order, so the
+     * closure pass of the next update, which starts at the lowest such node,
+     * reaches them. */
+    s->pending_inner++;
+    if (slot < s->close_from)
+        s->close_from = slot;
 }
 
-void sgrt__dirty_mark_moved(sgrt_scene *s, uint32_t slot)
+void sgrt__dirty_close_done(sgrt_scene *s)
 {
-    /* Even when the node was dirty already: its descendants may have been
-     * pending from a close_from above their new slots. */
-    sgrt__dirty_set(s, slot);
-    if (sgrt__bit_get(s->st.inner, slot)) {
-        s->pending_inner++;
-        if (slot < s->close_from)
-            s->close_from = slot;
-    }
+    s->close_from = SGRT__NONE;
+    s->pending_inner = 0;
 }
 
 /* Mark the descendants of x, stopping at nodes already dirty (their own
@@ -68,7 +66,46 @@ static uint32_t mark_below(sgrt_scene *s, uint32_t x, uint32_t budget)
 bool sgrt__dirty_closure_is_sparse(const sgrt_scene *s)
 {
     return s->close_from != SGRT__NONE &&
-           (uint64_t)s->pending_inner * 64u < (uint64_t)(s->slot_end - s->close_from);
+           (uint64_t)s->pending_inner * SPARSE_SLOTS_PER_ROOT <
+               (uint64_t)(s->slot_end - s->close_from);
+}
+
+uint32_t sgrt__dirty_close_mask(const sgrt_scene *s, uint32_t w)
+{
+    const uint32_t from = s->close_from;
+    if (from == SGRT__NONE)
+        return 0;
+    const uint32_t first = from + 1u; /* close_from itself is dirty */
+    if (w < first >> 5)
+        return 0;
+    return w == first >> 5 ? sgrt__mask_from(first & 31u) : ~0u;
+}
+
+void sgrt__dirty_close_word(sgrt_scene *s, uint32_t w, uint32_t only, const uint32_t *done,
+                            const uint32_t *done_dirty)
+{
+    sgrt__storage *st = &s->st;
+    uint32_t clean = st->alive[w] & ~st->dirty[w] & only & sgrt__dirty_close_mask(s, w);
+    if (!clean)
+        return;
+    /* In slot order: a parent in this word is closed before its children,
+     * and its new bit is seen by them. */
+    if (!done) {
+        SGRT__FOR_EACH_IN_WORD(w, clean, i,
+            const uint32_t p = st->parent[i];
+            if (p != SGRT__NONE && sgrt__bit_get(st->dirty, p))
+                st->dirty[w] |= 1u << (i & 31u);
+        )
+    } else {
+        SGRT__FOR_EACH_IN_WORD(w, clean, i,
+            const uint32_t p = st->parent[i];
+            if (p != SGRT__NONE && (sgrt__bit_get(done, p) ? sgrt__bit_get(done_dirty, p)
+                                                           : sgrt__bit_get(st->dirty, p)))
+                st->dirty[w] |= 1u << (i & 31u);
+        )
+    }
+    if (st->dirty[w])
+        sgrt__bit_set(st->dirty_sum, w);
 }
 
 void sgrt__dirty_close(sgrt_scene *s)
@@ -76,16 +113,11 @@ void sgrt__dirty_close(sgrt_scene *s)
     const uint32_t from = s->close_from;
     if (from == SGRT__NONE)
         return;
-    const bool sparse = sgrt__dirty_closure_is_sparse(s);
-    s->close_from = SGRT__NONE;
-    s->pending_inner = 0;
-    if (sparse) {
+    if (sgrt__dirty_closure_is_sparse(s)) {
         /* Few moved nodes with children, far apart: walk below each of
          * them through the links (every dirty node with children at or
-         * after `from`; those marked by a walk find their children marked).
-         * A walk costs a few times a scanned slot: past a quarter of the
-         * scan's slots (a long chain), the scan finishes the job. */
-        uint32_t budget = (s->slot_end - from) / 4u;
+         * after `from`; those marked by a walk find their children marked). */
+        uint32_t budget = (s->slot_end - from) / WALK_STEP_COST;
         SGRT__FOR_EACH_SUMMARIZED(s->st.dirty_sum, from >> 10, s->st.sum_words, s->st.dirty,
                                   false, w, bits,
             if (w < from >> 5 || !budget)
@@ -96,26 +128,17 @@ void sgrt__dirty_close(sgrt_scene *s)
             SGRT__FOR_EACH_IN_WORD(w, roots, x,
                 budget = budget ? budget - mark_below(s, x, budget) : 0;)
         )
-        if (budget)
+        if (budget) {
+            sgrt__dirty_close_done(s);
             return;
+        }
     }
     /* Slots after `from` in increasing order: a parent comes before its
      * children, so one pass carries the marks down any depth. Only live,
      * clean slots are looked at: a word whose live slots are all dirty (every
      * node moved) costs two loads. */
     const uint32_t end_word = (s->slot_end + 31u) >> 5;
-    for (uint32_t w = (from + 1u) >> 5; w < end_word; w++) {
-        uint32_t clean = s->st.alive[w] & ~s->st.dirty[w];
-        if (w == (from + 1u) >> 5)
-            clean &= sgrt__mask_from((from + 1u) & 31u);
-        if (!clean)
-            continue;
-        SGRT__FOR_EACH_IN_WORD(w, clean, i,
-            const uint32_t p = s->st.parent[i];
-            if (p != SGRT__NONE && sgrt__bit_get(s->st.dirty, p))
-                s->st.dirty[w] |= 1u << (i & 31u);
-        )
-        if (s->st.dirty[w])
-            sgrt__bit_set(s->st.dirty_sum, w);
-    }
+    for (uint32_t w = (from + 1u) >> 5; w < end_word; w++)
+        sgrt__dirty_close_word(s, w, ~0u, NULL, NULL);
+    sgrt__dirty_close_done(s);
 }

@@ -13,7 +13,7 @@ static size_t align64(size_t x) { return (x + 63u) & ~(size_t)63u; }
 /* Entries and free ring in one block. */
 static size_t table_size(uint32_t cap)
 {
-    return align64((size_t)cap * sizeof(sgrt__handle)) + align64((size_t)cap * 4u);
+    return align64((size_t)cap * sizeof(sgrt__handle)) + align64((size_t)cap * sizeof(uint32_t));
 }
 
 /* The id of a new index's first generation. */
@@ -26,7 +26,7 @@ static uint32_t first_id(const sgrt_scene *s, uint32_t index)
 /* The id of the next generation: the field steps through 1..GEN_PERIOD. */
 static uint32_t next_id(uint32_t id)
 {
-    const uint32_t field = sgrt__handle_field(id);
+    const uint32_t field = sgrt__handle_generation(id);
     const uint32_t next = field == SGRT__GEN_PERIOD ? 1u : field + 1u;
     return (next << SGRT__INDEX_BITS) | (id & SGRT__INDEX_MASK);
 }

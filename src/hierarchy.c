@@ -160,7 +160,7 @@ static uint32_t relocate(sgrt_scene *s, uint32_t root, uint32_t after, uint32_t 
         sgrt__storage_copy_slot(s, d, o, map);
         if (s->st.first_child[d] != SGRT__NONE)
             sgrt__bit_set(s->st.inner, d);
-        s->handles[s->st.slot_handle[d]].slot = d;
+        sgrt__handle_moved(s, s->st.slot_handle[d], d);
         sgrt__nodesets_move(s, o, d);
         sgrt__slot_vacate(s, o);
         sgrt__dirty_clear(s, o);
@@ -252,7 +252,7 @@ sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent
     link_child(s, ns, ps);
     if (keep == SGRT_KEEP_WORLD)
         memcpy(s->st.local[ns], new_local, sizeof new_local);
-    sgrt__dirty_mark_moved(s, ns);
+    sgrt__dirty_mark(s, ns, true);
     if (k && sgrt__slots_reclaim_due(s))
         sgrt__slots_reclaim(s);
     return SGRT_OK;

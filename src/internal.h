@@ -31,7 +31,6 @@
 #include "bits.h"
 #include "kernels/kernels.h"
 
-#define SGRT__NONE 0xFFFFFFFFu          /* "no slot" in parent/child/sibling links */
 #define SGRT__INDEX_BITS 24u
 #define SGRT__INDEX_MASK ((1u << SGRT__INDEX_BITS) - 1u)
 #define SGRT__GEN_PERIOD 255u           /* generations 0..254, encoded 1..255 */
@@ -42,6 +41,7 @@ _Static_assert(SGRT_MAX_NODES + SGRT__MIN_FREE_HANDLES == SGRT__INDEX_MASK + 1u,
 #define SGRT__DEFAULT_CAPACITY 64u
 #define SGRT__HOLE_SLACK 1024u          /* dead slots tolerated beyond the live count */
 #define SGRT__MAX_RANGES 256u           /* parallel update: most tasks per update */
+#define SGRT__SLOTS_PER_SUM 1024u       /* slots one summary word covers: 32 words of 32 */
 
 typedef float sgrt__mat4[16];
 
@@ -111,32 +111,39 @@ typedef struct sgrt__storage {
     uint32_t *scratch;    /* 2 x cap entries, for relocation and compaction */
 } sgrt__storage;
 
-/* A bitfield over slots that follows the scene's storage (registry.c). */
+/* What a registered object is: a call refuses the other kind (a tracker is
+ * never freed as a node set, or read as one). */
+enum { SGRT__KIND_TRACKER = 0x54524B31u, SGRT__KIND_NODESET = 0x53455431u };
+
+/* A bitfield over slots that follows the scene's storage (registry.c), and
+ * beside it, in the same allocation, `side_words` words of the object's own
+ * side array (a tracker's summary, a node set's spare array). */
 typedef struct sgrt__slotbits {
     const sgrt_scene *scene; /* owner, to refuse objects of another scene */
+    uint32_t kind;           /* SGRT__KIND_* */
     uint32_t words;          /* words in `bits`, always >= scene words */
     uint32_t *bits;
-    uint32_t *extra;         /* tracker: summary; node set: spare words */
-    uint32_t *block;         /* one allocation holds bits and extra */
+    uint32_t *block;         /* bits, then the side array */
     size_t block_size;
 } sgrt__slotbits;
 
-/* The registry: trackers and node sets of a scene (each list points at the
- * sgrt__slotbits that begins each object). */
-typedef struct sgrt__registry {
-    sgrt__slotbits **trackers;
-    sgrt__slotbits **sets;
-    uint32_t tracker_count, tracker_cap;
-    uint32_t set_count, set_cap;
-} sgrt__registry;
-
 struct sgrt_tracker {
-    sgrt__slotbits b; /* pending slots; extra = summary, bit w iff bits[w] != 0 */
+    sgrt__slotbits b; /* the pending slots */
+    uint32_t *summary; /* bit w set iff b.bits[w] != 0 */
 };
 
 struct sgrt_nodeset {
-    sgrt__slotbits b; /* members; extra = target of a compaction remap */
+    sgrt__slotbits b; /* the members */
+    uint32_t *spare;  /* as many words: the array a compaction remaps into */
 };
+
+/* The registry: trackers and node sets of a scene. */
+typedef struct sgrt__registry {
+    struct sgrt_tracker **trackers;
+    struct sgrt_nodeset **sets;
+    uint32_t tracker_count, tracker_cap;
+    uint32_t set_count, set_cap;
+} sgrt__registry;
 
 /* One handle-table entry: resolving a handle reads one 8-byte entry. `id` is
  * the handle of the index's current generation (while the index is free:
@@ -177,8 +184,10 @@ struct sgrt_scene {
 
     /* The parallel update's plan (parallel.c): contiguous slot ranges, cut at
      * summary-word boundaries (1,024 slots), one task each. */
-    uint32_t structure_version; /* bumped by every change of links or storage */
-    uint32_t plan_version;      /* structure_version + 1 the plan was built for; 0: none */
+    /* Bumped by every change of links or slots. 64 bits: a plan keyed on a
+     * 32-bit count would be taken for current again after 2^32 changes. */
+    uint64_t structure_version; /* starts at 1 */
+    uint64_t plan_version;      /* structure_version the plan was built for; 0: none */
     uint32_t plan_wanted;       /* the range count it was built for */
     uint32_t plan_ranges;
     uint32_t range_sum[SGRT__MAX_RANGES + 1]; /* range r: summary words [range_sum[r], [r+1]) */
@@ -234,6 +243,12 @@ sgrt_result sgrt__handles_reserve(sgrt_scene *s, uint32_t node_count);
 sgrt_result sgrt__handle_ensure(sgrt_scene *s);
 uint32_t sgrt__handle_take(sgrt_scene *s, uint32_t slot);
 void sgrt__handle_release(sgrt_scene *s, uint32_t index);
+/* The table entry a handle names (for prefetching: it may be past the
+ * entries in use). */
+static inline const sgrt__handle *sgrt__handle_entry(const sgrt_scene *s, sgrt_node n)
+{
+    return &s->handles[(n.id ^ s->salt) & SGRT__INDEX_MASK];
+}
 /* Slot of a handle, or SGRT__NONE if it is not a live node of s: one XOR,
  * one compare and one load of the table. */
 static inline uint32_t sgrt__resolve(const sgrt_scene *s, sgrt_node n)
@@ -243,16 +258,25 @@ static inline uint32_t sgrt__resolve(const sgrt_scene *s, sgrt_node n)
         return SGRT__NONE;
     return s->handles[index].slot;
 }
+/* The node of handle index `index` now lives in `slot` (relocation,
+ * reclamation, compaction). */
+static inline void sgrt__handle_moved(sgrt_scene *s, uint32_t index, uint32_t slot)
+{
+    s->handles[index].slot = slot;
+}
 static inline sgrt_node sgrt__handle_of_slot(const sgrt_scene *s, uint32_t slot)
 {
     const sgrt_node n = {s->handles[s->st.slot_handle[slot]].id};
     return n;
 }
-/* The generation field (1..SGRT__GEN_PERIOD) of a handle. */
-static inline uint32_t sgrt__handle_field(uint32_t id) { return id >> SGRT__INDEX_BITS; }
+/* The generation field of a handle: 1..SGRT__GEN_PERIOD, offset per scene
+ * (handles.c). */
+static inline uint32_t sgrt__handle_generation(uint32_t id) { return id >> SGRT__INDEX_BITS; }
 
 /* ---- dirty.c ------------------------------------------------------------- */
 
+/* The bit alone (and its summary): a node that cannot have descendants
+ * pending (a new node, or a mark of the closure pass itself). */
 static inline void sgrt__dirty_set(sgrt_scene *s, uint32_t slot)
 {
     const uint32_t w = slot >> 5;
@@ -260,24 +284,57 @@ static inline void sgrt__dirty_set(sgrt_scene *s, uint32_t slot)
     sgrt__bit_set(s->st.dirty_sum, w);
 }
 void sgrt__dirty_clear(sgrt_scene *s, uint32_t slot);
-/* The node at slot moved: mark it, and leave its descendants to the closure
- * pass (lowering close_from when it has children). O(1). */
-void sgrt__dirty_mark(sgrt_scene *s, uint32_t slot);
-/* The same for a node that a re-parent moved, possibly to other slots with
- * its subtree: the closure pass is made to start at it in any case. */
-void sgrt__dirty_mark_moved(sgrt_scene *s, uint32_t slot);
+/* A dirty node with children: the next closure pass starts at it at the
+ * latest. O(1). */
+void sgrt__dirty_pend(sgrt_scene *s, uint32_t slot);
+/* The one marking path of every call that changes a node's world: its local
+ * was written, or (`relinked`) it was re-parented, possibly to other slots
+ * with its subtree. Its own bit is set, and its descendants are left to the
+ * closure pass. A node already dirty has its descendants dirty or pending,
+ * unless it was re-parented: they may have been pending from a close_from
+ * above their new slots, so a relinked node is pended again. O(1). */
+static inline void sgrt__dirty_mark(sgrt_scene *s, uint32_t slot, bool relinked)
+{
+    const uint32_t w = slot >> 5, bit = 1u << (slot & 31u);
+    if ((s->st.dirty[w] & bit) && !relinked)
+        return;
+    s->st.dirty[w] |= bit;
+    sgrt__bit_set(s->st.dirty_sum, w);
+    if (s->st.inner[w] & bit)
+        sgrt__dirty_pend(s, slot);
+}
 /* The closure pass: every live node below a dirty node becomes dirty.
  * O(live slots after close_from), or, when sparse, O(nodes it marks);
- * nothing when nothing is pending. */
+ * nothing when nothing is pending. Leaves nothing pending. */
 void sgrt__dirty_close(sgrt_scene *s);
-/* Whether the pending closure is sparse: few moved nodes with children
- * (fewer than 1 per 64 slots after close_from), closed by link walks. */
+/* Whether the pending closure is sparse: few moved nodes with children,
+ * closed by link walks. */
 bool sgrt__dirty_closure_is_sparse(const sgrt_scene *s);
+/* The slots of word w that the pending closure pass may still mark: those
+ * after close_from (none when nothing is pending). */
+uint32_t sgrt__dirty_close_mask(const sgrt_scene *s, uint32_t w);
+/* The closure of one word, the routine both updates run: each live, clean
+ * slot of `only` that the pass may mark becomes dirty when its parent is.
+ * A parent in `done` (the parallel update's cross set, updated before the
+ * tasks; NULL: none) is read from `done_dirty`, any other from the dirty
+ * bits, so that a task never reads a word another task writes. Keeps the
+ * summary exact. */
+void sgrt__dirty_close_word(sgrt_scene *s, uint32_t w, uint32_t only, const uint32_t *done,
+                            const uint32_t *done_dirty);
+/* Nothing is pending any more (the passes over every word have run). */
+void sgrt__dirty_close_done(sgrt_scene *s);
 
 /* ---- update.c ------------------------------------------------------------ */
 
 /* Exact current world of a live slot, as the next update will store it. */
 void sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16]);
+/* What an update owes the hand-off for word w, before its kernel recomputes
+ * the slots `d` of the word (their final dirty bits), for the slots `mask`
+ * of the word that the caller owns: trackers learn `d`, previous worlds are
+ * saved (sgrt__prev_save_word). The one route of both updates: the serial
+ * one calls it for every word with work, each task of the parallel one for
+ * the words of its range. */
+void sgrt__update_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask);
 
 /* ---- prev.c -------------------------------------------------------------- */
 
@@ -291,9 +348,6 @@ void sgrt__prev_created(sgrt_scene *s, uint32_t slot);
  * word's recomputed slots, and report to the trackers the slots whose
  * previous world changes without a recompute. Only with prev_world. */
 void sgrt__prev_save_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask);
-/* The same for every word of the scene (the serial update), after the
- * closure pass. O(words recomputed now or by the last update). */
-void sgrt__prev_save(sgrt_scene *s);
 /* After the kernels: the new nodes' previous world is their first world.
  * O(sum words + new nodes). */
 void sgrt__prev_finish(sgrt_scene *s);
@@ -325,6 +379,12 @@ const char *sgrt__registry_check(const sgrt_scene *s);
  * created, destroyed, or moved in storage): every tracker records them. */
 void sgrt__trackers_note(sgrt_scene *s, uint32_t word, uint32_t bits);
 void sgrt__trackers_note_slot(sgrt_scene *s, uint32_t slot);
+/* t forgets the pending slots `bits` of word `word` (node sets consuming
+ * changes), keeping its summary exact. */
+void sgrt__tracker_forget(struct sgrt_tracker *t, uint32_t word, uint32_t bits);
+/* Whether t is a live tracker of s / set a live node set of s. */
+bool sgrt__tracker_of(const sgrt_scene *s, const struct sgrt_tracker *t);
+bool sgrt__nodeset_of(const sgrt_scene *s, const struct sgrt_nodeset *set);
 
 /* ---- nodeset.c ----------------------------------------------------------- */
 
@@ -355,6 +415,7 @@ bool sgrt__keep_world_local(void (*mul)(const float *a, const float *b, float *o
 #define SGRT__KEEP_WORLD_TOLERANCE (1.0 / 4096.0)
 bool sgrt__world_kept(const float got[16], const float want[16]);
 bool sgrt__all_finite(const float *v, uint32_t n);
+
 
 /* ---- scene.c ------------------------------------------------------------- */
 

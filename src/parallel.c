@@ -12,6 +12,14 @@
 #include "internal.h"
 #include <string.h>
 
+/* Ranges per worker: tasks differ in cost (a range of static nodes has
+ * none), so each worker should find several to take. */
+#define RANGES_PER_WORKER 8u
+/* When the cross set, which the calling thread updates alone, holds more
+ * than 1 / SERIAL_SHARE_LIMIT of the nodes (a long chain, or level-order
+ * storage), the tasks cannot win back their cost: the serial update runs. */
+#define SERIAL_SHARE_LIMIT 2u
+
 static uint32_t used_sum_words(const sgrt_scene *s)
 {
     return (((s->slot_end + 31u) >> 5) + 31u) >> 5;
@@ -29,10 +37,10 @@ static void plan_build(sgrt_scene *s, uint32_t wanted)
     for (uint32_t r = 0; r <= nr; r++)
         s->range_sum[r] = (uint32_t)((uint64_t)r * sum_end / nr);
     s->plan_ranges = nr;
-    memset(s->st.cross, 0, (size_t)s->st.words * 4u);
+    memset(s->st.cross, 0, (size_t)s->st.words * sizeof(uint32_t));
     for (uint32_t r = nr; r-- > 0;) {
-        const uint32_t begin = s->range_sum[r] * 1024u;
-        uint32_t i = s->range_sum[r + 1] * 1024u;
+        const uint32_t begin = s->range_sum[r] * SGRT__SLOTS_PER_SUM;
+        uint32_t i = s->range_sum[r + 1] * SGRT__SLOTS_PER_SUM;
         if (i > s->slot_end)
             i = s->slot_end;
         while (i-- > begin) {
@@ -43,33 +51,17 @@ static void plan_build(sgrt_scene *s, uint32_t wanted)
                 sgrt__bit_set(s->st.cross, p);
         }
     }
-    memset(s->st.cross_sum, 0, (size_t)s->st.sum_words * 4u);
+    memset(s->st.cross_sum, 0, (size_t)s->st.sum_words * sizeof(uint32_t));
     uint32_t members = 0;
     for (uint32_t w = 0; w < s->st.words; w++)
         if (s->st.cross[w]) {
             sgrt__bit_set(s->st.cross_sum, w);
             members += sgrt__popcount32(s->st.cross[w]);
         }
-    /* When the serial part would be most of the scene (a long chain, or
-     * level-order storage), the tasks could not win back their cost: one
-     * range, the serial update. */
-    if (members > s->node_count / 2u)
+    if (members > s->node_count / SERIAL_SHARE_LIMIT)
         s->plan_ranges = 1;
-    s->plan_version = s->structure_version + 1u;
+    s->plan_version = s->structure_version;
     s->plan_wanted = wanted;
-}
-
-/* Mask of the slots after close_from in word w (all when nothing pends
- * before it, none when the pass does not reach w). */
-static uint32_t closure_mask(const sgrt_scene *s, uint32_t w)
-{
-    const uint32_t from = s->close_from;
-    if (from == SGRT__NONE)
-        return 0;
-    const uint32_t first = from + 1u;
-    if (w < first >> 5)
-        return 0;
-    return w == first >> 5 ? sgrt__mask_from(first & 31u) : ~0u;
 }
 
 /* Serial part: close and update the cross set, slot order. Its dirty bits
@@ -78,25 +70,19 @@ static uint32_t closure_mask(const sgrt_scene *s, uint32_t w)
 static uint32_t update_cross(sgrt_scene *s)
 {
     sgrt__storage *st = &s->st;
-    /* Only words holding members: a few per range in depth-first order. */
+    /* Only words holding members: a few per range in depth-first order. The
+     * closure first (a member's parent is a member, in an earlier word or
+     * earlier in this one, its bit still in `dirty`), then the moves. */
     SGRT__FOR_EACH_SUMMARIZED(st->cross_sum, 0, st->sum_words, st->cross, false, w, members,
-        uint32_t clean = st->alive[w] & ~st->dirty[w] & members & closure_mask(s, w);
-        st->pdirty[w] = 0;
-        /* A parent is in the set too: in an earlier word its bit has moved
-         * to pdirty already, in this word it is still in dirty. */
-        SGRT__FOR_EACH_IN_WORD(w, clean, i,
-            const uint32_t p = st->parent[i];
-            if (p != SGRT__NONE && (sgrt__bit_get(st->dirty, p) || sgrt__bit_get(st->pdirty, p)))
-                st->dirty[w] |= 1u << (i & 31u);
-        )
+        sgrt__dirty_close_word(s, w, members, NULL, NULL);
+    )
+    SGRT__FOR_EACH_SUMMARIZED(st->cross_sum, 0, st->sum_words, st->cross, false, w, members,
         const uint32_t moved = st->dirty[w] & members;
-        if (st->prev_world)
-            sgrt__prev_save_word(s, w, moved, members);
+        sgrt__update_side_word(s, w, moved, members);
         st->pdirty[w] = moved;
         st->work[w] = moved;
         if (moved) {
             sgrt__bit_set(st->work_sum, w);
-            sgrt__trackers_note(s, w, moved);
             st->dirty[w] &= ~moved;
             if (!st->dirty[w])
                 sgrt__bit_clear(st->dirty_sum, w);
@@ -109,8 +95,8 @@ static uint32_t update_cross(sgrt_scene *s)
     return s->k.update(&v);
 }
 
-/* One range: complete the closure of its slots outside the cross set, feed
- * the trackers, recompute. */
+/* One range: complete the closure of its slots outside the cross set, do
+ * the side work of its words, recompute. */
 static void update_range(sgrt_scene *s, uint32_t r)
 {
     sgrt__storage *st = &s->st;
@@ -119,26 +105,10 @@ static void update_range(sgrt_scene *s, uint32_t r)
     if (w_end > st->words)
         w_end = st->words;
     for (uint32_t w = sum_first * 32u; w < w_end; w++) {
-        uint32_t clean = st->alive[w] & ~st->dirty[w] & ~st->cross[w] & closure_mask(s, w);
-        SGRT__FOR_EACH_IN_WORD(w, clean, i,
-            const uint32_t p = st->parent[i];
-            /* A parent in the cross set was done before the tasks; any other
-             * parent is in this range. */
-            const bool moved = p != SGRT__NONE && (sgrt__bit_get(st->cross, p)
-                                                       ? sgrt__bit_get(st->pdirty, p)
-                                                       : sgrt__bit_get(st->dirty, p));
-            if (moved)
-                st->dirty[w] |= 1u << (i & 31u);
-        )
-        if (st->dirty[w]) {
-            sgrt__bit_set(st->dirty_sum, w);
-            sgrt__trackers_note(s, w, st->dirty[w]);
-        }
+        sgrt__dirty_close_word(s, w, ~st->cross[w], st->cross, st->pdirty);
+        /* The cross set's slots had theirs before the tasks. */
+        sgrt__update_side_word(s, w, st->dirty[w], ~st->cross[w]);
     }
-    /* The cross set's previous worlds were saved with it. */
-    if (st->prev_world)
-        for (uint32_t w = sum_first * 32u; w < w_end; w++)
-            sgrt__prev_save_word(s, w, st->dirty[w], ~st->cross[w]);
     const sgrt__update_view v = {
         (const float(*)[16])st->local, st->world, st->parent, st->dirty, st->dirty_sum,
         sum_first, sum_end,
@@ -159,7 +129,8 @@ static bool range_has_work(const sgrt_scene *s, uint32_t r)
     for (uint32_t sw = s->range_sum[r]; sw < s->range_sum[r + 1]; sw++)
         if (s->st.dirty_sum[sw] || (s->st.prev_world && s->st.prev_moved_sum[sw]))
             return true;
-    return s->close_from != SGRT__NONE && s->close_from + 1u < s->range_sum[r + 1] * 1024u &&
+    const uint32_t end = s->range_sum[r + 1] * SGRT__SLOTS_PER_SUM;
+    return s->close_from != SGRT__NONE && s->close_from + 1u < end &&
            s->close_from + 1u < s->slot_end;
 }
 
@@ -169,19 +140,25 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
         return 0;
     if (!ex || !ex->run || ex->workers <= 1u)
         return sgrt_scene_update(s);
-    bool pending = s->close_from != SGRT__NONE;
-    for (uint32_t sw = 0; !pending && sw < s->st.sum_words; sw++)
-        pending = s->st.dirty_sum[sw] != 0;
-    if (!pending && s->st.prev_world)
-        return sgrt_scene_update(s); /* previous worlds may have to catch up */
-    if (!pending)
+    bool dirty = false;
+    for (uint32_t sw = 0; !dirty && sw < s->st.sum_words; sw++)
+        dirty = s->st.dirty_sum[sw] != 0;
+    if (!dirty) {
+        /* Nothing moved (a pending closure below nodes destroyed since has
+         * nothing left to mark). Previous worlds may have to catch up. */
+        if (s->st.prev_world)
+            return sgrt_scene_update(s);
+        sgrt__dirty_close_done(s);
         return 0; /* an idle frame wakes no thread */
+    }
     /* A sparse closure is a few link walks: done here, the tasks then have
      * none to do. */
     if (sgrt__dirty_closure_is_sparse(s))
         sgrt__dirty_close(s);
-    uint32_t wanted = ex->workers > SGRT__MAX_RANGES / 8u ? SGRT__MAX_RANGES : ex->workers * 8u;
-    if (s->plan_version != s->structure_version + 1u || s->plan_wanted != wanted)
+    const uint32_t wanted = ex->workers > SGRT__MAX_RANGES / RANGES_PER_WORKER
+                                ? SGRT__MAX_RANGES
+                                : ex->workers * RANGES_PER_WORKER;
+    if (s->plan_version != s->structure_version || s->plan_wanted != wanted)
         plan_build(s, wanted);
     if (s->plan_ranges <= 1u)
         return sgrt_scene_update(s);
@@ -197,8 +174,7 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
         update_range(s, s->tasks[0]); /* one task: no thread to wake */
     else if (ntasks > 1u)
         ex->run(ex->user, ntasks, range_task, s);
-    s->close_from = SGRT__NONE;
-    s->pending_inner = 0;
+    sgrt__dirty_close_done(s);
     if (s->st.prev_world)
         sgrt__prev_finish(s);
     for (uint32_t r = 0; r < s->plan_ranges; r++)

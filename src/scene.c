@@ -60,6 +60,7 @@ sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
     s->flags = desc->flags;
     s->max_nodes = max_nodes;
     s->close_from = SGRT__NONE;
+    s->structure_version = 1; /* plan_version 0: no plan yet */
     /* The address separates live scenes; the counter, a new scene from a
      * destroyed one whose memory it reuses (the stack position helps a
      * little where there is no counter). */

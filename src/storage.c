@@ -71,21 +71,21 @@ static sgrt_result storage_alloc(const sgrt_scene *s, uint32_t cap, sgrt__storag
     if (!block)
         return err;
     (void)layout(st, cap, block, optional);
-#define ZERO_BITFIELD(name) memset(st->name, 0, (size_t)st->words * 4u);
+#define ZERO_BITFIELD(name) memset(st->name, 0, (size_t)st->words * sizeof(uint32_t));
 #define ZERO_OPTIONAL_BITFIELD(name)                                                   \
     if (st->name) {                                                                    \
-        memset(st->name, 0, (size_t)st->words * 4u);                                   \
-        memset(st->name##_sum, 0, (size_t)st->sum_words * 4u);                         \
+        memset(st->name, 0, (size_t)st->words * sizeof(uint32_t));                     \
+        memset(st->name##_sum, 0, (size_t)st->sum_words * sizeof(uint32_t));           \
     }
     SGRT__SLOT_BITFIELDS(ZERO_BITFIELD)
     SGRT__PLAN_BITFIELDS(ZERO_BITFIELD)
     SGRT__OPTIONAL_SLOT_BITFIELDS(ZERO_OPTIONAL_BITFIELD)
 #undef ZERO_OPTIONAL_BITFIELD
 #undef ZERO_BITFIELD
-    memset(st->work_sum, 0, (size_t)st->sum_words * 4u);
-    memset(st->cross_sum, 0, (size_t)st->sum_words * 4u);
-    memset(st->alive_full, 0, (size_t)st->sum_words * 4u);
-    memset(st->dirty_sum, 0, (size_t)st->sum_words * 4u);
+    memset(st->work_sum, 0, (size_t)st->sum_words * sizeof(uint32_t));
+    memset(st->cross_sum, 0, (size_t)st->sum_words * sizeof(uint32_t));
+    memset(st->alive_full, 0, (size_t)st->sum_words * sizeof(uint32_t));
+    memset(st->dirty_sum, 0, (size_t)st->sum_words * sizeof(uint32_t));
     return SGRT_OK;
 }
 
@@ -126,14 +126,14 @@ static sgrt_result storage_resize(sgrt_scene *s, uint32_t new_cap)
         memcpy(st.name, s->st.name, n * sizeof(type));
 #define COPY_BITFIELD(name)                                                            \
     if (s->st.words)                                                                   \
-        memcpy(st.name, s->st.name, (size_t)s->st.words * 4u);
+        memcpy(st.name, s->st.name, (size_t)s->st.words * sizeof(uint32_t));
 #define COPY_OPTIONAL_ARRAY(name, type, kind)                                          \
     if (st.name)                                                                       \
         COPY_ARRAY(name, type, kind)
 #define COPY_OPTIONAL_BITFIELD(name)                                                   \
     if (st.name && s->st.words) {                                                      \
         COPY_BITFIELD(name)                                                            \
-        memcpy(st.name##_sum, s->st.name##_sum, (size_t)s->st.sum_words * 4u);         \
+        memcpy(st.name##_sum, s->st.name##_sum, (size_t)s->st.sum_words * sizeof(uint32_t)); \
     }
     SGRT__SLOT_ARRAYS(COPY_ARRAY)
     SGRT__SLOT_BITFIELDS(COPY_BITFIELD)
@@ -144,8 +144,8 @@ static sgrt_result storage_resize(sgrt_scene *s, uint32_t new_cap)
 #undef COPY_BITFIELD
 #undef COPY_ARRAY
     if (s->st.sum_words) {
-        memcpy(st.alive_full, s->st.alive_full, (size_t)s->st.sum_words * 4u);
-        memcpy(st.dirty_sum, s->st.dirty_sum, (size_t)s->st.sum_words * 4u);
+        memcpy(st.alive_full, s->st.alive_full, (size_t)s->st.sum_words * sizeof(uint32_t));
+        memcpy(st.dirty_sum, s->st.dirty_sum, (size_t)s->st.sum_words * sizeof(uint32_t));
     }
     storage_install(s, &st);
     return SGRT_OK;
@@ -325,7 +325,7 @@ void sgrt__slots_reclaim(sgrt_scene *s)
                 sgrt__trackers_note_slot(s, o);
                 sgrt__trackers_note_slot(s, n);
             }
-            s->handles[st->slot_handle[n]].slot = n;
+            sgrt__handle_moved(s, st->slot_handle[n], n);
             sgrt__bit_set(st->alive, n);
             if (dirty & (1u << (o & 31u)))
                 sgrt__bit_set(st->dirty, n);
@@ -384,7 +384,7 @@ sgrt_result sgrt__storage_compact(sgrt_scene *s)
         copy_slot(&st, n, &s->st, o, map);
         if (st.first_child[n] != SGRT__NONE)
             sgrt__bit_set(st.inner, n);
-        s->handles[s->st.slot_handle[o]].slot = n;
+        sgrt__handle_moved(s, s->st.slot_handle[o], n);
         if (sgrt__bit_get(s->st.dirty, o)) {
             sgrt__bit_set(st.dirty, n);
             sgrt__bit_set(st.dirty_sum, n >> 5);

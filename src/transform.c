@@ -1,104 +1,67 @@
-/* Writing and reading transforms: set_local, set_trs, set_world, local and
- * world reads. None of these allocate. */
+/* Writing and reading transforms: set_local, set_trs, set_world, their batch
+ * forms sgrt_nodes_set_local and sgrt_nodes_set_trs, and the local and world
+ * reads. None of these allocate. */
 #include "internal.h"
-#include <simde/x86/sse2.h>
 #include <string.h>
 
-/* Prefetching for batches: the handle entry a few entries ahead, and the
- * local matrix a write is about to replace. */
+/* The checking pass of a batch fetches the handle entry SGRT__WRITE_AHEAD
+ * entries ahead (kernels.h says why that distance). */
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH(p) __builtin_prefetch(p)
-#define PREFETCH_W(p) __builtin_prefetch((p), 1)
 #else
 #define PREFETCH(p) ((void)(p))
-#define PREFETCH_W(p) ((void)(p))
 #endif
-#define AHEAD 8u
 
-/* A matrix as four 128-bit integer vectors (SIMDe: SSE2 on x86, NEON on ARM,
- * plain C elsewhere): the write path checks, compares and copies 64 bytes
- * with a handful of vector instructions and one load of each side. Integer
- * operations only, so the result is the same on every target. */
-typedef struct mat_bits {
-    simde__m128i v[4];
-} mat_bits;
-
-static inline mat_bits load_bits(const float *m)
-{
-    mat_bits r;
-    for (int k = 0; k < 4; k++)
-        r.v[k] = simde_mm_loadu_si128((const simde__m128i *)(const void *)(m + 4 * k));
-    return r;
-}
-
-/* No NaN or infinity: no element with an all-ones exponent. */
-static inline bool finite_bits(const mat_bits *m)
-{
-    const simde__m128i e = simde_mm_set1_epi32(0x7F800000);
-    simde__m128i bad = simde_mm_setzero_si128();
-    for (int k = 0; k < 4; k++)
-        bad = simde_mm_or_si128(bad, simde_mm_cmpeq_epi32(simde_mm_and_si128(m->v[k], e), e));
-    return simde_mm_movemask_epi8(bad) == 0;
-}
-
-static inline bool finite16(const float *m)
-{
-    const mat_bits b = load_bits(m);
-    return finite_bits(&b);
-}
-
-/* The write itself: copy m into the slot's local and mark the node and its
- * subtree, unless m is bit-identical to what is there (then nothing is
- * marked). A node already dirty needs no comparison: its subtree is marked
- * or pending. */
-static inline void write_bits(sgrt_scene *s, uint32_t slot, const mat_bits *m)
-{
-    float *dst = s->st.local[slot];
-    if (!sgrt__bit_get(s->st.dirty, slot)) {
-        const mat_bits old = load_bits(dst);
-        simde__m128i diff = simde_mm_setzero_si128();
-        for (int k = 0; k < 4; k++)
-            diff = simde_mm_or_si128(diff, simde_mm_xor_si128(old.v[k], m->v[k]));
-        if (simde_mm_movemask_epi8(simde_mm_cmpeq_epi8(diff, simde_mm_setzero_si128())) == 0xFFFF)
-            return;
-        /* sgrt__dirty_mark, its common case inline: a leaf, not yet dirty. */
-        if (!sgrt__bit_get(s->st.inner, slot))
-            sgrt__dirty_set(s, slot);
-        else
-            sgrt__dirty_mark(s, slot);
-    }
-    for (int k = 0; k < 4; k++)
-        simde_mm_storeu_si128((simde__m128i *)(void *)(dst + 4 * k), m->v[k]);
-}
-
+/* The write itself: copy m into the slot's local and mark the node, unless
+ * m is bit-identical to what is there (then nothing is marked). */
 static inline void write_local(sgrt_scene *s, uint32_t slot, const float *m)
 {
-    const mat_bits b = load_bits(m);
-    write_bits(s, slot, &b);
+    if (s->k.store16(s->st.local, &slot, m, 1, 0))
+        sgrt__dirty_mark(s, slot, false);
+}
+
+/* Mark the nodes of `slot` whose bit is set in `changed`. */
+static inline void mark_changed(sgrt_scene *s, const uint32_t *slot, uint32_t changed)
+{
+    while (changed) {
+        sgrt__dirty_mark(s, slot[sgrt__ctz32(changed)], false);
+        changed &= changed - 1u;
+    }
+}
+
+/* A single write of a finite m to a live node: store and mark, or refuse a
+ * matrix that is not finite, changing nothing. */
+static inline sgrt_result put_local(sgrt_scene *s, uint32_t slot, const float *m)
+{
+    const uint32_t r = s->k.put16(s->st.local[slot], m);
+    if (r == SGRT__PUT_BAD)
+        return SGRT_ERR_INVALID_ARG;
+    if (r == SGRT__PUT_CHANGED)
+        sgrt__dirty_mark(s, slot, false);
+    return SGRT_OK;
 }
 
 /* The checks of a call that writes a matrix: arguments, the handle (its
- * slot in *slot), a finite matrix (its bits in *b). */
+ * slot in *slot), a finite matrix. */
 static sgrt_result take_matrix(const sgrt_scene *s, sgrt_node node, const float *m,
-                               uint32_t *slot, mat_bits *b)
+                               uint32_t *slot)
 {
     if (!s || !m)
         return SGRT_ERR_INVALID_ARG;
     *slot = sgrt__resolve(s, node);
     if (*slot == SGRT__NONE)
         return SGRT_ERR_STALE_HANDLE;
-    *b = load_bits(m);
-    return finite_bits(b) ? SGRT_OK : SGRT_ERR_INVALID_ARG;
+    return s->k.check16(m, 1) == 1u ? SGRT_OK : SGRT_ERR_INVALID_ARG; /* 1: none bad */
 }
 
 sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16])
 {
-    uint32_t slot;
-    mat_bits b;
-    const sgrt_result r = take_matrix(s, node, m, &slot, &b);
-    if (r == SGRT_OK)
-        write_bits(s, slot, &b);
-    return r;
+    if (!s || !m)
+        return SGRT_ERR_INVALID_ARG;
+    const uint32_t slot = sgrt__resolve(s, node);
+    if (slot == SGRT__NONE)
+        return SGRT_ERR_STALE_HANDLE;
+    return put_local(s, slot, m);
 }
 
 /* Finite inputs give a finite matrix unless a product overflows, and a
@@ -114,11 +77,9 @@ sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node node, const float t[3], c
     if (slot == SGRT__NONE)
         return SGRT_ERR_STALE_HANDLE;
     float m[16];
-    sgrt__trs_to_mat4(t, q, scale, m);
-    if (!finite16(m))
-        return SGRT_ERR_INVALID_ARG;
-    write_local(s, slot, m);
-    return SGRT_OK;
+    s->k.trs((const float(*)[3])t, (const float(*)[4])q, (const float(*)[3])scale,
+             (float(*)[16])m, 1);
+    return put_local(s, slot, m);
 }
 
 /* The local that puts the node at m now: the keep-world computation of
@@ -126,13 +87,12 @@ sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node node, const float t[3], c
 sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node node, const float m[16])
 {
     uint32_t slot;
-    mat_bits b;
-    const sgrt_result r = take_matrix(s, node, m, &slot, &b);
+    const sgrt_result r = take_matrix(s, node, m, &slot);
     if (r != SGRT_OK)
         return r;
     const uint32_t parent = s->st.parent[slot];
     if (parent == SGRT__NONE) {
-        write_bits(s, slot, &b);
+        write_local(s, slot, m);
         return SGRT_OK;
     }
     float pw[16], local[16];
@@ -145,10 +105,19 @@ sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node node, const float m[16]
 
 /* ---- batches ----------------------------------------------------------------- */
 
-/* Resolved slots of a batch are kept in the scene's scratch array (2 x
- * capacity entries) between the checking pass and the writing pass; a batch
- * longer than that resolves its tail twice. */
+/* Batches run in chunks of SGRT__WRITE_CHUNK entries, the kernels' unit.
+ * Resolved slots are kept in the scene's scratch array (2 x capacity
+ * entries) between the checking pass and the writing pass; a batch longer
+ * than that resolves its tail twice. */
+#define CHUNK SGRT__WRITE_CHUNK
 static uint32_t scratch_entries(const sgrt_scene *s) { return 2u * s->st.cap; }
+
+/* Entries [done, done + n) of the next chunk; n = 0 at the end. Counted
+ * from below so that no index wraps, whatever the count. */
+static inline uint32_t chunk_of(uint32_t count, uint32_t done)
+{
+    return count - done < CHUNK ? count - done : CHUNK;
+}
 
 static sgrt_result refuse(uint32_t *out_bad, uint32_t i, sgrt_result r)
 {
@@ -157,19 +126,56 @@ static sgrt_result refuse(uint32_t *out_bad, uint32_t i, sgrt_result r)
     return r;
 }
 
-/* The checking pass's resolution: the slot of nodes[i], prefetching ahead. */
-static inline uint32_t resolve_ahead(const sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
-                                     uint32_t i)
+/* The checking pass over one chunk: resolve entries [base, base + n) into
+ * slot[], prefetching handle entries ahead; check16 says which matrix of
+ * m (the chunk's) is bad. Returns SGRT_OK, or the first refused entry's
+ * error with its index in *at. */
+static sgrt_result check_chunk(const sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
+                               uint32_t base, uint32_t n, const float *m, uint32_t *slot,
+                               uint32_t *at)
 {
-    if (i + AHEAD < count)
-        PREFETCH(&s->handles[(nodes[i + AHEAD].id ^ s->salt) & SGRT__INDEX_MASK]);
-    return sgrt__resolve(s, nodes[i]);
+    const uint32_t bad = s->k.check16(m, n);
+    for (uint32_t j = 0; j < bad; j++) {
+        const uint32_t i = base + j;
+        if (i + SGRT__WRITE_AHEAD < count)
+            PREFETCH(sgrt__handle_entry(s, nodes[i + SGRT__WRITE_AHEAD]));
+        slot[j] = sgrt__resolve(s, nodes[i]);
+        if (slot[j] == SGRT__NONE) {
+            *at = i;
+            return SGRT_ERR_STALE_HANDLE;
+        }
+    }
+    if (bad < n) {
+        *at = base + bad;
+        return SGRT_ERR_INVALID_ARG;
+    }
+    return SGRT_OK;
 }
 
-/* The writing pass's slot of entry i (checked live by the first pass). */
-static inline uint32_t checked_slot(const sgrt_scene *s, const sgrt_node *nodes, uint32_t i)
+/* The checking pass keeps the slots it resolved: in scratch while they fit,
+ * else (the tail of a batch longer than 2 x capacity) resolved again. */
+static inline const uint32_t *chunk_slots(sgrt_scene *s, const sgrt_node *nodes, uint32_t base,
+                                          uint32_t n, uint32_t *buf)
 {
-    return i < scratch_entries(s) ? s->st.scratch[i] : sgrt__resolve(s, nodes[i]);
+    if ((uint64_t)base + n <= scratch_entries(s))
+        return s->st.scratch + base;
+    for (uint32_t j = 0; j < n; j++)
+        buf[j] = sgrt__resolve(s, nodes[base + j]);
+    return buf;
+}
+
+/* The writing pass over one chunk: store and mark what changed. The slots
+ * of the next chunk follow in scratch when the checking pass kept them
+ * there: store16 then fetches their locals ahead. */
+static inline void write_chunk(sgrt_scene *s, const sgrt_node *nodes, uint32_t count,
+                               uint32_t base, uint32_t n, const float *m, uint32_t *buf)
+{
+    const uint64_t kept = scratch_entries(s);
+    const uint32_t *slot = chunk_slots(s, nodes, base, n, buf);
+    const uint32_t ahead = slot != buf && base + (uint64_t)n + chunk_of(count, base + n) <= kept
+                               ? chunk_of(count, base + n)
+                               : 0u;
+    mark_changed(s, slot, s->k.store16(s->st.local, slot, m, n, ahead));
 }
 
 sgrt_result sgrt_nodes_set_local(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
@@ -177,60 +183,40 @@ sgrt_result sgrt_nodes_set_local(sgrt_scene *s, uint32_t count, const sgrt_node 
 {
     if (!s || (count && (!nodes || !local)))
         return SGRT_ERR_INVALID_ARG;
-    const uint32_t keep = scratch_entries(s);
-    for (uint32_t i = 0; i < count; i++) {
-        const uint32_t slot = resolve_ahead(s, count, nodes, i);
-        if (slot == SGRT__NONE)
-            return refuse(out_bad, i, SGRT_ERR_STALE_HANDLE);
-        if (!finite16(local[i]))
-            return refuse(out_bad, i, SGRT_ERR_INVALID_ARG);
-        if (i < keep)
-            s->st.scratch[i] = slot;
+    uint32_t buf[CHUNK], at = 0;
+    for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n) {
+        uint32_t *slot = (uint64_t)base + n <= scratch_entries(s) ? s->st.scratch + base : buf;
+        const sgrt_result r = check_chunk(s, count, nodes, base, n, local[base], slot, &at);
+        if (r != SGRT_OK)
+            return refuse(out_bad, at, r);
     }
-    for (uint32_t i = 0; i < count; i++) {
-        if (i + AHEAD < count && i + AHEAD < keep)
-            PREFETCH_W(s->st.local[s->st.scratch[i + AHEAD]]);
-        write_local(s, checked_slot(s, nodes, i), local[i]);
-    }
+    for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n)
+        write_chunk(s, nodes, count, base, n, local[base], buf);
     return SGRT_OK;
 }
 
-/* TRS batches go through the scene's kernel in chunks on the stack: once to
- * check every matrix, once more to write them (the conversion costs less
- * than keeping the matrices anywhere). */
-#define TRS_CHUNK 32u
-
+/* TRS batches go through the scene's kernel, a chunk at a time into a
+ * matrix buffer on the stack (2 KiB: well inside L1 beside the inputs):
+ * once to check every matrix, once more to write them (the conversion costs
+ * less than keeping the matrices anywhere). */
 sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
                                const float (*t)[3], const float (*q)[4],
                                const float (*scale)[3], uint32_t *out_bad)
 {
     if (!s || (count && (!nodes || !t || !q || !scale)))
         return SGRT_ERR_INVALID_ARG;
-    const uint32_t keep = scratch_entries(s);
-    float m[TRS_CHUNK][16];
-    for (uint32_t base = 0; base < count; base += TRS_CHUNK) {
-        const uint32_t n = count - base < TRS_CHUNK ? count - base : TRS_CHUNK;
+    float m[CHUNK][16];
+    uint32_t buf[CHUNK], at = 0;
+    for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n) {
+        uint32_t *slot = (uint64_t)base + n <= scratch_entries(s) ? s->st.scratch + base : buf;
         s->k.trs(t + base, q + base, scale + base, m, n);
-        for (uint32_t j = 0; j < n; j++) {
-            const uint32_t i = base + j;
-            const uint32_t slot = resolve_ahead(s, count, nodes, i);
-            if (slot == SGRT__NONE)
-                return refuse(out_bad, i, SGRT_ERR_STALE_HANDLE);
-            if (!finite16(m[j]))
-                return refuse(out_bad, i, SGRT_ERR_INVALID_ARG);
-            if (i < keep)
-                s->st.scratch[i] = slot;
-        }
+        const sgrt_result r = check_chunk(s, count, nodes, base, n, m[0], slot, &at);
+        if (r != SGRT_OK)
+            return refuse(out_bad, at, r);
     }
-    for (uint32_t base = 0; base < count; base += TRS_CHUNK) {
-        const uint32_t n = count - base < TRS_CHUNK ? count - base : TRS_CHUNK;
+    for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n) {
         s->k.trs(t + base, q + base, scale + base, m, n);
-        for (uint32_t j = 0; j < n; j++) {
-            const uint32_t i = base + j;
-            if (i + AHEAD < count && i + AHEAD < keep)
-                PREFETCH_W(s->st.local[s->st.scratch[i + AHEAD]]);
-            write_local(s, checked_slot(s, nodes, i), m[j]);
-        }
+        write_chunk(s, nodes, count, base, n, m[0], buf);
     }
     return SGRT_OK;
 }

@@ -95,20 +95,33 @@ sgrt_result sgrt_node_world_now(const sgrt_scene *s, sgrt_node node, float out[1
     return SGRT_OK;
 }
 
+void sgrt__update_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
+{
+    sgrt__trackers_note(s, w, d);
+    if (s->st.prev_world)
+        sgrt__prev_save_word(s, w, d, mask);
+}
+
+/* The side work of the serial update, word by word: the dirty words, and
+ * with previous worlds the words the last update recomputed too. */
+static void side_work(sgrt_scene *s)
+{
+    const sgrt__storage *st = &s->st;
+    if (!s->reg.tracker_count && !st->prev_world)
+        return;
+    for (uint32_t sw = 0; sw < st->sum_words; sw++) {
+        uint32_t words = st->dirty_sum[sw] | (st->prev_world ? st->prev_moved_sum[sw] : 0u);
+        SGRT__FOR_EACH_IN_WORD(sw, words, w, sgrt__update_side_word(s, w, st->dirty[w], ~0u);)
+    }
+}
+
 uint32_t sgrt_scene_update(sgrt_scene *s)
 {
     if (!s)
         return 0;
     sgrt__dirty_close(s);
-    /* Trackers learn which slots this update recomputes: the dirty words,
-     * before the kernel clears them. */
-    if (s->reg.tracker_count) {
-        SGRT__FOR_EACH_SUMMARIZED(s->st.dirty_sum, 0, s->st.sum_words, s->st.dirty, false, w, bits,
-            sgrt__trackers_note(s, w, bits);
-        )
-    }
-    if (s->st.prev_world)
-        sgrt__prev_save(s);
+    /* Before the kernel clears the dirty words. */
+    side_work(s);
     const sgrt__update_view v = {
         (const float(*)[16])s->st.local, s->st.world,     s->st.parent,
         s->st.dirty,                     s->st.dirty_sum, 0, s->st.sum_words,

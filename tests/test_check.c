@@ -164,7 +164,7 @@ int main(void)
     BREAK_U32(s->free_ring[s->free_head], h, "free ring holds free indices");
 
     /* trackers and node sets */
-    sgrt__slotbits *tb = s->reg.trackers[0], *sb = s->reg.sets[0];
+    sgrt__slotbits *tb = &s->reg.trackers[0]->b, *sb = &s->reg.sets[0]->b;
     {
         const sgrt_scene *owner = tb->scene;
         tb->scene = NULL;
@@ -177,12 +177,12 @@ int main(void)
      * may run beside collects and must not read them. */
     {
         const char *what = NULL;
-        tb->extra[0] ^= 1u;
+        s->reg.trackers[0]->summary[0] ^= 1u;
         CHECK_RES(sgrt_tracker_check(s, f.t, &what), SGRT_ERR_CORRUPT);
         CHECK_MSG(what && strstr(what, "tracker summary"), "tracker check named \"%s\"",
                   what ? what : "(null)");
         CHECK_RES(sgrt_scene_check(s, NULL), SGRT_OK);
-        tb->extra[0] ^= 1u;
+        s->reg.trackers[0]->summary[0] ^= 1u;
         CHECK_RES(sgrt_tracker_check(s, f.t, &what), SGRT_OK);
         CHECK(what == NULL);
         const uint32_t words = tb->words;

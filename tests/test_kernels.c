@@ -26,7 +26,7 @@ static const sgrt__kernels *expected_for(const sgrt__kernels *k)
 {
 #if defined(__arm__) && !defined(__aarch64__)
     if (kernel_flushes_denormals(k))
-        return &armv7_neon_model;
+        return armv7_neon_model();
 #else
     (void)k;
 #endif

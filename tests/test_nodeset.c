@@ -166,7 +166,7 @@ static void test_random(uint64_t seed, int steps)
                 if (consume)
                     expect &= ~sets[d]->b.bits[w];
                 CHECK_EQ_U(t->b.bits[w], expect);
-                CHECK(((t->b.extra[w >> 5] >> (w & 31u)) & 1u) == (t->b.bits[w] != 0) ||
+                CHECK(((t->summary[w >> 5] >> (w & 31u)) & 1u) == (t->b.bits[w] != 0) ||
                       t->b.bits[w] == 0);
             }
         } else if (op < 90) {

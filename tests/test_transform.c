@@ -65,7 +65,7 @@ static void scale_matrix(float s, float m[16])
 static void reference_mul(const float parent_world[16], const float local[16], float out[16])
 {
     const sgrt__kernels def = kernels_default(), ref = kernels_at(SGRT__LEVEL_SCALAR);
-    const sgrt__kernels *k = kernel_flushes_denormals(&def) ? &armv7_neon_model : &ref;
+    const sgrt__kernels *k = kernel_flushes_denormals(&def) ? armv7_neon_model() : &ref;
     k->mul(parent_world, local, out);
 }
 

@@ -10,7 +10,7 @@
         return SGRT_ERR_CORRUPT;                                                       \
     } while (0)
 
-static bool live(const sgrt_scene *s, uint32_t i)
+static bool slot_live(const sgrt_scene *s, uint32_t i)
 {
     return i < s->st.cap && sgrt__bit_get(s->st.alive, i);
 }
@@ -60,17 +60,17 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
         FAIL("alive bit count equals node count");
     if (dead_below_end != s->holes)
         FAIL("hole count equals dead slots below slot_end");
-    if (s->slot_end && !live(s, s->slot_end - 1u))
+    if (s->slot_end && !slot_live(s, s->slot_end - 1u))
         FAIL("slot_end - 1 is live");
 
     /* Hierarchy: topological order, link symmetry, dirty closure, handles. */
     uint32_t linked = 0;
     for (uint32_t i = 0; i < s->slot_end; i++) {
-        if (!live(s, i))
+        if (!slot_live(s, i))
             continue;
         const uint32_t p = s->st.parent[i];
         if (p != SGRT__NONE) {
-            if (!live(s, p))
+            if (!slot_live(s, p))
                 FAIL("parent of a live node is live");
             if (p >= i)
                 FAIL("topological slot order: slot(parent) < slot(child)");
@@ -86,7 +86,7 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
             FAIL("inner bits: set iff the slot has a child");
         uint32_t prev = SGRT__NONE, n = 0;
         for (uint32_t c = s->st.first_child[i]; c != SGRT__NONE; c = s->st.next_sibling[c]) {
-            if (!live(s, c) || s->st.parent[c] != i)
+            if (!slot_live(s, c) || s->st.parent[c] != i)
                 FAIL("child lists hold live children of their parent");
             if (s->st.prev_sibling[c] != prev)
                 FAIL("sibling links are symmetric");
@@ -105,12 +105,12 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
     uint32_t mapped = 0;
     for (uint32_t h = 0; h < s->handle_used; h++) {
         const uint32_t id = s->handles[h].id;
-        if (sgrt__handle_field(id) == 0u || ((id ^ s->salt) & SGRT__INDEX_MASK) != h)
+        if (sgrt__handle_generation(id) == 0u || ((id ^ s->salt) & SGRT__INDEX_MASK) != h)
             FAIL("handle ids: a generation field and the scrambled index of their entry");
         const uint32_t sl = s->handles[h].slot;
         if (sl == SGRT__NONE)
             continue;
-        if (!live(s, sl) || s->st.slot_handle[sl] != h)
+        if (!slot_live(s, sl) || s->st.slot_handle[sl] != h)
             FAIL("every used handle index maps to a live slot that maps back");
         mapped++;
     }
@@ -134,8 +134,7 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
                 FAIL("previous worlds: summary bit w set iff word w is non-zero");
             if (!in)
                 continue;
-            const uint32_t live = s->st.alive[w];
-            uint32_t same = live & ~s->st.prev_moved[w];
+            uint32_t same = s->st.alive[w] & ~s->st.prev_moved[w];
             SGRT__FOR_EACH_IN_WORD(w, same, i,
                 if (memcmp(s->st.prev_world[i], s->st.world[i], sizeof s->st.world[i]) != 0)
                     FAIL("previous worlds: equal to the world on every live slot the last "

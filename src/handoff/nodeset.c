@@ -3,10 +3,12 @@
 #include "../internal.h"
 #include <string.h>
 
-static bool own(const sgrt_scene *s, const sgrt_nodeset *set)
+bool sgrt__nodeset_of(const sgrt_scene *s, const sgrt_nodeset *set)
 {
-    return s && set && set->b.scene == s;
+    return s && set && set->b.scene == s && set->b.kind == SGRT__KIND_NODESET;
 }
+
+static bool own(const sgrt_scene *s, const sgrt_nodeset *set) { return sgrt__nodeset_of(s, set); }
 
 /* Words that can hold a live node. */
 static uint32_t used_words(const sgrt_scene *s) { return (s->slot_end + 31u) / 32u; }
@@ -21,6 +23,7 @@ sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset **out)
         return err;
     memset(set, 0, sizeof *set);
     set->b.scene = s;
+    set->b.kind = SGRT__KIND_NODESET;
     const sgrt_result r = sgrt__registry_add_set(s, set);
     if (r != SGRT_OK) {
         sgrt__free(&s->alloc, set, sizeof *set);
@@ -35,10 +38,11 @@ void sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset *set)
     if (!own(s, set))
         return;
     sgrt__registry_remove_set(s, set);
+    set->b.kind = 0; /* a second destroy is refused, not a double free */
     sgrt__free(&s->alloc, set, sizeof *set);
 }
 
-static sgrt_result member_op(sgrt_scene *s, sgrt_nodeset *set, sgrt_node node, bool add)
+static sgrt_result member_op(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node, bool add)
 {
     if (!own(s, set))
         return SGRT_ERR_INVALID_ARG;
@@ -52,12 +56,12 @@ static sgrt_result member_op(sgrt_scene *s, sgrt_nodeset *set, sgrt_node node, b
     return SGRT_OK;
 }
 
-sgrt_result sgrt_nodeset_add(sgrt_scene *s, sgrt_nodeset *set, sgrt_node node)
+sgrt_result sgrt_nodeset_add(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node)
 {
     return member_op(s, set, node, true);
 }
 
-sgrt_result sgrt_nodeset_remove(sgrt_scene *s, sgrt_nodeset *set, sgrt_node node)
+sgrt_result sgrt_nodeset_remove(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node)
 {
     return member_op(s, set, node, false);
 }
@@ -70,11 +74,11 @@ bool sgrt_nodeset_has(const sgrt_scene *s, const sgrt_nodeset *set, sgrt_node no
     return slot != SGRT__NONE && sgrt__bit_get(set->b.bits, slot);
 }
 
-sgrt_result sgrt_nodeset_clear(sgrt_scene *s, sgrt_nodeset *set)
+sgrt_result sgrt_nodeset_clear(const sgrt_scene *s, sgrt_nodeset *set)
 {
     if (!own(s, set))
         return SGRT_ERR_INVALID_ARG;
-    memset(set->b.bits, 0, (size_t)set->b.words * 4u);
+    memset(set->b.bits, 0, (size_t)set->b.words * sizeof(uint32_t));
     return SGRT_OK;
 }
 
@@ -102,7 +106,7 @@ static inline uint32_t apply(sgrt_set_op op, uint32_t a, uint32_t b)
     }
 }
 
-sgrt_result sgrt_nodeset_combine(sgrt_scene *s, sgrt_nodeset *dst, const sgrt_nodeset *a,
+sgrt_result sgrt_nodeset_combine(const sgrt_scene *s, sgrt_nodeset *dst, const sgrt_nodeset *a,
                                  sgrt_set_op op, const sgrt_nodeset *b)
 {
     if (!own(s, dst) || !own(s, a) || !own(s, b) || !valid_op(op))
@@ -126,15 +130,14 @@ sgrt_result sgrt_nodeset_combine(sgrt_scene *s, sgrt_nodeset *dst, const sgrt_no
         break;
     }
     /* Words past the slot count hold no node in any set: keep them zero. */
-    memset(wd + nw, 0, (size_t)(dst->b.words - nw) * 4u);
+    memset(wd + nw, 0, (size_t)(dst->b.words - nw) * sizeof(uint32_t));
     return SGRT_OK;
 }
 
-sgrt_result sgrt_nodeset_from_changes(sgrt_scene *s, sgrt_nodeset *dst, sgrt_tracker *t,
+sgrt_result sgrt_nodeset_from_changes(const sgrt_scene *s, sgrt_nodeset *dst, sgrt_tracker *t,
                                       sgrt_set_op op, const sgrt_nodeset *b, bool consume)
 {
-    if (!own(s, dst) || !t || t->b.scene != s ||
-        (b && (!own(s, b) || !valid_op(op))))
+    if (!own(s, dst) || !sgrt__tracker_of(s, t) || (b && (!own(s, b) || !valid_op(op))))
         return SGRT_ERR_INVALID_ARG;
     const uint32_t nw = used_words(s);
     uint32_t *wd = dst->b.bits;
@@ -142,13 +145,10 @@ sgrt_result sgrt_nodeset_from_changes(sgrt_scene *s, sgrt_nodeset *dst, sgrt_tra
         const uint32_t changed = t->b.bits[i] & s->st.alive[i];
         const uint32_t r = b ? apply(op, changed, b->b.bits[i]) : changed;
         wd[i] = r;
-        if (consume && (t->b.bits[i] & r)) {
-            t->b.bits[i] &= ~r;
-            if (!t->b.bits[i])
-                t->b.extra[i >> 5] &= ~(1u << (i & 31u));
-        }
+        if (consume && (t->b.bits[i] & r))
+            sgrt__tracker_forget(t, i, r);
     }
-    memset(wd + nw, 0, (size_t)(dst->b.words - nw) * 4u);
+    memset(wd + nw, 0, (size_t)(dst->b.words - nw) * sizeof(uint32_t));
     return SGRT_OK;
 }
 
@@ -181,13 +181,13 @@ const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, const sgrt_nodeset *set,
 void sgrt__nodesets_forget(sgrt_scene *s, uint32_t slot)
 {
     for (uint32_t i = 0; i < s->reg.set_count; i++)
-        sgrt__bit_clear(s->reg.sets[i]->bits, slot);
+        sgrt__bit_clear(s->reg.sets[i]->b.bits, slot);
 }
 
 void sgrt__nodesets_move(sgrt_scene *s, uint32_t from, uint32_t to)
 {
     for (uint32_t i = 0; i < s->reg.set_count; i++) {
-        uint32_t *bits = s->reg.sets[i]->bits;
+        uint32_t *bits = s->reg.sets[i]->b.bits;
         if (sgrt__bit_get(bits, from)) {
             sgrt__bit_clear(bits, from);
             sgrt__bit_set(bits, to);
@@ -200,14 +200,14 @@ void sgrt__nodesets_move(sgrt_scene *s, uint32_t from, uint32_t to)
 void sgrt__nodesets_compact(sgrt_scene *s, const uint32_t *map)
 {
     for (uint32_t i = 0; i < s->reg.set_count; i++) {
-        sgrt__slotbits *e = s->reg.sets[i];
-        memset(e->extra, 0, (size_t)e->words * 4u);
+        sgrt_nodeset *e = s->reg.sets[i];
+        memset(e->spare, 0, (size_t)e->b.words * sizeof(uint32_t));
         for (uint32_t w = 0; w < s->st.words; w++) {
-            uint32_t bits = e->bits[w] & s->st.alive[w];
-            SGRT__FOR_EACH_IN_WORD(w, bits, o, sgrt__bit_set(e->extra, map[o]);)
+            uint32_t bits = e->b.bits[w] & s->st.alive[w];
+            SGRT__FOR_EACH_IN_WORD(w, bits, o, sgrt__bit_set(e->spare, map[o]);)
         }
-        uint32_t *old = e->bits;
-        e->bits = e->extra;
-        e->extra = old;
+        uint32_t *old = e->b.bits;
+        e->b.bits = e->spare;
+        e->spare = old;
     }
 }

@@ -43,15 +43,6 @@ void sgrt__prev_save_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
         sgrt__bit_clear(st->prev_moved_sum, w);
 }
 
-void sgrt__prev_save(sgrt_scene *s)
-{
-    sgrt__storage *st = &s->st;
-    for (uint32_t sw = 0; sw < st->sum_words; sw++) {
-        uint32_t words = st->prev_moved_sum[sw] | st->dirty_sum[sw];
-        SGRT__FOR_EACH_IN_WORD(sw, words, w, sgrt__prev_save_word(s, w, st->dirty[w], ~0u);)
-    }
-}
-
 void sgrt__prev_finish(sgrt_scene *s)
 {
     sgrt__storage *st = &s->st;

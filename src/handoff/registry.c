@@ -1,30 +1,31 @@
 /* The registry of slot bitfields that follow the scene's storage: each
- * tracker's pending slots (with a summary) and each node set's members (with
- * a spare array for compaction). Storage growth widens them all; scene
- * destruction frees them all. */
+ * tracker's pending slots (with its summary) and each node set's members
+ * (with a spare array for compaction). Storage growth widens them all;
+ * scene destruction frees them all. */
 #include "../internal.h"
 #include <string.h>
 
-/* Give b zeroed storage for `words` words plus `extra` words beside them,
- * keeping the first b->words words of bits and `keep_extra` of extra. */
-static sgrt_result bits_resize(sgrt_scene *s, sgrt__slotbits *b, uint32_t words, uint32_t extra,
-                               uint32_t keep_extra)
+/* Give b zeroed storage for `words` words of bits and `side_words` words of
+ * its side array (*side), keeping the bits it had and the first
+ * `keep_side` words of the side array. */
+static sgrt_result bits_resize(sgrt_scene *s, sgrt__slotbits *b, uint32_t **side, uint32_t words,
+                               uint32_t side_words, uint32_t keep_side)
 {
-    const size_t size = ((size_t)words + extra) * 4u;
-    const size_t alloc_size = size ? size : 4u;
+    const size_t size = ((size_t)words + side_words) * sizeof(uint32_t);
+    const size_t alloc_size = size ? size : sizeof(uint32_t);
     sgrt_result err;
     uint32_t *block = sgrt__alloc(&s->alloc, alloc_size, 64, &err);
     if (!block)
         return err;
     memset(block, 0, alloc_size);
     if (b->bits) {
-        memcpy(block, b->bits, (size_t)b->words * 4u);
-        memcpy(block + words, b->extra, (size_t)keep_extra * 4u);
+        memcpy(block, b->bits, (size_t)b->words * sizeof(uint32_t));
+        memcpy(block + words, *side, (size_t)keep_side * sizeof(uint32_t));
         sgrt__free(&s->alloc, b->block, b->block_size);
     }
     b->block = block;
     b->bits = block;
-    b->extra = block + words;
+    *side = block + words;
     b->words = words;
     b->block_size = alloc_size;
     return SGRT_OK;
@@ -32,30 +33,30 @@ static sgrt_result bits_resize(sgrt_scene *s, sgrt__slotbits *b, uint32_t words,
 
 static uint32_t summary_words(uint32_t words) { return (words + 31u) / 32u; }
 
-/* A tracker's extra words are its summary; a node set's, a spare array. */
-static sgrt_result tracker_resize(sgrt_scene *s, sgrt__slotbits *t, uint32_t words)
+static sgrt_result tracker_resize(sgrt_scene *s, struct sgrt_tracker *t, uint32_t words)
 {
-    return bits_resize(s, t, words, summary_words(words), summary_words(t->words));
+    return bits_resize(s, &t->b, &t->summary, words, summary_words(words),
+                       summary_words(t->b.words));
 }
 
-static sgrt_result set_resize(sgrt_scene *s, sgrt__slotbits *set, uint32_t words)
+static sgrt_result set_resize(sgrt_scene *s, struct sgrt_nodeset *set, uint32_t words)
 {
-    return bits_resize(s, set, words, words, 0);
+    return bits_resize(s, &set->b, &set->spare, words, words, 0);
 }
 
 /* Room for one more pointer in a list. */
-static sgrt_result list_grow(sgrt_scene *s, sgrt__slotbits ***list, uint32_t count, uint32_t *cap)
+static sgrt_result list_grow(sgrt_scene *s, void **list, uint32_t count, uint32_t *cap)
 {
     if (count < *cap)
         return SGRT_OK;
     const uint32_t n = *cap ? *cap * 2u : 4u;
     sgrt_result err;
-    sgrt__slotbits **l = sgrt__alloc(&s->alloc, (size_t)n * sizeof *l, 16, &err);
+    void **l = sgrt__alloc(&s->alloc, (size_t)n * sizeof(void *), 16, &err);
     if (!l)
         return err;
     if (count)
-        memcpy(l, *list, (size_t)count * sizeof *l);
-    sgrt__free(&s->alloc, *list, (size_t)*cap * sizeof *l);
+        memcpy(l, *list, (size_t)count * sizeof(void *));
+    sgrt__free(&s->alloc, *list, (size_t)*cap * sizeof(void *));
     *list = l;
     *cap = n;
     return SGRT_OK;
@@ -64,27 +65,31 @@ static sgrt_result list_grow(sgrt_scene *s, sgrt__slotbits ***list, uint32_t cou
 sgrt_result sgrt__registry_add_tracker(sgrt_scene *s, struct sgrt_tracker *t)
 {
     sgrt__registry *r = &s->reg;
-    sgrt_result rc = list_grow(s, &r->trackers, r->tracker_count, &r->tracker_cap);
+    void *list = r->trackers;
+    sgrt_result rc = list_grow(s, &list, r->tracker_count, &r->tracker_cap);
+    r->trackers = list;
     if (rc == SGRT_OK)
-        rc = tracker_resize(s, &t->b, s->st.words);
+        rc = tracker_resize(s, t, s->st.words);
     if (rc == SGRT_OK)
-        r->trackers[r->tracker_count++] = &t->b;
+        r->trackers[r->tracker_count++] = t;
     return rc;
 }
 
 sgrt_result sgrt__registry_add_set(sgrt_scene *s, struct sgrt_nodeset *set)
 {
     sgrt__registry *r = &s->reg;
-    sgrt_result rc = list_grow(s, &r->sets, r->set_count, &r->set_cap);
+    void *list = r->sets;
+    sgrt_result rc = list_grow(s, &list, r->set_count, &r->set_cap);
+    r->sets = list;
     if (rc == SGRT_OK)
-        rc = set_resize(s, &set->b, s->st.words);
+        rc = set_resize(s, set, s->st.words);
     if (rc == SGRT_OK)
-        r->sets[r->set_count++] = &set->b;
+        r->sets[r->set_count++] = set;
     return rc;
 }
 
 /* Remove `item` from a list by moving the last entry into its place. */
-static bool list_remove(sgrt__slotbits **list, uint32_t *count, const sgrt__slotbits *item)
+static bool list_remove(void **list, uint32_t *count, const void *item)
 {
     for (uint32_t i = 0; i < *count; i++)
         if (list[i] == item) {
@@ -97,19 +102,23 @@ static bool list_remove(sgrt__slotbits **list, uint32_t *count, const sgrt__slot
 static void bits_free(sgrt_scene *s, sgrt__slotbits *b)
 {
     sgrt__free(&s->alloc, b->block, b->block_size);
-    b->block = b->bits = b->extra = NULL;
+    b->block = b->bits = NULL;
 }
 
 void sgrt__registry_remove_tracker(sgrt_scene *s, struct sgrt_tracker *t)
 {
-    if (list_remove(s->reg.trackers, &s->reg.tracker_count, &t->b))
+    if (list_remove((void **)s->reg.trackers, &s->reg.tracker_count, t)) {
         bits_free(s, &t->b);
+        t->summary = NULL;
+    }
 }
 
 void sgrt__registry_remove_set(sgrt_scene *s, struct sgrt_nodeset *set)
 {
-    if (list_remove(s->reg.sets, &s->reg.set_count, &set->b))
+    if (list_remove((void **)s->reg.sets, &s->reg.set_count, set)) {
         bits_free(s, &set->b);
+        set->spare = NULL;
+    }
 }
 
 sgrt_result sgrt__registry_reserve(sgrt_scene *s, uint32_t words)
@@ -117,13 +126,13 @@ sgrt_result sgrt__registry_reserve(sgrt_scene *s, uint32_t words)
     /* Growing some and then failing is harmless: extra words are zero and
      * never reported, so the scene can stay as it was. */
     for (uint32_t i = 0; i < s->reg.tracker_count; i++)
-        if (s->reg.trackers[i]->words < words) {
+        if (s->reg.trackers[i]->b.words < words) {
             const sgrt_result r = tracker_resize(s, s->reg.trackers[i], words);
             if (r != SGRT_OK)
                 return r;
         }
     for (uint32_t i = 0; i < s->reg.set_count; i++)
-        if (s->reg.sets[i]->words < words) {
+        if (s->reg.sets[i]->b.words < words) {
             const sgrt_result r = set_resize(s, s->reg.sets[i], words);
             if (r != SGRT_OK)
                 return r;
@@ -135,11 +144,11 @@ void sgrt__registry_destroy_all(sgrt_scene *s)
 {
     sgrt__registry *r = &s->reg;
     for (uint32_t i = 0; i < r->tracker_count; i++) {
-        bits_free(s, r->trackers[i]);
+        bits_free(s, &r->trackers[i]->b);
         sgrt__free(&s->alloc, r->trackers[i], sizeof(struct sgrt_tracker));
     }
     for (uint32_t i = 0; i < r->set_count; i++) {
-        bits_free(s, r->sets[i]);
+        bits_free(s, &r->sets[i]->b);
         sgrt__free(&s->alloc, r->sets[i], sizeof(struct sgrt_nodeset));
     }
     sgrt__free(&s->alloc, r->trackers, (size_t)r->tracker_cap * sizeof *r->trackers);
@@ -150,8 +159,8 @@ void sgrt__registry_destroy_all(sgrt_scene *s)
 const char *sgrt__registry_check(const sgrt_scene *s)
 {
     for (uint32_t i = 0; i < s->reg.tracker_count; i++) {
-        const sgrt__slotbits *b = s->reg.trackers[i];
-        if (b->scene != s)
+        const sgrt__slotbits *b = &s->reg.trackers[i]->b;
+        if (b->scene != s || b->kind != SGRT__KIND_TRACKER)
             return "registry: every tracker belongs to this scene";
         if (b->words < s->st.words)
             return "trackers and node sets cover the scene's capacity";
@@ -159,8 +168,8 @@ const char *sgrt__registry_check(const sgrt_scene *s)
          * writing them while this runs (sgrt.h, threads). */
     }
     for (uint32_t i = 0; i < s->reg.set_count; i++) {
-        const sgrt__slotbits *b = s->reg.sets[i];
-        if (b->scene != s)
+        const sgrt__slotbits *b = &s->reg.sets[i]->b;
+        if (b->scene != s || b->kind != SGRT__KIND_NODESET)
             return "registry: every node set belongs to this scene";
         if (b->words < s->st.words)
             return "trackers and node sets cover the scene's capacity";

@@ -10,9 +10,9 @@ void sgrt__trackers_note(sgrt_scene *s, uint32_t word, uint32_t bits)
         return;
     const uint32_t sum_bit = 1u << (word & 31u), sum_word = word >> 5;
     for (uint32_t i = 0; i < s->reg.tracker_count; i++) {
-        sgrt__slotbits *t = s->reg.trackers[i];
-        t->bits[word] |= bits;
-        t->extra[sum_word] |= sum_bit;
+        struct sgrt_tracker *t = s->reg.trackers[i];
+        t->b.bits[word] |= bits;
+        t->summary[sum_word] |= sum_bit;
     }
 }
 
@@ -21,7 +21,19 @@ void sgrt__trackers_note_slot(sgrt_scene *s, uint32_t slot)
     sgrt__trackers_note(s, slot >> 5, 1u << (slot & 31u));
 }
 
-static bool own(const sgrt_scene *s, const sgrt_tracker *t) { return s && t && t->b.scene == s; }
+void sgrt__tracker_forget(struct sgrt_tracker *t, uint32_t word, uint32_t bits)
+{
+    t->b.bits[word] &= ~bits;
+    if (!t->b.bits[word])
+        t->summary[word >> 5] &= ~(1u << (word & 31u));
+}
+
+bool sgrt__tracker_of(const sgrt_scene *s, const sgrt_tracker *t)
+{
+    return s && t && t->b.scene == s && t->b.kind == SGRT__KIND_TRACKER;
+}
+
+static bool own(const sgrt_scene *s, const sgrt_tracker *t) { return sgrt__tracker_of(s, t); }
 
 sgrt_result sgrt_tracker_check(const sgrt_scene *s, const sgrt_tracker *t, const char **out_what)
 {
@@ -33,7 +45,7 @@ sgrt_result sgrt_tracker_check(const sgrt_scene *s, const sgrt_tracker *t, const
     if (t->b.words < s->st.words)
         what = "trackers and node sets cover the scene's capacity";
     for (uint32_t w = 0; !what && w < (t->b.words + 31u) / 32u * 32u; w++) {
-        const bool sum = (t->b.extra[w >> 5] >> (w & 31u)) & 1u;
+        const bool sum = (t->summary[w >> 5] >> (w & 31u)) & 1u;
         if (sum != (w < t->b.words && t->b.bits[w] != 0))
             what = "tracker summary: bit w set iff word w is non-zero";
     }
@@ -54,6 +66,7 @@ sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out)
         return err;
     memset(t, 0, sizeof *t);
     t->b.scene = s;
+    t->b.kind = SGRT__KIND_TRACKER;
     const sgrt_result r = sgrt__registry_add_tracker(s, t);
     if (r != SGRT_OK) {
         sgrt__free(&s->alloc, t, sizeof *t);
@@ -61,7 +74,7 @@ sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out)
     }
     /* A new consumer has seen nothing yet. */
     sgrt__bits_set_range(t->b.bits, 0, s->slot_end);
-    sgrt__bits_set_range(t->b.extra, 0, (s->slot_end + 31u) / 32u);
+    sgrt__bits_set_range(t->summary, 0, (s->slot_end + 31u) / 32u);
     *out = t;
     return SGRT_OK;
 }
@@ -71,10 +84,11 @@ void sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t)
     if (!own(s, t))
         return;
     sgrt__registry_remove_tracker(s, t);
+    t->b.kind = 0; /* a second destroy is refused, not a double free */
     sgrt__free(&s->alloc, t, sizeof *t);
 }
 
-uint32_t sgrt_tracker_collect(sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
+uint32_t sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
                               uint32_t max_ranges, uint32_t merge_gap)
 {
     if (!own(s, t) || (max_ranges && !out))
@@ -87,8 +101,8 @@ uint32_t sgrt_tracker_collect(sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
     uint32_t end = 0; /* one past out[n - 1] */
 
     for (uint32_t si = 0; si < sum_words; si++) {
-        while (t->b.extra[si]) {
-            const uint32_t w = si * 32u + sgrt__ctz32(t->b.extra[si]);
+        while (t->summary[si]) {
+            const uint32_t w = si * 32u + sgrt__ctz32(t->summary[si]);
             const uint32_t base = w * 32u;
             uint32_t bits = t->b.bits[w];
             /* Slots at or past the slot count were destroyed since: drop them. */
@@ -116,7 +130,7 @@ uint32_t sgrt_tracker_collect(sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
                 bits &= ~run;
                 t->b.bits[w] = bits;
             }
-            t->b.extra[si] &= ~(1u << (w & 31u));
+            t->summary[si] &= ~(1u << (w & 31u));
         }
     }
     return n;

@@ -68,7 +68,7 @@ static void mul_avx(const float *a, const float *b, float *out)
 
 static uint32_t update_avx(const sgrt__update_view *v)
 {
-    uint32_t count = 0, last = SGRT__NO_PARENT, lastp = SGRT__NO_PARENT;
+    uint32_t count = 0, last = SGRT__NONE, lastp = SGRT__NONE;
     pair w = {simde_mm256_setzero_ps(), simde_mm256_setzero_ps()};
     /* The parent of the previous node stays in registers too: its next
      * siblings start without a reload of what was just stored. */
@@ -76,7 +76,7 @@ static uint32_t update_avx(const sgrt__update_view *v)
     SGRT__FOR_EACH_DIRTY(v, i,
         count++;
         const uint32_t p = v->parent[i];
-        if (p == SGRT__NO_PARENT) {
+        if (p == SGRT__NONE) {
             w.c01 = simde_mm256_loadu_ps(v->local[i]);
             w.c23 = simde_mm256_loadu_ps(v->local[i] + 8);
         } else {
@@ -93,10 +93,76 @@ static uint32_t update_avx(const sgrt__update_view *v)
     return count;
 }
 
+/* The write path on two 256-bit halves. AVX has no 256-bit integer compare:
+ * an element is finite exactly when x * 0 == 0 (NaN and infinities give
+ * NaN), and two halves hold the same bits exactly when their XOR tests all
+ * zero (vptest). */
+typedef struct mat2 {
+    simde__m256 lo, hi;
+} mat2;
+
+static inline mat2 load2(const float *m)
+{
+    mat2 r = {simde_mm256_loadu_ps(m), simde_mm256_loadu_ps(m + 8)};
+    return r;
+}
+
+static inline bool finite2(const mat2 *m)
+{
+    const simde__m256 zero = simde_mm256_setzero_ps();
+    const simde__m256 a = simde_mm256_cmp_ps(simde_mm256_mul_ps(m->lo, zero), zero, SIMDE_CMP_EQ_OQ);
+    const simde__m256 b = simde_mm256_cmp_ps(simde_mm256_mul_ps(m->hi, zero), zero, SIMDE_CMP_EQ_OQ);
+    return simde_mm256_movemask_ps(simde_mm256_and_ps(a, b)) == 0xFF;
+}
+
+static inline bool store2(float *dst, const mat2 *m)
+{
+    const simde__m256 d = simde_mm256_or_ps(simde_mm256_xor_ps(simde_mm256_loadu_ps(dst), m->lo),
+                                            simde_mm256_xor_ps(simde_mm256_loadu_ps(dst + 8), m->hi));
+    const simde__m256i di = simde_mm256_castps_si256(d);
+    if (simde_mm256_testz_si256(di, di))
+        return false;
+    simde_mm256_storeu_ps(dst, m->lo);
+    simde_mm256_storeu_ps(dst + 8, m->hi);
+    return true;
+}
+
+static uint32_t check16_avx(const float *m, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const mat2 v = load2(m + 16u * i);
+        if (!finite2(&v))
+            return i;
+    }
+    return n;
+}
+
+static uint32_t store16_avx(float (*local)[16], const uint32_t *slot, const float *m, uint32_t n,
+                            uint32_t ahead)
+{
+    uint32_t changed = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        SGRT__STORE_AHEAD(local, slot, i, n, ahead);
+        const mat2 v = load2(m + 16u * i);
+        changed |= (uint32_t)store2(local[slot[i]], &v) << i;
+    }
+    return changed;
+}
+
+static uint32_t put16_avx(float *dst, const float *m)
+{
+    const mat2 v = load2(m);
+    if (!finite2(&v))
+        return SGRT__PUT_BAD;
+    return store2(dst, &v) ? SGRT__PUT_CHANGED : SGRT__PUT_SAME;
+}
+
 void sgrt__kernels_init_avx(sgrt__kernels *k)
 {
     k->name = "avx";
-    k->level = SGRT__LEVEL_AVX;
     k->mul = mul_avx;
     k->update = update_avx;
+    k->check16 = check16_avx;
+    k->store16 = store16_avx;
+    k->put16 = put16_avx;
 }

@@ -58,7 +58,7 @@ static void mul_avx512(const float *a, const float *b, float *out)
  * without a reload that would wait on the store just made. */
 static uint32_t update_avx512(const sgrt__update_view *v)
 {
-    uint32_t count = 0, last = SGRT__NO_PARENT, lastp = SGRT__NO_PARENT;
+    uint32_t count = 0, last = SGRT__NONE, lastp = SGRT__NONE;
     simde__m512 w = simde_mm512_setzero_ps();
     pquad pw = as_parent(w);
     SGRT__FOR_EACH_DIRTY(v, i,
@@ -66,7 +66,7 @@ static uint32_t update_avx512(const sgrt__update_view *v)
         const uint32_t p = v->parent[i];
         /* local and world rows are 64-byte aligned: one cache line. */
         const simde__m512 l = simde_mm512_load_ps(v->local[i]);
-        if (p == SGRT__NO_PARENT) {
+        if (p == SGRT__NONE) {
             w = l;
         } else {
             if (p != lastp) {
@@ -81,10 +81,61 @@ static uint32_t update_avx512(const sgrt__update_view *v)
     return count;
 }
 
-void sgrt__kernels_init_avx512(sgrt__kernels *k)
+/* The write path: a matrix is one register; the exponent test, the
+ * comparison and the copy are a few instructions each, on integer lanes. */
+static inline bool finite1(simde__m512i v)
 {
+    const simde__m512i e = simde_mm512_set1_epi32(0x7F800000);
+    return simde_mm512_cmpeq_epi32_mask(simde_mm512_and_si512(v, e), e) == 0;
+}
+
+static inline bool store1(float *dst, simde__m512i v)
+{
+    if (simde_mm512_cmpeq_epi32_mask(simde_mm512_load_si512(dst), v) == 0xFFFF)
+        return false;
+    simde_mm512_store_si512(dst, v);
+    return true;
+}
+
+static uint32_t check16_avx512(const float *m, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (!finite1(simde_mm512_loadu_si512(m + 16u * i)))
+            return i;
+    return n;
+}
+
+static uint32_t store16_avx512(float (*local)[16], const uint32_t *slot, const float *m,
+                               uint32_t n, uint32_t ahead)
+{
+    uint32_t changed = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        SGRT__STORE_AHEAD(local, slot, i, n, ahead);
+        changed |= (uint32_t)store1(local[slot[i]], simde_mm512_loadu_si512(m + 16u * i)) << i;
+    }
+    return changed;
+}
+
+static uint32_t put16_avx512(float *dst, const float *m)
+{
+    const simde__m512i v = simde_mm512_loadu_si512(m);
+    if (!finite1(v))
+        return SGRT__PUT_BAD;
+    return store1(dst, v) ? SGRT__PUT_CHANGED : SGRT__PUT_SAME;
+}
+
+void sgrt__kernels_init_avx512(sgrt__kernels *k, uint32_t cpu)
+{
+    /* The products: on a CPU that splits 512-bit operations in halves the
+     * AVX versions are faster. The write path's loads, compares and copies
+     * are not products, and one register per matrix halves the
+     * instructions there too. */
     k->name = "avx512";
-    k->level = SGRT__LEVEL_AVX512;
+    k->check16 = check16_avx512;
+    k->store16 = store16_avx512;
+    k->put16 = put16_avx512;
+    if (cpu & SGRT__CPU_SLOW_ZMM)
+        return;
     k->mul = mul_avx512;
     k->update = update_avx512;
 }

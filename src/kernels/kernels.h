@@ -24,8 +24,9 @@
 
 #include "../bits.h"
 
-/* "No slot" in the parent array: a root, whose world is its local. */
-#define SGRT__NO_PARENT 0xFFFFFFFFu
+/* "No slot": in the parent array, a root (whose world is its local); in the
+ * library's other links, no child or sibling. */
+#define SGRT__NONE 0xFFFFFFFFu
 
 /* The arrays the update pass reads and writes. */
 typedef struct sgrt__update_view {
@@ -57,8 +58,7 @@ enum {
 };
 
 typedef struct sgrt__kernels {
-    const char *name;  /* name of the widest implementation that filled an entry */
-    uint32_t level;    /* its level */
+    const char *name; /* name of the widest implementation that filled an entry */
     /* out = a x b (column-major 4x4). out may alias neither a nor b. */
     void (*mul)(const float *a, const float *b, float *out);
     /* The per-frame pass: recompute the world of every dirty slot, clear the
@@ -68,33 +68,86 @@ typedef struct sgrt__kernels {
      * given) and scale[i], for i < n: sgrt__trs_to_mat4 to the bit. */
     void (*trs)(const float (*t)[3], const float (*q)[4], const float (*scale)[3],
                 float (*out)[16], uint32_t n);
+    /* The write path, on n <= SGRT__WRITE_CHUNK matrices m[i] (16 floats
+     * each, rows of m one after another, any alignment). check16: the index
+     * of the first matrix with an element NaN or infinite, n when none.
+     * store16: copy m[i] to local[slot[i]] where the two differ in any bit;
+     * bit i of the result is set when they did (integer operations only:
+     * the same bits on every target). slot[n .. n + ahead) are the slots
+     * the next call writes: their lines are fetched while this one works
+     * (SGRT__WRITE_AHEAD entries ahead). */
+    uint32_t (*check16)(const float *m, uint32_t n);
+    uint32_t (*store16)(float (*local)[16], const uint32_t *slot, const float *m, uint32_t n,
+                        uint32_t ahead);
+    /* One matrix, the single calls' path: SGRT__PUT_BAD when m has an
+     * element NaN or infinite (dst untouched), SGRT__PUT_SAME when dst holds
+     * m's bits already, else SGRT__PUT_CHANGED with m copied to dst (64-byte
+     * aligned). */
+    uint32_t (*put16)(float *dst, const float *m);
 } sgrt__kernels;
+
+enum { SGRT__PUT_BAD = 0, SGRT__PUT_SAME = 1, SGRT__PUT_CHANGED = 2 };
+
+/* Most matrices one check16 or store16 call takes: one 32-bit mask. */
+#define SGRT__WRITE_CHUNK 32u
+/* How far ahead store16 fetches the locals it is about to replace: far
+ * enough for a miss to arrive in time, near enough not to overflow the
+ * line fill buffers (a burst of 32 prefetches ran 20 % slower on 64K-node
+ * batches than 8 spread over the loop). */
+#define SGRT__WRITE_AHEAD 8u
+#if defined(__GNUC__) || defined(__clang__)
+#define SGRT__PREFETCH_W(p) __builtin_prefetch((p), 1)
+#else
+#define SGRT__PREFETCH_W(p) ((void)(p))
+#endif
+/* store16's prefetch of entry i + SGRT__WRITE_AHEAD, when the caller gave it. */
+#define SGRT__STORE_AHEAD(local, slot, i, n, ahead)                                    \
+    do {                                                                               \
+        if ((i) + SGRT__WRITE_AHEAD < (n) + (ahead))                                   \
+            SGRT__PREFETCH_W((local)[(slot)[(i) + SGRT__WRITE_AHEAD]]);                \
+    } while (0)
 
 /* The definition of T x R x S (the reference's), one fixed order of exact
  * IEEE single-precision operations. */
 void sgrt__trs_to_mat4(const float t[3], const float q[4], const float scale[3], float out[16]);
 
-/* Per level: override the entries that level implements. */
+/* CPU properties that make an implementation slower than the level below
+ * it (dav1d's way, its SLOW_GATHER flag): an ISA's init leaves out exactly
+ * the entries a property slows, and the level below keeps them. */
+enum {
+    /* 512-bit operations run as two 256-bit halves (AMD family 19h: Zen 4).
+     * The AVX-512 matrix product measured 22 % slower than the AVX one there
+     * (2.29 vs 1.87 ns per product in batch, 7.07 vs 5.76 dependent). */
+    SGRT__CPU_SLOW_ZMM = 1u << 0
+};
+
+/* Per level: override the entries that level implements (and that none of
+ * the CPU properties in `cpu` slows). */
 void sgrt__kernels_init_ref(sgrt__kernels *k);
 void sgrt__kernels_init_x4(sgrt__kernels *k);
 #if defined(SGRT_HAVE_AVX_KERNEL)
 void sgrt__kernels_init_avx(sgrt__kernels *k);
 #endif
 #if defined(SGRT_HAVE_AVX512_KERNEL)
-void sgrt__kernels_init_avx512(sgrt__kernels *k);
+void sgrt__kernels_init_avx512(sgrt__kernels *k, uint32_t cpu);
 #endif
 
-/* Highest level this build has and this CPU runs (no table, no limits). */
+/* Highest level this build has and this CPU runs (no limits). */
 uint32_t sgrt__kernels_cpu_level(void);
+/* This CPU's SGRT__CPU_* properties. */
+uint32_t sgrt__kernels_cpu_properties(void);
 
 /* The level a scene gets when it asks for `max_level` (0: no limit): the
- * CPU level, lowered by the measured table and by max_level. *why
- * (optional) receives a static sentence. */
+ * CPU level, lowered by max_level. *why (optional) receives a static
+ * sentence. */
 uint32_t sgrt__kernels_choose(uint32_t max_level, const char **why);
 
 /* Fill *k for exactly `level` (clamped to what the build and CPU have):
- * reference first, then each level up to it. */
+ * reference first, then each level up to it, leaving out the entries this
+ * CPU's properties slow. _for: with the properties `cpu` instead (tests reach
+ * an entry a property would leave out, where the CPU runs it). */
 void sgrt__kernels_init(sgrt__kernels *k, uint32_t level);
+void sgrt__kernels_init_for(sgrt__kernels *k, uint32_t level, uint32_t cpu);
 
 /* Name of the implementation of a level (the one sgrt__kernels_init gives). */
 const char *sgrt__kernels_level_name(uint32_t level);

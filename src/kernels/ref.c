@@ -26,7 +26,7 @@ static uint32_t update_ref(const sgrt__update_view *v)
     SGRT__FOR_EACH_DIRTY(v, i,
         count++;
         const uint32_t p = v->parent[i];
-        if (p == SGRT__NO_PARENT)
+        if (p == SGRT__NONE)
             memcpy(v->world[i], v->local[i], sizeof v->world[i]);
         else
             mul_ref(v->world[p], v->local[i], v->world[i]);
@@ -59,6 +59,46 @@ void sgrt__trs_to_mat4(const float t[3], const float q[4], const float scale[3],
     m[15] = 1.0f;
 }
 
+/* An element is NaN or infinite when its exponent is all ones: adding one to
+ * the exponent field then carries into the sign position. */
+static uint32_t check16_ref(const float *m, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t bad = 0;
+        for (int e = 0; e < 16; e++) {
+            uint32_t u;
+            memcpy(&u, &m[16 * i + (uint32_t)e], sizeof u);
+            bad |= (u & 0x7F800000u) + 0x00800000u;
+        }
+        if (bad & 0x80000000u)
+            return i;
+    }
+    return n;
+}
+
+static uint32_t store16_ref(float (*local)[16], const uint32_t *slot, const float *m, uint32_t n,
+                            uint32_t ahead)
+{
+    uint32_t changed = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        SGRT__STORE_AHEAD(local, slot, i, n, ahead);
+        float *dst = local[slot[i]];
+        if (memcmp(dst, &m[16 * i], 16 * sizeof(float)) != 0) {
+            memcpy(dst, &m[16 * i], 16 * sizeof(float));
+            changed |= 1u << i;
+        }
+    }
+    return changed;
+}
+
+static uint32_t put16_ref(float *dst, const float *m)
+{
+    if (check16_ref(m, 1) == 0)
+        return SGRT__PUT_BAD;
+    return store16_ref((float(*)[16])dst, &(const uint32_t){0}, m, 1, 0) ? SGRT__PUT_CHANGED
+                                                                       : SGRT__PUT_SAME;
+}
+
 static void trs_ref(const float (*t)[3], const float (*q)[4], const float (*scale)[3],
                     float (*out)[16], uint32_t n)
 {
@@ -69,8 +109,10 @@ static void trs_ref(const float (*t)[3], const float (*q)[4], const float (*scal
 void sgrt__kernels_init_ref(sgrt__kernels *k)
 {
     k->name = "scalar";
-    k->level = SGRT__LEVEL_SCALAR;
     k->mul = mul_ref;
     k->update = update_ref;
     k->trs = trs_ref;
+    k->check16 = check16_ref;
+    k->store16 = store16_ref;
+    k->put16 = put16_ref;
 }

@@ -1,8 +1,8 @@
-/* Which kernel runs: the levels the build has, the levels the CPU runs, a
- * measured table of CPUs on which a narrower level is faster, and the user's
- * limit (sgrt_scene_desc.max_simd). Every level gives the same
- * bits, so the choice is about speed only. No state is kept: each call asks
- * the CPU again (scene creation is not a hot path). */
+/* Which kernel runs: the levels the build has, the levels the CPU runs, the
+ * CPU properties that switch single entries off (kernels.h), and the user's
+ * limit (sgrt_scene_desc.max_simd). Every level gives the same bits, so the
+ * choice is about speed only. No state is kept: each call asks the CPU again
+ * (scene creation is not a hot path). */
 #include "kernels.h"
 #include <stddef.h>
 
@@ -62,9 +62,8 @@ static uint32_t x86_level(void)
 }
 
 /* AMD family 19h (Zen 3 and Zen 4): Zen 4 executes 512-bit operations as two
- * 256-bit halves, and its AVX-512 kernel measured 22 % slower than the AVX one
- * (2.29 vs 1.87 ns per product in batch, 7.07 vs 5.76 dependent). */
-static bool avx512_slower_than_avx(void)
+ * 256-bit halves (SGRT__CPU_SLOW_ZMM). */
+static bool zmm_split_in_halves(void)
 {
     unsigned r[4];
     cpuid(0, 0, r);
@@ -87,6 +86,15 @@ uint32_t sgrt__kernels_cpu_level(void)
 #endif
 }
 
+uint32_t sgrt__kernels_cpu_properties(void)
+{
+#if defined(SGRT_HAVE_AVX512_KERNEL)
+    if (sgrt__kernels_cpu_level() == SGRT__LEVEL_AVX512 && zmm_split_in_halves())
+        return SGRT__CPU_SLOW_ZMM;
+#endif
+    return 0;
+}
+
 uint32_t sgrt__kernels_choose(uint32_t max_level, const char **why)
 {
     const char *reason;
@@ -95,10 +103,9 @@ uint32_t sgrt__kernels_choose(uint32_t max_level, const char **why)
     reason = level == SGRT__LEVEL_AVX512 ? "the CPU has AVX-512F"
              : level == SGRT__LEVEL_AVX  ? "the CPU has AVX but not AVX-512F"
                                          : "the CPU has no AVX";
-    if (level == SGRT__LEVEL_AVX512 && avx512_slower_than_avx()) {
-        level = SGRT__LEVEL_AVX;
-        reason = "AMD family 19h runs AVX-512 as two 256-bit halves: AVX measured faster";
-    }
+    if (level == SGRT__LEVEL_AVX512 && (sgrt__kernels_cpu_properties() & SGRT__CPU_SLOW_ZMM))
+        reason = "the CPU has AVX-512F, but runs 512-bit operations as two 256-bit halves "
+                 "(AMD family 19h): the entries that slows keep their AVX versions";
 #elif defined(SGRT_HAVE_AVX_KERNEL)
     reason = level == SGRT__LEVEL_AVX ? "the CPU has AVX (this build has no AVX-512 kernel)"
                                       : "the CPU has no AVX";
@@ -118,11 +125,11 @@ uint32_t sgrt__kernels_choose(uint32_t max_level, const char **why)
     return level;
 }
 
-void sgrt__kernels_init(sgrt__kernels *k, uint32_t level)
+void sgrt__kernels_init_for(sgrt__kernels *k, uint32_t level, uint32_t cpu)
 {
-    const uint32_t cpu = sgrt__kernels_cpu_level();
-    if (level > cpu)
-        level = cpu;
+    const uint32_t top = sgrt__kernels_cpu_level();
+    if (level > top)
+        level = top;
     sgrt__kernels_init_ref(k);
     if (level >= SGRT__LEVEL_X4)
         sgrt__kernels_init_x4(k);
@@ -132,8 +139,15 @@ void sgrt__kernels_init(sgrt__kernels *k, uint32_t level)
 #endif
 #if defined(SGRT_HAVE_AVX512_KERNEL)
     if (level >= SGRT__LEVEL_AVX512)
-        sgrt__kernels_init_avx512(k);
+        sgrt__kernels_init_avx512(k, cpu);
+#else
+    (void)cpu;
 #endif
+}
+
+void sgrt__kernels_init(sgrt__kernels *k, uint32_t level)
+{
+    sgrt__kernels_init_for(k, level, sgrt__kernels_cpu_properties());
 }
 
 const char *sgrt__kernels_level_name(uint32_t level)

@@ -3,7 +3,7 @@
  * Each output column is (p0*l0 + p1*l1) + (p2*l2 + p3*l3), p = parent columns,
  * l = broadcast elements of the local column: the reference order. */
 #include "kernels.h"
-#include <simde/x86/sse.h>
+#include <simde/x86/sse2.h>
 
 typedef struct mat4v {
     simde__m128 c0, c1, c2, c3;
@@ -49,28 +49,28 @@ static inline mat4v mul4(const mat4v *p, const float *l)
     return r;
 }
 
-static void mul_simde(const float *a, const float *b, float *out)
+static void mul_x4(const float *a, const float *b, float *out)
 {
     const mat4v p = load4(a);
     const mat4v r = mul4(&p, b);
     store4(out, &r);
 }
 
-static uint32_t update_simde(const sgrt__update_view *v)
+static uint32_t update_x4(const sgrt__update_view *v)
 {
     uint32_t count = 0;
     /* The last world computed stays in registers: when the next dirty node is
      * its child (a chain, or the first child stored right after its parent)
      * the product starts without waiting for a store and reload. So does the
      * previous node's parent, for its next siblings. */
-    uint32_t last = SGRT__NO_PARENT, lastp = SGRT__NO_PARENT;
+    uint32_t last = SGRT__NONE, lastp = SGRT__NONE;
     mat4v w = {simde_mm_setzero_ps(), simde_mm_setzero_ps(), simde_mm_setzero_ps(),
                simde_mm_setzero_ps()};
     mat4v pw = w;
     SGRT__FOR_EACH_DIRTY(v, i,
         count++;
         const uint32_t p = v->parent[i];
-        if (p == SGRT__NO_PARENT) {
+        if (p == SGRT__NONE) {
             w = load4(v->local[i]);
         } else {
             if (p != lastp) {
@@ -89,7 +89,7 @@ static uint32_t update_simde(const sgrt__update_view *v)
  * register holds one component of four nodes, every matrix element computed
  * as the reference computes it (same operations, same order, no FMA), then
  * transposed back into four column-major matrices. */
-static void trs_simde(const float (*t)[3], const float (*q)[4], const float (*scale)[3],
+static void trs_x4(const float (*t)[3], const float (*q)[4], const float (*scale)[3],
                       float (*out)[16], uint32_t n)
 {
     const simde__m128 one = simde_mm_set1_ps(1.0f), two = simde_mm_set1_ps(2.0f);
@@ -140,6 +140,76 @@ static void trs_simde(const float (*t)[3], const float (*q)[4], const float (*sc
         sgrt__trs_to_mat4(t[i], q[i], scale[i], out[i]);
 }
 
+/* The write path: each matrix as four 128-bit integer vectors, checked,
+ * compared and copied with a handful of instructions and one load of each
+ * side. */
+typedef struct mat_bits {
+    simde__m128i v[4];
+} mat_bits;
+
+static inline mat_bits load_bits(const float *m)
+{
+    mat_bits r;
+    for (uint32_t k = 0; k < 4u; k++)
+        r.v[k] = simde_mm_loadu_si128((const simde__m128i *)(const void *)(m + 4u * k));
+    return r;
+}
+
+static inline bool finite_bits(const mat_bits *m)
+{
+    const simde__m128i e = simde_mm_set1_epi32(0x7F800000);
+    simde__m128i bad = simde_mm_setzero_si128();
+    for (uint32_t k = 0; k < 4u; k++)
+        bad = simde_mm_or_si128(bad, simde_mm_cmpeq_epi32(simde_mm_and_si128(m->v[k], e), e));
+    return simde_mm_movemask_epi8(bad) == 0;
+}
+
+/* Copy m to dst unless the bits are the same; true when it copied. */
+static inline bool store_bits(float *dst, const mat_bits *m)
+{
+    simde__m128i diff = simde_mm_setzero_si128();
+    for (uint32_t k = 0; k < 4u; k++)
+        diff = simde_mm_or_si128(
+            diff, simde_mm_xor_si128(
+                      simde_mm_loadu_si128((const simde__m128i *)(const void *)(dst + 4u * k)),
+                      m->v[k]));
+    if (simde_mm_movemask_epi8(simde_mm_cmpeq_epi8(diff, simde_mm_setzero_si128())) == 0xFFFF)
+        return false;
+    for (uint32_t k = 0; k < 4u; k++)
+        simde_mm_storeu_si128((simde__m128i *)(void *)(dst + 4u * k), m->v[k]);
+    return true;
+}
+
+static uint32_t check16_x4(const float *m, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const mat_bits b = load_bits(m + 16u * i);
+        if (!finite_bits(&b))
+            return i;
+    }
+    return n;
+}
+
+static uint32_t store16_x4(float (*local)[16], const uint32_t *slot, const float *m, uint32_t n,
+                           uint32_t ahead)
+{
+    uint32_t changed = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        SGRT__STORE_AHEAD(local, slot, i, n, ahead);
+        const mat_bits b = load_bits(m + 16u * i);
+        changed |= (uint32_t)store_bits(local[slot[i]], &b) << i;
+    }
+    return changed;
+}
+
+static uint32_t put16_x4(float *dst, const float *m)
+{
+    const mat_bits b = load_bits(m);
+    if (!finite_bits(&b))
+        return SGRT__PUT_BAD;
+    return store_bits(dst, &b) ? SGRT__PUT_CHANGED : SGRT__PUT_SAME;
+}
+
 /* The names of sgrt_simd_name: what SIMDe compiles this file to. */
 #if defined(SIMDE_X86_SSE2_NATIVE)
 #define X4_NAME "sse2"
@@ -152,12 +222,14 @@ static void trs_simde(const float (*t)[3], const float (*q)[4], const float (*sc
 void sgrt__kernels_init_x4(sgrt__kernels *k)
 {
     k->name = X4_NAME;
-    k->level = SGRT__LEVEL_X4;
-    k->mul = mul_simde;
-    k->update = update_simde;
+    k->mul = mul_x4;
+    k->update = update_x4;
+    k->check16 = check16_x4;
+    k->store16 = store16_x4;
+    k->put16 = put16_x4;
 #if !(defined(SIMDE_ARM_NEON_A32V7_NATIVE) && !defined(SIMDE_ARM_NEON_A64V8_NATIVE))
     /* ARMv7 NEON flushes denormals to zero: writes keep the reference there,
      * so that a local matrix has the same bits on every target. */
-    k->trs = trs_simde;
+    k->trs = trs_x4;
 #endif
 }

@@ -91,9 +91,20 @@ static inline void armv7_neon_trs(const float (*t)[3], const float (*q)[4],
         sgrt__trs_to_mat4(t[i], q[i], scale[i], out[i]);
 }
 
-static const sgrt__kernels armv7_neon_model = {
-    "armv7-neon model", SGRT__LEVEL_X4, armv7_neon_mul, armv7_neon_update, armv7_neon_trs,
-};
+/* The model's table: the reference's (the write path's integer checks and
+ * copies are exact everywhere), with the model's arithmetic. Built once. */
+static inline const sgrt__kernels *armv7_neon_model(void)
+{
+    static sgrt__kernels k;
+    if (!k.name) {
+        sgrt__kernels_init(&k, SGRT__LEVEL_SCALAR);
+        k.mul = armv7_neon_mul;
+        k.update = armv7_neon_update;
+        k.trs = armv7_neon_trs;
+        k.name = "armv7-neon model";
+    }
+    return &k;
+}
 
 /* The table a scene created with default options runs, and the reference. */
 static inline sgrt__kernels kernels_at(uint32_t level)
