@@ -55,7 +55,7 @@ typedef struct result {
 static result run(uint32_t n, uint32_t moved, int trackers, int frames)
 {
     sgrt_scene *s;
-    sgrt_scene_desc d = {n, 0, NULL, SGRT_SIMD_AUTO, 0};
+    sgrt_scene_desc d = {.initial_capacity = n};
     if (sgrt_scene_create(&d, &s) != SGRT_OK)
         exit(1);
     sgrt_node *nodes = malloc(n * sizeof *nodes);

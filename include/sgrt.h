@@ -168,6 +168,20 @@ typedef enum sgrt_simd {
     SGRT_SIMD_AVX512 = 4  /**< 16-wide AVX-512F (x86) */
 } sgrt_simd;
 
+/** What a refused call reports through a scene's log (sgrt_scene_desc.log).
+ *  Every string is static: the library formats nothing and allocates
+ *  nothing to report. */
+typedef struct sgrt_log_entry {
+    sgrt_result code;     /**< what the call returns (SGRT_OK for a warning) */
+    const char *function; /**< the public function, e.g. "sgrt_node_set_trs" */
+    const char *message;  /**< one sentence: what was wrong, naming the argument */
+    sgrt_node node;       /**< the node concerned, or SGRT_NULL_NODE */
+} sgrt_log_entry;
+
+/** Receives log entries, on the thread of the call that reports, before
+ *  that call returns. It must not call back into the scene. */
+typedef void (*sgrt_log_fn)(void *user, const sgrt_log_entry *entry);
+
 /** Scene options. A zero-initialised desc means defaults. */
 typedef struct sgrt_scene_desc {
     uint32_t initial_capacity;       /**< nodes to reserve up front (0: a small default) */
@@ -182,6 +196,10 @@ typedef struct sgrt_scene_desc {
     /** SGRT_SCENE_* options, or-ed (0: none). Unknown bits are refused
      *  (INVALID_ARG). */
     uint32_t flags;
+    /** Called once by every call on this scene that refuses its arguments or
+     *  fails, before it returns (NULL: no reports, and no cost). */
+    sgrt_log_fn log;
+    void *log_user; /**< passed to log as is */
 } sgrt_scene_desc;
 
 /** Options of sgrt_scene_desc.flags. */

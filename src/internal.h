@@ -155,6 +155,8 @@ typedef struct sgrt__handle {
 
 struct sgrt_scene {
     sgrt_allocator alloc;
+    sgrt_log_fn log; /* sgrt_scene_desc.log, log_user */
+    void *log_user;
     uint32_t flags; /* sgrt_scene_desc.flags */
     uint32_t max_nodes;
     uint32_t node_count;
@@ -416,6 +418,16 @@ bool sgrt__keep_world_local(void (*mul)(const float *a, const float *b, float *o
 bool sgrt__world_kept(const float got[16], const float want[16]);
 bool sgrt__all_finite(const float *v, uint32_t n);
 
+
+/* ---- result.c ------------------------------------------------------------ */
+
+/* Report a refusal through the scene's log, if it has one, and return
+ * `code`: `return sgrt__fail(s, SGRT_ERR_INVALID_ARG, "sgrt_node_set_trs",
+ * "t is NULL", node);`. s may be NULL (nothing to report to). The strings
+ * are static. Out of line and cold: a call pays for it only when it
+ * refuses. */
+sgrt_result sgrt__fail(const sgrt_scene *s, sgrt_result code, const char *function,
+                       const char *message, sgrt_node node);
 
 /* ---- scene.c ------------------------------------------------------------- */
 

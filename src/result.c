@@ -1,5 +1,19 @@
-/* What a result code means: sgrt_result_str. */
+/* What a result code means (sgrt_result_str), and reporting a refusal
+ * through the scene's log. */
 #include "internal.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((cold, noinline))
+#endif
+sgrt_result sgrt__fail(const sgrt_scene *s, sgrt_result code, const char *function,
+                       const char *message, sgrt_node node)
+{
+    if (s && s->log) {
+        const sgrt_log_entry e = {code, function, message, node};
+        s->log(s->log_user, &e);
+    }
+    return code;
+}
 
 static const char *const sgrt__result_names[] = {
     "SGRT_OK", "SGRT_ERR_INVALID_ARG", "SGRT_ERR_STALE_HANDLE", "SGRT_ERR_CYCLE",

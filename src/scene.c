@@ -57,6 +57,8 @@ sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
         return err;
     memset(s, 0, sizeof *s);
     s->alloc = a;
+    s->log = desc->log;
+    s->log_user = desc->log_user;
     s->flags = desc->flags;
     s->max_nodes = max_nodes;
     s->close_from = SGRT__NONE;

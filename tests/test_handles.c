@@ -267,7 +267,7 @@ static void test_old_scene_handles(void)
     memset(&sb, 0, sizeof sb);
     const sgrt_allocator same = {sb_alloc, sb_free, &sb};
     for (int custom = 0; custom < 2; custom++) {
-        const sgrt_scene_desc desc = {0, 0, custom ? &same : NULL, SGRT_SIMD_AUTO, 0};
+        const sgrt_scene_desc desc = {.allocator = custom ? &same : NULL};
         int same_address = 0, trials_accepting = 0, handles_accepted = 0;
         for (int t = 0; t < TRIALS; t++) {
             sgrt_scene *a = new_scene_desc(&desc);

@@ -55,23 +55,23 @@ static void test_desc(void)
         sgrt_scene_desc d;
         sgrt_result want;
     } refused[] = {
-        {{0, SGRT_MAX_NODES + 1u, NULL, SGRT_SIMD_AUTO, 0}, SGRT_ERR_INVALID_ARG},
-        {{0, UINT32_MAX, NULL, SGRT_SIMD_AUTO, 0}, SGRT_ERR_INVALID_ARG},
-        {{6, 5, NULL, SGRT_SIMD_AUTO, 0}, SGRT_ERR_INVALID_ARG},
-        {{11, 10, NULL, SGRT_SIMD_AUTO, 0}, SGRT_ERR_INVALID_ARG},
+        {{.max_nodes = SGRT_MAX_NODES + 1u}, SGRT_ERR_INVALID_ARG},
+        {{.max_nodes = UINT32_MAX}, SGRT_ERR_INVALID_ARG},
+        {{.initial_capacity = 6, .max_nodes = 5}, SGRT_ERR_INVALID_ARG},
+        {{.initial_capacity = 11, .max_nodes = 10}, SGRT_ERR_INVALID_ARG},
         /* With max_nodes 0 (= SGRT_MAX_NODES) the capacity bound is the maximum. */
-        {{SGRT_MAX_NODES + 1u, 0, NULL, SGRT_SIMD_AUTO, 0}, SGRT_ERR_INVALID_ARG},
+        {{.initial_capacity = SGRT_MAX_NODES + 1u}, SGRT_ERR_INVALID_ARG},
         /* Both hooks or neither. */
-        {{0, 0, &no_alloc, SGRT_SIMD_AUTO, 0}, SGRT_ERR_INVALID_ARG},
-        {{0, 0, &no_free, SGRT_SIMD_AUTO, 0}, SGRT_ERR_INVALID_ARG},
-        {{0, 0, &neither, SGRT_SIMD_AUTO, 0}, SGRT_ERR_INVALID_ARG},
+        {{.allocator = &no_alloc}, SGRT_ERR_INVALID_ARG},
+        {{.allocator = &no_free}, SGRT_ERR_INVALID_ARG},
+        {{.allocator = &neither}, SGRT_ERR_INVALID_ARG},
         /* A kernel level above the highest. */
-        {{0, 0, NULL, (sgrt_simd)(SGRT_SIMD_AVX512 + 1), 0}, SGRT_ERR_INVALID_ARG},
+        {{.max_simd = (sgrt_simd)(SGRT_SIMD_AVX512 + 1)}, SGRT_ERR_INVALID_ARG},
         /* Flags the library does not know. */
-        {{0, 0, NULL, SGRT_SIMD_AUTO, (uint32_t)SGRT_SCENE_PREV_WORLD << 1}, SGRT_ERR_INVALID_ARG},
-        {{0, 0, NULL, SGRT_SIMD_AUTO, 0x80000000u | SGRT_SCENE_PREV_WORLD}, SGRT_ERR_INVALID_ARG},
+        {{.flags = (uint32_t)SGRT_SCENE_PREV_WORLD << 1}, SGRT_ERR_INVALID_ARG},
+        {{.flags = 0x80000000u | SGRT_SCENE_PREV_WORLD}, SGRT_ERR_INVALID_ARG},
         /* An allocator that always fails. */
-        {{0, 0, &always_fails, SGRT_SIMD_AUTO, 0}, SGRT_ERR_NOMEM},
+        {{.allocator = &always_fails}, SGRT_ERR_NOMEM},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         sgrt_scene *s = sentinel;
@@ -84,14 +84,14 @@ static void test_desc(void)
 
     /* The edges that are allowed. */
     sgrt_scene *s = sentinel;
-    const sgrt_scene_desc exact = {10, 10, NULL, SGRT_SIMD_AUTO, 0};
+    const sgrt_scene_desc exact = {.initial_capacity = 10, .max_nodes = 10};
     OK(sgrt_scene_create(&exact, &s));
     CHECK(s != sentinel && s != NULL);
     sgrt_scene_destroy(s);
 
     /* The largest max_nodes is accepted and reserves nothing up front that
      * depends on it (it would be gigabytes). */
-    const sgrt_scene_desc max = {0, SGRT_MAX_NODES, NULL, SGRT_SIMD_AUTO, 0};
+    const sgrt_scene_desc max = {.max_nodes = SGRT_MAX_NODES};
     s = sentinel;
     REQUIRE_RES(sgrt_scene_create(&max, &s), SGRT_OK);
     REQUIRE(s != sentinel && s != NULL);
@@ -119,7 +119,7 @@ static void test_null_pointers(void)
     sgrt_node o;
 
     CHECK_RES(sgrt_scene_create(NULL, NULL), SGRT_ERR_INVALID_ARG);
-    const sgrt_scene_desc d0 = {0, 0, NULL, SGRT_SIMD_AUTO, 0};
+    const sgrt_scene_desc d0 = {0};
     CHECK_RES(sgrt_scene_create(&d0, NULL), SGRT_ERR_INVALID_ARG);
     sgrt_scene_destroy(NULL);
     CHECK_RES(sgrt_scene_reserve(NULL, 10), SGRT_ERR_INVALID_ARG);

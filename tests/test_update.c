@@ -170,7 +170,7 @@ static double now_ms(void)
 static void test_deep_chain_linear(void)
 {
     enum { N = 1 << 20 };
-    const sgrt_scene_desc desc = {N + 2, 0, NULL, SGRT_SIMD_AUTO, 0};
+    const sgrt_scene_desc desc = {.initial_capacity = N + 2};
     sgrt_scene *s = new_scene_desc(&desc);
     sgrt_node n = SGRT_NULL_NODE, bottom = SGRT_NULL_NODE, root;
     for (uint32_t i = 0; i < N; i++) {

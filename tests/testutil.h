@@ -353,7 +353,7 @@ static inline sgrt_scene *new_scene_alloc(test_alloc *ta)
 {
     memset(ta, 0, sizeof *ta);
     const sgrt_allocator al = test_alloc_hooks(ta);
-    const sgrt_scene_desc desc = {0, 0, &al, SGRT_SIMD_AUTO, 0}; /* the scene copies the hooks */
+    const sgrt_scene_desc desc = {.allocator = &al}; /* the scene copies the hooks */
     return new_scene_desc(&desc);
 }
 
