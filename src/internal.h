@@ -108,7 +108,9 @@ typedef struct sgrt__storage {
     uint32_t *cross_sum;  /* bit w set iff cross[w] != 0 */
     uint32_t *alive_full; /* bit w set iff alive[w] == ~0u */
     uint32_t *dirty_sum;  /* bit w set iff dirty[w] != 0 */
-    uint32_t *scratch;    /* 2 x cap entries, for relocation and compaction */
+    uint32_t *scratch;    /* 2 x cap entries: the slot maps of relocation,
+                             reclamation and compaction, and the slots a
+                             batch write resolves between its two passes */
 } sgrt__storage;
 
 /* What a registered object is: a call refuses the other kind (a tracker is
