@@ -77,8 +77,7 @@ sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node node, const float t[3], c
     if (slot == SGRT__NONE)
         return SGRT_ERR_STALE_HANDLE;
     float m[16];
-    s->k.trs((const float(*)[3])t, (const float(*)[4])q, (const float(*)[3])scale,
-             (float(*)[16])m, 1);
+    s->k.trs(t, q, scale, m, 1);
     return put_local(s, slot, m);
 }
 
@@ -209,13 +208,13 @@ sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t count, const sgrt_node *n
     uint32_t buf[CHUNK], at = 0;
     for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n) {
         uint32_t *slot = (uint64_t)base + n <= scratch_entries(s) ? s->st.scratch + base : buf;
-        s->k.trs(t + base, q + base, scale + base, m, n);
+        s->k.trs(t[base], q[base], scale[base], m[0], n);
         const sgrt_result r = check_chunk(s, count, nodes, base, n, m[0], slot, &at);
         if (r != SGRT_OK)
             return refuse(out_bad, at, r);
     }
     for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n) {
-        s->k.trs(t + base, q + base, scale + base, m, n);
+        s->k.trs(t[base], q[base], scale[base], m[0], n);
         write_chunk(s, nodes, count, base, n, m[0], buf);
     }
     return SGRT_OK;

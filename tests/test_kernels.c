@@ -212,7 +212,7 @@ static void test_trs(const sgrt__kernels *k)
         }
         for (uint32_t i = 0; i < n; i++)
             sgrt__trs_to_mat4(t[i], q[i], sc[i], want[i]);
-        k->trs((const float(*)[3])t, (const float(*)[4])q, (const float(*)[3])sc, got, n);
+        k->trs(t[0], q[0], sc[0], got[0], n);
         for (uint32_t i = 0; i < n; i++)
             compare16(got[i], want[i], "trs");
     }

@@ -93,6 +93,83 @@ static uint32_t update_avx(const sgrt__update_view *v)
     return count;
 }
 
+/* T x R x S for 8 nodes at once: quaternions i and i + 4 share a register
+ * and one 4 x 4 transpose per 128-bit lane gives one component per
+ * register; translations and scales (packed triples, which AVX cannot
+ * de-interleave with a permute) are gathered element by element. Every
+ * element is computed as the reference computes it (same operations, same
+ * order, no FMA); a transpose inside each lane then gives each node's
+ * columns, and a swap of lanes each node's matrix. */
+static inline simde__m256 pair_load(const float *lo, const float *hi)
+{
+    return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_loadu_ps(lo)),
+                                     simde_mm_loadu_ps(hi), 1);
+}
+
+/* Component c of 8 packed triples at p. */
+static inline simde__m256 triple8(const float *p, int c)
+{
+    return simde_mm256_set_ps(p[21 + c], p[18 + c], p[15 + c], p[12 + c], p[9 + c], p[6 + c],
+                              p[3 + c], p[c]);
+}
+
+/* In 128-bit lane k of u[j], column g of node 4k + j, from the rows a, b,
+ * c, d of that column. */
+static inline void columns4(simde__m256 a, simde__m256 b, simde__m256 c, simde__m256 d,
+                            simde__m256 u[4])
+{
+    const simde__m256 t0 = simde_mm256_unpacklo_ps(a, b), t1 = simde_mm256_unpackhi_ps(a, b);
+    const simde__m256 t2 = simde_mm256_unpacklo_ps(c, d), t3 = simde_mm256_unpackhi_ps(c, d);
+    u[0] = simde_mm256_shuffle_ps(t0, t2, 0x44);
+    u[1] = simde_mm256_shuffle_ps(t0, t2, 0xEE);
+    u[2] = simde_mm256_shuffle_ps(t1, t3, 0x44);
+    u[3] = simde_mm256_shuffle_ps(t1, t3, 0xEE);
+}
+
+static void trs_avx(const float *t, const float *q, const float *scale, float *out, uint32_t n)
+{
+    const simde__m256 one = simde_mm256_set1_ps(1.0f), two = simde_mm256_set1_ps(2.0f);
+    const simde__m256 zero = simde_mm256_setzero_ps();
+    uint32_t i = 0;
+    for (; i + 8u <= n; i += 8u) {
+        const float *qi = q + 4u * i;
+        simde__m256 x[4];
+        columns4(pair_load(qi, qi + 16), pair_load(qi + 4, qi + 20), pair_load(qi + 8, qi + 24),
+                 pair_load(qi + 12, qi + 28), x);
+        /* x[c]: component c of nodes 0-3 (low lane) and 4-7 (high lane) */
+        const simde__m256 qx = x[0], qy = x[1], qz = x[2], qw = x[3];
+        const float *si = scale + 3u * i, *ti = t + 3u * i;
+        const simde__m256 s0 = triple8(si, 0), s1 = triple8(si, 1), s2 = triple8(si, 2);
+        const simde__m256 xx = simde_mm256_mul_ps(qx, qx), yy = simde_mm256_mul_ps(qy, qy);
+        const simde__m256 zz = simde_mm256_mul_ps(qz, qz), xy = simde_mm256_mul_ps(qx, qy);
+        const simde__m256 xz = simde_mm256_mul_ps(qx, qz), yz = simde_mm256_mul_ps(qy, qz);
+        const simde__m256 xw = simde_mm256_mul_ps(qx, qw), yw = simde_mm256_mul_ps(qy, qw);
+        const simde__m256 zw = simde_mm256_mul_ps(qz, qw);
+#define DIAG(a, b, sc)                                                                 \
+    simde_mm256_mul_ps(simde_mm256_sub_ps(one, simde_mm256_mul_ps(two, simde_mm256_add_ps(a, b))), sc)
+#define OFF(op, a, b, sc) simde_mm256_mul_ps(simde_mm256_mul_ps(two, op(a, b)), sc)
+        simde__m256 g[4][4];
+        columns4(DIAG(yy, zz, s0), OFF(simde_mm256_add_ps, xy, zw, s0),
+                 OFF(simde_mm256_sub_ps, xz, yw, s0), zero, g[0]);
+        columns4(OFF(simde_mm256_sub_ps, xy, zw, s1), DIAG(xx, zz, s1),
+                 OFF(simde_mm256_add_ps, yz, xw, s1), zero, g[1]);
+        columns4(OFF(simde_mm256_add_ps, xz, yw, s2), OFF(simde_mm256_sub_ps, yz, xw, s2),
+                 DIAG(xx, yy, s2), zero, g[2]);
+#undef OFF
+#undef DIAG
+        columns4(triple8(ti, 0), triple8(ti, 1), triple8(ti, 2), one, g[3]);
+        for (uint32_t j = 0; j < 4u; j++) {
+            float *m = out + 16u * (i + j);
+            simde_mm256_storeu_ps(m, simde_mm256_permute2f128_ps(g[0][j], g[1][j], 0x20));
+            simde_mm256_storeu_ps(m + 8, simde_mm256_permute2f128_ps(g[2][j], g[3][j], 0x20));
+            simde_mm256_storeu_ps(m + 64, simde_mm256_permute2f128_ps(g[0][j], g[1][j], 0x31));
+            simde_mm256_storeu_ps(m + 72, simde_mm256_permute2f128_ps(g[2][j], g[3][j], 0x31));
+        }
+    }
+    for (; i < n; i++)
+        sgrt__trs_to_mat4(t + 3u * i, q + 4u * i, scale + 3u * i, out + 16u * i);
+}
+
 /* The write path on two 256-bit halves. AVX has no 256-bit integer compare:
  * an element is finite exactly when x * 0 == 0 (NaN and infinities give
  * NaN), and two halves hold the same bits exactly when their XOR tests all
@@ -162,6 +239,7 @@ void sgrt__kernels_init_avx(sgrt__kernels *k)
     k->name = "avx";
     k->mul = mul_avx;
     k->update = update_avx;
+    k->trs = trs_avx;
     k->check16 = check16_avx;
     k->store16 = store16_avx;
     k->put16 = put16_avx;

@@ -81,6 +81,112 @@ static uint32_t update_avx512(const sgrt__update_view *v)
     return count;
 }
 
+/* T x R x S for 16 nodes at once: the inputs de-interleaved into one
+ * register per component (two-source permutes), every element computed as
+ * the reference computes it (same operations, same order, no FMA), then
+ * re-interleaved into 16 column-major matrices: a 4 x 4 transpose inside
+ * each 128-bit lane gives each node's columns, a 4 x 4 transpose of lanes
+ * gives each node's matrix. */
+static const int32_t trs_index[][16] = {
+    /* x, y of quaternions 0-7 from two registers of 4 quaternions each; z, w */
+    {0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29},
+    {2, 6, 10, 14, 18, 22, 26, 30, 3, 7, 11, 15, 19, 23, 27, 31},
+    /* the low and the high eight lanes of two registers */
+    {0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23},
+    {8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31},
+    /* component c of 16 packed triples: 3j + c from the first two registers,
+     * then 3j + c - 32 from the third (rows 4-6: c = 0, 1, 2; rows 7-9) */
+    {0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 0, 0, 0, 0, 0},
+    {1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 0, 0, 0, 0, 0},
+    {2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 0, 0, 0, 0, 0, 0},
+    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 4, 7, 10, 13},
+    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 5, 8, 11, 14},
+    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 6, 9, 12, 15},
+};
+
+static inline simde__m512i trs_idx(int row)
+{
+    return simde_mm512_loadu_si512(trs_index[row]);
+}
+
+/* Component c of 16 packed triples at p (48 floats). */
+static inline simde__m512 triple_component(const float *p, int c)
+{
+    const simde__m512 a = simde_mm512_loadu_ps(p), b = simde_mm512_loadu_ps(p + 16);
+    const simde__m512 lo = simde_mm512_permutex2var_ps(a, trs_idx(4 + c), b);
+    /* lanes 11-15 (c = 0, 1) or 10-15 (c = 2) lie in the third register */
+    const simde__mmask16 hi = c == 2 ? (simde__mmask16)0xFC00 : (simde__mmask16)0xF800;
+    return simde_mm512_mask_permutexvar_ps(lo, hi, trs_idx(7 + c), simde_mm512_loadu_ps(p + 32));
+}
+
+/* Columns g of 16 nodes from a, b, c, d (one row each): in 128-bit lane k
+ * of u[j], the column of node 4k + j. */
+static inline void columns4(simde__m512 a, simde__m512 b, simde__m512 c, simde__m512 d,
+                            simde__m512 u[4])
+{
+    const simde__m512 t0 = simde_mm512_unpacklo_ps(a, b), t1 = simde_mm512_unpackhi_ps(a, b);
+    const simde__m512 t2 = simde_mm512_unpacklo_ps(c, d), t3 = simde_mm512_unpackhi_ps(c, d);
+    u[0] = simde_mm512_shuffle_ps(t0, t2, 0x44);
+    u[1] = simde_mm512_shuffle_ps(t0, t2, 0xEE);
+    u[2] = simde_mm512_shuffle_ps(t1, t3, 0x44);
+    u[3] = simde_mm512_shuffle_ps(t1, t3, 0xEE);
+}
+
+static void trs_avx512(const float *t, const float *q, const float *scale, float *out, uint32_t n)
+{
+    const simde__m512 one = simde_mm512_set1_ps(1.0f), two = simde_mm512_set1_ps(2.0f);
+    const simde__m512 zero = simde_mm512_setzero_ps();
+    uint32_t i = 0;
+    for (; i + 16u <= n; i += 16u) {
+        const float *qi = q + 4u * i;
+        const simde__m512 q0 = simde_mm512_loadu_ps(qi), q1 = simde_mm512_loadu_ps(qi + 16);
+        const simde__m512 q2 = simde_mm512_loadu_ps(qi + 32), q3 = simde_mm512_loadu_ps(qi + 48);
+        const simde__m512 xy0 = simde_mm512_permutex2var_ps(q0, trs_idx(0), q1);
+        const simde__m512 zw0 = simde_mm512_permutex2var_ps(q0, trs_idx(1), q1);
+        const simde__m512 xy1 = simde_mm512_permutex2var_ps(q2, trs_idx(0), q3);
+        const simde__m512 zw1 = simde_mm512_permutex2var_ps(q2, trs_idx(1), q3);
+        const simde__m512 x = simde_mm512_permutex2var_ps(xy0, trs_idx(2), xy1);
+        const simde__m512 y = simde_mm512_permutex2var_ps(xy0, trs_idx(3), xy1);
+        const simde__m512 z = simde_mm512_permutex2var_ps(zw0, trs_idx(2), zw1);
+        const simde__m512 w = simde_mm512_permutex2var_ps(zw0, trs_idx(3), zw1);
+        const float *si = scale + 3u * i, *ti = t + 3u * i;
+        const simde__m512 s0 = triple_component(si, 0), s1 = triple_component(si, 1);
+        const simde__m512 s2 = triple_component(si, 2);
+        const simde__m512 xx = simde_mm512_mul_ps(x, x), yy = simde_mm512_mul_ps(y, y);
+        const simde__m512 zz = simde_mm512_mul_ps(z, z), xy = simde_mm512_mul_ps(x, y);
+        const simde__m512 xz = simde_mm512_mul_ps(x, z), yz = simde_mm512_mul_ps(y, z);
+        const simde__m512 xw = simde_mm512_mul_ps(x, w), yw = simde_mm512_mul_ps(y, w);
+        const simde__m512 zw = simde_mm512_mul_ps(z, w);
+#define DIAG(a, b, sc)                                                                 \
+    simde_mm512_mul_ps(simde_mm512_sub_ps(one, simde_mm512_mul_ps(two, simde_mm512_add_ps(a, b))), sc)
+#define OFF(op, a, b, sc) simde_mm512_mul_ps(simde_mm512_mul_ps(two, op(a, b)), sc)
+        simde__m512 g[4][4];
+        columns4(DIAG(yy, zz, s0), OFF(simde_mm512_add_ps, xy, zw, s0),
+                 OFF(simde_mm512_sub_ps, xz, yw, s0), zero, g[0]);
+        columns4(OFF(simde_mm512_sub_ps, xy, zw, s1), DIAG(xx, zz, s1),
+                 OFF(simde_mm512_add_ps, yz, xw, s1), zero, g[1]);
+        columns4(OFF(simde_mm512_add_ps, xz, yw, s2), OFF(simde_mm512_sub_ps, yz, xw, s2),
+                 DIAG(xx, yy, s2), zero, g[2]);
+#undef OFF
+#undef DIAG
+        columns4(triple_component(ti, 0), triple_component(ti, 1), triple_component(ti, 2), one,
+                 g[3]);
+        for (uint32_t j = 0; j < 4u; j++) {
+            const simde__m512 p0 = simde_mm512_shuffle_f32x4(g[0][j], g[1][j], 0x44);
+            const simde__m512 p1 = simde_mm512_shuffle_f32x4(g[0][j], g[1][j], 0xEE);
+            const simde__m512 p2 = simde_mm512_shuffle_f32x4(g[2][j], g[3][j], 0x44);
+            const simde__m512 p3 = simde_mm512_shuffle_f32x4(g[2][j], g[3][j], 0xEE);
+            float *m = out + 16u * (i + j);
+            simde_mm512_storeu_ps(m, simde_mm512_shuffle_f32x4(p0, p2, 0x88));
+            simde_mm512_storeu_ps(m + 64, simde_mm512_shuffle_f32x4(p0, p2, 0xDD));
+            simde_mm512_storeu_ps(m + 128, simde_mm512_shuffle_f32x4(p1, p3, 0x88));
+            simde_mm512_storeu_ps(m + 192, simde_mm512_shuffle_f32x4(p1, p3, 0xDD));
+        }
+    }
+    for (; i < n; i++)
+        sgrt__trs_to_mat4(t + 3u * i, q + 4u * i, scale + 3u * i, out + 16u * i);
+}
+
 /* The write path: a matrix is one register; the exponent test, the
  * comparison and the copy are a few instructions each, on integer lanes. */
 static inline bool finite1(simde__m512i v)
@@ -131,6 +237,7 @@ void sgrt__kernels_init_avx512(sgrt__kernels *k, uint32_t cpu)
      * are not products, and one register per matrix halves the
      * instructions there too. */
     k->name = "avx512";
+    k->trs = trs_avx512;
     k->check16 = check16_avx512;
     k->store16 = store16_avx512;
     k->put16 = put16_avx512;

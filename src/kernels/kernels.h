@@ -64,10 +64,10 @@ typedef struct sgrt__kernels {
     /* The per-frame pass: recompute the world of every dirty slot, clear the
      * dirty bits and summary; return the count. Roots copy their local. */
     uint32_t (*update)(const sgrt__update_view *v);
-    /* out[i] = T x R x S from t[i], quaternion q[i] (x, y, z, w, used as
-     * given) and scale[i], for i < n: sgrt__trs_to_mat4 to the bit. */
-    void (*trs)(const float (*t)[3], const float (*q)[4], const float (*scale)[3],
-                float (*out)[16], uint32_t n);
+    /* out[16i ..] = T x R x S from t[3i ..], quaternion q[4i ..] (x, y, z,
+     * w, used as given) and scale[3i ..], for i < n (packed arrays, any
+     * alignment): sgrt__trs_to_mat4 to the bit. */
+    void (*trs)(const float *t, const float *q, const float *scale, float *out, uint32_t n);
     /* The write path, on n <= SGRT__WRITE_CHUNK matrices m[i] (16 floats
      * each, rows of m one after another, any alignment). check16: the index
      * of the first matrix with an element NaN or infinite, n when none.

@@ -99,11 +99,10 @@ static uint32_t put16_ref(float *dst, const float *m)
                                                                        : SGRT__PUT_SAME;
 }
 
-static void trs_ref(const float (*t)[3], const float (*q)[4], const float (*scale)[3],
-                    float (*out)[16], uint32_t n)
+static void trs_ref(const float *t, const float *q, const float *scale, float *out, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
-        sgrt__trs_to_mat4(t[i], q[i], scale[i], out[i]);
+        sgrt__trs_to_mat4(t + 3u * i, q + 4u * i, scale + 3u * i, out + 16u * i);
 }
 
 void sgrt__kernels_init_ref(sgrt__kernels *k)

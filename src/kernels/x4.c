@@ -89,22 +89,19 @@ static uint32_t update_x4(const sgrt__update_view *v)
  * register holds one component of four nodes, every matrix element computed
  * as the reference computes it (same operations, same order, no FMA), then
  * transposed back into four column-major matrices. */
-static void trs_x4(const float (*t)[3], const float (*q)[4], const float (*scale)[3],
-                      float (*out)[16], uint32_t n)
+static void trs_x4(const float *t, const float *q, const float *scale, float *out, uint32_t n)
 {
     const simde__m128 one = simde_mm_set1_ps(1.0f), two = simde_mm_set1_ps(2.0f);
     const simde__m128 zero = simde_mm_setzero_ps();
     uint32_t i = 0;
     for (; i + 4u <= n; i += 4u) {
-        simde__m128 x = simde_mm_loadu_ps(q[i]), y = simde_mm_loadu_ps(q[i + 1u]);
-        simde__m128 z = simde_mm_loadu_ps(q[i + 2u]), w = simde_mm_loadu_ps(q[i + 3u]);
+        const float *qi = q + 4u * i, *si = scale + 3u * i, *ti = t + 3u * i;
+        simde__m128 x = simde_mm_loadu_ps(qi), y = simde_mm_loadu_ps(qi + 4);
+        simde__m128 z = simde_mm_loadu_ps(qi + 8), w = simde_mm_loadu_ps(qi + 12);
         SIMDE_MM_TRANSPOSE4_PS(x, y, z, w);
-        const simde__m128 s0 = simde_mm_set_ps(scale[i + 3u][0], scale[i + 2u][0],
-                                               scale[i + 1u][0], scale[i][0]);
-        const simde__m128 s1 = simde_mm_set_ps(scale[i + 3u][1], scale[i + 2u][1],
-                                               scale[i + 1u][1], scale[i][1]);
-        const simde__m128 s2 = simde_mm_set_ps(scale[i + 3u][2], scale[i + 2u][2],
-                                               scale[i + 1u][2], scale[i][2]);
+        const simde__m128 s0 = simde_mm_set_ps(si[9], si[6], si[3], si[0]);
+        const simde__m128 s1 = simde_mm_set_ps(si[10], si[7], si[4], si[1]);
+        const simde__m128 s2 = simde_mm_set_ps(si[11], si[8], si[5], si[2]);
         const simde__m128 xx = simde_mm_mul_ps(x, x), yy = simde_mm_mul_ps(y, y);
         const simde__m128 zz = simde_mm_mul_ps(z, z), xy = simde_mm_mul_ps(x, y);
         const simde__m128 xz = simde_mm_mul_ps(x, z), yz = simde_mm_mul_ps(y, z);
@@ -126,18 +123,18 @@ static void trs_x4(const float (*t)[3], const float (*q)[4], const float (*scale
         const simde__m128 col0[4] = {c00, c01, c02, c03}, col1[4] = {c10, c11, c12, c13};
         const simde__m128 col2[4] = {c20, c21, c22, c23};
         for (uint32_t j = 0; j < 4u; j++) {
-            float *m = out[i + j];
+            float *m = out + 16u * (i + j);
             simde_mm_storeu_ps(m + 0, col0[j]);
             simde_mm_storeu_ps(m + 4, col1[j]);
             simde_mm_storeu_ps(m + 8, col2[j]);
-            m[12] = t[i + j][0];
-            m[13] = t[i + j][1];
-            m[14] = t[i + j][2];
+            m[12] = ti[3u * j + 0u];
+            m[13] = ti[3u * j + 1u];
+            m[14] = ti[3u * j + 2u];
             m[15] = 1.0f;
         }
     }
     for (; i < n; i++)
-        sgrt__trs_to_mat4(t[i], q[i], scale[i], out[i]);
+        sgrt__trs_to_mat4(t + 3u * i, q + 4u * i, scale + 3u * i, out + 16u * i);
 }
 
 /* The write path: each matrix as four 128-bit integer vectors, checked,

@@ -84,11 +84,11 @@ static inline uint32_t armv7_neon_update(const sgrt__update_view *v)
 }
 
 /* Writes stay on the reference on ARMv7 (src/kernels/x4.c): the model too. */
-static inline void armv7_neon_trs(const float (*t)[3], const float (*q)[4],
-                                  const float (*scale)[3], float (*out)[16], uint32_t n)
+static inline void armv7_neon_trs(const float *t, const float *q, const float *scale,
+                                  float *out, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
-        sgrt__trs_to_mat4(t[i], q[i], scale[i], out[i]);
+        sgrt__trs_to_mat4(t + 3u * i, q + 4u * i, scale + 3u * i, out + 16u * i);
 }
 
 /* The model's table: the reference's (the write path's integer checks and
