@@ -178,7 +178,7 @@ static void block_batch(bench_ctx *c, const frame_moves *fm, int warm, int reps,
         });
         const double t0 = bench_now_ns();
         const sgrt_result rc = sgrt_nodes_set_local(c->s, k, c->b_nodes,
-                                                    (const float(*)[16])c->b_local, NULL);
+                                                    c->b_local[0], NULL);
         const double t1 = bench_now_ns();
         (void)sgrt_scene_update(c->s);
         const double t2 = bench_now_ns();
@@ -236,8 +236,8 @@ static void block_batch_trs(bench_ctx *c, const frame_moves *fm, int warm, int r
         });
         const double t0 = bench_now_ns();
         const sgrt_result rc =
-            sgrt_nodes_set_trs(c->s, k, c->b_nodes, (const float(*)[3])c->b_t,
-                               (const float(*)[4])c->b_q, (const float(*)[3])c->b_s, NULL);
+            sgrt_nodes_set_trs(c->s, k, c->b_nodes, c->b_t[0],
+                               c->b_q[0], c->b_s[0], NULL);
         const double t1 = bench_now_ns();
         (void)sgrt_scene_update(c->s);
         const double t2 = bench_now_ns();
@@ -672,9 +672,9 @@ static uint32_t verify_trs(bench_ctx *c, double *worst)
         naive_set_trs(c->tc.node[i], p->t[j], p->q[j], p->s[j]);
         naive_set_trs_dirty(c->ts.node[i], p->t[j], p->q[j], p->s[j]);
     }
-    c->write_errors += sgrt_nodes_set_trs(c->s, t->n, c->b_nodes, (const float(*)[3])c->b_t,
-                                          (const float(*)[4])c->b_q,
-                                          (const float(*)[3])c->b_s, NULL) != SGRT_OK;
+    c->write_errors += sgrt_nodes_set_trs(c->s, t->n, c->b_nodes, c->b_t[0],
+                                          c->b_q[0],
+                                          c->b_s[0], NULL) != SGRT_OK;
     sgrt_scene_update(c->s);
     sgrt_scene_update(c->scalar);
     naive_render_all(&c->tc);

@@ -775,8 +775,8 @@ static int play(app *a, const options *o)
         const double t1 = now_us();
         uint32_t bad = 0;
         const sgrt_result r =
-            sgrt_nodes_set_trs(a->scene, a->nw, a->wnodes, (const float(*)[3])a->wt,
-                               (const float(*)[4])a->wq, (const float(*)[3])a->ws, &bad);
+            sgrt_nodes_set_trs(a->scene, a->nw, a->wnodes, a->wt[0],
+                               a->wq[0], a->ws[0], &bad);
         const uint32_t updated = sgrt_scene_update(a->scene);
         const double t2 = now_us();
         for (uint32_t w = 0; w < a->nw; w++)

@@ -345,27 +345,106 @@ SGRT_API sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node node, const fl
 
 /** Set `count` locals as if sgrt_node_set_local were called for i = 0 ..
  *  count-1 in order (a node given twice ends with its last matrix; each
- *  entry marks what its single call would). All or nothing: if any entry is
- *  refused (stale handle: STALE_HANDLE; non-finite value: INVALID_ARG)
- *  nothing changes, that error is returned, and *out_bad (optional) receives
- *  the index of the first refused entry. nodes/local may be NULL when count
- *  is 0. Cost: two passes over the entries (check, then write), handle
- *  entries and locals prefetched ahead; O(count + nodes newly marked).
- *  Never allocates. Errors: INVALID_ARG (s NULL, or nodes/local NULL with
- *  count > 0; *out_bad untouched), or the refused entry's error. */
+ *  entry marks what its single call would). `local` holds count matrices,
+ *  16 floats each, one after another (entry i at local + 16 * i;
+ *  column-major; any alignment). All or nothing: if any entry is refused
+ *  (stale handle: STALE_HANDLE; non-finite value: INVALID_ARG) nothing
+ *  changes, that error is returned, and *out_bad (optional) receives the
+ *  index of the first refused entry. nodes/local may be NULL when count is
+ *  0. Cost: two passes over the entries (resolve and check, then write),
+ *  handle entries and locals prefetched ahead, marks a dirty word at a
+ *  time; O(count + nodes newly marked). Never allocates. Errors:
+ *  INVALID_ARG (s NULL, or nodes/local NULL with count > 0; *out_bad
+ *  untouched), or the refused entry's error. For the same nodes every frame
+ *  an sgrt_writer (below) skips the handle resolution. */
 SGRT_API sgrt_result sgrt_nodes_set_local(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
-                                          const float (*local)[16], uint32_t *out_bad);
+                                          const float *local, uint32_t *out_bad);
 
-/** The same from translation, rotation quaternion (x, y, z, w) and scale
- *  arrays, structure-of-arrays as an animation system produces them: local =
- *  T x R x S, each bit-identical to what sgrt_node_set_trs computes for the
- *  same inputs (on every target and kernel level). The conversion runs
- *  several nodes at a time on the scene's kernel (4-wide SIMDe where the
- *  level allows), twice: once to check, once to write. Same refusals,
+/** The same from translations, rotation quaternions (x, y, z, w) and
+ *  scales, three packed arrays as an animation system produces them (entry
+ *  i: t[3i .. 3i+2], q[4i .. 4i+3], scale[3i .. 3i+2]; any alignment): local
+ *  = T x R x S, each bit-identical to what sgrt_node_set_trs computes for
+ *  the same inputs (on every target and kernel level). The conversion runs
+ *  at the scene's kernel's width (16 nodes per step on AVX-512, 8 on AVX, 4
+ *  on SSE2 and NEON), twice: once to check, once to write. Same refusals,
  *  errors, cost and no allocation as sgrt_nodes_set_local. */
 SGRT_API sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
-                                        const float (*t)[3], const float (*q)[4],
-                                        const float (*scale)[3], uint32_t *out_bad);
+                                        const float *t, const float *q, const float *scale,
+                                        uint32_t *out_bad);
+
+/** A writer: a fixed list of nodes that a system writes every frame (an
+ *  animation system's joints, a physics system's bodies), resolved once.
+ *  Its writes cost no handle resolution, mark a dirty word at a time, and
+ *  can go straight into the scene's storage (sgrt_writer_begin). It keeps
+ *  the slot of each entry and resolves them again, O(count) once, on its
+ *  first write after a call that moved a node to another slot or destroyed
+ *  one (sgrt_node_destroy, a relocating sgrt_node_set_parent,
+ *  sgrt_scene_compact, hole reclamation). Owned by the scene it was
+ *  created on; sgrt_scene_destroy frees the writers still alive. */
+typedef struct sgrt_writer sgrt_writer;
+
+/** Create a writer for nodes[0 .. count-1] (count > 0), in the order the
+ *  system's data comes in; a node may appear more than once (its last
+ *  entry wins, as in sgrt_nodes_set_local). Entries that follow each other
+ *  in slot order write fastest: nodes created in that order (a skeleton's
+ *  joints parent before child, depth-first) are. Memory: 8 bytes per entry.
+ *  Allocates. Errors: INVALID_ARG (s, nodes or out NULL, count 0),
+ *  STALE_HANDLE (a node is not live), NOMEM. */
+SGRT_API sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
+                                        sgrt_writer **out);
+
+/** Destroy a writer of `s`. NULL w is a no-op. O(writers). */
+SGRT_API void sgrt_writer_destroy(sgrt_scene *s, sgrt_writer *w);
+
+/** Set the locals of all the writer's entries, as sgrt_nodes_set_local with
+ *  the writer's nodes: `local` holds one matrix per entry, 16 floats each,
+ *  in entry order. All or nothing; *out_bad (optional) names the first
+ *  refused entry. A bit-identical local marks nothing. Cost: one checking
+ *  pass over the input and one writing pass, no handle resolution (after a
+ *  slot move: one, O(count)); never allocates. Errors: INVALID_ARG (s, w or
+ *  local NULL, w of another scene; *out_bad untouched), INVALID_ARG (a
+ *  non-finite matrix), STALE_HANDLE (an entry's node was destroyed). */
+SGRT_API sgrt_result sgrt_writer_set_local(sgrt_scene *s, sgrt_writer *w, const float *local,
+                                           uint32_t *out_bad);
+
+/** The same from packed TRS arrays, as sgrt_nodes_set_trs. */
+SGRT_API sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writer *w, const float *t,
+                                         const float *q, const float *scale, uint32_t *out_bad);
+
+/** Write in place: *out_locals receives the scene's local matrices (16
+ *  floats per slot, each row 64-byte aligned) and *out_slots the slot of
+ *  each entry, so that entry i's local is the 16 floats at
+ *  *out_locals + 16 * (*out_slots)[i]. Write the locals of the entries that
+ *  moved there, then hand them to sgrt_writer_commit; both pointers stay
+ *  valid until a call that may allocate or move nodes (sgrt_node_create,
+ *  sgrt_node_destroy, sgrt_node_set_parent, sgrt_scene_reserve,
+ *  sgrt_scene_compact) or sgrt_scene_destroy. A local written there and not
+ *  committed yet is visible to sgrt_node_local and sgrt_node_world_now, but
+ *  the update does not know it moved. O(1) (after a slot move: O(count)
+ *  once); never allocates. Errors: INVALID_ARG (NULL argument, w of
+ *  another scene), STALE_HANDLE (an entry's node was destroyed; *out_bad of
+ *  the next commit is not set: recreate the writer). */
+SGRT_API sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer *w, float **out_locals,
+                                       const uint32_t **out_slots);
+
+/** Tell the scene that entries [first, first + count) of the writer were
+ *  written in place since sgrt_writer_begin: each is checked and marked as
+ *  moved (its world and its subtree's recomputed by the next update, whether
+ *  or not the bits changed: the old ones are gone). A local with an element
+ *  NaN or infinite is replaced by the identity, so that no non-finite value
+ *  reaches a world, and still marked; the call then returns INVALID_ARG and
+ *  *out_bad (optional) receives the first such entry — the others of the
+ *  range are committed all the same (in place, the writes have happened).
+ *  Call it once per frame for everything, or per chunk while the locals are
+ *  still in cache (the check re-reads them). Cost O(count) (64 bytes read
+ *  and checked per entry, a dirty word marked at a time); never allocates.
+ *  Errors: INVALID_ARG (s or w NULL, w of another scene, first + count past
+ *  the writer's entries; nothing marked), INVALID_ARG (a non-finite local,
+ *  as above), STALE_HANDLE (nodes moved to other slots or were destroyed
+ *  since sgrt_writer_begin: the writes went to the slots of then, and may
+ *  have landed on other nodes; nothing is marked). */
+SGRT_API sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer *w, uint32_t first,
+                                        uint32_t count, uint32_t *out_bad);
 
 /** Copy the local matrix to out. O(1). Errors: INVALID_ARG, STALE_HANDLE. */
 SGRT_API sgrt_result sgrt_node_local(const sgrt_scene *s, sgrt_node node, float out[16]);

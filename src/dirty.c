@@ -29,14 +29,33 @@ void sgrt__dirty_clear(sgrt_scene *s, uint32_t slot)
         sgrt__bit_clear(s->st.dirty_sum, w);
 }
 
-void sgrt__dirty_pend(sgrt_scene *s, uint32_t slot)
+void sgrt__dirty_pend(sgrt_scene *s, uint32_t w, uint32_t inner)
 {
     /* An inner node's descendants all lie after it in slot order, so the
      * closure pass of the next update, which starts at the lowest such node,
      * reaches them. */
-    s->pending_inner++;
+    s->pending_inner += sgrt__popcount32(inner);
+    const uint32_t slot = w * 32u + sgrt__ctz32(inner);
     if (slot < s->close_from)
         s->close_from = slot;
+}
+
+void sgrt__dirty_mark_slots(sgrt_scene *s, const uint32_t *slot, uint32_t entries)
+{
+    uint32_t word = SGRT__NONE, bits = 0;
+    while (entries) {
+        const uint32_t x = slot[sgrt__ctz32(entries)];
+        entries &= entries - 1u;
+        if (x >> 5 != word) {
+            if (bits)
+                sgrt__dirty_mark_word(s, word, bits);
+            word = x >> 5;
+            bits = 0;
+        }
+        bits |= 1u << (x & 31u);
+    }
+    if (bits)
+        sgrt__dirty_mark_word(s, word, bits);
 }
 
 void sgrt__dirty_close_done(sgrt_scene *s)

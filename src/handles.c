@@ -106,6 +106,7 @@ uint32_t sgrt__handle_take(sgrt_scene *s, uint32_t slot)
 
 void sgrt__handle_release(sgrt_scene *s, uint32_t index)
 {
+    s->slots_version++;
     s->handles[index].slot = SGRT__NONE;
     s->handles[index].id = next_id(s->handles[index].id);
     s->free_ring[(s->free_head + s->free_count) % s->handle_cap] = index;

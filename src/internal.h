@@ -115,7 +115,11 @@ typedef struct sgrt__storage {
 
 /* What a registered object is: a call refuses the other kind (a tracker is
  * never freed as a node set, or read as one). */
-enum { SGRT__KIND_TRACKER = 0x54524B31u, SGRT__KIND_NODESET = 0x53455431u };
+enum {
+    SGRT__KIND_TRACKER = 0x54524B31u,
+    SGRT__KIND_NODESET = 0x53455431u,
+    SGRT__KIND_WRITER = 0x57525431u
+};
 
 /* A bitfield over slots that follows the scene's storage (registry.c), and
  * beside it, in the same allocation, `side_words` words of the object's own
@@ -139,12 +143,14 @@ struct sgrt_nodeset {
     uint32_t *spare;  /* as many words: the array a compaction remaps into */
 };
 
-/* The registry: trackers and node sets of a scene. */
+/* The registry: trackers, node sets and writers (batch.c) of a scene. */
 typedef struct sgrt__registry {
     struct sgrt_tracker **trackers;
     struct sgrt_nodeset **sets;
+    struct sgrt_writer **writers;
     uint32_t tracker_count, tracker_cap;
     uint32_t set_count, set_cap;
+    uint32_t writer_count, writer_cap;
 } sgrt__registry;
 
 /* One handle-table entry: resolving a handle reads one 8-byte entry. `id` is
@@ -172,6 +178,9 @@ struct sgrt_scene {
      * below a dirty node is dirty or lies after close_from. */
     uint32_t close_from;
     uint32_t pending_inner; /* moved nodes with children since the last closure */
+    /* Bumped whenever a node moves to another slot or is destroyed: a
+     * writer's cached slots are current while it holds the same value. */
+    uint64_t slots_version;
 
     sgrt__storage st;
 
@@ -267,6 +276,7 @@ static inline uint32_t sgrt__resolve(const sgrt_scene *s, sgrt_node n)
 static inline void sgrt__handle_moved(sgrt_scene *s, uint32_t index, uint32_t slot)
 {
     s->handles[index].slot = slot;
+    s->slots_version++;
 }
 static inline sgrt_node sgrt__handle_of_slot(const sgrt_scene *s, uint32_t slot)
 {
@@ -288,25 +298,43 @@ static inline void sgrt__dirty_set(sgrt_scene *s, uint32_t slot)
     sgrt__bit_set(s->st.dirty_sum, w);
 }
 void sgrt__dirty_clear(sgrt_scene *s, uint32_t slot);
-/* A dirty node with children: the next closure pass starts at it at the
- * latest. O(1). */
-void sgrt__dirty_pend(sgrt_scene *s, uint32_t slot);
-/* The one marking path of every call that changes a node's world: its local
- * was written, or (`relinked`) it was re-parented, possibly to other slots
- * with its subtree. Its own bit is set, and its descendants are left to the
- * closure pass. A node already dirty has its descendants dirty or pending,
- * unless it was re-parented: they may have been pending from a close_from
- * above their new slots, so a relinked node is pended again. O(1). */
+/* The slots `inner` of word w are dirty nodes with children: the next
+ * closure pass starts at the lowest of them at the latest. O(1). */
+void sgrt__dirty_pend(sgrt_scene *s, uint32_t w, uint32_t inner);
+/* The one marking path of every call that changes worlds: the slots `bits`
+ * of word w moved (their locals were written). Each gets its own bit, and
+ * its descendants are left to the closure pass. A node already dirty has
+ * its descendants dirty or pending: only the fresh ones count. O(1). */
+static inline void sgrt__dirty_mark_word(sgrt_scene *s, uint32_t w, uint32_t bits)
+{
+    const uint32_t fresh = bits & ~s->st.dirty[w];
+    if (!fresh)
+        return;
+    s->st.dirty[w] |= fresh;
+    sgrt__bit_set(s->st.dirty_sum, w);
+    if (fresh & s->st.inner[w])
+        sgrt__dirty_pend(s, w, fresh & s->st.inner[w]);
+}
+/* One node: its local was written, or (`relinked`) it was re-parented,
+ * possibly to other slots with its subtree. A relinked node is pended even
+ * when it was dirty already: its descendants may have been pending from a
+ * close_from above their new slots. O(1). */
 static inline void sgrt__dirty_mark(sgrt_scene *s, uint32_t slot, bool relinked)
 {
     const uint32_t w = slot >> 5, bit = 1u << (slot & 31u);
-    if ((s->st.dirty[w] & bit) && !relinked)
+    if (!relinked) {
+        sgrt__dirty_mark_word(s, w, bit);
         return;
+    }
     s->st.dirty[w] |= bit;
     sgrt__bit_set(s->st.dirty_sum, w);
     if (s->st.inner[w] & bit)
-        sgrt__dirty_pend(s, slot);
+        sgrt__dirty_pend(s, w, bit);
 }
+/* The entries j of slot[] whose bit is set in `entries` (a batch chunk)
+ * moved: marked a word at a time, entries that follow each other in slot
+ * order sharing one. */
+void sgrt__dirty_mark_slots(sgrt_scene *s, const uint32_t *slot, uint32_t entries);
 /* The closure pass: every live node below a dirty node becomes dirty.
  * O(live slots after close_from), or, when sparse, O(nodes it marks);
  * nothing when nothing is pending. Leaves nothing pending. */
@@ -363,6 +391,13 @@ void sgrt__prev_finish(sgrt_scene *s);
  * Returns the length. */
 uint32_t sgrt__format_float(float f, char out[16]);
 
+/* ---- batch.c -------------------------------------------------------------- */
+
+/* Free a writer's memory (sgrt_writer_destroy, sgrt_scene_destroy). */
+void sgrt__writer_free(sgrt_scene *s, struct sgrt_writer *w);
+/* Whether w is a live writer of s. */
+bool sgrt__writer_of(const sgrt_scene *s, const struct sgrt_writer *w);
+
 /* ---- registry.c ---------------------------------------------------------- */
 
 /* Give b zeroed bits (extra_words of `extra` beside them) for the scene's
@@ -371,6 +406,12 @@ sgrt_result sgrt__registry_add_tracker(sgrt_scene *s, struct sgrt_tracker *t);
 sgrt_result sgrt__registry_add_set(sgrt_scene *s, struct sgrt_nodeset *set);
 void sgrt__registry_remove_tracker(sgrt_scene *s, struct sgrt_tracker *t);
 void sgrt__registry_remove_set(sgrt_scene *s, struct sgrt_nodeset *set);
+/* Writers follow no storage: the list only, so that the scene frees them.
+ * reserve makes room (allocates; nothing changes on failure), add then
+ * cannot fail. */
+sgrt_result sgrt__registry_reserve_writer(sgrt_scene *s);
+void sgrt__registry_add_writer(sgrt_scene *s, struct sgrt_writer *w);
+void sgrt__registry_remove_writer(sgrt_scene *s, struct sgrt_writer *w);
 /* Every registered bitfield covers `words` words (storage growth). */
 sgrt_result sgrt__registry_reserve(sgrt_scene *s, uint32_t words);
 void sgrt__registry_destroy_all(sgrt_scene *s);

@@ -1,16 +1,8 @@
-/* Writing and reading transforms: set_local, set_trs, set_world, their batch
- * forms sgrt_nodes_set_local and sgrt_nodes_set_trs, and the local and world
- * reads. None of these allocate. */
+/* Writing and reading one node's transforms: set_local, set_trs,
+ * set_world, and the local and world reads (the batch writes are in
+ * batch.c). None of these allocate. */
 #include "internal.h"
 #include <string.h>
-
-/* The checking pass of a batch fetches the handle entry SGRT__WRITE_AHEAD
- * entries ahead (kernels.h says why that distance). */
-#if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PREFETCH(p) ((void)(p))
-#endif
 
 /* The write itself: copy m into the slot's local and mark the node, unless
  * m is bit-identical to what is there (then nothing is marked). */
@@ -20,23 +12,13 @@ static inline void write_local(sgrt_scene *s, uint32_t slot, const float *m)
         sgrt__dirty_mark(s, slot, false);
 }
 
-/* Mark the nodes of `slot` whose bit is set in `changed`. */
-static inline void mark_changed(sgrt_scene *s, const uint32_t *slot, uint32_t changed)
+/* What a single write's put did: refused (nothing changed), or stored,
+ * marking the node when the bits changed. */
+static inline sgrt_result put_done(sgrt_scene *s, uint32_t slot, uint32_t put)
 {
-    while (changed) {
-        sgrt__dirty_mark(s, slot[sgrt__ctz32(changed)], false);
-        changed &= changed - 1u;
-    }
-}
-
-/* A single write of a finite m to a live node: store and mark, or refuse a
- * matrix that is not finite, changing nothing. */
-static inline sgrt_result put_local(sgrt_scene *s, uint32_t slot, const float *m)
-{
-    const uint32_t r = s->k.put16(s->st.local[slot], m);
-    if (r == SGRT__PUT_BAD)
+    if (put == SGRT__PUT_BAD)
         return SGRT_ERR_INVALID_ARG;
-    if (r == SGRT__PUT_CHANGED)
+    if (put == SGRT__PUT_CHANGED)
         sgrt__dirty_mark(s, slot, false);
     return SGRT_OK;
 }
@@ -51,7 +33,7 @@ static sgrt_result take_matrix(const sgrt_scene *s, sgrt_node node, const float 
     *slot = sgrt__resolve(s, node);
     if (*slot == SGRT__NONE)
         return SGRT_ERR_STALE_HANDLE;
-    return s->k.check16(m, 1) == 1u ? SGRT_OK : SGRT_ERR_INVALID_ARG; /* 1: none bad */
+    return s->k.check16(m, NULL, 1) == 1u ? SGRT_OK : SGRT_ERR_INVALID_ARG; /* 1: none bad */
 }
 
 sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16])
@@ -61,7 +43,7 @@ sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16]
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
         return SGRT_ERR_STALE_HANDLE;
-    return put_local(s, slot, m);
+    return put_done(s, slot, s->k.put16(s->st.local[slot], m));
 }
 
 /* Finite inputs give a finite matrix unless a product overflows, and a
@@ -76,9 +58,7 @@ sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node node, const float t[3], c
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
         return SGRT_ERR_STALE_HANDLE;
-    float m[16];
-    s->k.trs(t, q, scale, m, 1);
-    return put_local(s, slot, m);
+    return put_done(s, slot, s->k.put_trs(s->st.local[slot], t, q, scale));
 }
 
 /* The local that puts the node at m now: the keep-world computation of
@@ -99,124 +79,6 @@ sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node node, const float m[16]
     if (!sgrt__keep_world_local(s->k.mul, pw, m, local))
         return SGRT_ERR_SINGULAR;
     write_local(s, slot, local);
-    return SGRT_OK;
-}
-
-/* ---- batches ----------------------------------------------------------------- */
-
-/* Batches run in chunks of SGRT__WRITE_CHUNK entries, the kernels' unit.
- * Resolved slots are kept in the scene's scratch array (2 x capacity
- * entries) between the checking pass and the writing pass; a batch longer
- * than that resolves its tail twice. */
-#define CHUNK SGRT__WRITE_CHUNK
-static uint32_t scratch_entries(const sgrt_scene *s) { return 2u * s->st.cap; }
-
-/* Entries [done, done + n) of the next chunk; n = 0 at the end. Counted
- * from below so that no index wraps, whatever the count. */
-static inline uint32_t chunk_of(uint32_t count, uint32_t done)
-{
-    return count - done < CHUNK ? count - done : CHUNK;
-}
-
-static sgrt_result refuse(uint32_t *out_bad, uint32_t i, sgrt_result r)
-{
-    if (out_bad)
-        *out_bad = i;
-    return r;
-}
-
-/* The checking pass over one chunk: resolve entries [base, base + n) into
- * slot[], prefetching handle entries ahead; check16 says which matrix of
- * m (the chunk's) is bad. Returns SGRT_OK, or the first refused entry's
- * error with its index in *at. */
-static sgrt_result check_chunk(const sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
-                               uint32_t base, uint32_t n, const float *m, uint32_t *slot,
-                               uint32_t *at)
-{
-    const uint32_t bad = s->k.check16(m, n);
-    for (uint32_t j = 0; j < bad; j++) {
-        const uint32_t i = base + j;
-        if (i + SGRT__WRITE_AHEAD < count)
-            PREFETCH(sgrt__handle_entry(s, nodes[i + SGRT__WRITE_AHEAD]));
-        slot[j] = sgrt__resolve(s, nodes[i]);
-        if (slot[j] == SGRT__NONE) {
-            *at = i;
-            return SGRT_ERR_STALE_HANDLE;
-        }
-    }
-    if (bad < n) {
-        *at = base + bad;
-        return SGRT_ERR_INVALID_ARG;
-    }
-    return SGRT_OK;
-}
-
-/* The checking pass keeps the slots it resolved: in scratch while they fit,
- * else (the tail of a batch longer than 2 x capacity) resolved again. */
-static inline const uint32_t *chunk_slots(sgrt_scene *s, const sgrt_node *nodes, uint32_t base,
-                                          uint32_t n, uint32_t *buf)
-{
-    if ((uint64_t)base + n <= scratch_entries(s))
-        return s->st.scratch + base;
-    for (uint32_t j = 0; j < n; j++)
-        buf[j] = sgrt__resolve(s, nodes[base + j]);
-    return buf;
-}
-
-/* The writing pass over one chunk: store and mark what changed. The slots
- * of the next chunk follow in scratch when the checking pass kept them
- * there: store16 then fetches their locals ahead. */
-static inline void write_chunk(sgrt_scene *s, const sgrt_node *nodes, uint32_t count,
-                               uint32_t base, uint32_t n, const float *m, uint32_t *buf)
-{
-    const uint64_t kept = scratch_entries(s);
-    const uint32_t *slot = chunk_slots(s, nodes, base, n, buf);
-    const uint32_t ahead = slot != buf && base + (uint64_t)n + chunk_of(count, base + n) <= kept
-                               ? chunk_of(count, base + n)
-                               : 0u;
-    mark_changed(s, slot, s->k.store16(s->st.local, slot, m, n, ahead));
-}
-
-sgrt_result sgrt_nodes_set_local(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
-                                 const float (*local)[16], uint32_t *out_bad)
-{
-    if (!s || (count && (!nodes || !local)))
-        return SGRT_ERR_INVALID_ARG;
-    uint32_t buf[CHUNK], at = 0;
-    for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n) {
-        uint32_t *slot = (uint64_t)base + n <= scratch_entries(s) ? s->st.scratch + base : buf;
-        const sgrt_result r = check_chunk(s, count, nodes, base, n, local[base], slot, &at);
-        if (r != SGRT_OK)
-            return refuse(out_bad, at, r);
-    }
-    for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n)
-        write_chunk(s, nodes, count, base, n, local[base], buf);
-    return SGRT_OK;
-}
-
-/* TRS batches go through the scene's kernel, a chunk at a time into a
- * matrix buffer on the stack (2 KiB: well inside L1 beside the inputs):
- * once to check every matrix, once more to write them (the conversion costs
- * less than keeping the matrices anywhere). */
-sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
-                               const float (*t)[3], const float (*q)[4],
-                               const float (*scale)[3], uint32_t *out_bad)
-{
-    if (!s || (count && (!nodes || !t || !q || !scale)))
-        return SGRT_ERR_INVALID_ARG;
-    float m[CHUNK][16];
-    uint32_t buf[CHUNK], at = 0;
-    for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n) {
-        uint32_t *slot = (uint64_t)base + n <= scratch_entries(s) ? s->st.scratch + base : buf;
-        s->k.trs(t[base], q[base], scale[base], m[0], n);
-        const sgrt_result r = check_chunk(s, count, nodes, base, n, m[0], slot, &at);
-        if (r != SGRT_OK)
-            return refuse(out_bad, at, r);
-    }
-    for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n) {
-        s->k.trs(t[base], q[base], scale[base], m[0], n);
-        write_chunk(s, nodes, count, base, n, m[0], buf);
-    }
     return SGRT_OK;
 }
 

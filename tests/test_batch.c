@@ -177,9 +177,9 @@ static void run(uint64_t seed, bool trs)
         uint32_t out_bad = 0xDEADBEEFu;
         const uint64_t calls_before = alloc_a.calls;
         const sgrt_result got =
-            trs ? sgrt_nodes_set_trs(a.s, bt.count, bt.nodes, (const float(*)[3])bt.t,
-                                     (const float(*)[4])bt.q, (const float(*)[3])bt.sc, &out_bad)
-                : sgrt_nodes_set_local(a.s, bt.count, bt.nodes, (const float(*)[16])bt.local,
+            trs ? sgrt_nodes_set_trs(a.s, bt.count, bt.nodes, bt.t[0],
+                                     bt.q[0], bt.sc[0], &out_bad)
+                : sgrt_nodes_set_local(a.s, bt.count, bt.nodes, bt.local[0],
                                        &out_bad);
         CHECK_EQ_U(alloc_a.calls, calls_before); /* batches never allocate */
         if (bad < bt.count) {
@@ -241,7 +241,7 @@ static void long_batch(void)
         local[i][12] = (float)i;
     }
     OK(sgrt_scene_update(s) == 3 ? SGRT_OK : SGRT_ERR_CORRUPT);
-    OK(sgrt_nodes_set_local(s, LONG, nodes, (const float(*)[16])local, NULL));
+    OK(sgrt_nodes_set_local(s, LONG, nodes, local[0], NULL));
     CHECK_EQ_U(sgrt_scene_update(s), 3);
     float w[16];
     OK(sgrt_node_world(s, n[2], w));
@@ -253,7 +253,7 @@ static void long_batch(void)
     CHECK_EQ_U(sgrt_scene_update(s), 0);
     nodes[LONG - 1] = gone; /* a stale handle at the very end */
     uint32_t bad = 0;
-    CHECK_RES(sgrt_nodes_set_local(s, LONG, nodes, (const float(*)[16])local, &bad),
+    CHECK_RES(sgrt_nodes_set_local(s, LONG, nodes, local[0], &bad),
               SGRT_ERR_STALE_HANDLE);
     CHECK_EQ_U(bad, LONG - 1);
     CHECK_EQ_U(sgrt_scene_update(s), 0);

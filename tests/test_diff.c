@@ -406,7 +406,7 @@ static void op_set_local(void)
     }
     if (batch) {
         stats_batches++;
-        expect(sgrt_nodes_set_local(scene, k, n, (const float(*)[16])l, NULL), SGRT_OK,
+        expect(sgrt_nodes_set_local(scene, k, n, l[0], NULL), SGRT_OK,
                "sgrt_nodes_set_local");
     } else {
         expect(sgrt_node_set_local(scene, n[0], l[0]), SGRT_OK, "sgrt_node_set_local");
@@ -439,8 +439,8 @@ static void op_set_trs(void)
     }
     if (batch) {
         stats_batches++;
-        expect(sgrt_nodes_set_trs(scene, k, n, (const float(*)[3])t, (const float(*)[4])q,
-                                  (const float(*)[3])s, NULL),
+        expect(sgrt_nodes_set_trs(scene, k, n, t[0], q[0],
+                                  s[0], NULL),
                SGRT_OK, "sgrt_nodes_set_trs");
     } else {
         expect(sgrt_node_set_trs(scene, n[0], t[0], q[0], s[0]), SGRT_OK, "sgrt_node_set_trs");

@@ -158,13 +158,13 @@ static void move_some(pair *p, rng *r, uint32_t count)
             OK(sgrt_node_set_local(p->a, ba[k], m[k]));
             OK(sgrt_node_set_local(p->b, bb[k], m[k]));
         } else if (++k == B) {
-            OK(sgrt_nodes_set_local(p->a, k, ba, (const float(*)[16])m, NULL));
-            OK(sgrt_nodes_set_local(p->b, k, bb, (const float(*)[16])m, NULL));
+            OK(sgrt_nodes_set_local(p->a, k, ba, m[0], NULL));
+            OK(sgrt_nodes_set_local(p->b, k, bb, m[0], NULL));
             k = 0;
         }
     }
-    OK(sgrt_nodes_set_local(p->a, k, ba, (const float(*)[16])m, NULL));
-    OK(sgrt_nodes_set_local(p->b, k, bb, (const float(*)[16])m, NULL));
+    OK(sgrt_nodes_set_local(p->a, k, ba, m[0], NULL));
+    OK(sgrt_nodes_set_local(p->b, k, bb, m[0], NULL));
 }
 
 static void restructure(pair *p, rng *r)

@@ -229,7 +229,7 @@ static void move_one(trio *t, uint32_t i)
             const float q[4] = {0.0f, 0.6f, 0.0f, 0.8f};
             r = sgrt_node_set_trs(t->s[k], t->h[k][i], tr, q, sc);
         } else if (how == 2) {
-            r = sgrt_nodes_set_local(t->s[k], 1, &t->h[k][i], (const float(*)[16])m, NULL);
+            r = sgrt_nodes_set_local(t->s[k], 1, &t->h[k][i], m, NULL);
         } else {
             r = sgrt_node_set_world(t->s[k], t->h[k][i], m);
         }

@@ -1,7 +1,8 @@
 /* The registry of slot bitfields that follow the scene's storage: each
  * tracker's pending slots (with its summary) and each node set's members
  * (with a spare array for compaction). Storage growth widens them all;
- * scene destruction frees them all. */
+ * scene destruction frees them all, and the writers (listed only: they
+ * follow storage by resolving their nodes again). */
 #include "../internal.h"
 #include <string.h>
 
@@ -105,6 +106,24 @@ static void bits_free(sgrt_scene *s, sgrt__slotbits *b)
     b->block = b->bits = NULL;
 }
 
+sgrt_result sgrt__registry_reserve_writer(sgrt_scene *s)
+{
+    void *list = s->reg.writers;
+    const sgrt_result rc = list_grow(s, &list, s->reg.writer_count, &s->reg.writer_cap);
+    s->reg.writers = list;
+    return rc;
+}
+
+void sgrt__registry_add_writer(sgrt_scene *s, struct sgrt_writer *w)
+{
+    s->reg.writers[s->reg.writer_count++] = w;
+}
+
+void sgrt__registry_remove_writer(sgrt_scene *s, struct sgrt_writer *w)
+{
+    (void)list_remove((void **)s->reg.writers, &s->reg.writer_count, w);
+}
+
 void sgrt__registry_remove_tracker(sgrt_scene *s, struct sgrt_tracker *t)
 {
     if (list_remove((void **)s->reg.trackers, &s->reg.tracker_count, t)) {
@@ -151,6 +170,9 @@ void sgrt__registry_destroy_all(sgrt_scene *s)
         bits_free(s, &r->sets[i]->b);
         sgrt__free(&s->alloc, r->sets[i], sizeof(struct sgrt_nodeset));
     }
+    for (uint32_t i = 0; i < r->writer_count; i++)
+        sgrt__writer_free(s, r->writers[i]);
+    sgrt__free(&s->alloc, r->writers, (size_t)r->writer_cap * sizeof *r->writers);
     sgrt__free(&s->alloc, r->trackers, (size_t)r->tracker_cap * sizeof *r->trackers);
     sgrt__free(&s->alloc, r->sets, (size_t)r->set_cap * sizeof *r->sets);
     memset(r, 0, sizeof *r);
@@ -167,6 +189,9 @@ const char *sgrt__registry_check(const sgrt_scene *s)
         /* Pending bits are left to sgrt_tracker_check: a collect may be
          * writing them while this runs (sgrt.h, threads). */
     }
+    for (uint32_t i = 0; i < s->reg.writer_count; i++)
+        if (!sgrt__writer_of(s, s->reg.writers[i]))
+            return "registry: every writer belongs to this scene";
     for (uint32_t i = 0; i < s->reg.set_count; i++) {
         const sgrt__slotbits *b = &s->reg.sets[i]->b;
         if (b->scene != s || b->kind != SGRT__KIND_NODESET)

@@ -204,10 +204,10 @@ static inline bool store2(float *dst, const mat2 *m)
     return true;
 }
 
-static uint32_t check16_avx(const float *m, uint32_t n)
+static uint32_t check16_avx(const float *m, const uint32_t *slot, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
-        const mat2 v = load2(m + 16u * i);
+        const mat2 v = load2(SGRT__CHECK_ROW(m, slot, i));
         if (!finite2(&v))
             return i;
     }

@@ -203,10 +203,10 @@ static inline bool store1(float *dst, simde__m512i v)
     return true;
 }
 
-static uint32_t check16_avx512(const float *m, uint32_t n)
+static uint32_t check16_avx512(const float *m, const uint32_t *slot, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
-        if (!finite1(simde_mm512_loadu_si512(m + 16u * i)))
+        if (!finite1(simde_mm512_loadu_si512(SGRT__CHECK_ROW(m, slot, i))))
             return i;
     return n;
 }
@@ -230,6 +230,47 @@ static uint32_t put16_avx512(float *dst, const float *m)
     return store1(dst, v) ? SGRT__PUT_CHANGED : SGRT__PUT_SAME;
 }
 
+/* One node's T x R x S in one register: element e is 2 (a + b) (on the
+ * diagonal 1 - 2 (a + b)) times its column's scale, with a and b products
+ * of quaternion components that permutes put in place and b's sign flipped
+ * where the reference subtracts (x - y is x + -y in IEEE arithmetic: the
+ * same rounding). The translation and the constant row are blended in. */
+static const int32_t put_trs_index[][16] = {
+    {1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0}, /* a = (yy, xy, xz | xy, xx, yz | xz, yz, xx) */
+    {1, 1, 2, 0, 1, 0, 2, 0, 2, 2, 0, 0, 0, 0, 0, 0},
+    {2, 2, 1, 0, 2, 2, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0}, /* b = (zz, zw, yw | zw, zz, xw | yw, xw, yy) */
+    {2, 3, 3, 0, 3, 2, 3, 0, 3, 3, 1, 0, 0, 0, 0, 0},
+    {0, 0, 0, 0, 1, 1, 1, 0, 2, 2, 2, 0, 0, 1, 2, 0}, /* scale per column; t in 12-14 */
+};
+
+static uint32_t put_trs_avx512(float *dst, const float t[3], const float q[4],
+                               const float scale[3])
+{
+    const simde__m512 v = simde_mm512_broadcast_f32x4(simde_mm_loadu_ps(q));
+#define PERM(row) simde_mm512_permutexvar_ps(simde_mm512_loadu_si512(put_trs_index[row]), v)
+    const simde__m512 b = simde_mm512_mul_ps(PERM(2), PERM(3));
+    /* b negated in elements 2 (xz - yw), 4 (xy - zw) and 9 (yz - xw) */
+    const simde__m512 sum = simde_mm512_add_ps(
+        simde_mm512_mul_ps(PERM(0), PERM(1)),
+        simde_mm512_castsi512_ps(simde_mm512_mask_xor_epi32(
+            simde_mm512_castps_si512(b), 0x0214, simde_mm512_castps_si512(b),
+            simde_mm512_set1_epi32((int32_t)0x80000000u))));
+#undef PERM
+    const simde__m512 u = simde_mm512_mul_ps(simde_mm512_set1_ps(2.0f), sum);
+    const simde__m512 d = simde_mm512_mask_sub_ps(u, 0x0421, simde_mm512_set1_ps(1.0f), u);
+    const simde__m512i idx = simde_mm512_loadu_si512(put_trs_index[4]);
+    /* three floats each: no load past the caller's arrays */
+    const simde__m512 sv = simde_mm512_castps128_ps512(simde_mm_set_ps(0.0f, scale[2], scale[1], scale[0]));
+    const simde__m512 tv = simde_mm512_castps128_ps512(simde_mm_set_ps(0.0f, t[2], t[1], t[0]));
+    simde__m512 m = simde_mm512_maskz_mul_ps(0x0777, d, simde_mm512_permutexvar_ps(idx, sv));
+    m = simde_mm512_mask_permutexvar_ps(m, 0x7000, idx, tv);
+    m = simde_mm512_mask_mov_ps(m, 0x8000, simde_mm512_set1_ps(1.0f));
+    const simde__m512i bits = simde_mm512_castps_si512(m);
+    if (!finite1(bits))
+        return SGRT__PUT_BAD;
+    return store1(dst, bits) ? SGRT__PUT_CHANGED : SGRT__PUT_SAME;
+}
+
 void sgrt__kernels_init_avx512(sgrt__kernels *k, uint32_t cpu)
 {
     /* The products: on a CPU that splits 512-bit operations in halves the
@@ -241,6 +282,7 @@ void sgrt__kernels_init_avx512(sgrt__kernels *k, uint32_t cpu)
     k->check16 = check16_avx512;
     k->store16 = store16_avx512;
     k->put16 = put16_avx512;
+    k->put_trs = put_trs_avx512;
     if (cpu & SGRT__CPU_SLOW_ZMM)
         return;
     k->mul = mul_avx512;

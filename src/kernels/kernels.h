@@ -20,6 +20,7 @@
 #define SGRT_KERNELS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../bits.h"
@@ -70,13 +71,15 @@ typedef struct sgrt__kernels {
     void (*trs)(const float *t, const float *q, const float *scale, float *out, uint32_t n);
     /* The write path, on n <= SGRT__WRITE_CHUNK matrices m[i] (16 floats
      * each, rows of m one after another, any alignment). check16: the index
-     * of the first matrix with an element NaN or infinite, n when none.
+     * of the first matrix with an element NaN or infinite, n when none;
+     * with slot not NULL, matrix i is the row m + 16 * slot[i] instead (a
+     * writer's locals in place).
      * store16: copy m[i] to local[slot[i]] where the two differ in any bit;
      * bit i of the result is set when they did (integer operations only:
      * the same bits on every target). slot[n .. n + ahead) are the slots
      * the next call writes: their lines are fetched while this one works
      * (SGRT__WRITE_AHEAD entries ahead). */
-    uint32_t (*check16)(const float *m, uint32_t n);
+    uint32_t (*check16)(const float *m, const uint32_t *slot, uint32_t n);
     uint32_t (*store16)(float (*local)[16], const uint32_t *slot, const float *m, uint32_t n,
                         uint32_t ahead);
     /* One matrix, the single calls' path: SGRT__PUT_BAD when m has an
@@ -84,6 +87,9 @@ typedef struct sgrt__kernels {
      * m's bits already, else SGRT__PUT_CHANGED with m copied to dst (64-byte
      * aligned). */
     uint32_t (*put16)(float *dst, const float *m);
+    /* sgrt_node_set_trs's path: T x R x S of one node (as trs computes it,
+     * to the bit), then put16 of it. */
+    uint32_t (*put_trs)(float *dst, const float t[3], const float q[4], const float scale[3]);
 } sgrt__kernels;
 
 enum { SGRT__PUT_BAD = 0, SGRT__PUT_SAME = 1, SGRT__PUT_CHANGED = 2 };
@@ -100,6 +106,8 @@ enum { SGRT__PUT_BAD = 0, SGRT__PUT_SAME = 1, SGRT__PUT_CHANGED = 2 };
 #else
 #define SGRT__PREFETCH_W(p) ((void)(p))
 #endif
+/* Matrix i of check16's input. */
+#define SGRT__CHECK_ROW(m, slot, i) ((m) + 16u * (size_t)((slot) ? (slot)[i] : (i)))
 /* store16's prefetch of entry i + SGRT__WRITE_AHEAD, when the caller gave it. */
 #define SGRT__STORE_AHEAD(local, slot, i, n, ahead)                                    \
     do {                                                                               \

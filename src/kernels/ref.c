@@ -61,13 +61,14 @@ void sgrt__trs_to_mat4(const float t[3], const float q[4], const float scale[3],
 
 /* An element is NaN or infinite when its exponent is all ones: adding one to
  * the exponent field then carries into the sign position. */
-static uint32_t check16_ref(const float *m, uint32_t n)
+static uint32_t check16_ref(const float *m, const uint32_t *slot, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
+        const float *row = SGRT__CHECK_ROW(m, slot, i);
         uint32_t bad = 0;
         for (int e = 0; e < 16; e++) {
             uint32_t u;
-            memcpy(&u, &m[16 * i + (uint32_t)e], sizeof u);
+            memcpy(&u, &row[e], sizeof u);
             bad |= (u & 0x7F800000u) + 0x00800000u;
         }
         if (bad & 0x80000000u)
@@ -93,10 +94,17 @@ static uint32_t store16_ref(float (*local)[16], const uint32_t *slot, const floa
 
 static uint32_t put16_ref(float *dst, const float *m)
 {
-    if (check16_ref(m, 1) == 0)
+    if (check16_ref(m, NULL, 1) == 0)
         return SGRT__PUT_BAD;
     return store16_ref((float(*)[16])dst, &(const uint32_t){0}, m, 1, 0) ? SGRT__PUT_CHANGED
                                                                        : SGRT__PUT_SAME;
+}
+
+static uint32_t put_trs_ref(float *dst, const float t[3], const float q[4], const float scale[3])
+{
+    float m[16];
+    sgrt__trs_to_mat4(t, q, scale, m);
+    return put16_ref(dst, m);
 }
 
 static void trs_ref(const float *t, const float *q, const float *scale, float *out, uint32_t n)
@@ -114,4 +122,5 @@ void sgrt__kernels_init_ref(sgrt__kernels *k)
     k->check16 = check16_ref;
     k->store16 = store16_ref;
     k->put16 = put16_ref;
+    k->put_trs = put_trs_ref;
 }

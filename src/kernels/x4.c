@@ -177,10 +177,10 @@ static inline bool store_bits(float *dst, const mat_bits *m)
     return true;
 }
 
-static uint32_t check16_x4(const float *m, uint32_t n)
+static uint32_t check16_x4(const float *m, const uint32_t *slot, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
-        const mat_bits b = load_bits(m + 16u * i);
+        const mat_bits b = load_bits(SGRT__CHECK_ROW(m, slot, i));
         if (!finite_bits(&b))
             return i;
     }
@@ -207,6 +207,56 @@ static uint32_t put16_x4(float *dst, const float *m)
     return store_bits(dst, &b) ? SGRT__PUT_CHANGED : SGRT__PUT_SAME;
 }
 
+/* One node's T x R x S in four registers, a column each. Column c (c < 3)
+ * holds, in rows 0-2, 2 (a + b) (the diagonal: 1 - 2 (a + b)) times scale c,
+ * where a and b are products of quaternion components chosen by shuffles
+ * and b's sign is flipped where the reference subtracts (x - y is x + -y in
+ * IEEE arithmetic: the same rounding); row 3 is masked to 0. */
+#define SHUF(q, a, b, c) simde_mm_shuffle_ps(q, q, SIMDE_MM_SHUFFLE(3, c, b, a))
+static inline simde__m128 trs_column(simde__m128 pa0, simde__m128 pa1, simde__m128 pb0,
+                                     simde__m128 pb1, simde__m128 sign, simde__m128 diag,
+                                     float scale)
+{
+    const simde__m128 one = simde_mm_set1_ps(1.0f), two = simde_mm_set1_ps(2.0f);
+    const simde__m128 sum = simde_mm_add_ps(simde_mm_mul_ps(pa0, pa1),
+                                            simde_mm_xor_ps(simde_mm_mul_ps(pb0, pb1), sign));
+    const simde__m128 u = simde_mm_mul_ps(two, sum);
+    const simde__m128 d = simde_mm_sub_ps(one, u);
+    const simde__m128 v = simde_mm_or_ps(simde_mm_and_ps(diag, d), simde_mm_andnot_ps(diag, u));
+    const simde__m128 rows = simde_mm_castsi128_ps(simde_mm_set_epi32(0, -1, -1, -1));
+    return simde_mm_and_ps(simde_mm_mul_ps(v, simde_mm_set1_ps(scale)), rows);
+}
+
+static uint32_t put_trs_x4(float *dst, const float t[3], const float q[4], const float scale[3])
+{
+    const simde__m128 v = simde_mm_loadu_ps(q); /* x y z w */
+    const simde__m128 neg = simde_mm_set1_ps(-0.0f);
+    const simde__m128 lane0 = simde_mm_castsi128_ps(simde_mm_set_epi32(0, 0, 0, -1));
+    const simde__m128 lane1 = simde_mm_castsi128_ps(simde_mm_set_epi32(0, 0, -1, 0));
+    const simde__m128 lane2 = simde_mm_castsi128_ps(simde_mm_set_epi32(0, -1, 0, 0));
+    /* rows: (yy + zz, xy + zw, xz - yw) */
+    const simde__m128 c0 = trs_column(SHUF(v, 1, 0, 0), SHUF(v, 1, 1, 2), SHUF(v, 2, 2, 1),
+                                      SHUF(v, 2, 3, 3), simde_mm_and_ps(lane2, neg), lane0,
+                                      scale[0]);
+    /* (xy - zw, xx + zz, yz + xw) */
+    const simde__m128 c1 = trs_column(SHUF(v, 0, 0, 1), SHUF(v, 1, 0, 2), SHUF(v, 2, 2, 0),
+                                      SHUF(v, 3, 2, 3), simde_mm_and_ps(lane0, neg), lane1,
+                                      scale[1]);
+    /* (xz + yw, yz - xw, xx + yy) */
+    const simde__m128 c2 = trs_column(SHUF(v, 0, 1, 0), SHUF(v, 2, 2, 0), SHUF(v, 1, 0, 1),
+                                      SHUF(v, 3, 3, 1), simde_mm_and_ps(lane1, neg), lane2,
+                                      scale[2]);
+    mat_bits b;
+    b.v[0] = simde_mm_castps_si128(c0);
+    b.v[1] = simde_mm_castps_si128(c1);
+    b.v[2] = simde_mm_castps_si128(c2);
+    b.v[3] = simde_mm_castps_si128(simde_mm_set_ps(1.0f, t[2], t[1], t[0]));
+    if (!finite_bits(&b))
+        return SGRT__PUT_BAD;
+    return store_bits(dst, &b) ? SGRT__PUT_CHANGED : SGRT__PUT_SAME;
+}
+#undef SHUF
+
 /* The names of sgrt_simd_name: what SIMDe compiles this file to. */
 #if defined(SIMDE_X86_SSE2_NATIVE)
 #define X4_NAME "sse2"
@@ -225,8 +275,10 @@ void sgrt__kernels_init_x4(sgrt__kernels *k)
     k->store16 = store16_x4;
     k->put16 = put16_x4;
 #if !(defined(SIMDE_ARM_NEON_A32V7_NATIVE) && !defined(SIMDE_ARM_NEON_A64V8_NATIVE))
-    /* ARMv7 NEON flushes denormals to zero: writes keep the reference there,
-     * so that a local matrix has the same bits on every target. */
+    /* ARMv7 NEON flushes denormals to zero: the conversions keep the
+     * reference there, so that a local matrix has the same bits on every
+     * target. */
     k->trs = trs_x4;
+    k->put_trs = put_trs_x4;
 #endif
 }

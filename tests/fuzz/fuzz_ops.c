@@ -1173,9 +1173,9 @@ static void do_batch(fscene *f, const fscene *other, reader *r, bool trs)
     uint32_t out_bad = UINT32_MAX;
     const uint64_t calls0 = f->fa.calls;
     const sgrt_result rc =
-        trs ? sgrt_nodes_set_trs(f->s, k, nodes, (const float(*)[3])t, (const float(*)[4])q,
-                                 (const float(*)[3])sc, &out_bad)
-            : sgrt_nodes_set_local(f->s, k, nodes, (const float(*)[16])m, &out_bad);
+        trs ? sgrt_nodes_set_trs(f->s, k, nodes, t[0], q[0],
+                                 sc[0], &out_bad)
+            : sgrt_nodes_set_local(f->s, k, nodes, m[0], &out_bad);
     ENSURE(f->fa.calls == calls0, "a batch write allocated");
     if (bad < k) {
         ENSURE(rc == want && out_bad == bad, "batch refused with %s at %u, expected %s at %u",
