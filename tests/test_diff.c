@@ -24,7 +24,7 @@
  * which reproduce it.
  */
 #include "internal.h" /* keep-world's tolerance check and the reference kernel */
-#include "refmodel.h"
+#include "lib/refmodel.h"
 #include "testutil.h"
 
 #define DEFAULT_OPS 200000UL

@@ -2,7 +2,7 @@
  * re-parenting, relocation under nodes stored later, subtree destruction,
  * child iteration and compaction, each checked against the reference
  * model. */
-#include "refmodel.h"
+#include "lib/refmodel.h"
 #include "testutil.h"
 
 static rng R = {0x41e7a2c4b9d3f015ULL};

@@ -3,7 +3,7 @@
  * storage must move) and reserve (creating up to the reserved count does not
  * allocate). */
 #include "internal.h" /* sgrt__storage_grown_cap, SGRT__MAX_SLOTS */
-#include "refmodel.h"
+#include "lib/refmodel.h"
 #include "testutil.h"
 
 static rng R = {0x9E3779B97F4A7C15ull};

@@ -450,7 +450,7 @@ static inline void check_unchanged_at(const sgrt_scene *s, const snapshot *befor
 #define check_unchanged(s, before, handles, what)                                      \
     check_unchanged_at((s), (before), (handles), (what), __FILE__, __LINE__)
 
-/* ---- the scene against the reference model (tests/lib/model.c) ---------- */
+/* ---- the scene against the reference model (tests/lib/refmodel_diff.c) - */
 
 struct ref_model;
 

@@ -25,7 +25,7 @@
  * docs/testing.md. */
 #include "sgrt.h"
 #include "internal.h" /* the reference kernel, sgrt__trs_to_mat4, sgrt__relative_local */
-#include "refmodel.h"
+#include "lib/refmodel.h"
 
 #include <math.h>
 #include <stdio.h>
