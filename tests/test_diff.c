@@ -548,15 +548,6 @@ static void op_stale(void)
         FAIL("%s with bad handle 0x%08x changed the node count", what, (unsigned)h.id);
 }
 
-
-/* Every live node: alive, same parent, same local bits, same children set. */
-static void verify_structure(void)
-{
-    const char *diff = structure_diff(scene, model);
-    if (diff)
-        FAIL("%s", diff);
-}
-
 static void op_update(bool all_now)
 {
     /* world_now of everything (sometimes) or a few, to compare bit for bit
@@ -633,7 +624,7 @@ static void op_compact(void)
     check_unchanged(scene, &before, h, "sgrt_scene_compact");
     snapshot_free(&before);
     free(h);
-    verify_structure();
+    check_structure(scene, model);
 }
 
 int main(int argc, char **argv)
@@ -712,12 +703,12 @@ int main(int argc, char **argv)
         if (op_index % 5000 == 4999) {
             op_name = "periodic check";
             check_scene(scene);
-            verify_structure();
+            check_structure(scene, model);
         }
     }
     op_name = "final update";
     op_update(true);
-    verify_structure();
+    check_structure(scene, model);
 
     printf("test_diff: passed: %lu updates (%lu worlds recomputed), %lu compactions, %lu "
            "refused cycles, %lu keep-world re-parents and %lu set_world (%lu locals reset, %lu refused as ill-conditioned), %lu identical set_local, %lu bad-handle "

@@ -105,12 +105,10 @@ static void test_mul(const sgrt__kernels *k)
             compare16(got, want, k->name);
         }
     /* The reference itself on known products: identity and a translation chain. */
-    const float id[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     float t1[16], t2[16];
-    memcpy(t1, id, sizeof id);
-    memcpy(t2, id, sizeof id);
-    t1[12] = 1.0f; t1[13] = 2.0f; t1[14] = 3.0f;
-    t2[12] = 10.0f; t2[0] = 2.0f; /* scale x by 2, then translate */
+    translation(1.0f, 2.0f, 3.0f, t1);
+    translation(10.0f, 0.0f, 0.0f, t2);
+    t2[0] = 2.0f; /* scale x by 2, then translate */
     k->mul(t1, t2, got);
     CHECK(got[12] == 11.0f && got[13] == 2.0f && got[14] == 3.0f && got[0] == 2.0f &&
           got[15] == 1.0f && got[3] == 0.0f);

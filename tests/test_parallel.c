@@ -125,16 +125,6 @@ static void create(pair *p, uint32_t parent_index)
     p->n++;
 }
 
-static uint32_t pick_live(pair *p, rng *r)
-{
-    for (int tries = 0; tries < 64 && p->n; tries++) {
-        const uint32_t i = rng_below(r, p->n);
-        if (sgrt_node_alive(p->a, p->na[i]))
-            return i;
-    }
-    return UINT32_MAX;
-}
-
 static void random_local(rng *r, float m[16])
 {
     random_affine(r, m);
@@ -148,7 +138,7 @@ static void move_some(pair *p, rng *r, uint32_t count)
     float m[B][16];
     uint32_t k = 0;
     for (uint32_t c = 0; c < count; c++) {
-        const uint32_t i = pick_live(p, r);
+        const uint32_t i = pick_live(p->a, p->na, p->n, r);
         if (i == UINT32_MAX)
             return;
         random_local(r, m[k]);
@@ -169,7 +159,8 @@ static void move_some(pair *p, rng *r, uint32_t count)
 
 static void restructure(pair *p, rng *r)
 {
-    const uint32_t i = pick_live(p, r), j = pick_live(p, r);
+    const uint32_t i = pick_live(p->a, p->na, p->n, r);
+    const uint32_t j = pick_live(p->a, p->na, p->n, r);
     if (i == UINT32_MAX)
         return;
     switch (rng_below(r, 4)) {

@@ -192,16 +192,6 @@ static void trio_close(trio *t)
 
 static bool alive(const trio *t, uint32_t i) { return sgrt_node_alive(t->s[0], t->h[0][i]); }
 
-static uint32_t pick_live(const trio *t)
-{
-    for (int tries = 0; tries < 64 && t->n; tries++) {
-        const uint32_t i = rng_below(&R, t->n);
-        if (alive(t, i))
-            return i;
-    }
-    return UINT32_MAX;
-}
-
 static void create(trio *t, uint32_t parent)
 {
     if (t->n >= MAXN || (parent != UINT32_MAX && !alive(t, parent)))
@@ -241,7 +231,8 @@ static void move_one(trio *t, uint32_t i)
 
 static void restructure(trio *t)
 {
-    const uint32_t i = pick_live(t), j = pick_live(t);
+    const uint32_t i = pick_live(t->s[0], t->h[0], t->n, &R);
+    const uint32_t j = pick_live(t->s[0], t->h[0], t->n, &R);
     if (i == UINT32_MAX)
         return;
     switch (rng_below(&R, 5)) {
@@ -430,7 +421,7 @@ static void run_program(const sgrt_executor *ex, uint32_t nodes, uint32_t initia
         default: moves = live / 10; break;
         }
         for (uint32_t k = 0; k < moves; k++) {
-            const uint32_t i = pick_live(&t);
+            const uint32_t i = pick_live(t.s[0], t.h[0], t.n, &R);
             if (i != UINT32_MAX)
                 move_one(&t, i);
         }
@@ -456,15 +447,6 @@ static sgrt_scene *prev_scene(void)
     memset(&d, 0, sizeof d);
     d.flags = SGRT_SCENE_PREV_WORLD;
     return new_scene_desc(&d);
-}
-
-static void translation(float x, float y, float z, float m[16])
-{
-    static const float id[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-    memcpy(m, id, sizeof id);
-    m[12] = x;
-    m[13] = y;
-    m[14] = z;
 }
 
 static void prev_t(const sgrt_scene *s, sgrt_node n, float out[3])

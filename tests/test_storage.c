@@ -220,15 +220,8 @@ static void test_size_overflow(void)
 
 /* ---- slots bounded by live nodes -------------------------------------------- */
 
-/* Slots in use (the world array's count) after any call: at most twice the
- * live nodes plus the documented slack. */
-static uint32_t slots_in_use(const sgrt_scene *s)
-{
-    uint32_t n = 0;
-    (void)sgrt_scene_world_array(s, &n);
-    return n;
-}
-
+/* Slots in use after any call: at most twice the live nodes plus the
+ * documented slack. */
 static void check_slot_bound(const sgrt_scene *s, uint32_t *max_slots, const char *pattern,
                              uint32_t step)
 {

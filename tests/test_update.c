@@ -9,24 +9,9 @@
 
 static rng R = {0xD1A7D1A7ull};
 
-static const float IDENTITY[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-
-/* A translation; small integers keep every product exact in float, so the
- * expected worlds below are exact sums. */
-static void translation(float x, float y, float z, float m[16])
-{
-    memcpy(m, IDENTITY, sizeof IDENTITY);
-    m[12] = x;
-    m[13] = y;
-    m[14] = z;
-}
-
-static void move_to(sgrt_scene *s, sgrt_node n, float x)
-{
-    float m[16];
-    translation(x, 0, 0, m);
-    OK(sgrt_node_set_local(s, n, m));
-}
+/* Nodes are moved by translations along x: small integers keep every
+ * product exact in float, so the expected worlds below are exact sums. */
+static void move_to(sgrt_scene *s, sgrt_node n, float x) { set_translation(s, n, x, 0, 0); }
 
 static float world_x(sgrt_scene *s, sgrt_node n)
 {

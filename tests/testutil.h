@@ -6,10 +6,14 @@
  *    A test that must stop at its first failure (to print how to reproduce
  *    it) sets test_on_failure.
  *  - one RNG (splitmix64) and the random transforms built on it;
+ *  - matrices (IDENTITY, translation) and a node's slot (slot_of,
+ *    slots_in_use);
+ *  - lists of node handles: a random live one, the dead ones dropped;
  *  - test_alloc: the counting / failing allocator;
  *  - snapshot: the observable state of a scene, to show that a call changed
  *    nothing;
- *  - structure_diff / worlds_diff: a scene against the reference model.
+ *  - structure_diff / worlds_diff / check_structure: a scene against the
+ *    reference model (tests/lib/refmodel.h).
  *
  * The counters are per program and not atomic: threads other than the main
  * one report through their own counts. Everything after the RNG is built
@@ -296,6 +300,59 @@ static inline void test_aligned_free(void *p)
 #endif
 }
 
+/* ---- matrices and slots -------------------------------------------------- */
+
+/* The 4x4 identity, column-major as every matrix here. */
+static const float IDENTITY[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+
+/* A translation by (x, y, z). Small integers keep every product of such
+ * matrices exact in float, so tests can expect exact sums. */
+static inline void translation(float x, float y, float z, float m[16])
+{
+    memcpy(m, IDENTITY, sizeof IDENTITY);
+    m[12] = x;
+    m[13] = y;
+    m[14] = z;
+}
+
+/* Node n's local becomes a translation by (x, y, z); a counted check that
+ * the call succeeds. */
+static inline void set_translation(sgrt_scene *s, sgrt_node n, float x, float y, float z)
+{
+    float m[16];
+    translation(x, y, z, m);
+    OK(sgrt_node_set_local(s, n, m));
+}
+
+/* The slot of a live node, with a counted check that it has one
+ * (UINT32_MAX when not). */
+static inline uint32_t slot_of(const sgrt_scene *s, sgrt_node n)
+{
+    uint32_t slot = UINT32_MAX;
+    OK(sgrt_node_slot(s, n, &slot));
+    return slot;
+}
+
+/* Slots in use: the world array's count, holes included. */
+static inline uint32_t slots_in_use(const sgrt_scene *s)
+{
+    uint32_t n = 0;
+    (void)sgrt_scene_world_array(s, &n);
+    return n;
+}
+
+/* ---- handle lists (tests/lib/nodes.c) ------------------------------------ */
+
+/* The position in h[0..n) of a node alive in s, drawn at random: up to 64
+ * draws, UINT32_MAX when every one found a dead node (or n is 0). */
+uint32_t pick_live(const sgrt_scene *s, const sgrt_node *h, uint32_t n, rng *r);
+
+/* Removes the handles of dead nodes from h[0..n), the others keeping their
+ * order, and returns how many remain. `from` (may be NULL) receives for
+ * each remaining position k the position it had (from[k] >= k), so that
+ * arrays kept beside h can follow it in place. */
+uint32_t drop_dead(const sgrt_scene *s, sgrt_node *h, uint32_t n, uint32_t *from);
+
 /* ---- random transforms (tests/lib/random.c) ----------------------------- */
 
 /* A uniformly random unit quaternion (x, y, z, w). */
@@ -464,5 +521,21 @@ const char *structure_diff(const sgrt_scene *s, const struct ref_model *m);
  * off (static buffer). *max_depth (may be NULL) receives the deepest node's
  * depth. */
 const char *worlds_diff(const sgrt_scene *s, const struct ref_model *m, uint32_t *max_depth);
+
+/* structure_diff as a counted check that says where it failed. */
+static inline void check_structure_at(const sgrt_scene *s, const struct ref_model *m,
+                                      const char *file, int line)
+{
+    const char *diff = structure_diff(s, m);
+    test_checks++;
+    if (diff) {
+        test_failures++;
+        fprintf(stderr, "%s:%d: the scene's structure differs from the model: %s\n", file, line,
+                diff);
+        test_failed();
+    }
+}
+
+#define check_structure(s, m) check_structure_at((s), (m), __FILE__, __LINE__)
 
 #endif
