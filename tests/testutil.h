@@ -9,6 +9,8 @@
  *  - matrices (IDENTITY, translation) and a node's slot (slot_of,
  *    slots_in_use);
  *  - lists of node handles: a random live one, the dead ones dropped;
+ *  - test_exec: executors for the parallel update (in order, shuffled, or
+ *    on the thread pool of examples/executor_pthread.h);
  *  - test_alloc: the counting / failing allocator;
  *  - snapshot: the observable state of a scene, to show that a call changed
  *    nothing;
@@ -352,6 +354,40 @@ uint32_t pick_live(const sgrt_scene *s, const sgrt_node *h, uint32_t n, rng *r);
  * each remaining position k the position it had (from[k] >= k), so that
  * arrays kept beside h can follow it in place. */
 uint32_t drop_dead(const sgrt_scene *s, sgrt_node *h, uint32_t n, uint32_t *from);
+
+/* ---- executors for the parallel update (tests/lib/exec.c) ---------------- */
+
+/* How a test executor runs the tasks of one sgrt_executor.run call. */
+typedef enum test_exec_mode {
+    TEST_EXEC_IN_ORDER, /* on the calling thread, 0 to count - 1 */
+    TEST_EXEC_SHUFFLED, /* on the calling thread, in a random order */
+    TEST_EXEC_THREADS,  /* on the thread pool of examples/executor_pthread.h */
+} test_exec_mode;
+
+/* The most tasks sgrt_scene_update_parallel hands to one run call. */
+#define TEST_EXEC_MAX_TASKS 256u
+
+struct thread_pool;
+
+typedef struct test_exec {
+    test_exec_mode mode;
+    rng r;               /* draws the shuffled orders */
+    uint64_t runs;       /* run calls */
+    uint64_t tasks;      /* tasks they handed out */
+    uint32_t most_tasks; /* the most in one call (a shuffle holds TEST_EXEC_MAX_TASKS) */
+    struct thread_pool *pool;
+} test_exec;
+
+/* Sets e up to run tasks as `mode` says, shuffling with `seed`; for
+ * TEST_EXEC_THREADS, starts a pool in which `threads` threads (the caller
+ * of run and threads - 1 more) take tasks. false when the pool cannot
+ * start. */
+bool test_exec_start(test_exec *e, test_exec_mode mode, uint64_t seed, uint32_t threads);
+void test_exec_stop(test_exec *e);
+
+/* An sgrt_executor that runs on e and tells the library it has `workers`
+ * workers (the library splits the work by that; e runs it as it runs). */
+sgrt_executor test_exec_executor(test_exec *e, uint32_t workers);
 
 /* ---- random transforms (tests/lib/random.c) ----------------------------- */
 
