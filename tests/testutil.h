@@ -343,6 +343,15 @@ static inline uint32_t slots_in_use(const sgrt_scene *s)
     return n;
 }
 
+/* No dead slot below the last live one: what a hole reclamation leaves
+ * behind. After a call that leaves a hole below a node that stays where it
+ * is (a destroy below it, a relocation out from under its parent), only a
+ * reclamation in that call can give this. */
+static inline bool slots_packed(const sgrt_scene *s)
+{
+    return slots_in_use(s) == sgrt_scene_node_count(s);
+}
+
 /* ---- handle lists (tests/lib/nodes.c) ------------------------------------ */
 
 /* The position in h[0..n) of a node alive in s, drawn at random: up to 64

@@ -987,10 +987,10 @@ static void do_set_parent(fscene *f, sgrt_node n, sgrt_node p, int keep_raw)
     const bool relocating = nv && p.id && valid(f, p) &&
                             sgrt_node_slot(f->s, n, &ns_before) == SGRT_OK &&
                             sgrt_node_slot(f->s, p, &ps_before) == SGRT_OK && ps_before > ns_before;
-    const uint32_t reclaims0 = f->s->reclaims;
     const sgrt_result rc = sgrt_node_set_parent(f->s, n, p, keep);
-    note_moved(f, &moved,
-               rc == SGRT_OK && relocating && f->s->reclaims != reclaims0 ? n.id : 0u);
+    /* A relocation leaves the node's old slot empty below its parent:
+     * packed slots after it mean that the call reclaimed holes too. */
+    note_moved(f, &moved, rc == SGRT_OK && relocating && slots_packed(f->s) ? n.id : 0u);
     after_alloc_call(f, rc, calls0);
     const bool any_error = !keep_ok || !nv || !pv || cycle || (keep_ok && singular);
     if (any_error || rc != SGRT_OK) {
