@@ -393,6 +393,42 @@ static void test_reparent_counts(void)
 
 /* ---- no allocation per frame --------------------------------------------- */
 
+/* What the frames below mark, node by node: each local is the translation
+ * (x, y, 0) or the one TRS matrix they write (a rotation, never a
+ * translation), and a write marks a node when it changes the bits. */
+typedef struct frame_model {
+    uint32_t parent; /* index; UINT32_MAX: a root */
+    int x, y;
+    bool trs, marked, dirty;
+} frame_model;
+
+static void model_write_translation(frame_model *f, int x, int y)
+{
+    f->marked |= f->trs || f->x != x || f->y != y;
+    f->trs = false;
+    f->x = x;
+    f->y = y;
+}
+
+static void model_write_trs(frame_model *f)
+{
+    f->marked |= !f->trs;
+    f->trs = true;
+}
+
+/* The update's count: the marked nodes and everything below them (parents
+ * have lower indices). Clears the marks. */
+static uint32_t model_update(frame_model *f, uint32_t n)
+{
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        f[i].dirty = f[i].marked || (f[i].parent != UINT32_MAX && f[f[i].parent].dirty);
+        f[i].marked = false;
+        count += f[i].dirty;
+    }
+    return count;
+}
+
 static void test_no_allocation_per_frame(void)
 {
     enum { N = 3000 };
@@ -400,9 +436,12 @@ static void test_no_allocation_per_frame(void)
     sgrt_scene *s = new_scene_alloc(&c);
     CHECK(c.calls > 0);
     sgrt_node *n = malloc(N * sizeof *n);
-    for (int i = 0; i < N; i++)
-        OK(sgrt_node_create(s, i < 4 ? SGRT_NULL_NODE : n[((unsigned)i * 2654435761u >> 16) % (unsigned)i],
-                           &n[i]));
+    frame_model *model = calloc(N, sizeof *model); /* locals: the identity, translation (0, 0) */
+    REQUIRE(n && model);
+    for (int i = 0; i < N; i++) {
+        model[i].parent = i < 4 ? UINT32_MAX : ((unsigned)i * 2654435761u >> 16) % (unsigned)i;
+        OK(sgrt_node_create(s, i < 4 ? SGRT_NULL_NODE : n[model[i].parent], &n[i]));
+    }
     CHECK_EQ_U(sgrt_scene_update(s), N);
 
     const uint64_t a0 = c.calls, f0 = c.frees;
@@ -413,15 +452,18 @@ static void test_no_allocation_per_frame(void)
             translation((float)frame, (float)i, 0, m);
             OK(sgrt_node_set_local(s, n[i], m));
             OK(sgrt_node_set_local(s, n[i], m)); /* unchanged */
+            model_write_translation(&model[i], frame, i);
         }
-        for (int i = frame; i < N; i += 5)
+        for (int i = frame; i < N; i += 5) {
             OK(sgrt_node_set_trs(s, n[i], t, q, sc));
+            model_write_trs(&model[i]);
+        }
         for (int i = 0; i < N; i += 11) {
             OK(sgrt_node_world_now(s, n[i], out));
             OK(sgrt_node_world(s, n[i], out));
             OK(sgrt_node_local(s, n[i], out));
         }
-        CHECK(sgrt_scene_update(s) > 0);
+        CHECK_EQ_U(sgrt_scene_update(s), model_update(model, N));
         CHECK_EQ_U(sgrt_scene_update(s), 0);
         for (int i = 0; i < N; i += 7) {
             sgrt_node p;
@@ -442,6 +484,7 @@ static void test_no_allocation_per_frame(void)
     OK(sgrt_node_destroy(s, n[N - 1]));
     CHECK_EQ_U(c.calls, a0);
     free(n);
+    free(model);
     end_scene_alloc(s, &c);
 }
 
