@@ -168,8 +168,7 @@ static void op_create(void)
         else
             expect(sgrt_node_world(scene, parent, pw), SGRT_OK, "sgrt_node_world(parent)");
     } else {
-        for (int i = 0; i < 16; i++)
-            pw[i] = (i % 5 == 0) ? 1.0f : 0.0f;
+        memcpy(pw, IDENTITY, sizeof pw);
     }
     sgrt_node n = SGRT_NULL_NODE;
     expect(sgrt_node_create(scene, parent, &n), SGRT_OK, "sgrt_node_create");
@@ -186,9 +185,8 @@ static void op_create(void)
     }
     float l[16];
     expect(sgrt_node_local(scene, n, l), SGRT_OK, "sgrt_node_local(new)");
-    for (int i = 0; i < 16; i++)
-        if (l[i] != ((i % 5 == 0) ? 1.0f : 0.0f))
-            FAIL("new node 0x%08x: local is not the identity", (unsigned)n.id);
+    if (memcmp(l, IDENTITY, sizeof l) != 0)
+        FAIL("new node 0x%08x: local is not the identity", (unsigned)n.id);
     changed();
 }
 
