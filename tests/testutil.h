@@ -6,8 +6,8 @@
  *    A test that must stop at its first failure (to print how to reproduce
  *    it) sets test_on_failure.
  *  - one RNG (splitmix64) and the random transforms built on it;
- *  - matrices (IDENTITY, translation) and a node's slot (slot_of,
- *    slots_in_use);
+ *  - matrices (IDENTITY, translation) and slots (slot_of, slots_in_use,
+ *    slots_packed);
  *  - lists of node handles: a random live one, the dead ones dropped;
  *  - test_exec: executors for the parallel update (in order, shuffled, or
  *    on the thread pool of examples/executor_pthread.h);
@@ -17,9 +17,11 @@
  *  - structure_diff / worlds_diff / check_structure: a scene against the
  *    reference model (tests/lib/refmodel.h).
  *
- * The counters are per program and not atomic: threads other than the main
- * one report through their own counts. Everything after the RNG is built
- * into the test_support library (tests/lib/). */
+ * The counters are static, one set per program file, and not atomic:
+ * threads other than the main one report through their own counts. What
+ * counts checks is therefore inline here (a function in tests/lib/ would
+ * count into a set of its own); the rest is built into the test_support
+ * library (tests/lib/). */
 #ifndef SGRT_TESTUTIL_H
 #define SGRT_TESTUTIL_H
 
@@ -373,7 +375,7 @@ typedef enum test_exec_mode {
     TEST_EXEC_THREADS,  /* on the thread pool of examples/executor_pthread.h */
 } test_exec_mode;
 
-/* The most tasks sgrt_scene_update_parallel hands to one run call. */
+/* The most tasks sgrt_scene_update_parallel hands to one run call (sgrt.h). */
 #define TEST_EXEC_MAX_TASKS 256u
 
 struct thread_pool;
