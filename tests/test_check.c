@@ -12,13 +12,6 @@ typedef struct fixture {
     uint32_t root, chain_parent, chain_child, leaf, other_leaf, dead, free_index;
 } fixture;
 
-static uint32_t slot_of(const sgrt_scene *s, sgrt_node n)
-{
-    uint32_t slot = SGRT__NONE;
-    OK(sgrt_node_slot(s, n, &slot));
-    return slot;
-}
-
 /* root -> a -> b (a chain), root -> c, root -> d, and a destroyed node, so
  * that there is a hole, a free handle index and a node set member. */
 static void build(fixture *f)

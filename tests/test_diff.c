@@ -24,7 +24,7 @@
  * which reproduce it.
  */
 #include "internal.h" /* keep-world's tolerance check and the reference kernel */
-#include "refmodel.h"
+#include "lib/refmodel.h"
 #include "testutil.h"
 
 #define DEFAULT_OPS 200000UL
@@ -168,8 +168,7 @@ static void op_create(void)
         else
             expect(sgrt_node_world(scene, parent, pw), SGRT_OK, "sgrt_node_world(parent)");
     } else {
-        for (int i = 0; i < 16; i++)
-            pw[i] = (i % 5 == 0) ? 1.0f : 0.0f;
+        memcpy(pw, IDENTITY, sizeof pw);
     }
     sgrt_node n = SGRT_NULL_NODE;
     expect(sgrt_node_create(scene, parent, &n), SGRT_OK, "sgrt_node_create");
@@ -186,9 +185,8 @@ static void op_create(void)
     }
     float l[16];
     expect(sgrt_node_local(scene, n, l), SGRT_OK, "sgrt_node_local(new)");
-    for (int i = 0; i < 16; i++)
-        if (l[i] != ((i % 5 == 0) ? 1.0f : 0.0f))
-            FAIL("new node 0x%08x: local is not the identity", (unsigned)n.id);
+    if (memcmp(l, IDENTITY, sizeof l) != 0)
+        FAIL("new node 0x%08x: local is not the identity", (unsigned)n.id);
     changed();
 }
 
@@ -548,15 +546,6 @@ static void op_stale(void)
         FAIL("%s with bad handle 0x%08x changed the node count", what, (unsigned)h.id);
 }
 
-
-/* Every live node: alive, same parent, same local bits, same children set. */
-static void verify_structure(void)
-{
-    const char *diff = structure_diff(scene, model);
-    if (diff)
-        FAIL("%s", diff);
-}
-
 static void op_update(bool all_now)
 {
     /* world_now of everything (sometimes) or a few, to compare bit for bit
@@ -633,7 +622,7 @@ static void op_compact(void)
     check_unchanged(scene, &before, h, "sgrt_scene_compact");
     snapshot_free(&before);
     free(h);
-    verify_structure();
+    check_structure(scene, model);
 }
 
 int main(int argc, char **argv)
@@ -712,12 +701,12 @@ int main(int argc, char **argv)
         if (op_index % 5000 == 4999) {
             op_name = "periodic check";
             check_scene(scene);
-            verify_structure();
+            check_structure(scene, model);
         }
     }
     op_name = "final update";
     op_update(true);
-    verify_structure();
+    check_structure(scene, model);
 
     printf("test_diff: passed: %lu updates (%lu worlds recomputed), %lu compactions, %lu "
            "refused cycles, %lu keep-world re-parents and %lu set_world (%lu locals reset, %lu refused as ill-conditioned), %lu identical set_local, %lu bad-handle "

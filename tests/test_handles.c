@@ -24,10 +24,7 @@ static rng R = {0x5eed5eed5eedULL};
 
 static void some_matrix(uint32_t k, float m[16])
 {
-    for (int i = 0; i < 16; i++)
-        m[i] = (i % 5 == 0) ? 1.0f : 0.0f;
-    m[12] = (float)k;
-    m[13] = 0.25f * (float)(k % 7);
+    translation((float)k, 0.25f * (float)(k % 7), 0.0f, m);
     m[0] = 1.0f + 0.125f * (float)(k % 5);
 }
 

@@ -2,7 +2,7 @@
  * re-parenting, relocation under nodes stored later, subtree destruction,
  * child iteration and compaction, each checked against the reference
  * model. */
-#include "refmodel.h"
+#include "lib/refmodel.h"
 #include "testutil.h"
 
 static rng R = {0x41e7a2c4b9d3f015ULL};
@@ -45,15 +45,6 @@ static void set_random(pair *p, sgrt_node n)
     float l[16];
     random_affine(&R, l);
     set_local(p, n, l);
-}
-
-/* Structure against the model: count, liveness, parents, the exact set of
- * children (first_child / next_sibling), locals bit for bit. */
-static void verify_structure(const pair *p, int line)
-{
-    const char *diff = structure_diff(p->s, p->m);
-    if (diff)
-        FAIL("line %d: %s", line, diff);
 }
 
 /* Update both; the count must match exactly and every world be within the
@@ -143,7 +134,7 @@ static void test_cycles(void)
         reparent(&p, b, d, k, SGRT_ERR_CYCLE, __LINE__);
         reparent(&p, c, d, k, SGRT_ERR_CYCLE, __LINE__);
     }
-    verify_structure(&p, __LINE__);
+    check_structure(p.s, p.m);
     CHECK_EQ_U(sgrt_scene_update(p.s), 0); /* refused calls mark nothing */
     ref_model_update(p.m);
 
@@ -154,7 +145,7 @@ static void test_cycles(void)
     /* and now that c is elsewhere, b may go under it */
     reparent(&p, b, c, SGRT_KEEP_WORLD, SGRT_OK, __LINE__);
     reparent(&p, e, b, SGRT_KEEP_LOCAL, SGRT_ERR_CYCLE, __LINE__);
-    verify_structure(&p, __LINE__);
+    check_structure(p.s, p.m);
     update_and_verify(&p, __LINE__);
     pair_free(&p);
 }
@@ -212,7 +203,7 @@ static void test_keep_modes(void)
     reparent(&p, g, p1, SGRT_KEEP_WORLD, SGRT_OK, __LINE__);
     reparent(&p, c, g, SGRT_KEEP_WORLD, SGRT_OK, __LINE__);
     update_and_verify(&p, __LINE__);
-    verify_structure(&p, __LINE__);
+    check_structure(p.s, p.m);
     pair_free(&p);
 }
 
@@ -243,7 +234,7 @@ static void test_singular(void)
         reparent(&p, n, singular_parents[i], SGRT_KEEP_WORLD, SGRT_ERR_SINGULAR, __LINE__);
         reparent(&p, nc, singular_parents[i], SGRT_KEEP_WORLD, SGRT_ERR_SINGULAR, __LINE__);
     }
-    verify_structure(&p, __LINE__);
+    check_structure(p.s, p.m);
     CHECK_EQ_U(sgrt_scene_update(p.s), 0);
     ref_model_update(p.m);
 
@@ -271,7 +262,7 @@ static void test_singular(void)
             CHECK_RES(r, SGRT_ERR_SINGULAR);
         }
     }
-    verify_structure(&p, __LINE__);
+    check_structure(p.s, p.m);
     update_and_verify(&p, __LINE__);
 
     /* A parent that becomes singular only now (not yet updated) is refused
@@ -287,7 +278,7 @@ static void test_singular(void)
 
     /* KEEP_LOCAL does not need an inverse. */
     reparent(&p, n, zero, SGRT_KEEP_LOCAL, SGRT_OK, __LINE__);
-    verify_structure(&p, __LINE__);
+    check_structure(p.s, p.m);
     update_and_verify(&p, __LINE__);
     pair_free(&p);
 }
@@ -387,11 +378,11 @@ static void test_relocation(void)
             set_random(&p, late);
         reparent(&p, x, late, round % 2 ? SGRT_KEEP_WORLD : SGRT_KEEP_LOCAL, SGRT_OK, __LINE__);
         if (round % 4 == 0)
-            verify_structure(&p, __LINE__);
+            check_structure(p.s, p.m);
         if (round % 8 == 0)
             update_and_verify(&p, __LINE__);
     }
-    verify_structure(&p, __LINE__);
+    check_structure(p.s, p.m);
     update_and_verify(&p, __LINE__);
     pair_free(&p);
 }
@@ -448,7 +439,7 @@ static void test_destroy_subtree(void)
             CHECK(memcmp(w_sib, w_sib_after, sizeof w_sib) == 0);
         }
         free(gone);
-        verify_structure(&p, __LINE__);
+        check_structure(p.s, p.m);
         /* nothing else was marked */
         CHECK_EQ_U(sgrt_scene_update(p.s), 0);
         CHECK_EQ_U(ref_model_update(p.m), 0);
@@ -487,11 +478,11 @@ static void test_iteration(void)
             OK(sgrt_scene_compact(p.s));
         }
         if (op % 50 == 0) {
-            verify_structure(&p, __LINE__);
+            check_structure(p.s, p.m);
             check_scene(p.s);
         }
     }
-    verify_structure(&p, __LINE__);
+    check_structure(p.s, p.m);
     update_and_verify(&p, __LINE__);
     pair_free(&p);
 }
@@ -538,7 +529,7 @@ static void test_compact(void)
     for (int rep = 0; rep < 2; rep++) { /* compacting a compact scene too */
         OK(sgrt_scene_compact(p.s));
         check_scene(p.s);
-        verify_structure(&p, __LINE__);
+        check_structure(p.s, p.m);
         int bad = 0;
         for (uint32_t k = 0; k < n; k++) {
             float x[16], y[16];

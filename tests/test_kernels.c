@@ -1,8 +1,11 @@
 /* Every kernel against the plain C reference, checkasm's way: the table is
  * filled at each level this machine runs (the same path a scene takes, with
- * the level lowered), and every entry that level overrides is compared with
- * the reference on random matrices, edge values and whole update passes over
- * random forests. `test_kernels --bench` then times each implementation. The bound is 0 ULP:
+ * the level lowered), and each entry whose function that level brings (one
+ * the level below did not have) is compared with the reference on random
+ * matrices, edge values and whole update passes over random forests; each
+ * level the CPU runs must bring one. The reference itself is checked on
+ * what is known without another kernel. `test_kernels --bench` then times
+ * each implementation. The bound is 0 ULP:
  * all kernels evaluate the same products and sums in the same order without
  * contraction, so results must be bit-identical. Two exceptions are allowed
  * and compared separately: NaN results only need to be NaN on both sides
@@ -41,6 +44,7 @@ static bool same_float(float a, float b)
     return float_bits(a) == float_bits(b);
 }
 
+/* Elements compared between two implementations, and those that differed. */
 static long compared, mismatches;
 
 static void compare16(const float *got, const float *want, const char *what)
@@ -78,6 +82,20 @@ static void random_matrix(rng *r, float *m, int mode)
 
 #define N_RANDOM 120000
 
+/* Products known exactly: a translation chain, with a scale. */
+static void test_mul_known(void (*mul)(const float *a, const float *b, float *out))
+{
+    float t1[16], t2[16], got[16];
+    translation(1.0f, 2.0f, 3.0f, t1);
+    translation(10.0f, 0.0f, 0.0f, t2);
+    t2[0] = 2.0f; /* scale x by 2, then translate */
+    mul(t1, t2, got);
+    CHECK(got[12] == 11.0f && got[13] == 2.0f && got[14] == 3.0f && got[0] == 2.0f &&
+          got[15] == 1.0f && got[3] == 0.0f);
+    mul(t2, t1, got);
+    CHECK(got[12] == 12.0f && got[13] == 2.0f && got[14] == 3.0f);
+}
+
 static void test_mul(const sgrt__kernels *k)
 {
     const sgrt__kernels *ref = expected_for(k);
@@ -104,23 +122,14 @@ static void test_mul(const sgrt__kernels *k)
             k->mul(a, b, got);
             compare16(got, want, k->name);
         }
-    /* The reference itself on known products: identity and a translation chain. */
-    const float id[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-    float t1[16], t2[16];
-    memcpy(t1, id, sizeof id);
-    memcpy(t2, id, sizeof id);
-    t1[12] = 1.0f; t1[13] = 2.0f; t1[14] = 3.0f;
-    t2[12] = 10.0f; t2[0] = 2.0f; /* scale x by 2, then translate */
-    k->mul(t1, t2, got);
-    CHECK(got[12] == 11.0f && got[13] == 2.0f && got[14] == 3.0f && got[0] == 2.0f &&
-          got[15] == 1.0f && got[3] == 0.0f);
-    k->mul(t2, t1, got);
-    CHECK(got[12] == 12.0f && got[13] == 2.0f && got[14] == 3.0f);
+    test_mul_known(k->mul);
 }
 
 /* A random forest in topological order with a dirty set closed over
- * descendants; both kernels update copies of it and must agree exactly. */
-static void test_update(const sgrt__kernels *k, int shape)
+ * descendants; the expected kernel and k update copies of it and must agree
+ * exactly. When k is the expected kernel, only its own counts and cleared
+ * bits are checked. */
+static void test_update_shape(const sgrt__kernels *k, int shape)
 {
     enum { N = 4096, W = N / 32, SW = (W + 31) / 32 };
     /* 64-byte aligned like the scene's arrays. */
@@ -153,18 +162,27 @@ static void test_update(const sgrt__kernels *k, int shape)
     memcpy(s2, s1, sizeof s1);
     sgrt__update_view v1 = {(const float(*)[16])local, w1, parent, d1, s1, 0, SW};
     sgrt__update_view v2 = {(const float(*)[16])local, w2, parent, d2, s2, 0, SW};
+    const bool other = k->update != expected_for(k)->update;
     CHECK_EQ_U(expected_for(k)->update(&v1), expected);
-    CHECK_EQ_U(k->update(&v2), expected);
-    for (uint32_t i = 0; i < N; i++)
-        compare16(w2[i], w1[i], "update");
     for (uint32_t i = 0; i < W; i++)
-        CHECK(d1[i] == 0 && d2[i] == 0);
+        CHECK(d1[i] == 0);
     for (uint32_t i = 0; i < SW; i++)
-        CHECK(s1[i] == 0 && s2[i] == 0);
-    /* A second pass with nothing dirty computes nothing and changes nothing. */
-    memcpy(w1, w2, sizeof(float[N][16]));
-    CHECK_EQ_U(k->update(&v2), 0);
-    CHECK(memcmp(w1, w2, sizeof(float[N][16])) == 0);
+        CHECK(s1[i] == 0);
+    if (other) {
+        CHECK_EQ_U(k->update(&v2), expected);
+        for (uint32_t i = 0; i < N; i++)
+            compare16(w2[i], w1[i], "update");
+        for (uint32_t i = 0; i < W; i++)
+            CHECK(d2[i] == 0);
+        for (uint32_t i = 0; i < SW; i++)
+            CHECK(s2[i] == 0);
+    }
+    /* A second pass of k with nothing dirty computes nothing and changes
+     * nothing (against a copy in the other buffer). */
+    float(*mine)[16] = other ? w2 : w1, (*copy)[16] = other ? w1 : w2;
+    memcpy(copy, mine, sizeof(float[N][16]));
+    CHECK_EQ_U(k->update(other ? &v2 : &v1), 0);
+    CHECK(memcmp(copy, mine, sizeof(float[N][16])) == 0);
     test_aligned_free(local); test_aligned_free(w1); test_aligned_free(w2);
 }
 
@@ -216,6 +234,46 @@ static void test_trs(const sgrt__kernels *k)
         for (uint32_t i = 0; i < n; i++)
             compare16(got[i], want[i], "trs");
     }
+}
+
+static void test_update(const sgrt__kernels *k)
+{
+    for (int shape = 0; shape < 3; shape++)
+        test_update_shape(k, shape);
+}
+
+/* ---- the table's entries ---------------------------------------------------- */
+
+/* Each entry of sgrt__kernels with the test of an implementation of it:
+ * a new entry is one line here. */
+#define KERNEL_ENTRIES(X)                                                              \
+    X(mul, test_mul)                                                                   \
+    X(update, test_update)                                                             \
+    X(trs, test_trs)
+
+typedef struct kernel_entry {
+    const char *name;
+    bool (*same)(const sgrt__kernels *a, const sgrt__kernels *b); /* the same function */
+    void (*test)(const sgrt__kernels *k);
+} kernel_entry;
+
+#define SAME_FUNCTION(field, test)                                                     \
+    static bool same_##field(const sgrt__kernels *a, const sgrt__kernels *b)           \
+    {                                                                                  \
+        return a->field == b->field;                                                   \
+    }
+KERNEL_ENTRIES(SAME_FUNCTION)
+#undef SAME_FUNCTION
+
+#define ENTRY_ROW(field, test) {#field, same_##field, test},
+static const kernel_entry entries[] = {KERNEL_ENTRIES(ENTRY_ROW)};
+#undef ENTRY_ROW
+
+/* The reference on what is known without another kernel. */
+static void test_reference(void)
+{
+    test_mul_known(reference.mul);
+    test_update(&reference);
 }
 
 /* ---- the choice ------------------------------------------------------------ */
@@ -324,25 +382,29 @@ int main(int argc, char **argv)
     }
     printf("default kernel: %s (%s)\n", sgrt_simd_name(), sgrt_simd_reason());
     test_choice();
-    /* Each level the machine runs, filled as a scene fills it: test what it
-     * overrides (a level the CPU lacks falls back, giving the same table). */
-    const char *previous = NULL;
-    uint32_t tested = 0;
-    for (uint32_t level = SGRT__LEVEL_SCALAR; level <= SGRT__LEVEL_MAX; level++) {
+    test_reference();
+    /* Each level above the reference, filled as a scene fills it: test the
+     * entries whose function it brings, not those it keeps from the level
+     * below (a level the CPU lacks falls back, giving the same table). */
+    const uint32_t cpu = sgrt__kernels_cpu_level();
+    sgrt__kernels below = reference;
+    for (uint32_t level = SGRT__LEVEL_SCALAR + 1u; level <= SGRT__LEVEL_MAX; level++) {
         sgrt__kernels k;
         sgrt__kernels_init(&k, level);
-        if (previous && strcmp(previous, k.name) == 0)
-            continue;
-        previous = k.name;
-        tested++;
-        printf("level %u: testing %s against %s\n", (unsigned)level, k.name,
-               expected_for(&k)->name);
-        test_mul(&k);
-        test_trs(&k);
-        for (int shape = 0; shape < 3; shape++)
-            test_update(&k, shape);
+        uint32_t brought = 0;
+        for (size_t e = 0; e < sizeof entries / sizeof entries[0]; e++) {
+            if (entries[e].same(&k, &below) || entries[e].same(&k, &reference))
+                continue;
+            printf("level %u: testing %s %s against %s\n", (unsigned)level, k.name,
+                   entries[e].name, expected_for(&k)->name);
+            entries[e].test(&k);
+            brought++;
+        }
+        CHECK_MSG(brought > 0 || level > cpu,
+                  "level %u (%s), which this CPU runs, brings no kernel of its own",
+                  (unsigned)level, k.name);
+        below = k;
     }
-    CHECK(tested >= 2 || sgrt__kernels_cpu_level() == SGRT__LEVEL_SCALAR);
     printf("%ld elements compared, %ld mismatches (bound: 0 ULP)\n", compared, mismatches);
     CHECK(mismatches == 0);
     CHECK(compared >= 100000L * 16L);

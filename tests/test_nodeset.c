@@ -13,32 +13,14 @@ static sgrt_node live[MAX_NODES];
 static bool member[NS][MAX_NODES]; /* parallel to live[] */
 static uint32_t live_n;
 
-static void translate(sgrt_scene *s, sgrt_node n, float x)
-{
-    float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, 0, 0, 1};
-    CHECK_RES(sgrt_node_set_local(s, n, m), SGRT_OK);
-}
-
-static uint32_t slot_of(const sgrt_scene *s, sgrt_node n)
-{
-    uint32_t slot = SGRT__NONE;
-    CHECK_RES(sgrt_node_slot(s, n, &slot), SGRT_OK);
-    return slot;
-}
-
-/* Drop destroyed nodes from the model. */
+/* Drop destroyed nodes from the model, with their memberships. */
 static void refresh_live(const sgrt_scene *s)
 {
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < live_n; i++) {
-        if (!sgrt_node_alive(s, live[i]))
-            continue;
-        live[k] = live[i];
+    static uint32_t from[MAX_NODES];
+    live_n = drop_dead(s, live, live_n, from);
+    for (uint32_t k = 0; k < live_n; k++)
         for (int j = 0; j < NS; j++)
-            member[j][k] = member[j][i];
-        k++;
-    }
-    live_n = k;
+            member[j][k] = member[j][from[k]];
 }
 
 static void check_sets(const sgrt_scene *s, sgrt_nodeset *const *sets)
@@ -170,7 +152,7 @@ static void test_random(uint64_t seed, int steps)
                       t->b.bits[w] == 0);
             }
         } else if (op < 90) {
-            translate(s, live[rng_below(&r, live_n)], rng_float(&r, -3, 3));
+            set_translation(s, live[rng_below(&r, live_n)], rng_float(&r, -3, 3), 0, 0);
         } else if (op < 95) {
             sgrt_scene_update(s);
         } else {
@@ -219,8 +201,8 @@ static void test_visible_changes(void)
     for (int i = 0; i < 70; i += 2)
         CHECK_RES(sgrt_nodeset_add(s, visible, n[i]), SGRT_OK);
     for (int i = 30; i < 40; i++)
-        translate(s, n[i], 1.0f);
-    translate(s, n[65], 2.0f);
+        set_translation(s, n[i], 1.0f, 0, 0);
+    set_translation(s, n[65], 2.0f, 0, 0);
     sgrt_scene_update(s);
 
     CHECK_RES(sgrt_nodeset_from_changes(s, todo, t, SGRT_SET_AND, visible, true), SGRT_OK);
@@ -236,8 +218,8 @@ static void test_visible_changes(void)
     CHECK_EQ_U(r[1].first, slot_of(s, n[65]));
 
     /* AND-NOT and OR with the changes; b NULL; without consuming. */
-    translate(s, n[1], 5.0f);
-    translate(s, n[2], 5.0f);
+    set_translation(s, n[1], 5.0f, 0, 0);
+    set_translation(s, n[2], 5.0f, 0, 0);
     sgrt_scene_update(s);
     CHECK_RES(sgrt_nodeset_from_changes(s, todo, t, SGRT_SET_AND_NOT, visible, false), SGRT_OK);
     CHECK_EQ_U(sgrt_nodeset_count(s, todo), 1);

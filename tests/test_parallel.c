@@ -6,73 +6,9 @@
  * batch writes, compactions) over scene shapes that stress the split (one
  * big tree in depth-first and in level order, a long chain, many small
  * hierarchies), with executors that run tasks in order, in a random order on
- * one thread, and on real threads, with 1, 2, 3, 7 and 64 workers. The
+ * one thread, and on a thread pool, with 1, 2, 3, 7 and 64 workers. The
  * parallel update never allocates and wakes no thread when nothing moved. */
 #include "testutil.h"
-
-#include <pthread.h>
-
-/* ---- executors --------------------------------------------------------------- */
-
-typedef struct test_exec {
-    int mode; /* 0: in order, 1: random order, 2: threads */
-    uint32_t threads;
-    rng r;
-    uint64_t runs, tasks;
-} test_exec;
-
-typedef struct thread_job {
-    void (*fn)(void *ctx, uint32_t i);
-    void *ctx;
-    uint32_t count, stride, first;
-} thread_job;
-
-static void *thread_main(void *arg)
-{
-    const thread_job *j = arg;
-    for (uint32_t i = j->first; i < j->count; i += j->stride)
-        j->fn(j->ctx, i);
-    return NULL;
-}
-
-static void exec_run(void *user, uint32_t count, void (*fn)(void *ctx, uint32_t i), void *ctx)
-{
-    test_exec *e = user;
-    e->runs++;
-    e->tasks += count;
-    if (e->mode == 0) {
-        for (uint32_t i = 0; i < count; i++)
-            fn(ctx, i);
-    } else if (e->mode == 1) {
-        uint32_t order[256];
-        REQUIRE(count <= 256);
-        for (uint32_t i = 0; i < count; i++)
-            order[i] = i;
-        for (uint32_t i = count; i > 1; i--) {
-            const uint32_t k = rng_below(&e->r, i), t = order[i - 1];
-            order[i - 1] = order[k];
-            order[k] = t;
-        }
-        for (uint32_t i = 0; i < count; i++)
-            fn(ctx, order[i]);
-    } else {
-        enum { MAXT = 8 };
-        pthread_t th[MAXT];
-        thread_job jobs[MAXT];
-        const uint32_t n = e->threads < MAXT ? e->threads : MAXT;
-        for (uint32_t t = 0; t < n; t++) {
-            jobs[t] = (thread_job){fn, ctx, count, n, t};
-            if (pthread_create(&th[t], NULL, thread_main, &jobs[t]) != 0) {
-                FAIL("pthread_create failed");
-                thread_main(&jobs[t]);
-                th[t] = pthread_self();
-            }
-        }
-        for (uint32_t t = 0; t < n; t++)
-            if (!pthread_equal(th[t], pthread_self()))
-                pthread_join(th[t], NULL);
-    }
-}
 
 /* ---- two scenes changed alike ------------------------------------------------- */
 
@@ -125,16 +61,6 @@ static void create(pair *p, uint32_t parent_index)
     p->n++;
 }
 
-static uint32_t pick_live(pair *p, rng *r)
-{
-    for (int tries = 0; tries < 64 && p->n; tries++) {
-        const uint32_t i = rng_below(r, p->n);
-        if (sgrt_node_alive(p->a, p->na[i]))
-            return i;
-    }
-    return UINT32_MAX;
-}
-
 static void random_local(rng *r, float m[16])
 {
     random_affine(r, m);
@@ -148,7 +74,7 @@ static void move_some(pair *p, rng *r, uint32_t count)
     float m[B][16];
     uint32_t k = 0;
     for (uint32_t c = 0; c < count; c++) {
-        const uint32_t i = pick_live(p, r);
+        const uint32_t i = pick_live(p->a, p->na, p->n, r);
         if (i == UINT32_MAX)
             return;
         random_local(r, m[k]);
@@ -169,7 +95,8 @@ static void move_some(pair *p, rng *r, uint32_t count)
 
 static void restructure(pair *p, rng *r)
 {
-    const uint32_t i = pick_live(p, r), j = pick_live(p, r);
+    const uint32_t i = pick_live(p->a, p->na, p->n, r);
+    const uint32_t j = pick_live(p->a, p->na, p->n, r);
     if (i == UINT32_MAX)
         return;
     switch (rng_below(r, 4)) {
@@ -341,8 +268,9 @@ static void run_shape(int shape, const sgrt_executor *ex, uint64_t seed)
 /* Nothing moved: no task, no call of run. */
 static void idle_frames(void)
 {
-    test_exec e = {0, 0, {1}, 0, 0};
-    const sgrt_executor ex = {exec_run, &e, 4};
+    test_exec e;
+    test_exec_start(&e, TEST_EXEC_IN_ORDER, 1, 1);
+    const sgrt_executor ex = test_exec_executor(&e, 4);
     pair p;
     pair_open(&p);
     build_tree(&p, 5000, false);
@@ -360,6 +288,8 @@ static void idle_frames(void)
     move_some(&p, &r, 5000);
     update_and_compare(&p, &ex, "all");
     CHECK(e.runs > runs);
+    CHECK(e.most_tasks <= TEST_EXEC_MAX_TASKS);
+    test_exec_stop(&e);
     pair_close(&p);
     /* NULL executor, no run function, one worker: the serial update. */
     sgrt_scene *s = new_scene();
@@ -378,14 +308,21 @@ int main(void)
     idle_frames();
     static const uint32_t workers[] = {1, 2, 3, 7, 64};
     uint64_t seed = 1;
-    for (int mode = 0; mode < 3; mode++)
+    for (int mode = TEST_EXEC_IN_ORDER; mode <= TEST_EXEC_THREADS; mode++)
         for (size_t w = 0; w < sizeof workers / sizeof workers[0]; w++) {
-            test_exec e = {mode, workers[w] < 4 ? workers[w] : 4, {seed}, 0, 0};
-            const sgrt_executor ex = {exec_run, &e, workers[w]};
+            test_exec e;
+            if (!test_exec_start(&e, (test_exec_mode)mode, seed,
+                                 workers[w] < 4 ? workers[w] : 4)) {
+                FAIL("cannot start a thread pool");
+                continue;
+            }
+            const sgrt_executor ex = test_exec_executor(&e, workers[w]);
             for (int shape = 0; shape < 4; shape++)
                 run_shape(shape, &ex, seed++);
             if (workers[w] > 1)
                 CHECK(e.runs > 0 && e.tasks > e.runs);
+            CHECK(e.most_tasks <= TEST_EXEC_MAX_TASKS);
+            test_exec_stop(&e);
         }
     return test_report("parallel");
 }

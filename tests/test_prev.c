@@ -6,8 +6,8 @@
  *    slot changes by its handle), or its new world if it was created since;
  *    between updates, the same (a new node: its world array entry);
  *  - the serial update and the parallel one (in-order and shuffled
- *    executors, several worker counts, and two real threads) keep it bit
- *    for bit alike, with the same counts and tracker ranges;
+ *    executors, several worker counts, and a pool of two threads) keep it
+ *    bit for bit alike, with the same counts and tracker ranges;
  *  - a scene without the flag has no such array (NULL), keeps no memory for
  *    it, and otherwise behaves identically: same counts, same world arrays,
  *    same slots; its trackers report a subset of what the flagged scene's
@@ -22,59 +22,7 @@
 #include "internal.h" /* white-box: the storage block and the checker's case */
 #include "testutil.h"
 
-#include <pthread.h>
-
 static rng R = {0x9E3779B97F4A7C15ull};
-
-/* ---- executors: this thread in order or shuffled, or two threads --------- */
-
-typedef struct test_exec {
-    int mode; /* 0: in order, 1: shuffled, 2: two threads */
-    rng r;
-    uint64_t runs;
-} test_exec;
-
-typedef struct thread_job {
-    void (*fn)(void *ctx, uint32_t i);
-    void *ctx;
-    uint32_t count, first;
-} thread_job;
-
-static void *thread_main(void *arg)
-{
-    const thread_job *j = arg;
-    for (uint32_t i = j->first; i < j->count; i += 2u)
-        j->fn(j->ctx, i);
-    return NULL;
-}
-
-static void exec_run(void *user, uint32_t count, void (*fn)(void *ctx, uint32_t i), void *ctx)
-{
-    test_exec *e = user;
-    e->runs++;
-    if (e->mode == 2) {
-        thread_job jobs[2] = {{fn, ctx, count, 0}, {fn, ctx, count, 1}};
-        pthread_t th;
-        const bool started = pthread_create(&th, NULL, thread_main, &jobs[1]) == 0;
-        thread_main(&jobs[0]);
-        if (started)
-            pthread_join(th, NULL);
-        else
-            thread_main(&jobs[1]);
-        return;
-    }
-    uint32_t order[256];
-    REQUIRE(count <= 256);
-    for (uint32_t i = 0; i < count; i++)
-        order[i] = i;
-    for (uint32_t i = count; e->mode == 1 && i > 1; i--) {
-        const uint32_t k = rng_below(&e->r, i), t = order[i - 1];
-        order[i - 1] = order[k];
-        order[k] = t;
-    }
-    for (uint32_t i = 0; i < count; i++)
-        fn(ctx, order[i]);
-}
 
 /* ---- a renderer's mirror of both arrays, fed by one tracker ---------------- */
 
@@ -192,16 +140,6 @@ static void trio_close(trio *t)
 
 static bool alive(const trio *t, uint32_t i) { return sgrt_node_alive(t->s[0], t->h[0][i]); }
 
-static uint32_t pick_live(const trio *t)
-{
-    for (int tries = 0; tries < 64 && t->n; tries++) {
-        const uint32_t i = rng_below(&R, t->n);
-        if (alive(t, i))
-            return i;
-    }
-    return UINT32_MAX;
-}
-
 static void create(trio *t, uint32_t parent)
 {
     if (t->n >= MAXN || (parent != UINT32_MAX && !alive(t, parent)))
@@ -241,7 +179,8 @@ static void move_one(trio *t, uint32_t i)
 
 static void restructure(trio *t)
 {
-    const uint32_t i = pick_live(t), j = pick_live(t);
+    const uint32_t i = pick_live(t->s[0], t->h[0], t->n, &R);
+    const uint32_t j = pick_live(t->s[0], t->h[0], t->n, &R);
     if (i == UINT32_MAX)
         return;
     switch (rng_below(&R, 5)) {
@@ -430,7 +369,7 @@ static void run_program(const sgrt_executor *ex, uint32_t nodes, uint32_t initia
         default: moves = live / 10; break;
         }
         for (uint32_t k = 0; k < moves; k++) {
-            const uint32_t i = pick_live(&t);
+            const uint32_t i = pick_live(t.s[0], t.h[0], t.n, &R);
             if (i != UINT32_MAX)
                 move_one(&t, i);
         }
@@ -456,15 +395,6 @@ static sgrt_scene *prev_scene(void)
     memset(&d, 0, sizeof d);
     d.flags = SGRT_SCENE_PREV_WORLD;
     return new_scene_desc(&d);
-}
-
-static void translation(float x, float y, float z, float m[16])
-{
-    static const float id[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-    memcpy(m, id, sizeof id);
-    m[12] = x;
-    m[13] = y;
-    m[14] = z;
 }
 
 static void prev_t(const sgrt_scene *s, sgrt_node n, float out[3])
@@ -602,11 +532,13 @@ static void test_reclaim(void)
     sgrt_node fresh;
     OK(sgrt_node_create(s, n[N - 1], &fresh)); /* new since the update */
     /* Destroying the first 33 leaves 33 holes before 32 live nodes: the
-     * last destroy reclaims. */
-    const uint32_t reclaims0 = s->reclaims;
-    for (uint32_t i = 0; i < 33; i++)
+     * last destroy reclaims. The holes lie below nodes that stay, so only
+     * a reclamation packs the slots. */
+    for (uint32_t i = 0; i < 32; i++)
         OK(sgrt_node_destroy(s, n[i]));
-    CHECK(s->reclaims > reclaims0);
+    CHECK(!slots_packed(s));
+    OK(sgrt_node_destroy(s, n[32]));
+    CHECK(slots_packed(s));
     check_scene(s);
     /* Previous worlds by node: 40..63 moved in frame 3 (prev: y = 1 for odd,
      * 0 for even); 33..39 did not (prev caught up: y = 1 odd, 0 even). */
@@ -632,19 +564,28 @@ int main(int argc, char **argv)
     test_directed();
     test_reclaim();
     static const uint32_t workers[] = {2, 3, 4, 7};
-    for (int mode = 0; mode < 3; mode++)
+    for (int mode = TEST_EXEC_IN_ORDER; mode <= TEST_EXEC_THREADS; mode++)
         for (size_t w = 0; w < sizeof workers / sizeof workers[0]; w++) {
-            if (mode == 2 && w > 1)
+            if (mode == TEST_EXEC_THREADS && w > 1)
                 break; /* threads: for ThreadSanitizer, two runs suffice */
-            test_exec e = {mode, {R.s ^ w}, 0};
-            const sgrt_executor ex = {exec_run, &e, workers[w]};
+            test_exec e;
+            if (!test_exec_start(&e, (test_exec_mode)mode, R.s ^ w, 2)) {
+                FAIL("cannot start a thread pool");
+                continue;
+            }
+            const sgrt_executor ex = test_exec_executor(&e, workers[w]);
             eager_reclaim = w % 2 == 1;
             run_program(&ex, 3000u + 500u * (uint32_t)w, w % 2 ? 16u : 0u, 30);
             CHECK(e.runs > 0);
+            CHECK(e.most_tasks <= TEST_EXEC_MAX_TASKS);
+            test_exec_stop(&e);
         }
     /* Small scenes: the parallel update falls back to the serial one. */
-    test_exec e = {0, {1}, 0};
-    const sgrt_executor ex = {exec_run, &e, 4};
+    test_exec e;
+    test_exec_start(&e, TEST_EXEC_IN_ORDER, 1, 1);
+    const sgrt_executor ex = test_exec_executor(&e, 4);
     run_program(&ex, 40, 8, 40);
+    CHECK(e.most_tasks <= TEST_EXEC_MAX_TASKS);
+    test_exec_stop(&e);
     return test_report("prev");
 }

@@ -13,13 +13,6 @@ static rng R = {0x5CA1E5CA1Eull};
 
 static double seconds(void) { return (double)clock() / (double)CLOCKS_PER_SEC; }
 
-static uint32_t slots_in_use(const sgrt_scene *s)
-{
-    uint32_t n = 0;
-    (void)sgrt_scene_world_array(s, &n);
-    return n;
-}
-
 /* A random tree of n nodes (each parent created before its child). */
 static sgrt_node *random_tree(sgrt_scene *s, uint32_t n)
 {

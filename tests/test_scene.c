@@ -6,39 +6,54 @@
 
 #include <limits.h>
 
+/* What sgrt_result_str answers, all in one table: every code of the enum by
+ * its own text, and codes outside the enum by the one text for those. The
+ * first code past the last one of the enum is listed as unknown, so a new
+ * code cannot go untested. */
+#define UNKNOWN_RESULT "SGRT_ERR_UNKNOWN"
+
+static const struct {
+    int code;
+    bool known;
+    const char *text;
+} result_texts[] = {
+    {SGRT_OK, true, "SGRT_OK"},
+    {SGRT_ERR_INVALID_ARG, true, "SGRT_ERR_INVALID_ARG"},
+    {SGRT_ERR_STALE_HANDLE, true, "SGRT_ERR_STALE_HANDLE"},
+    {SGRT_ERR_CYCLE, true, "SGRT_ERR_CYCLE"},
+    {SGRT_ERR_NOMEM, true, "SGRT_ERR_NOMEM"},
+    {SGRT_ERR_CAPACITY, true, "SGRT_ERR_CAPACITY"},
+    {SGRT_ERR_SINGULAR, true, "SGRT_ERR_SINGULAR"},
+    {SGRT_ERR_CORRUPT, true, "SGRT_ERR_CORRUPT"},
+    {SGRT_ERR_ALIGNMENT, true, "SGRT_ERR_ALIGNMENT"},
+    {SGRT_ERR_WRITE, true, "SGRT_ERR_WRITE"},
+    {SGRT_ERR_WRITE - 1, false, UNKNOWN_RESULT},
+    {1, false, UNKNOWN_RESULT},
+    {5, false, UNKNOWN_RESULT},
+    {-42, false, UNKNOWN_RESULT},
+    {-100, false, UNKNOWN_RESULT},
+    {12345, false, UNKNOWN_RESULT},
+    {INT_MIN, false, UNKNOWN_RESULT},
+    {INT_MAX, false, UNKNOWN_RESULT},
+};
+
 static void test_result_str(void)
 {
-    static const struct {
-        sgrt_result r;
-        const char *name;
-    } known[] = {
-        {SGRT_OK, "SGRT_OK"},
-        {SGRT_ERR_INVALID_ARG, "SGRT_ERR_INVALID_ARG"},
-        {SGRT_ERR_STALE_HANDLE, "SGRT_ERR_STALE_HANDLE"},
-        {SGRT_ERR_CYCLE, "SGRT_ERR_CYCLE"},
-        {SGRT_ERR_NOMEM, "SGRT_ERR_NOMEM"},
-        {SGRT_ERR_CAPACITY, "SGRT_ERR_CAPACITY"},
-        {SGRT_ERR_SINGULAR, "SGRT_ERR_SINGULAR"},
-        {SGRT_ERR_CORRUPT, "SGRT_ERR_CORRUPT"},
-        {SGRT_ERR_ALIGNMENT, "SGRT_ERR_ALIGNMENT"},
-    };
-    const size_t nk = sizeof known / sizeof known[0];
-    for (size_t i = 0; i < nk; i++) {
-        const char *str = sgrt_result_str(known[i].r);
-        CHECK(str != NULL);
-        if (str && strcmp(str, known[i].name) != 0) {
-            fprintf(stderr, "sgrt_result_str(%d) = \"%s\", expected \"%s\"\n", (int)known[i].r,
-                    str, known[i].name);
-            test_failures++;
-        }
+    const size_t n = sizeof result_texts / sizeof result_texts[0];
+    for (size_t i = 0; i < n; i++) {
+        const char *str = sgrt_result_str((sgrt_result)result_texts[i].code);
+        CHECK_MSG(str != NULL && strcmp(str, result_texts[i].text) == 0,
+                  "sgrt_result_str(%d) = \"%s\", expected \"%s\"", result_texts[i].code,
+                  str ? str : "(null)", result_texts[i].text);
     }
-    const int unknown[] = {1, 2, -9, -100, 12345, INT_MIN, INT_MAX};
-    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
-        const char *str = sgrt_result_str((sgrt_result)unknown[i]);
-        CHECK(str != NULL && str[0] != '\0');
-        for (size_t j = 0; str && j < nk; j++)
-            CHECK(strcmp(str, known[j].name) != 0);
-    }
+    /* The table itself: a code's text tells it apart from every other code
+     * and from the codes outside the enum. */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (result_texts[i].known || result_texts[j].known)
+                CHECK_MSG(strcmp(result_texts[i].text, result_texts[j].text) != 0,
+                          "codes %d and %d share the text \"%s\"", result_texts[i].code,
+                          result_texts[j].code, result_texts[i].text);
 }
 
 static void test_desc(void)

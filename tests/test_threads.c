@@ -85,8 +85,8 @@ static uint64_t run_scene(uint64_t seed, bool own_allocator, int *error)
                     r = SGRT_OK; /* p destroyed earlier */
             }
         } else if (what < 70) {
-            float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-            m[12] = (float)RND(100) * 0.25f;
+            float m[16];
+            translation((float)RND(100) * 0.25f, 0, 0, m);
             m[0] = 1.0f + (float)RND(8) * 0.125f;
             r = sgrt_node_set_local(s, h[RND(nh)], m);
         } else if (what < 80) {
@@ -256,8 +256,8 @@ static void test_concurrent_readers(void)
             FAIL("create");
     }
     for (uint32_t i = 0; i < NREAD; i++) {
-        float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-        m[12] = (float)(i % 7) * 0.5f;
+        float m[16];
+        translation((float)(i % 7) * 0.5f, 0, 0, m);
         m[1] = (float)(i % 3) * 0.01f;
         if (sgrt_node_set_local(s, ex[i].node, m) != SGRT_OK)
             FAIL("set_local");
@@ -411,7 +411,8 @@ static void test_collect_beside_readers(void)
         }
     /* every odd slot past the chain changes; then the chain's top moves
      * (pending work for world_now) */
-    float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    float m[16];
+    memcpy(m, IDENTITY, sizeof m);
     for (uint32_t slot = 65; slot < COLLECT_NODES; slot += 2) {
         m[12] = (float)slot;
         REQUIRE(sgrt_node_set_local(s, sgrt_scene_slot_node(s, slot), m) == SGRT_OK);

@@ -35,7 +35,6 @@ static tnode tn[MAXN];
 static int tcount;
 static sgrt_scene *S;
 
-static const float I4[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
 
 static int add(int parent)
 {
@@ -43,7 +42,7 @@ static int add(int parent)
     CHECK_RES(sgrt_node_create(S, parent < 0 ? SGRT_NULL_NODE : tn[parent].h, &n->h), SGRT_OK);
     n->parent = parent;
     n->alive = true;
-    memcpy(n->local, I4, sizeof I4);
+    memcpy(n->local, IDENTITY, sizeof IDENTITY);
     return tcount++;
 }
 
@@ -55,7 +54,7 @@ static void set_local(int i, const float m[16])
 
 static void scale_matrix(float s, float m[16])
 {
-    memcpy(m, I4, sizeof I4);
+    memcpy(m, IDENTITY, sizeof IDENTITY);
     m[0] = m[5] = m[10] = s;
 }
 
@@ -199,7 +198,7 @@ static void test_refused(void)
         const float q1[4] = {0, 0, 0, 1}, s1[3] = {1, 1, 1};
         CHECK_RES(sgrt_node_set_trs(S, tn[node].h, huge_t, q1, s1), SGRT_OK);
         float want[16];
-        memcpy(want, I4, sizeof want);
+        memcpy(want, IDENTITY, sizeof want);
         want[12] = 3.4e38f;
         want[13] = -3.4e38f;
         for (int k = 0; k < 16; k++)
@@ -231,7 +230,7 @@ static void test_finite_edges(void)
     CHECK(sgrt_scene_update(S) == 2);
 
     float m[16];
-    memcpy(m, I4, sizeof m);
+    memcpy(m, IDENTITY, sizeof m);
     m[1] = -0.0f;
     set_local(r, m);
     m[2] = bits_float(0x00000001u); /* smallest denormal */
@@ -278,7 +277,7 @@ static void test_overflow_contained(void)
     set_local(B, m);
     scale_matrix(1e-30f, m);
     set_local(G, m);
-    memcpy(m, I4, sizeof m);
+    memcpy(m, IDENTITY, sizeof m);
     m[0] = 0.0f; /* column 0 of C's world = Inf*0 + ... = NaN */
     m[12] = 5.0f;
     set_local(C, m);

@@ -6,14 +6,22 @@
  *    A test that must stop at its first failure (to print how to reproduce
  *    it) sets test_on_failure.
  *  - one RNG (splitmix64) and the random transforms built on it;
+ *  - matrices (IDENTITY, translation) and slots (slot_of, slots_in_use,
+ *    slots_packed);
+ *  - lists of node handles: a random live one, the dead ones dropped;
+ *  - test_exec: executors for the parallel update (in order, shuffled, or
+ *    on the thread pool of examples/executor_pthread.h);
  *  - test_alloc: the counting / failing allocator;
  *  - snapshot: the observable state of a scene, to show that a call changed
  *    nothing;
- *  - structure_diff / worlds_diff: a scene against the reference model.
+ *  - structure_diff / worlds_diff / check_structure: a scene against the
+ *    reference model (tests/lib/refmodel.h).
  *
- * The counters are per program and not atomic: threads other than the main
- * one report through their own counts. Everything after the RNG is built
- * into the test_support library (tests/lib/). */
+ * The counters are static, one set per program file, and not atomic:
+ * threads other than the main one report through their own counts. What
+ * counts checks is therefore inline here (a function in tests/lib/ would
+ * count into a set of its own); the rest is built into the test_support
+ * library (tests/lib/). */
 #ifndef SGRT_TESTUTIL_H
 #define SGRT_TESTUTIL_H
 
@@ -296,6 +304,102 @@ static inline void test_aligned_free(void *p)
 #endif
 }
 
+/* ---- matrices and slots -------------------------------------------------- */
+
+/* The 4x4 identity, column-major as every matrix here. */
+static const float IDENTITY[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+
+/* A translation by (x, y, z). Small integers keep every product of such
+ * matrices exact in float, so tests can expect exact sums. */
+static inline void translation(float x, float y, float z, float m[16])
+{
+    memcpy(m, IDENTITY, sizeof IDENTITY);
+    m[12] = x;
+    m[13] = y;
+    m[14] = z;
+}
+
+/* Node n's local becomes a translation by (x, y, z); a counted check that
+ * the call succeeds. */
+static inline void set_translation(sgrt_scene *s, sgrt_node n, float x, float y, float z)
+{
+    float m[16];
+    translation(x, y, z, m);
+    OK(sgrt_node_set_local(s, n, m));
+}
+
+/* The slot of a live node, with a counted check that it has one
+ * (UINT32_MAX when not). */
+static inline uint32_t slot_of(const sgrt_scene *s, sgrt_node n)
+{
+    uint32_t slot = UINT32_MAX;
+    OK(sgrt_node_slot(s, n, &slot));
+    return slot;
+}
+
+/* Slots in use: the world array's count, holes included. */
+static inline uint32_t slots_in_use(const sgrt_scene *s)
+{
+    uint32_t n = 0;
+    (void)sgrt_scene_world_array(s, &n);
+    return n;
+}
+
+/* No dead slot below the last live one: what a hole reclamation leaves
+ * behind. After a call that leaves a hole below a node that stays where it
+ * is (a destroy below it, a relocation out from under its parent), only a
+ * reclamation in that call can give this. */
+static inline bool slots_packed(const sgrt_scene *s)
+{
+    return slots_in_use(s) == sgrt_scene_node_count(s);
+}
+
+/* ---- handle lists (tests/lib/nodes.c) ------------------------------------ */
+
+/* The position in h[0..n) of a node alive in s, drawn at random: up to 64
+ * draws, UINT32_MAX when every one found a dead node (or n is 0). */
+uint32_t pick_live(const sgrt_scene *s, const sgrt_node *h, uint32_t n, rng *r);
+
+/* Removes the handles of dead nodes from h[0..n), the others keeping their
+ * order, and returns how many remain. `from` (may be NULL) receives for
+ * each remaining position k the position it had (from[k] >= k), so that
+ * arrays kept beside h can follow it in place. */
+uint32_t drop_dead(const sgrt_scene *s, sgrt_node *h, uint32_t n, uint32_t *from);
+
+/* ---- executors for the parallel update (tests/lib/exec.c) ---------------- */
+
+/* How a test executor runs the tasks of one sgrt_executor.run call. */
+typedef enum test_exec_mode {
+    TEST_EXEC_IN_ORDER, /* on the calling thread, 0 to count - 1 */
+    TEST_EXEC_SHUFFLED, /* on the calling thread, in a random order */
+    TEST_EXEC_THREADS,  /* on the thread pool of examples/executor_pthread.h */
+} test_exec_mode;
+
+/* The most tasks sgrt_scene_update_parallel hands to one run call (sgrt.h). */
+#define TEST_EXEC_MAX_TASKS 256u
+
+struct thread_pool;
+
+typedef struct test_exec {
+    test_exec_mode mode;
+    rng r;               /* draws the shuffled orders */
+    uint64_t runs;       /* run calls */
+    uint64_t tasks;      /* tasks they handed out */
+    uint32_t most_tasks; /* the most in one call (a shuffle holds TEST_EXEC_MAX_TASKS) */
+    struct thread_pool *pool;
+} test_exec;
+
+/* Sets e up to run tasks as `mode` says, shuffling with `seed`; for
+ * TEST_EXEC_THREADS, starts a pool in which `threads` threads (the caller
+ * of run and threads - 1 more) take tasks. false when the pool cannot
+ * start. */
+bool test_exec_start(test_exec *e, test_exec_mode mode, uint64_t seed, uint32_t threads);
+void test_exec_stop(test_exec *e);
+
+/* An sgrt_executor that runs on e and tells the library it has `workers`
+ * workers (the library splits the work by that; e runs it as it runs). */
+sgrt_executor test_exec_executor(test_exec *e, uint32_t workers);
+
 /* ---- random transforms (tests/lib/random.c) ----------------------------- */
 
 /* A uniformly random unit quaternion (x, y, z, w). */
@@ -450,7 +554,7 @@ static inline void check_unchanged_at(const sgrt_scene *s, const snapshot *befor
 #define check_unchanged(s, before, handles, what)                                      \
     check_unchanged_at((s), (before), (handles), (what), __FILE__, __LINE__)
 
-/* ---- the scene against the reference model (tests/lib/model.c) ---------- */
+/* ---- the scene against the reference model (tests/lib/refmodel_diff.c) - */
 
 struct ref_model;
 
@@ -464,5 +568,21 @@ const char *structure_diff(const sgrt_scene *s, const struct ref_model *m);
  * off (static buffer). *max_depth (may be NULL) receives the deepest node's
  * depth. */
 const char *worlds_diff(const sgrt_scene *s, const struct ref_model *m, uint32_t *max_depth);
+
+/* structure_diff as a counted check that says where it failed. */
+static inline void check_structure_at(const sgrt_scene *s, const struct ref_model *m,
+                                      const char *file, int line)
+{
+    const char *diff = structure_diff(s, m);
+    test_checks++;
+    if (diff) {
+        test_failures++;
+        fprintf(stderr, "%s:%d: the scene's structure differs from the model: %s\n", file, line,
+                diff);
+        test_failed();
+    }
+}
+
+#define check_structure(s, m) check_structure_at((s), (m), __FILE__, __LINE__)
 
 #endif

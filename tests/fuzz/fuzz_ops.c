@@ -25,7 +25,8 @@
  * docs/testing.md. */
 #include "sgrt.h"
 #include "internal.h" /* the reference kernel, sgrt__trs_to_mat4, sgrt__relative_local */
-#include "refmodel.h"
+#include "lib/refmodel.h"
+#include "testutil.h" /* its checks abort here, as ENSURE does */
 
 #include <math.h>
 #include <stdio.h>
@@ -49,8 +50,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define HISTORY 256u      /* remembered ids per scene, for stale handles */
 #define MAX_BLOCKS 64u    /* live allocations per scene */
 #define NOBJ 3            /* trackers and node sets per scene */
-
-static const float I4[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
 
 static void die(const char *what)
 {
@@ -335,13 +334,6 @@ static void note_slot(fscene *f, uint32_t slot)
             tp_set(f, k, slot);
 }
 
-static uint32_t slot_of(const fscene *f, uint32_t id)
-{
-    uint32_t sl = 0;
-    ENSURE(sgrt_node_slot(f->s, (sgrt_node){id}, &sl) == SGRT_OK, "slot of live 0x%08x", id);
-    return sl;
-}
-
 /* Slots of every live node before a call that may move nodes in storage
  * (relocation, hole reclamation); NULL when no tracker watches. */
 typedef struct slot_snap {
@@ -361,7 +353,7 @@ static slot_snap snap_slots(const fscene *f, const uint32_t *ids, uint32_t n)
         die("host out of memory");
     for (uint32_t k = 0; k < sn.n; k++) {
         sn.id[k] = ids ? ids[k] : ref_model_nth(f->m, k);
-        sn.slot[k] = slot_of(f, sn.id[k]);
+        sn.slot[k] = slot_of(f->s, (sgrt_node){sn.id[k]});
     }
     return sn;
 }
@@ -751,7 +743,7 @@ static bool valid(const fscene *f, sgrt_node h) { return h.id && ref_model_alive
 static void rd_matrix(fscene *f, const fscene *other, reader *r, float m[16])
 {
     const uint8_t k = u8(r);
-    memcpy(m, I4, 16 * sizeof(float));
+    memcpy(m, IDENTITY, 16 * sizeof(float));
     switch (k % 8u) {
     case 0:
         break;
@@ -892,13 +884,13 @@ static void do_create(fscene *f, const fscene *other, sgrt_node parent, bool nul
     shadow_node *e = sh_add(f, out.id);
     e->marked = true;
     const shadow_node *pe = parent.id ? sh_find(f, parent.id) : NULL;
-    memcpy(e->world, pe ? pe->world : I4, sizeof e->world);
+    memcpy(e->world, pe ? pe->world : IDENTITY, sizeof e->world);
     memcpy(e->prev, e->world, sizeof e->prev); /* until its first update */
     e->moved_last = false;
     e->fresh = true;
     history_add(f, out.id);
     if (any_tracker(f))
-        note_slot(f, slot_of(f, out.id));
+        note_slot(f, slot_of(f->s, out));
     f->stamp++;
 }
 
@@ -911,7 +903,7 @@ static void do_destroy(fscene *f, sgrt_node h)
         if (!slots)
             die("host out of memory");
         for (uint32_t i = 0; i < nsub; i++)
-            slots[i] = slot_of(f, sub[i]);
+            slots[i] = slot_of(f->s, (sgrt_node){sub[i]});
     }
     /* Only hole reclamation moves the nodes that survive a destroy. */
     const uint32_t gone = valid(f, h) ? ref_model_subtree_size(f->m, h.id) : 0u;
@@ -995,10 +987,10 @@ static void do_set_parent(fscene *f, sgrt_node n, sgrt_node p, int keep_raw)
     const bool relocating = nv && p.id && valid(f, p) &&
                             sgrt_node_slot(f->s, n, &ns_before) == SGRT_OK &&
                             sgrt_node_slot(f->s, p, &ps_before) == SGRT_OK && ps_before > ns_before;
-    const uint32_t reclaims0 = f->s->reclaims;
     const sgrt_result rc = sgrt_node_set_parent(f->s, n, p, keep);
-    note_moved(f, &moved,
-               rc == SGRT_OK && relocating && f->s->reclaims != reclaims0 ? n.id : 0u);
+    /* A relocation leaves the node's old slot empty below its parent:
+     * packed slots after it mean that the call reclaimed holes too. */
+    note_moved(f, &moved, rc == SGRT_OK && relocating && slots_packed(f->s) ? n.id : 0u);
     after_alloc_call(f, rc, calls0);
     const bool any_error = !keep_ok || !nv || !pv || cycle || (keep_ok && singular);
     if (any_error || rc != SGRT_OK) {
@@ -1229,7 +1221,7 @@ static void prev_step(fscene *f, shadow_node *e, bool recomputed)
         memcpy(e->prev, e->world, sizeof e->prev);
         e->moved_last = false;
         if (any_tracker(f))
-            note_slot(f, slot_of(f, e->id));
+            note_slot(f, slot_of(f->s, (sgrt_node){e->id}));
     }
 }
 
@@ -1244,7 +1236,7 @@ static void do_update_with(fscene *f, const sgrt_executor *ex, bool again)
         const uint32_t id = ref_model_nth(f->m, k);
         (void)shadow_now(f, id);
         if (tracked && sh_get(f, id)->dirty)
-            note_slot(f, slot_of(f, id));
+            note_slot(f, slot_of(f->s, (sgrt_node){id}));
     }
     const uint64_t calls0 = f->fa.calls;
     const uint32_t got = ex ? sgrt_scene_update_parallel(f->s, ex) : sgrt_scene_update(f->s);
@@ -1362,7 +1354,7 @@ static void do_compact(fscene *f)
     if (!before)
         die("host out of memory");
     for (uint32_t k = 0; k < count; k++)
-        before[k] = slot_of(f, ref_model_nth(f->m, k));
+        before[k] = slot_of(f->s, (sgrt_node){ref_model_nth(f->m, k)});
     f->fa.fired = false;
     const uint64_t calls0 = f->fa.calls;
     const sgrt_result rc = sgrt_scene_compact(f->s);
@@ -1371,7 +1363,7 @@ static void do_compact(fscene *f)
         /* Compaction reports every live slot, before and after. */
         for (uint32_t k = 0; k < count; k++) {
             note_slot(f, before[k]);
-            note_slot(f, slot_of(f, ref_model_nth(f->m, k)));
+            note_slot(f, slot_of(f->s, (sgrt_node){ref_model_nth(f->m, k)}));
         }
     }
     free(before);
@@ -1388,7 +1380,7 @@ static void do_bad_args(fscene *f, const fscene *other, reader *r)
 {
     const sgrt_node h = rd_handle(f, other, r);
     float m[16];
-    memcpy(m, I4, sizeof m);
+    memcpy(m, IDENTITY, sizeof m);
     const uint64_t calls0 = f->fa.calls;
     sgrt_node o;
     uint64_t u;
@@ -1718,7 +1710,7 @@ static void do_set_query(fscene *f, const fscene *other, reader *r)
             break;
         ENSURE(valid(f, n), "next() returned a dead node");
         ENSURE((sh_get(f, n.id)->sets >> k) & 1u, "next() returned a non-member");
-        const uint32_t sl = slot_of(f, n.id);
+        const uint32_t sl = slot_of(f->s, n);
         ENSURE(seen == 0 || sl > prev_slot, "next() not in slot order");
         ENSURE(cursor == sl + 1u, "cursor after slot %u is %u", sl, cursor);
         prev_slot = sl;
@@ -1822,7 +1814,7 @@ static void do_set_from_changes(fscene *f, const fscene *other, reader *r)
     for (uint32_t i = 0; i < count; i++) {
         const uint32_t id = ref_model_nth(f->m, i);
         const shadow_node *e = sh_get(f, id);
-        slots[i] = slot_of(f, id);
+        slots[i] = slot_of(f->s, (sgrt_node){id});
         const bool changed = tp_get(f, kt, slots[i]);
         in[i] = b ? set_apply(op, changed, (e->sets >> kb) & 1u) : changed;
     }
@@ -1894,7 +1886,7 @@ static void do_churn(fscene *f, const fscene *other, reader *r)
         const uint32_t i = lcg(&st) % count, j = (i + 1u + lcg(&st) % (count - 1u)) % count;
         const sgrt_node a = {ref_model_nth(f->m, i)}, b = {ref_model_nth(f->m, j)};
         for (uint32_t k = 0; k < 2u * iters && valid(f, a) && valid(f, b) && !f->fa.fired; k++) {
-            const bool a_first = slot_of(f, a.id) < slot_of(f, b.id);
+            const bool a_first = slot_of(f->s, a) < slot_of(f->s, b);
             const sgrt_node lo = a_first ? a : b, hi = a_first ? b : a;
             do_set_parent(f, lo, hi, SGRT_KEEP_LOCAL);
             do_set_parent(f, lo, SGRT_NULL_NODE, SGRT_KEEP_LOCAL);
@@ -1909,7 +1901,7 @@ static void do_churn(fscene *f, const fscene *other, reader *r)
         const sgrt_node b = {ref_model_nth(f->m, lcg(&st) % count)};
         switch (kind % 4u) {
         case 0: { /* the one stored first goes under the other */
-            const bool a_first = slot_of(f, a.id) < slot_of(f, b.id);
+            const bool a_first = slot_of(f->s, a) < slot_of(f->s, b);
             do_set_parent(f, a_first ? a : b, a_first ? b : a, (int)(lcg(&st) & 1u));
             if (lcg(&st) % 4u == 0)
                 do_set_parent(f, a, SGRT_NULL_NODE, SGRT_KEEP_LOCAL);
@@ -1973,6 +1965,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (trace < 0) {
         trace = getenv("SGRT_FUZZ_TRACE") != NULL;
         atexit(release_statics);
+        test_on_failure = abort;
     }
     fscene_open(&scenes[0], &r);
     fscene_open(&scenes[1], &r);

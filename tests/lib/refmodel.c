@@ -121,7 +121,7 @@ static void map_del(ref_model *m, uint32_t id)
     m->map_key[i] = 0u;
 }
 
-static uint32_t slot_of(const ref_model *m, uint32_t id)
+static uint32_t model_slot(const ref_model *m, uint32_t id)
 {
     if (id == 0u)
         die("id 0 is not a node", id);
@@ -216,7 +216,7 @@ static void unlink_child(ref_model *m, uint32_t c)
 
 static uint32_t parent_slot(const ref_model *m, uint32_t parent_id)
 {
-    return parent_id == 0u ? SENTINEL : slot_of(m, parent_id);
+    return parent_id == 0u ? SENTINEL : model_slot(m, parent_id);
 }
 
 void ref_model_add(ref_model *m, uint32_t id, uint32_t parent_id)
@@ -256,7 +256,7 @@ void ref_model_add(ref_model *m, uint32_t id, uint32_t parent_id)
 
 uint32_t ref_model_subtree_size(const ref_model *m, uint32_t id)
 {
-    uint32_t root = slot_of(m, id);
+    uint32_t root = model_slot(m, id);
     uint32_t sp = 0, count = 0;
     m->stack[sp++] = root;
     while (sp) {
@@ -270,7 +270,7 @@ uint32_t ref_model_subtree_size(const ref_model *m, uint32_t id)
 
 uint32_t ref_model_remove(ref_model *m, uint32_t id, uint32_t *removed)
 {
-    uint32_t root = slot_of(m, id);
+    uint32_t root = model_slot(m, id);
     unlink_child(m, root);
     uint32_t sp = 0, count = 0;
     m->stack[sp++] = root;
@@ -312,14 +312,14 @@ uint32_t ref_model_nth(const ref_model *m, uint32_t k)
 
 uint32_t ref_model_parent(const ref_model *m, uint32_t id)
 {
-    uint32_t p = m->nodes[slot_of(m, id)].parent;
+    uint32_t p = m->nodes[model_slot(m, id)].parent;
     return p == SENTINEL ? 0u : m->nodes[p].id;
 }
 
 uint32_t ref_model_depth(const ref_model *m, uint32_t id)
 {
     uint32_t d = 0;
-    for (uint32_t s = m->nodes[slot_of(m, id)].parent; s != SENTINEL; s = m->nodes[s].parent)
+    for (uint32_t s = m->nodes[model_slot(m, id)].parent; s != SENTINEL; s = m->nodes[s].parent)
         d++;
     return d;
 }
@@ -327,7 +327,7 @@ uint32_t ref_model_depth(const ref_model *m, uint32_t id)
 bool ref_model_depth_at_most(const ref_model *m, uint32_t id, uint32_t limit)
 {
     uint32_t d = 0;
-    for (uint32_t s = m->nodes[slot_of(m, id)].parent; s != SENTINEL; s = m->nodes[s].parent)
+    for (uint32_t s = m->nodes[model_slot(m, id)].parent; s != SENTINEL; s = m->nodes[s].parent)
         if (++d > limit)
             return false;
     return true;
@@ -336,7 +336,8 @@ bool ref_model_depth_at_most(const ref_model *m, uint32_t id, uint32_t limit)
 uint32_t ref_model_child_count(const ref_model *m, uint32_t id)
 {
     uint32_t n = 0;
-    for (uint32_t c = m->nodes[slot_of(m, id)].first_child; c != NONE; c = m->nodes[c].next_sibling)
+    for (uint32_t c = m->nodes[model_slot(m, id)].first_child; c != NONE;
+         c = m->nodes[c].next_sibling)
         n++;
     return n;
 }
@@ -344,15 +345,16 @@ uint32_t ref_model_child_count(const ref_model *m, uint32_t id)
 uint32_t ref_model_children(const ref_model *m, uint32_t id, uint32_t *out)
 {
     uint32_t n = 0;
-    for (uint32_t c = m->nodes[slot_of(m, id)].first_child; c != NONE; c = m->nodes[c].next_sibling)
+    for (uint32_t c = m->nodes[model_slot(m, id)].first_child; c != NONE;
+         c = m->nodes[c].next_sibling)
         out[n++] = m->nodes[c].id;
     return n;
 }
 
 bool ref_model_is_ancestor_or_self(const ref_model *m, uint32_t anc, uint32_t id)
 {
-    uint32_t a = slot_of(m, anc);
-    for (uint32_t s = slot_of(m, id); s != SENTINEL; s = m->nodes[s].parent)
+    uint32_t a = model_slot(m, anc);
+    for (uint32_t s = model_slot(m, id); s != SENTINEL; s = m->nodes[s].parent)
         if (s == a)
             return true;
     return false;
@@ -360,7 +362,7 @@ bool ref_model_is_ancestor_or_self(const ref_model *m, uint32_t anc, uint32_t id
 
 bool ref_model_set_local(ref_model *m, uint32_t id, const float local[16])
 {
-    ref_node *n = &m->nodes[slot_of(m, id)];
+    ref_node *n = &m->nodes[model_slot(m, id)];
     if (memcmp(n->local, local, sizeof n->local) == 0)
         return false;
     memcpy(n->local, local, sizeof n->local);
@@ -370,12 +372,12 @@ bool ref_model_set_local(ref_model *m, uint32_t id, const float local[16])
 
 void ref_model_local(const ref_model *m, uint32_t id, float out[16])
 {
-    memcpy(out, m->nodes[slot_of(m, id)].local, sizeof(float) * 16);
+    memcpy(out, m->nodes[model_slot(m, id)].local, sizeof(float) * 16);
 }
 
 void ref_model_set_parent(ref_model *m, uint32_t id, uint32_t parent_id)
 {
-    uint32_t s = slot_of(m, id);
+    uint32_t s = model_slot(m, id);
     uint32_t p = parent_slot(m, parent_id);
     if (p != SENTINEL && ref_model_is_ancestor_or_self(m, id, parent_id))
         die("ref_model_set_parent: would make a cycle", id);
@@ -422,7 +424,7 @@ static void now_of_slot(const ref_model *m, uint32_t s, double *w, double *a, ui
 double ref_model_set_parent_keep_world(ref_model *m, uint32_t id, uint32_t parent_id,
                                        const float new_local[16])
 {
-    uint32_t s = slot_of(m, id);
+    uint32_t s = model_slot(m, id);
     double w_old[16], a_old[16], w_new[16], a_new[16];
     uint32_t d_old, d_new;
     now_of_slot(m, s, w_old, a_old, &d_old);
@@ -484,14 +486,14 @@ uint32_t ref_model_update(ref_model *m) { return walk_dirty(m, true); }
 
 void ref_model_world(const ref_model *m, uint32_t id, double out[16])
 {
-    memcpy(out, m->nodes[slot_of(m, id)].world, sizeof(double) * 16);
+    memcpy(out, m->nodes[model_slot(m, id)].world, sizeof(double) * 16);
 }
 
 void ref_model_world_now(const ref_model *m, uint32_t id, double out[16])
 {
     double a[16];
     uint32_t d;
-    now_of_slot(m, slot_of(m, id), out, a, &d);
+    now_of_slot(m, model_slot(m, id), out, a, &d);
 }
 
 static double error_units(const double *w, const double *a, const float *got)
@@ -508,20 +510,20 @@ static double error_units(const double *w, const double *a, const float *got)
 
 double ref_model_world_error(const ref_model *m, uint32_t id, const float got[16])
 {
-    const ref_node *n = &m->nodes[slot_of(m, id)];
+    const ref_node *n = &m->nodes[model_slot(m, id)];
     return error_units(n->world, n->absw, got);
 }
 
 double ref_model_world_tolerance(const ref_model *m, uint32_t id)
 {
-    return 4.0 * m->nodes[slot_of(m, id)].depth + 1.0;
+    return 4.0 * m->nodes[model_slot(m, id)].depth + 1.0;
 }
 
 double ref_model_world_now_error(const ref_model *m, uint32_t id, const float got[16])
 {
     double w[16], a[16];
     uint32_t d;
-    now_of_slot(m, slot_of(m, id), w, a, &d);
+    now_of_slot(m, model_slot(m, id), w, a, &d);
     return error_units(w, a, got);
 }
 
