@@ -242,6 +242,117 @@ static void test_update(const sgrt__kernels *k)
         test_update_shape(k, shape);
 }
 
+/* ---- the write path ---------------------------------------------------------- */
+
+/* A matrix for the write kernels: random, with an edge value (NaN,
+ * infinities, denormals, signed zeros, the largest floats) in a random
+ * place one time in three. */
+static void write_matrix(rng *r, float *m)
+{
+    random_matrix(r, m, (int)rng_below(r, 2));
+    if (rng_below(r, 3) == 0)
+        m[rng_below(r, 16)] = edge_values[rng_below(r, N_EDGE)];
+}
+
+/* Integer operations: every kernel's answer and stores must be the
+ * reference's exactly (NaN payloads included). */
+static void same_bits(const float *got, const float *want, uint32_t n, const char *what)
+{
+    compared += (long)n;
+    if (memcmp(got, want, n * sizeof(float)) != 0 && ++mismatches <= 10)
+        fprintf(stderr, "%s: the bits differ from the reference's\n", what);
+}
+
+static void test_check16(const sgrt__kernels *k)
+{
+    enum { N = SGRT__WRITE_CHUNK };
+    float m[N][16];
+    uint32_t slot[N];
+    rng r = {0xC4EC};
+    for (int round = 0; round < 3000; round++) {
+        const uint32_t n = rng_below(&r, N + 1u);
+        for (uint32_t i = 0; i < N; i++) {
+            write_matrix(&r, m[i]);
+            slot[i] = rng_below(&r, N);
+        }
+        const bool by_slot = rng_below(&r, 2);
+        const uint32_t got = k->check16(m[0], by_slot ? slot : NULL, n);
+        const uint32_t want = reference.check16(m[0], by_slot ? slot : NULL, n);
+        compared++;
+        if (got != want && ++mismatches <= 10)
+            fprintf(stderr, "check16: %u, reference %u\n", got, want);
+    }
+}
+
+/* store16 and put16 on two copies of the same locals. */
+static void test_store16(const sgrt__kernels *k)
+{
+    enum { N = SGRT__WRITE_CHUNK, SLOTS = 48 };
+    float(*a)[16] = test_aligned_alloc(64, sizeof(float[SLOTS][16]));
+    float(*b)[16] = test_aligned_alloc(64, sizeof(float[SLOTS][16]));
+    float m[N][16];
+    uint32_t slot[N + 8];
+    rng r = {0x5704E};
+    for (uint32_t i = 0; i < SLOTS; i++)
+        write_matrix(&r, a[i]);
+    memcpy(b, a, sizeof(float[SLOTS][16]));
+    for (int round = 0; round < 3000; round++) {
+        const uint32_t n = rng_below(&r, N + 1u), ahead = rng_below(&r, 9);
+        for (uint32_t i = 0; i < n + ahead; i++) {
+            slot[i] = rng_below(&r, SLOTS); /* repeats: later entries see earlier stores */
+            if (i < n) {
+                if (rng_below(&r, 3) == 0)
+                    memcpy(m[i], a[slot[i]], sizeof m[i]); /* the same bits: no store */
+                else
+                    write_matrix(&r, m[i]);
+            }
+        }
+        const uint32_t got = k->store16(a, slot, m[0], n, ahead);
+        const uint32_t want = reference.store16(b, slot, m[0], n, ahead);
+        compared++;
+        if (got != want && ++mismatches <= 10)
+            fprintf(stderr, "store16: mask %#x, reference %#x\n", got, want);
+        same_bits(a[0], b[0], SLOTS * 16u, "store16");
+        const uint32_t one = rng_below(&r, SLOTS);
+        float single[16];
+        if (rng_below(&r, 3) == 0)
+            memcpy(single, a[one], sizeof single);
+        else
+            write_matrix(&r, single);
+        const uint32_t pg = k->put16(a[one], single), pw = reference.put16(b[one], single);
+        compared++;
+        if (pg != pw && ++mismatches <= 10)
+            fprintf(stderr, "put16: %u, reference %u\n", pg, pw);
+        same_bits(a[one], b[one], 16, "put16");
+    }
+    test_aligned_free(a);
+    test_aligned_free(b);
+}
+
+/* One node's conversion and put, on random and awkward TRS (the inputs of
+ * test_trs): the same answer and the same stored bits as the reference. */
+static void test_put_trs(const sgrt__kernels *k)
+{
+    float(*a)[16] = test_aligned_alloc(64, sizeof(float[2][16]));
+    float(*b)[16] = a + 1;
+    rng r = {0x9077};
+    for (int round = 0; round < 60000; round++) {
+        float t[3], q[4], sc[3];
+        random_trs(&r, t, q, sc, round % 3);
+        if (round % 4 == 0) /* the node holds that matrix already: SAME */
+            sgrt__trs_to_mat4(t, q, sc, a[0]);
+        else
+            write_matrix(&r, a[0]);
+        memcpy(b[0], a[0], sizeof a[0]);
+        const uint32_t got = k->put_trs(a[0], t, q, sc), want = reference.put_trs(b[0], t, q, sc);
+        compared++;
+        if (got != want && ++mismatches <= 10)
+            fprintf(stderr, "put_trs: %u, reference %u\n", got, want);
+        same_bits(a[0], b[0], 16, "put_trs");
+    }
+    test_aligned_free(a);
+}
+
 /* ---- the table's entries ---------------------------------------------------- */
 
 /* Each entry of sgrt__kernels with the test of an implementation of it:
@@ -249,7 +360,11 @@ static void test_update(const sgrt__kernels *k)
 #define KERNEL_ENTRIES(X)                                                              \
     X(mul, test_mul)                                                                   \
     X(update, test_update)                                                             \
-    X(trs, test_trs)
+    X(trs, test_trs)                                                                   \
+    X(check16, test_check16)                                                           \
+    X(store16, test_store16)                                                           \
+    X(put16, test_store16)                                                             \
+    X(put_trs, test_put_trs)
 
 typedef struct kernel_entry {
     const char *name;
