@@ -3,7 +3,7 @@
 # with sudo available). Extra package groups: "ports", "hostile", "gl", "assimp",
 # "plot".
 set -euo pipefail
-pkgs=(meson ninja-build gcc pkg-config libsimde-dev python3)
+pkgs=(meson ninja-build gcc pkg-config libsimde-dev python3 cmake)
 for group in "$@"; do
   case "$group" in
     ports)   pkgs+=(clang g++ qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf
