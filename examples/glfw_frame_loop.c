@@ -212,17 +212,16 @@ static int game_step(sky *k, int frame)
         }
     }
     if (frame % 4 == 1) {
+        const uint32_t before = sgrt_scene_node_count(k->s);
         int tries = k->n;
         while (tries-- > 0 && k->orr[k->next_grow].nplanets == MAX_PLANETS)
             k->next_grow = (k->next_grow + 1) % k->n;
-        if (k->orr[k->next_grow].nplanets < MAX_PLANETS) {
+        if (k->orr[k->next_grow].nplanets < MAX_PLANETS)
             add_planet(k, &k->orr[k->next_grow]);
-            touched += 5;
-        } else if (k->n < k->max) {
+        else if (k->n < k->max)
             add_orrery(k);
-            touched += 12;
-        }
         k->next_grow = (k->next_grow + 1) % k->n;
+        touched += (int)(sgrt_scene_node_count(k->s) - before);
     }
     if (frame % 9 == 5) {
         orrery *o = &k->orr[rand_below(k, k->n)];
@@ -750,8 +749,9 @@ static int buffer_failures, image_failures;
     } while (0)
 
 /* The GPU must hold the world array on every live slot, and each mesh's slot
- * list must be exactly its node set's members. */
-static void check_buffers(gpu *g, sky *k, int frame)
+ * list exactly its node set's members, in slot order, each a node the game
+ * gave that mesh. */
+static void check_buffers(const gpu *g, const sky *k, int frame)
 {
     const sgrt_scene *s = k->s;
     uint32_t slots;
