@@ -3,7 +3,7 @@
 # with sudo available). Extra package groups: "ports", "hostile", "gl", "assimp",
 # "plot".
 set -euo pipefail
-pkgs=(meson ninja-build gcc pkg-config libsimde-dev python3)
+pkgs=(meson ninja-build gcc pkg-config libsimde-dev python3 cmake)
 for group in "$@"; do
   case "$group" in
     ports)   pkgs+=(clang g++ qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf
@@ -12,7 +12,8 @@ for group in "$@"; do
                     g++-i686-linux-gnu clang-14
                     gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 wine wine64) ;;
     hostile) pkgs+=(clang libclang-rt-14-dev valgrind) ;;
-    gl)      pkgs+=(libegl-dev libgles-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev) ;;
+    gl)      pkgs+=(libegl-dev libgles-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev
+                    libglfw3-dev libglx-mesa0 xvfb xauth) ;;
     assimp)  pkgs+=(libassimp-dev assimp-testmodels) ;;
     plot)    pkgs+=(gnuplot-nox) ;;
     *) echo "deps.sh: unknown group '$group'" >&2; exit 2 ;;
