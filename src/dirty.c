@@ -127,30 +127,67 @@ void sgrt__dirty_close_word(sgrt_scene *s, uint32_t w, uint32_t only, const uint
         sgrt__bit_set(st->dirty_sum, w);
 }
 
+/* The walks' fetch ahead: the lines a walk below x reads first (x's first
+ * child, its subtree's parents and siblings, which depth-first storage
+ * keeps right after it, and its dirty word). A walk is a chain of
+ * dependent loads; fetching WALK_AHEAD roots ahead overlaps the misses of
+ * several walks. */
+#define WALK_AHEAD 4u
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+static inline void walk_ahead(const sgrt_scene *s, uint32_t x)
+{
+    PREFETCH(&s->st.first_child[x]);
+    PREFETCH(&s->st.next_sibling[x + 1u]);
+    PREFETCH(&s->st.parent[x + 1u]);
+    PREFETCH(&s->st.dirty[(x + 1u) >> 5]);
+}
+
+/* The sparse pass: walks below the dirty nodes with children at or after
+ * `from`, a summary word (1,024 slots) at a time: its roots are listed
+ * first, so that each walk's lines are fetched while earlier walks run
+ * (and nodes a walk marks are not walked again). Returns the budget left,
+ * 0 when the walks gave up (a long chain: the dense pass finishes). */
+static uint32_t sparse_walks(sgrt_scene *s, uint32_t from, uint32_t budget)
+{
+    uint32_t roots[SGRT__SLOTS_PER_SUM];
+    for (uint32_t ss = from >> 10; ss < s->st.sum_words && budget; ss++) {
+        uint32_t n = 0, words = s->st.dirty_sum[ss];
+        SGRT__FOR_EACH_IN_WORD(ss, words, w,
+            if (w < from >> 5)
+                continue;
+            uint32_t r = s->st.dirty[w] & s->st.inner[w];
+            if (w == from >> 5)
+                r &= sgrt__mask_from(from & 31u);
+            SGRT__FOR_EACH_IN_WORD(w, r, x, roots[n++] = x;)
+        )
+        for (uint32_t k = 0; k < n && k < WALK_AHEAD; k++)
+            walk_ahead(s, roots[k]);
+        for (uint32_t k = 0; k < n && budget; k++) {
+            if (k + WALK_AHEAD < n)
+                walk_ahead(s, roots[k + WALK_AHEAD]);
+            budget -= mark_below(s, roots[k], budget);
+        }
+    }
+    return budget;
+}
+
 void sgrt__dirty_close(sgrt_scene *s)
 {
     const uint32_t from = s->close_from;
     if (from == SGRT__NONE)
         return;
-    if (sgrt__dirty_closure_is_sparse(s)) {
-        /* Few moved nodes with children, far apart: walk below each of
-         * them through the links (every dirty node with children at or
-         * after `from`; those marked by a walk find their children marked). */
-        uint32_t budget = (s->slot_end - from) / WALK_STEP_COST;
-        SGRT__FOR_EACH_SUMMARIZED(s->st.dirty_sum, from >> 10, s->st.sum_words, s->st.dirty,
-                                  false, w, bits,
-            if (w < from >> 5 || !budget)
-                continue;
-            uint32_t roots = bits & s->st.inner[w];
-            if (w == from >> 5)
-                roots &= sgrt__mask_from(from & 31u);
-            SGRT__FOR_EACH_IN_WORD(w, roots, x,
-                budget = budget ? budget - mark_below(s, x, budget) : 0;)
-        )
-        if (budget) {
-            sgrt__dirty_close_done(s);
-            return;
-        }
+    /* Few moved nodes with children, far apart: walk below each of them
+     * through the links (what the writes would have done, once per update).
+     * A walk costs a few times a scanned slot: past 1 / WALK_STEP_COST of
+     * the scan's slots (a long chain), the scan finishes the job. */
+    if (sgrt__dirty_closure_is_sparse(s) &&
+        sparse_walks(s, from, (s->slot_end - from) / WALK_STEP_COST)) {
+        sgrt__dirty_close_done(s);
+        return;
     }
     /* Slots after `from` in increasing order: a parent comes before its
      * children, so one pass carries the marks down any depth. Only live,
