@@ -1,18 +1,23 @@
 /* sgrt benchmark: frames (writes + sgrt_scene_update) against the naive
  * recursive traversal, the naive traversal with a dirty flag, the copy floor
  * and the write floor, and the update on 1 and N workers, measured in one
- * run on the same scenes with the same moves. See docs/performance.md.
+ * run on the same scenes with the same moves; then the peers: sgrt's frame
+ * against the best hand-written designs (flat, fused), warm and with the
+ * caches evicted. See docs/performance.md.
  *
  * This file owns the command line and the run: which scenes, in which
- * order, on a thread with a stack deep enough for the naive recursion, and
- * the thread pool behind sgrt_scene_update_parallel (the examples' one).
- * measure.c times one scene, report.c prints the results. */
+ * order, on a thread with a stack deep enough for the naive recursion, the
+ * thread pool behind sgrt_scene_update_parallel (the examples' one) and the
+ * evicting buffer. measure.c times one scene against the naive baselines,
+ * peers.c against the peers; report.c and report_peers.c print the
+ * results. */
 #define _GNU_SOURCE /* getopt_long */
 
 #include <sgrt.h>
 
 #include "executor_pthread.h"
 #include "measure.h"
+#include "peers.h"
 #include "platform.h"
 #include "report.h"
 #include "scenes.h"
@@ -29,19 +34,22 @@
 #define MAX_FILTERS 8
 #define MAX_REPS 512
 #define MAX_WORKERS 256
+#define MAX_EVICT_MIB 16384
 
 typedef struct options {
     bool quick;
     bool level_order; /* trees numbered level by level instead of depth-first */
     int reps;         /* measured frames, 0 = by scene size */
     int workers;      /* threads of the pool, the caller included */
+    int evict_mib;    /* written before each evicted peers frame; 0: no evicted cells */
+    bool peers_only;  /* skip the scenes measured against the naive baselines */
     const char *csv;
     const char *filter[MAX_FILTERS];
     int filter_count;
 } options;
 
 typedef struct scene_spec {
-    int shape; /* 0 tree, 1 chain, 2 game */
+    int shape; /* 0 tree, 1 chain, 2 game, 3 skeletons (n joints each) */
     uint32_t n;
     uint32_t zones, clusters, props, characters;
     bool scaled; /* rows of the scaling report */
@@ -62,17 +70,40 @@ static const scene_spec quick_scenes[] = {
     {2, 0, 8, 16, 64, 400, true},
 };
 
+/* The peers' scenes: the trees of P1 and P3, the skeletons of P2. */
+static const scene_spec full_peer_scenes[] = {
+    {0, 1u << 16, 0, 0, 0, 0, false}, {0, 200000u, 0, 0, 0, 0, false},
+    {0, 1u << 20, 0, 0, 0, 0, false}, {3, 64, 0, 0, 0, 1000, false},
+    {3, 256, 0, 0, 0, 200, false},
+};
+static const scene_spec quick_peer_scenes[] = {
+    {0, 1u << 16, 0, 0, 0, 0, false},
+    {3, 64, 0, 0, 0, 1000, false},
+};
+
 static const scene_spec *scenes_of(const options *o, size_t *count)
 {
+    if (o->peers_only) {
+        *count = 0;
+        return NULL;
+    }
     *count = o->quick ? sizeof quick_scenes / sizeof quick_scenes[0]
                       : sizeof full_scenes / sizeof full_scenes[0];
     return o->quick ? quick_scenes : full_scenes;
+}
+
+static const scene_spec *peer_scenes_of(const options *o, size_t *count)
+{
+    *count = o->quick ? sizeof quick_peer_scenes / sizeof quick_peer_scenes[0]
+                      : sizeof full_peer_scenes / sizeof full_peer_scenes[0];
+    return o->quick ? quick_peer_scenes : full_peer_scenes;
 }
 
 static bool topo_build(bench_topo *t, const scene_spec *sp, const options *o)
 {
     return sp->shape == 0   ? bench_topo_tree4(t, sp->n, o->level_order)
            : sp->shape == 1 ? bench_topo_chain(t, sp->n)
+           : sp->shape == 3 ? bench_topo_skeletons(t, sp->characters, sp->n)
                             : bench_topo_game(t, sp->zones, sp->clusters, sp->props,
                                               sp->characters, 0x9a3eu);
 }
@@ -97,6 +128,36 @@ typedef struct run {
     bench_results res;
     int status;
 } run;
+
+/* The peers' scenes, after the others, with the evicting buffer of the run. */
+static bool run_peers(run *r, float (*pool)[16], float (*init)[16], const bench_trs_pool *trs)
+{
+    const options *o = r->o;
+    bench_evict ev = {0};
+    r->res.evict_mib = (uint32_t)o->evict_mib;
+    r->res.llc_bytes = bench_llc_bytes();
+    if (o->evict_mib && !bench_evict_init(&ev, (uint32_t)o->evict_mib)) {
+        fprintf(stderr, "cannot allocate the %d MiB evicting buffer (--evict)\n", o->evict_mib);
+        return false;
+    }
+    bool ok = true;
+    size_t nspecs;
+    const scene_spec *specs = peer_scenes_of(o, &nspecs);
+    for (size_t i = 0; ok && i < nspecs; i++) {
+        bench_topo t;
+        if (!topo_build(&t, &specs[i], o)) {
+            fprintf(stderr, "out of memory\n");
+            ok = false;
+            break;
+        }
+        if (wanted(o, t.name))
+            ok = bench_peers_scene(&r->res, &t, o->quick, o->reps, pool, init, trs,
+                                   o->evict_mib ? &ev : NULL);
+        bench_topo_free(&t);
+    }
+    bench_evict_free(&ev);
+    return ok;
+}
 
 static void *bench_main(void *arg)
 {
@@ -141,6 +202,8 @@ static void *bench_main(void *arg)
         bench_topo_free(&t);
     }
     pool_stop(&threads);
+    if (r->status == 0 && !run_peers(r, pool, init, &trs))
+        r->status = 1;
     bench_read_load(r->res.load_end, sizeof r->res.load_end);
     bench_report_print(stdout, &r->res);
     printf("total time: %.1f s\n", (bench_now_ns() - t0) * 1e-9);
@@ -171,19 +234,25 @@ static void usage(FILE *f, const char *argv0)
 {
     fprintf(f,
             "usage: %s [--quick | --full] [--csv FILE] [--scene NAME]... [--reps N] [--order dfs|bfs]\n"
-            "          [--workers N]\n"
+            "          [--workers N] [--evict MiB] [--peers-only]\n"
             "  (default)     full run: 4-ary trees of 1K, 64K, 200,000 and 1M nodes, chains of 1K\n"
-            "                and 64K, a 200K-node game scene; about two minutes on 2 cores\n"
-            "  --quick       reduced run (no 200K or 1M tree, smaller game scene), seconds\n"
+            "                and 64K, a 200K-node game scene; then the peers on the 64K, 200K and\n"
+            "                1M trees and on skel-1000x64 and skel-200x256; a few minutes on 2 cores\n"
+            "  --quick       reduced run (no 200K or 1M tree, smaller game scene; peers on tree-64K\n"
+            "                and skel-1000x64, fewer rounds), seconds\n"
             "  --full        the default\n"
             "  --csv FILE    also write the results as CSV (for bench/plot.sh)\n"
-            "  --scene NAME  only scenes whose name contains NAME (tree-1M, chain, game, ...);\n"
+            "  --scene NAME  only scenes whose name contains NAME (tree-1M, chain, game, skel, ...);\n"
             "                may be repeated (up to %d); each must match a scene of the run\n"
             "  --reps N      measured frames per cell, 1..%d (default: by scene size)\n"
             "  --order dfs   trees created depth-first (default), as a recursive loader does;\n"
             "  --order bfs   trees created level by level (node i under node (i-1)/4)\n"
             "  --workers N   threads behind sgrt_scene_update_parallel, the caller included,\n"
             "                1..%d (default: the CPUs online, here %ld)\n"
+            "  --evict MiB   the buffer written before each evicted peers frame, 0..%d; 0: warm\n"
+            "                frames only (default: twice the last-level cache, at most 1024,\n"
+            "                here %u)\n"
+            "  --peers-only  only the peers (sgrt, flat, fused, memcpy), not the naive baselines\n"
             "  --help        this text\n"
             "Every frame kind (none, 1%%, all moved; anim for the game scene; trs10, trs50,\n"
             "trs100: 10/50/100 %% of the nodes animated by TRS, not on chains) is measured\n"
@@ -192,9 +261,14 @@ static void usage(FILE *f, const char *argv0)
             "tests/test_kernels --bench), the frame targets F1..F5, the update on 1 and N\n"
             "workers, the scaling report (the speed-up P = 4, 16, 64 perfect workers would\n"
             "reach, from each task's cost in one frame) and the worker targets M1..M5.\n"
+            "The peers table times sgrt's frame (single and batch writes + update) beside flat\n"
+            "(Bitsquid's transform component written by hand), fused (an ozz-style SoA job,\n"
+            "skeletons) and memcpy, warm and evicted, every contender checked against a\n"
+            "double-precision reference; then the peer targets P1..P4.\n"
             "Exit status: 0, 1 when a scene could not be built or verified, 2 for a bad\n"
             "command line.\n",
-            argv0, MAX_FILTERS, MAX_REPS, MAX_WORKERS, online_cpus());
+            argv0, MAX_FILTERS, MAX_REPS, MAX_WORKERS, online_cpus(), MAX_EVICT_MIB,
+            bench_evict_default_mib());
 }
 
 #if defined(__GNUC__)
@@ -231,20 +305,23 @@ static bool parse_int(const char *s, long lo, long hi, int *out)
  * game scene is named after its size) and match the names. */
 static int check_filters(const options *o, const char *argv0)
 {
-    char names[256] = "";
-    size_t nspecs;
-    const scene_spec *specs = scenes_of(o, &nspecs);
+    char names[384] = "";
     bool matched[MAX_FILTERS] = {false};
-    for (size_t i = 0; i < nspecs; i++) {
-        bench_topo t;
-        if (!topo_build(&t, &specs[i], o)) {
-            fprintf(stderr, "%s: out of memory\n", argv0);
-            return 1;
+    for (int list = 0; list < 2; list++) {
+        size_t nspecs;
+        const scene_spec *specs = list ? peer_scenes_of(o, &nspecs) : scenes_of(o, &nspecs);
+        for (size_t i = 0; i < nspecs; i++) {
+            bench_topo t;
+            if (!topo_build(&t, &specs[i], o)) {
+                fprintf(stderr, "%s: out of memory\n", argv0);
+                return 1;
+            }
+            for (int k = 0; k < o->filter_count; k++)
+                matched[k] |= strstr(t.name, o->filter[k]) != NULL;
+            snprintf(names + strlen(names), sizeof names - strlen(names), " %s%s", t.name,
+                     list ? " (peers)" : "");
+            bench_topo_free(&t);
         }
-        for (int k = 0; k < o->filter_count; k++)
-            matched[k] |= strstr(t.name, o->filter[k]) != NULL;
-        snprintf(names + strlen(names), sizeof names - strlen(names), " %s", t.name);
-        bench_topo_free(&t);
     }
     for (int k = 0; k < o->filter_count; k++)
         if (!matched[k])
@@ -256,15 +333,18 @@ static int check_filters(const options *o, const char *argv0)
 static int parse_options(int argc, char **argv, options *o)
 {
     enum { OPT_QUICK = 1, OPT_FULL, OPT_CSV, OPT_SCENE, OPT_REPS, OPT_ORDER, OPT_WORKERS,
-           OPT_HELP };
+           OPT_EVICT, OPT_PEERS_ONLY, OPT_HELP };
     static const struct option longopts[] = {
         {"quick", no_argument, NULL, OPT_QUICK},     {"full", no_argument, NULL, OPT_FULL},
         {"csv", required_argument, NULL, OPT_CSV},   {"scene", required_argument, NULL, OPT_SCENE},
         {"reps", required_argument, NULL, OPT_REPS}, {"order", required_argument, NULL, OPT_ORDER},
         {"workers", required_argument, NULL, OPT_WORKERS},
+        {"evict", required_argument, NULL, OPT_EVICT},
+        {"peers-only", no_argument, NULL, OPT_PEERS_ONLY},
         {"help", no_argument, NULL, OPT_HELP},       {NULL, 0, NULL, 0},
     };
     o->workers = (int)online_cpus();
+    o->evict_mib = (int)bench_evict_default_mib();
     const char *argv0 = argv[0];
     int c;
     opterr = 0; /* our own messages */
@@ -298,6 +378,14 @@ static int parse_options(int argc, char **argv, options *o)
             if (!parse_int(optarg, 1, MAX_WORKERS, &o->workers))
                 return bad_usage(argv0, "--workers %s: not a whole number from 1 to %d", optarg,
                                  MAX_WORKERS);
+            break;
+        case OPT_EVICT:
+            if (!parse_int(optarg, 0, MAX_EVICT_MIB, &o->evict_mib))
+                return bad_usage(argv0, "--evict %s: not a whole number of MiB from 0 to %d",
+                                 optarg, MAX_EVICT_MIB);
+            break;
+        case OPT_PEERS_ONLY:
+            o->peers_only = true;
             break;
         case OPT_ORDER:
             if (strcmp(optarg, "bfs") == 0)

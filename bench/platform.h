@@ -1,11 +1,13 @@
 /* What the benchmark needs from the platform beyond C11 and pthreads, with a
  * Windows path: aligned blocks (the Windows C runtime has no aligned_alloc;
- * its _aligned_malloc blocks must go back through _aligned_free) and the
- * number of CPUs online. */
+ * its _aligned_malloc blocks must go back through _aligned_free), the
+ * number of CPUs online and the size of the last-level cache. */
 #ifndef SGRT_BENCH_PLATFORM_H
 #define SGRT_BENCH_PLATFORM_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #if defined(_WIN32)
@@ -44,6 +46,31 @@ static inline long bench_online_cpus(void)
 #else
     return sysconf(_SC_NPROCESSORS_ONLN);
 #endif
+}
+
+/* Bytes of the largest cache level the system reports (L3, else L2), 0
+ * when it says nothing: sysconf where glibc has it, else Linux's sysfs. */
+static inline uint64_t bench_llc_bytes(void)
+{
+#if defined(_SC_LEVEL3_CACHE_SIZE)
+    const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (l3 > 0)
+        return (uint64_t)l3;
+#endif
+    for (int level = 3; level >= 2; level--) {
+        char path[64];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", level);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        unsigned long v = 0;
+        char unit = 0;
+        const int got = fscanf(f, "%lu%c", &v, &unit);
+        fclose(f);
+        if (got >= 1 && v > 0)
+            return (uint64_t)v << (unit == 'K' ? 10 : unit == 'M' ? 20 : 0);
+    }
+    return 0;
 }
 
 #endif

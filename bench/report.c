@@ -23,6 +23,15 @@ bench_row *bench_results_add(bench_results *r)
     return row;
 }
 
+bench_peer_row *bench_results_add_peer(bench_results *r)
+{
+    if (r->peer_count == BENCH_MAX_PEER_ROWS)
+        return NULL;
+    bench_peer_row *row = &r->peers[r->peer_count++];
+    memset(row, 0, sizeof *row);
+    return row;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Build and machine                                                        */
 /* ------------------------------------------------------------------------ */
@@ -121,6 +130,22 @@ void bench_read_load(char *buf, size_t size)
     fclose(f);
 }
 
+/* The lines about the naive baselines and the workers. */
+static void print_naive_build(FILE *out, const char *pfx, const bench_results *r)
+{
+    fprintf(out, "%snaive    : heap node per object, child-pointer array, recursive render(parent_world);\n"
+                 "%s           multiply = plain C 4x4 loop at the project's flags (naive.c)\n",
+            pfx, pfx);
+    fprintf(out, "%sorder    : trees created %s; naive, dirty = nodes malloc'd in creation\n"
+                 "%s           order, each with its child array; -sh = the same allocations in a shuffled\n"
+                 "%s           order, a live 16..256 B dummy after each node; sgrt slots = creation order\n",
+            pfx, r->level_order ? "level by level (--order bfs)" : "depth-first (pre-order)", pfx,
+            pfx);
+    fprintf(out, "%sworkers  : %u (--workers): sgrt_scene_update_parallel on a pool of threads, the caller\n"
+                 "%s           + %u more (examples/executor_pthread.h), started once for the run\n",
+            pfx, r->workers, pfx, r->workers ? r->workers - 1u : 0u);
+}
+
 /* Every line starts with pfx ("# " in the CSV). bench/plot.sh reads the
  * compiler, simd and machine lines. */
 static void print_build(FILE *out, const char *pfx, const bench_results *r)
@@ -138,25 +163,18 @@ static void print_build(FILE *out, const char *pfx, const bench_results *r)
     fprintf(out, "%ssimd     : %s (sgrt_simd_name; -Dsimd=%s)\n", pfx, sgrt_simd_name(),
             SGRT_BENCH_SIMD_OPTION);
     fprintf(out, "%s           why: %s\n", pfx, sgrt_simd_reason());
-    fprintf(out, "%s           scenes run (sgrt_scene_simd_name): 'sgrt' column %s, 'scalar' column %s\n"
-                 "%s           (the scalar scene is created with desc.max_simd = SGRT_SIMD_SCALAR)\n",
-            pfx, r->sgrt_kernel ? r->sgrt_kernel : "-", r->scalar_kernel ? r->scalar_kernel : "-",
-            pfx);
+    if (r->row_count)
+        fprintf(out, "%s           scenes run (sgrt_scene_simd_name): 'sgrt' column %s, 'scalar' column %s\n"
+                     "%s           (the scalar scene is created with desc.max_simd = SGRT_SIMD_SCALAR)\n",
+                pfx, r->sgrt_kernel ? r->sgrt_kernel : "-",
+                r->scalar_kernel ? r->scalar_kernel : "-", pfx);
     fprintf(out, "%smachine  : %s, %ld CPUs online; load average %s at start, %s at end\n", pfx,
             cpu, bench_online_cpus(), r->load_start, r->load_end);
-    fprintf(out, "%snaive    : heap node per object, child-pointer array, recursive render(parent_world);\n"
-                 "%s           multiply = plain C 4x4 loop at the project's flags (naive.c)\n",
-            pfx, pfx);
-    fprintf(out, "%sorder    : trees created %s; naive, dirty = nodes malloc'd in creation\n"
-                 "%s           order, each with its child array; -sh = the same allocations in a shuffled\n"
-                 "%s           order, a live 16..256 B dummy after each node; sgrt slots = creation order\n",
-            pfx, r->level_order ? "level by level (--order bfs)" : "depth-first (pre-order)", pfx,
-            pfx);
-    fprintf(out, "%sworkers  : %u (--workers): sgrt_scene_update_parallel on a pool of threads, the caller\n"
-                 "%s           + %u more (examples/executor_pthread.h), started once for the run\n",
-            pfx, r->workers, pfx, r->workers ? r->workers - 1u : 0u);
+    if (r->row_count)
+        print_naive_build(out, pfx, r);
     fprintf(out, "%stiming   : CLOCK_MONOTONIC, median of measured frames after warm-up, ns per scene node\n",
             pfx);
+    bench_report_peers_build(out, pfx, r);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -177,6 +195,11 @@ static const char *cell(char *buf, double v)
     else
         snprintf(buf, 16, "%.0f", v);
     return buf;
+}
+
+const char *bench_cell(char *buf, double v)
+{
+    return cell(buf, v);
 }
 
 static const bench_row *find_row(const bench_results *res, const char *scene, const char *frame)
@@ -441,11 +464,10 @@ static void print_workers(FILE *out, const bench_results *res)
                 worker_tree_scene(res));
 }
 
-void bench_report_print(FILE *out, const bench_results *res)
+/* The tables of the scenes measured against the naive baselines. */
+static void print_naive_tables(FILE *out, const bench_results *res)
 {
     char b[13][16];
-    fprintf(out, "\nsgrt benchmark (%s run)\n", res->quick ? "quick" : "full");
-    print_build(out, "", res);
 
     fprintf(out, "\nns per scene node (median)\n");
     fprintf(out, "%-10s %-5s %8s %8s %8s | %8s %8s %8s | %8s %8s %8s %8s | %8s %8s\n", "scene",
@@ -561,10 +583,20 @@ void bench_report_print(FILE *out, const bench_results *res)
         fprintf(out, "  quick run: F3 and F4 on %s (no tree-200K in --quick).\n",
                 trs_target_scene(res));
     print_workers(out, res);
+}
+
+void bench_report_print(FILE *out, const bench_results *res)
+{
+    fprintf(out, "\nsgrt benchmark (%s run%s)\n", res->quick ? "quick" : "full",
+            res->row_count ? "" : ", peers only");
+    print_build(out, "", res);
+    if (res->row_count)
+        print_naive_tables(out, res);
+    bench_report_peers_print(out, res);
     if (res->verify_failures)
-        fprintf(out, "\nVERIFY FAILED in %d scene(s): sgrt and the naive baselines disagree\n",
+        fprintf(out, "\nVERIFY FAILED in %d scene(s) or cell(s): the implementations disagree\n",
                 res->verify_failures);
-    else
+    else if (res->row_count)
         fprintf(out,
                 "\nverify: every world matrix agrees after a TRS frame (not on chains) and a set_local\n"
                 "        frame, each moving every node: naive heaps bit for bit, sgrt vs naive within\n"
@@ -584,7 +616,9 @@ bool bench_report_csv(const char *path, const bench_results *res)
     fprintf(f, "# block 0: ns per scene node (trs* rows: TRS frames, sgrt_set = set_trs, no scalar,\n"
                "# shuffled, copy, chain; par: sgrt_scene_update_parallel on %u workers); block 1:\n"
                "# targets T1..T8 (T7: tests/test_kernels --bench), frame targets F1..F5, worker\n"
-               "# targets M1..M5; block 2: scaling report, ns per frame\n", res->workers);
+               "# targets M1..M5; block 2: scaling report, ns per frame; block 3: peers, ns per\n"
+               "# scene node (frame = writes + update; *_set: the writes alone); block 4: peer\n"
+               "# targets P1..P4\n", res->workers);
     fprintf(f, "scene,frame,nodes,moved,recomputed,sgrt_set,sgrt,sgrt_scalar,naive,naive_shuffled,"
                "dirty,dirty_shuffled,naive_set,dirty_set,copy,chain,naive_x,naive_shuffled_x,"
                "dirty_x,dirty_shuffled_x,sgrt_per_copy,scalar_x,sgrt_per_chain,batch_set,"
@@ -630,5 +664,6 @@ bool bench_report_csv(const char *path, const bench_results *res)
                     sc->largest, sc->sum, sc->predicted, scale_speedup(sc));
         }
     }
+    bench_report_peers_csv(f, res);
     return fclose(f) == 0;
 }

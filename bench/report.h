@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #define BENCH_MAX_ROWS 96
+#define BENCH_MAX_PEER_ROWS 48
 
 /* Executor sizes of the scaling report: P = 4, 16, 64. */
 #define BENCH_SCALE_PS 3
@@ -63,6 +64,29 @@ typedef struct bench_row {
     bench_scale scale[BENCH_SCALE_PS];
 } bench_row;
 
+/* One (scene, frame, cache state) of the peers table (peers.c): each
+ * contender's frame, writes + update, in ns per scene node, the median of
+ * the cell's measured frames; NAN where a contender does not run. The
+ * `_set` fields are the writes alone, median of their own. */
+typedef struct bench_peer_row {
+    char scene[32];
+    const char *frame;   /* all, 1%, trs10, trs100 */
+    bool evicted;        /* a buffer larger than the LLC written before each frame */
+    uint32_t nodes;
+    uint32_t moved;      /* writes per frame */
+    uint32_t recomputed; /* median of what sgrt_scene_update returned (single scene) */
+    int frames;          /* measured frames per contender */
+    double single, single_set; /* sgrt, a loop of single write calls */
+    double batch, batch_set;   /* sgrt, one batch write call */
+    double flat, flat_set;
+    double fused;              /* skeletons only */
+    double copy;               /* memcpy of `recomputed` matrices */
+} bench_peer_row;
+
+/* The contenders of the peers table, in the order they run in a round. */
+enum { BENCH_PEER_SINGLE, BENCH_PEER_BATCH, BENCH_PEER_FLAT, BENCH_PEER_FUSED, BENCH_PEER_COPY,
+       BENCH_PEERS };
+
 typedef struct bench_results {
     bool quick;
     bool level_order; /* trees numbered level by level (--order bfs) */
@@ -75,16 +99,35 @@ typedef struct bench_results {
     /* sgrt_scene_simd_name of the scenes that ran (NULL until one has). */
     const char *sgrt_kernel, *scalar_kernel;
     char load_start[64], load_end[64];
+    /* The peers table (peers.c). */
+    bench_peer_row peers[BENCH_MAX_PEER_ROWS];
+    int peer_count;
+    uint32_t evict_mib;        /* buffer written before each evicted frame; 0: none */
+    uint64_t llc_bytes;        /* last-level cache as the system reports it; 0: unknown */
+    const char *peer_kernel;   /* sgrt_scene_simd_name of the peers' scenes */
+    double peer_err[BENCH_PEERS]; /* largest relative error against the double reference */
 } bench_results;
 
 /* The next free row, zeroed; NULL when the table is full. */
 bench_row *bench_results_add(bench_results *r);
+bench_peer_row *bench_results_add_peer(bench_results *r);
 
 /* The 1-, 5- and 15-minute load averages, "?" where unknown. */
 void bench_read_load(char *buf, size_t size);
 
 /* Build and machine description, tables, targets and the verify line. */
 void bench_report_print(FILE *out, const bench_results *r);
+
+/* The peers table, its targets P1..P4 and its build lines (report_peers.c);
+ * nothing when no peers scene ran. */
+void bench_report_peers_print(FILE *out, const bench_results *r);
+/* The peers header lines, each starting with pfx. */
+void bench_report_peers_build(FILE *out, const char *pfx, const bench_results *r);
+/* CSV blocks of the peers table and targets (after a blank line each). */
+void bench_report_peers_csv(FILE *f, const bench_results *r);
+/* A fixed-width number for the tables: more digits for small values, '-'
+ * for NAN. buf holds 16 bytes. */
+const char *bench_cell(char *buf, double v);
 
 /* The same as CSV: a '#' header, then blocks separated by blank lines:
  * rows (ns per node and ratios), targets, the scaling report. Returns false if the file

@@ -25,6 +25,9 @@ typedef struct bench_topo {
      * n for the other shapes. */
     uint32_t anim_first;
     uint32_t max_depth;
+    /* Skeleton scenes: joints per character (characters one after the
+     * other, each numbered alike); 0 for the other shapes. */
+    uint32_t skel_joints;
 } bench_topo;
 
 /* Complete 4-ary tree of n nodes (levels filled left to right), numbered in
@@ -40,6 +43,13 @@ bool bench_topo_chain(bench_topo *t, uint32_t n);
  * attached under a random zone, created after the level. */
 bool bench_topo_game(bench_topo *t, uint32_t zones, uint32_t clusters, uint32_t props,
                      uint32_t characters, uint64_t seed);
+/* `characters` humanoid skeletons of `joints` joints (64 or 256), one root
+ * each, every character's joints depth-first (skeleton.c). Named
+ * skel-<characters>x<joints>. */
+bool bench_topo_skeletons(bench_topo *t, uint32_t characters, uint32_t joints);
+/* One character's parents (parent[j] < j, -1 for its root); false for a
+ * joint count other than 64 or 256. */
+bool bench_skeleton_parents(uint32_t joints, int32_t *parent);
 void bench_topo_free(bench_topo *t);
 
 /* Pool of random rigid transforms (unit quaternion rotation, translation in
