@@ -17,6 +17,7 @@
 
 #include "executor_pthread.h"
 #include "measure.h"
+#include "memory.h"
 #include "peers.h"
 #include "platform.h"
 #include "report.h"
@@ -206,6 +207,8 @@ static void *bench_main(void *arg)
         r->status = 1;
     bench_read_load(r->res.load_end, sizeof r->res.load_end);
     bench_report_print(stdout, &r->res);
+    if (!bench_memory_print(stdout, o->quick ? 100000u : 1000000u))
+        r->status = 1;
     printf("total time: %.1f s\n", (bench_now_ns() - t0) * 1e-9);
     if (o->csv && !bench_report_csv(o->csv, &r->res)) {
         fprintf(stderr, "cannot write %s\n", o->csv);
