@@ -241,7 +241,7 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
         FAIL("optional per-slot state is kept iff the scene's flags ask for it");     \
     for (uint32_t w = 0; s->st.name && w < s->st.sum_words * 32u; w++)                 \
         if (sgrt__bit_get(s->st.name##_sum, w) != (w < s->st.words && s->st.name[w] != 0u)) \
-            FAIL("optional bitfields: summary bit w set iff word w is non-zero");
+            FAIL("optional bitfield " #name ": summary bit w set iff word w is non-zero");
     SGRT__OPTIONAL_SLOT_BITFIELDS(CHECK_OPTIONAL_BITFIELD)
 #undef CHECK_OPTIONAL_BITFIELD
     if (s->st.prev_world) {

@@ -176,10 +176,10 @@ void sgrt__bounds_slots_moved(sgrt_scene *s, bool renumbered, bool reordered)
     for (uint32_t w = 0; w < st->words; w++) {
         st->s_dirty[w] |= st->alive[w];
         st->s_full[w] |= st->alive[w];
-        if (st->s_dirty[w]) {
-            sgrt__bit_set(st->s_dirty_sum, w >> 5);
-            sgrt__bit_set(st->s_full_sum, w >> 5);
-        }
+        if (st->s_dirty[w])
+            sgrt__bit_set(st->s_dirty_sum, w);
+        if (st->s_full[w])
+            sgrt__bit_set(st->s_full_sum, w);
     }
 }
 
@@ -213,8 +213,8 @@ void sgrt__bounds_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask
     if (st->sub) {
         st->s_dirty[w] |= changed;
         st->s_full[w] |= changed;
-        sgrt__bit_set(st->s_dirty_sum, w >> 5);
-        sgrt__bit_set(st->s_full_sum, w >> 5);
+        sgrt__bit_set(st->s_dirty_sum, w);
+        sgrt__bit_set(st->s_full_sum, w);
     }
 }
 
