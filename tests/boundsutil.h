@@ -11,13 +11,17 @@
  *   - box_slack: how far it lies outside the exact box, in units of the
  *     bound the library states;
  *   - exact_plane_sign: the sign of n.p + d for a box corner.
- * Test-only: include after testutil.h. */
+ * Test-only. The log capture at the end needs testutil.h, included first. */
 #ifndef SGRT_TEST_BOUNDSUTIL_H
 #define SGRT_TEST_BOUNDSUTIL_H
 
-#include "testutil.h"
+#include "sgrt.h"
 
 #include <float.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
 
 typedef struct expansion {
     double c[48];
@@ -138,6 +142,7 @@ static inline bool finite3(const float v[3])
     return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
 }
 
+#ifdef SGRT_TESTUTIL_H
 /* ---- a log that keeps the last entry --------------------------------------- */
 
 typedef struct log_capture {
@@ -172,5 +177,6 @@ static inline void check_logged_at(log_capture *c, sgrt_result code, const char 
 }
 
 #define check_logged(c, code, fn) check_logged_at((c), (code), (fn), __FILE__, __LINE__)
+#endif
 
 #endif

@@ -21,6 +21,7 @@
  *    hole reclamation and compaction; setting boxes, updating, reading and
  *    culling never allocate; sgrt_scene_check notices broken box state. */
 #include "internal.h" /* white-box: kernels, storage, the reclamation threshold */
+#include "testutil.h"
 #include "boundsutil.h"
 
 #include <pthread.h>

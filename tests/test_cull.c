@@ -18,6 +18,7 @@
  *    accepted, and after a relocation or compaction the cull goes box by box
  *    until the next update. */
 #include "internal.h" /* white-box: the cull kernels and views */
+#include "testutil.h"
 #include "boundsutil.h"
 
 static rng R = {0xC011u};
