@@ -262,8 +262,10 @@ static uint32_t revisit(sgrt_scene *s, uint32_t i)
     }
     st->sub_delta[i] = 0;
     const uint32_t p = st->parent[i];
-    if (p == SGRT__NONE)
-        return SGRT__NONE;
+    /* A parent that joins all its children again (its own box changed: in
+     * an all-moved frame, every parent) needs nothing passed on. */
+    if (p == SGRT__NONE || sgrt__bit_get(st->s_full, p))
+        return p;
     sgrt__subtree *pr = &st->sub[p];
     bool again = false, full = false;
     if (r->count != old.count) {
