@@ -64,4 +64,15 @@ static const uint64_t golden_armv7_neon[GOLDEN_CHECKPOINTS] = {
     0xbf807bf2f5dc27d3ull,
 };
 
+/* The boxes scenario (test_golden --print, the reference kernel): every
+ * kernel, flushing ones included (it makes no denormal). */
+#define GOLDEN_BOUNDS_CHECKPOINTS 5
+static const uint64_t golden_bounds[GOLDEN_BOUNDS_CHECKPOINTS] = {
+    0x3d1077903016ec82ull,
+    0x165459d186387f70ull,
+    0x9cc27c53aee44d0bull,
+    0x0139cc2602cbab1cull,
+    0x27ba9b7ab1624094ull,
+};
+
 #endif
