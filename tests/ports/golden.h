@@ -69,10 +69,10 @@ static const uint64_t golden_armv7_neon[GOLDEN_CHECKPOINTS] = {
 #define GOLDEN_BOUNDS_CHECKPOINTS 5
 static const uint64_t golden_bounds[GOLDEN_BOUNDS_CHECKPOINTS] = {
     0x3d1077903016ec82ull,
-    0x165459d186387f70ull,
-    0x9cc27c53aee44d0bull,
-    0x0139cc2602cbab1cull,
-    0x27ba9b7ab1624094ull,
+    0x2b24850f1ac9c641ull,
+    0x8b3af583b2e3f43cull,
+    0xe8abb35ea3a05393ull,
+    0x047b870fa93b7adaull,
 };
 
 #endif

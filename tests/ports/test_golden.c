@@ -618,9 +618,15 @@ static void op_box(run *R, uint32_t i)
     if (rng_below(10) == 0) {
         r = sgrt_node_clear_bounds(R->s, M.handle[i]);
     } else {
-        const float c[3] = {rnd_translation() / 4.0f, rnd_translation() / 4.0f, 0.25f};
-        const float h[3] = {(float)rng_below(65) / 16.0f, (float)rng_below(9) / 8.0f,
-                            (float)rng_below(33) / 32.0f};
+        /* One draw per statement: the order of an initializer's (or a
+         * call's arguments') evaluation is the compiler's. */
+        float c[3], h[3];
+        c[0] = rnd_translation() / 4.0f;
+        c[1] = rnd_translation() / 4.0f;
+        c[2] = 0.25f;
+        h[0] = (float)rng_below(65) / 16.0f;
+        h[1] = (float)rng_below(9) / 8.0f;
+        h[2] = (float)rng_below(33) / 32.0f;
         r = sgrt_node_set_bounds(R->s, M.handle[i], c, h);
     }
     log_result(R, r);
@@ -713,9 +719,11 @@ static void run_bounds_scenario(run *R, const sgrt__kernels *k)
             op_set_trs(R, random_live());
         else if (x < 70)
             op_box(R, random_live());
-        else if (x < 80)
-            op_reparent(R, random_live(), rng_below(10) == 0 ? NONE : random_live(),
-                        rng_below(2) ? SGRT_KEEP_WORLD : SGRT_KEEP_LOCAL);
+        else if (x < 80) {
+            const uint32_t i = random_live();
+            const uint32_t p = rng_below(10) == 0 ? NONE : random_live();
+            op_reparent(R, i, p, rng_below(2) ? SGRT_KEEP_WORLD : SGRT_KEEP_LOCAL);
+        }
         else if (x < 84 && M.live > 500u)
             op_destroy(R, random_live());
         else if (x < 97)
