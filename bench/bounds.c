@@ -21,6 +21,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "bounds.h"
+#include "frustum.h"
 
 #include <sgrt.h>
 
@@ -211,47 +212,6 @@ static bool naive_visible(const float planes[6][4], const naive_object *o)
     return true;
 }
 
-/* Planes of a perspective camera (Gribb and Hartmann: rows of the
- * view-projection matrix added and subtracted), inside: n.p + d >= 0. */
-static void camera_planes(const double eye[3], const double at[3], double fov, double aspect,
-                          double znear, double zfar, float out[6][4])
-{
-    double f[3], rt[3], u[3], len = 0;
-    for (int i = 0; i < 3; i++) {
-        f[i] = at[i] - eye[i];
-        len += f[i] * f[i];
-    }
-    len = sqrt(len);
-    for (int i = 0; i < 3; i++)
-        f[i] /= len;
-    const double up[3] = {0, fabs(f[1]) > 0.99 ? 0 : 1, fabs(f[1]) > 0.99 ? 1 : 0};
-    rt[0] = f[1] * up[2] - f[2] * up[1];
-    rt[1] = f[2] * up[0] - f[0] * up[2];
-    rt[2] = f[0] * up[1] - f[1] * up[0];
-    len = sqrt(rt[0] * rt[0] + rt[1] * rt[1] + rt[2] * rt[2]);
-    for (int i = 0; i < 3; i++)
-        rt[i] /= len;
-    u[0] = rt[1] * f[2] - rt[2] * f[1];
-    u[1] = rt[2] * f[0] - rt[0] * f[2];
-    u[2] = rt[0] * f[1] - rt[1] * f[0];
-    const double t = tan(fov / 2);
-    const double vx[4] = {rt[0], rt[1], rt[2], -(rt[0] * eye[0] + rt[1] * eye[1] + rt[2] * eye[2])};
-    const double vy[4] = {u[0], u[1], u[2], -(u[0] * eye[0] + u[1] * eye[1] + u[2] * eye[2])};
-    const double vz[4] = {-f[0], -f[1], -f[2], f[0] * eye[0] + f[1] * eye[1] + f[2] * eye[2]};
-    for (int k = 0; k < 4; k++) {
-        const double x = vx[k] / (t * aspect), y = vy[k] / t;
-        const double z = -(zfar + znear) / (zfar - znear) * vz[k] +
-                         (k == 3 ? -2 * zfar * znear / (zfar - znear) : 0);
-        const double w = -vz[k];
-        out[0][k] = (float)(w + x);
-        out[1][k] = (float)(w - x);
-        out[2][k] = (float)(w + y);
-        out[3][k] = (float)(w - y);
-        out[4][k] = (float)(w + z);
-        out[5][k] = (float)(w - z);
-    }
-}
-
 /* A buffer larger than the last-level cache, touched to push the boxes out. */
 typedef struct evictor {
     volatile uint8_t *buf;
@@ -345,7 +305,7 @@ static bool cull_measure(uint32_t n, int rounds, evictor *ev, cull_row *row)
      * quarter of the boxes in view. */
     float planes[6][4];
     const double eye[3] = {-1000, 100, 0}, at[3] = {0, 100, 0};
-    camera_planes(eye, at, 1.0, 16.0 / 9.0, 1.0, 1000.0, planes);
+    frustum_from_camera(eye, at, 1.0, 16.0 / 9.0, 1.0, 1000.0, planes);
     double cc[MAX_ROUNDS], rc[MAX_ROUNDS], cw[MAX_ROUNDS], rw[MAX_ROUNDS], nv[MAX_ROUNDS];
     uint32_t sink = 0, naive_count = 0;
     sgrt_cull_stats st = {0, 0, 0, 0, 0};
@@ -490,7 +450,7 @@ static bool city_measure(int rounds, city_row *row)
      * row: about a tenth of the city in view. */
     float planes[6][4];
     const double eye[3] = {800, 250, -150}, at[3] = {800, 0, 400};
-    camera_planes(eye, at, 0.9, 16.0 / 9.0, 1.0, 600.0, planes);
+    frustum_from_camera(eye, at, 0.9, 16.0 / 9.0, 1.0, 600.0, planes);
     double ft[MAX_ROUNDS], tt[MAX_ROUNDS];
     for (int round = -1; ok && round < rounds; round++) {
         double t0 = now_ns();

@@ -25,6 +25,7 @@
  */
 #define _GNU_SOURCE /* getopt_long */
 #include "args.h"
+#include "frustum.h"
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -603,7 +604,9 @@ static upload_stats upload_changes(gpu *g, sgrt_scene *s, sgrt_tracker *t, uint6
     return st;
 }
 
-static void gpu_draw(gpu *g, const camera *cam, uint32_t slot_count)
+/* A frame's start: the framebuffer cleared to the sea, the program and the
+ * camera bound. */
+static void gpu_begin(gpu *g, const camera *cam)
 {
     glBindFramebuffer(GL_FRAMEBUFFER, g->fbo);
     glViewport(0, 0, g->w, g->h);
@@ -614,23 +617,13 @@ static void gpu_draw(gpu *g, const camera *cam, uint32_t slot_count)
     glUseProgram(g->prog);
     glUniformMatrix4fv(g->u_view_proj, 1, GL_FALSE, cam->view_proj);
     glBindVertexArray(g->vao);
-    glDrawArraysInstanced(GL_TRIANGLES, 0, 36, (GLsizei)slot_count);
 }
 
-/* The frustum's planes from the view-projection matrix the GPU uses (rows
- * added and subtracted: Gribb and Hartmann), in double, rounded once: inside
- * when nx*x + ny*y + nz*z + d >= 0, sgrt_scene_cull's convention. */
-static void frustum_planes(const float vp[16], float planes[6][4])
+/* Every slot, dead ones drawn off-screen: the picture without culling. */
+static void gpu_draw(gpu *g, const camera *cam, uint32_t slot_count)
 {
-    for (int c = 0; c < 4; c++) {
-        const double r0 = vp[c * 4 + 0], r1 = vp[c * 4 + 1], r2 = vp[c * 4 + 2], r3 = vp[c * 4 + 3];
-        planes[0][c] = (float)(r3 + r0); /* left */
-        planes[1][c] = (float)(r3 - r0); /* right */
-        planes[2][c] = (float)(r3 + r1); /* bottom */
-        planes[3][c] = (float)(r3 - r1); /* top */
-        planes[4][c] = (float)(r3 + r2); /* near */
-        planes[5][c] = (float)(r3 - r2); /* far */
-    }
+    gpu_begin(g, cam);
+    glDrawArraysInstanced(GL_TRIANGLES, 0, 36, (GLsizei)slot_count);
 }
 
 /* Draw the visible slots only: one instanced draw per run of set bits of the
@@ -639,15 +632,7 @@ static void frustum_planes(const float vp[16], float planes[6][4])
 static uint32_t gpu_draw_visible(gpu *g, const camera *cam, const sgrt_scene *s,
                                  const sgrt_nodeset *visible)
 {
-    glBindFramebuffer(GL_FRAMEBUFFER, g->fbo);
-    glViewport(0, 0, g->w, g->h);
-    glClearColor(sea_rgb[0] / 255.0f, sea_rgb[1] / 255.0f, sea_rgb[2] / 255.0f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    glEnable(GL_DEPTH_TEST);
-    glEnable(GL_CULL_FACE);
-    glUseProgram(g->prog);
-    glUniformMatrix4fv(g->u_view_proj, 1, GL_FALSE, cam->view_proj);
-    glBindVertexArray(g->vao);
+    gpu_begin(g, cam);
     uint32_t words, draws = 0;
     const uint32_t *bits = sgrt_nodeset_words(s, visible, &words);
     for (uint32_t w = 0; w < words; w++) {
@@ -1117,8 +1102,12 @@ int main(int argc, char **argv)
         camera_look(&cam, eye, at, up, fov, w, h);
     }
 
+    /* The planes of the matrix the GPU draws with. */
     float planes[6][4];
-    frustum_planes(cam.view_proj, planes);
+    double vp[16];
+    for (int i = 0; i < 16; i++)
+        vp[i] = cam.view_proj[i];
+    frustum_from_view_proj(vp, planes);
     uint64_t *holder = NULL;
     uint32_t holder_cap = 0;
     slot_attr *staging = NULL;

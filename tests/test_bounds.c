@@ -13,7 +13,7 @@
  *  - the update computes boxes where worlds are recomputed or boxes set, a
  *    tracker reports a slot whose box alone changed, and nothing else;
  *  - the parallel update gives the serial one's boxes and subtree records bit
- *    for bit, on any executor;
+ *    for bit, tasks in order or on two threads;
  *  - after random programs of writes, re-parents, destroys, creates, box
  *    changes and compactions, each subtree box is exactly the join of its
  *    members' world boxes (so it contains every descendant's box);
@@ -23,8 +23,7 @@
 #include "internal.h" /* white-box: kernels, storage, the reclamation threshold */
 #include "testutil.h"
 #include "boundsutil.h"
-
-#include <pthread.h>
+#include "../examples/executor_pthread.h"
 
 static rng R = {0xB0B5u};
 
@@ -59,27 +58,41 @@ static bool same_bits3(const float a[3], const float b[3]) { return memcmp(a, b,
 
 /* ---- refusals --------------------------------------------------------------- */
 
+/* Every bounds call on (s, n), well formed otherwise: each refused with
+ * INVALID_ARG, and logged once when `log` is given. */
+static void refuse_all(sgrt_scene *s, sgrt_node n, log_capture *log)
+{
+    static const char *const fn[] = {
+        "sgrt_node_set_bounds",   "sgrt_nodes_set_bounds",    "sgrt_node_clear_bounds",
+        "sgrt_node_bounds",       "sgrt_node_world_bounds",   "sgrt_node_subtree_bounds",
+        "sgrt_scene_bounds_arrays",
+    };
+    float a[3], b[3];
+    sgrt_bounds_arrays arr;
+    for (int k = 0; k < 7; k++) {
+        sgrt_result r;
+        switch (k) {
+        case 0: r = sgrt_node_set_bounds(s, n, ZERO3, ONE3); break;
+        case 1: r = sgrt_nodes_set_bounds(s, 1, &n, &ZERO3, &ONE3, NULL); break;
+        case 2: r = sgrt_node_clear_bounds(s, n); break;
+        case 3: r = sgrt_node_bounds(s, n, a, b); break;
+        case 4: r = sgrt_node_world_bounds(s, n, a, b); break;
+        case 5: r = sgrt_node_subtree_bounds(s, n, a, b); break;
+        default: r = sgrt_scene_bounds_arrays(s, &arr); break;
+        }
+        CHECK_RES(r, SGRT_ERR_INVALID_ARG);
+        if (log)
+            check_logged(log, SGRT_ERR_INVALID_ARG, fn[k]);
+    }
+}
+
 static void test_refusals(void)
 {
     log_capture log = {0, {SGRT_OK, NULL, NULL, {0}}};
     sgrt_scene *plain = bounds_scene(0, &log, NULL);
     const sgrt_node p = add(plain, SGRT_NULL_NODE);
     float c[3], h[3], lo[3], hi[3];
-    sgrt_bounds_arrays arr;
-    CHECK_RES(sgrt_node_set_bounds(plain, p, ZERO3, ONE3), SGRT_ERR_INVALID_ARG);
-    check_logged(&log, SGRT_ERR_INVALID_ARG, "sgrt_node_set_bounds");
-    CHECK_RES(sgrt_nodes_set_bounds(plain, 1, &p, &ZERO3, &ONE3, NULL), SGRT_ERR_INVALID_ARG);
-    check_logged(&log, SGRT_ERR_INVALID_ARG, "sgrt_nodes_set_bounds");
-    CHECK_RES(sgrt_node_clear_bounds(plain, p), SGRT_ERR_INVALID_ARG);
-    check_logged(&log, SGRT_ERR_INVALID_ARG, "sgrt_node_clear_bounds");
-    CHECK_RES(sgrt_node_bounds(plain, p, c, h), SGRT_ERR_INVALID_ARG);
-    check_logged(&log, SGRT_ERR_INVALID_ARG, "sgrt_node_bounds");
-    CHECK_RES(sgrt_node_world_bounds(plain, p, lo, hi), SGRT_ERR_INVALID_ARG);
-    check_logged(&log, SGRT_ERR_INVALID_ARG, "sgrt_node_world_bounds");
-    CHECK_RES(sgrt_node_subtree_bounds(plain, p, lo, hi), SGRT_ERR_INVALID_ARG);
-    check_logged(&log, SGRT_ERR_INVALID_ARG, "sgrt_node_subtree_bounds");
-    CHECK_RES(sgrt_scene_bounds_arrays(plain, &arr), SGRT_ERR_INVALID_ARG);
-    check_logged(&log, SGRT_ERR_INVALID_ARG, "sgrt_scene_bounds_arrays");
+    refuse_all(plain, p, &log);
     sgrt_scene_destroy(plain);
 
     /* Bounds without subtree boxes: the subtree read is refused. */
@@ -92,13 +105,7 @@ static void test_refusals(void)
     CHECK(log.entries == 0);
 
     /* NULL scene: refused, nothing to log to. */
-    CHECK_RES(sgrt_node_set_bounds(NULL, a, ZERO3, ONE3), SGRT_ERR_INVALID_ARG);
-    CHECK_RES(sgrt_nodes_set_bounds(NULL, 1, &a, &ZERO3, &ONE3, NULL), SGRT_ERR_INVALID_ARG);
-    CHECK_RES(sgrt_node_clear_bounds(NULL, a), SGRT_ERR_INVALID_ARG);
-    CHECK_RES(sgrt_node_bounds(NULL, a, c, h), SGRT_ERR_INVALID_ARG);
-    CHECK_RES(sgrt_node_world_bounds(NULL, a, lo, hi), SGRT_ERR_INVALID_ARG);
-    CHECK_RES(sgrt_node_subtree_bounds(NULL, a, lo, hi), SGRT_ERR_INVALID_ARG);
-    CHECK_RES(sgrt_scene_bounds_arrays(NULL, &arr), SGRT_ERR_INVALID_ARG);
+    refuse_all(NULL, a, NULL);
     CHECK(log.entries == 0);
 
     /* NULL arguments, stale handles. */
@@ -418,13 +425,11 @@ static void test_box_kernels(void)
         has[w] = w % 4 == 0 ? ~0u : (uint32_t)rng_next(&R);
     sgrt__kernels ref;
     sgrt__kernels_init(&ref, SGRT__LEVEL_SCALAR);
-    const char *previous = NULL;
-    for (uint32_t level = SGRT__LEVEL_SCALAR; level <= SGRT__LEVEL_MAX; level++) {
+    uint32_t levels[SGRT__LEVEL_MAX];
+    const uint32_t nlevels = distinct_levels(levels);
+    for (uint32_t li = 0; li < nlevels; li++) {
         sgrt__kernels k;
-        sgrt__kernels_init(&k, level);
-        if (previous && strcmp(previous, k.name) == 0)
-            continue;
-        previous = k.name;
+        sgrt__kernels_init(&k, levels[li]);
         for (int s = 0; s < 2; s++)
             for (int j = 6; j < 12; j++)
                 memset(x[s].a[j], 0, N * sizeof(float));
@@ -566,50 +571,13 @@ static void test_update_and_trackers(void)
 
 /* ---- serial and parallel updates agree --------------------------------------------- */
 
-typedef struct test_exec {
-    int mode; /* 0: in order, 1: shuffled, 2: two threads */
-    rng r;
-} test_exec;
-
-typedef struct thread_job {
-    void (*fn)(void *ctx, uint32_t i);
-    void *ctx;
-    uint32_t count, first;
-} thread_job;
-
-static void *thread_main(void *arg)
+/* Tasks in order on the calling thread; the examples' thread pool runs them
+ * on two threads, in whatever order they come. */
+static void run_inline(void *user, uint32_t count, void (*fn)(void *ctx, uint32_t i), void *ctx)
 {
-    const thread_job *j = arg;
-    for (uint32_t i = j->first; i < j->count; i += 2u)
-        j->fn(j->ctx, i);
-    return NULL;
-}
-
-static void exec_run(void *user, uint32_t count, void (*fn)(void *ctx, uint32_t i), void *ctx)
-{
-    test_exec *e = user;
-    if (e->mode == 2) {
-        thread_job jobs[2] = {{fn, ctx, count, 0}, {fn, ctx, count, 1}};
-        pthread_t th;
-        const bool started = pthread_create(&th, NULL, thread_main, &jobs[1]) == 0;
-        thread_main(&jobs[0]);
-        if (started)
-            pthread_join(th, NULL);
-        else
-            thread_main(&jobs[1]);
-        return;
-    }
-    uint32_t order[256];
-    REQUIRE(count <= 256);
+    (void)user;
     for (uint32_t i = 0; i < count; i++)
-        order[i] = i;
-    for (uint32_t i = count; e->mode == 1 && i > 1; i--) {
-        const uint32_t k = rng_below(&e->r, i), tmp = order[i - 1];
-        order[i - 1] = order[k];
-        order[k] = tmp;
-    }
-    for (uint32_t i = 0; i < count; i++)
-        fn(ctx, order[i]);
+        fn(ctx, i);
 }
 
 /* Every live node's world box, validity and subtree record, through the
@@ -654,10 +622,13 @@ static void test_parallel(void)
                 OK(sgrt_node_set_bounds(s[k], h[k][i], c, e));
         }
     }
-    test_exec ex_state = {0, {5}};
+    thread_pool pool;
+    REQUIRE(pool_start(&pool, 2));
     for (int frame = 0; frame < 24; frame++) {
-        ex_state.mode = frame % 3;
-        const sgrt_executor ex = {exec_run, &ex_state, 2u + (uint32_t)frame % 5u};
+        sgrt_executor ex = pool_executor(&pool);
+        if (frame % 3 == 0)
+            ex.run = run_inline;
+        ex.workers = 2u + (uint32_t)frame % 5u; /* a hint: how many ranges */
         const uint32_t moves = frame % 4 == 0 ? N : 1u + rng_below(&R, 200);
         for (uint32_t j = 0; j < moves; j++) {
             const uint32_t i = frame % 4 == 0 ? j : rng_below(&R, N);
@@ -694,6 +665,7 @@ static void test_parallel(void)
         check_scene(s[0]);
         check_scene(s[1]);
     }
+    pool_stop(&pool);
     for (int k = 0; k < 2; k++)
         sgrt_scene_destroy(s[k]);
 }
@@ -919,8 +891,7 @@ static void test_no_alloc(void)
     OK(sgrt_nodeset_create(s, &vis));
     const float planes[6][4] = {{1, 0, 0, 10}, {-1, 0, 0, 10}, {0, 1, 0, 10},
                                 {0, -1, 0, 10}, {0, 0, 1, 10}, {0, 0, -1, 10}};
-    test_exec ex_state = {1, {3}};
-    const sgrt_executor ex = {exec_run, &ex_state, 3};
+    const sgrt_executor ex = {run_inline, NULL, 3};
     const uint64_t calls = ta.calls;
     for (int frame = 0; frame < 8; frame++) {
         for (uint32_t i = 0; i < N; i += 1u + (uint32_t)frame) {

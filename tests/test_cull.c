@@ -20,6 +20,7 @@
 #include "internal.h" /* white-box: the cull kernels and views */
 #include "testutil.h"
 #include "boundsutil.h"
+#include "../examples/frustum.h"
 
 static rng R = {0xC011u};
 
@@ -158,56 +159,6 @@ static void verify_cull(const sgrt_scene *s, const sgrt_node *h, uint32_t n,
     CHECK_EQ_U(sgrt_nodeset_count(s, out), members);
 }
 
-/* The six planes of a perspective camera at `eye` looking at `at`: rows of
- * the view-projection matrix added and subtracted (Gribb and Hartmann),
- * formed in double and rounded once. */
-static void camera_planes(const double eye[3], const double at[3], double fov, double aspect,
-                          double znear, double zfar, float out[6][4])
-{
-    double f[3], r[3], u[3], up[3] = {0, 1, 0};
-    double len = 0;
-    for (int i = 0; i < 3; i++) {
-        f[i] = at[i] - eye[i];
-        len += f[i] * f[i];
-    }
-    len = sqrt(len);
-    for (int i = 0; i < 3; i++)
-        f[i] /= len;
-    if (fabs(f[1]) > 0.99) {
-        up[1] = 0;
-        up[2] = 1;
-    }
-    r[0] = f[1] * up[2] - f[2] * up[1];
-    r[1] = f[2] * up[0] - f[0] * up[2];
-    r[2] = f[0] * up[1] - f[1] * up[0];
-    len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
-    for (int i = 0; i < 3; i++)
-        r[i] /= len;
-    u[0] = r[1] * f[2] - r[2] * f[1];
-    u[1] = r[2] * f[0] - r[0] * f[2];
-    u[2] = r[0] * f[1] - r[1] * f[0];
-    const double t = tan(fov / 2);
-    /* Rows of clip = P V x, for x in world space (w row = -view z). */
-    double row[4][4];
-    const double vx[4] = {r[0], r[1], r[2], -(r[0] * eye[0] + r[1] * eye[1] + r[2] * eye[2])};
-    const double vy[4] = {u[0], u[1], u[2], -(u[0] * eye[0] + u[1] * eye[1] + u[2] * eye[2])};
-    const double vz[4] = {-f[0], -f[1], -f[2], f[0] * eye[0] + f[1] * eye[1] + f[2] * eye[2]};
-    for (int k = 0; k < 4; k++) {
-        row[0][k] = vx[k] / (t * aspect);
-        row[1][k] = vy[k] / t;
-        row[2][k] = -(zfar + znear) / (zfar - znear) * vz[k] + (k == 3 ? -2 * zfar * znear / (zfar - znear) : 0);
-        row[3][k] = -vz[k];
-    }
-    for (int k = 0; k < 4; k++) {
-        out[0][k] = (float)(row[3][k] + row[0][k]);
-        out[1][k] = (float)(row[3][k] - row[0][k]);
-        out[2][k] = (float)(row[3][k] + row[1][k]);
-        out[3][k] = (float)(row[3][k] - row[1][k]);
-        out[4][k] = (float)(row[3][k] + row[2][k]);
-        out[5][k] = (float)(row[3][k] - row[2][k]);
-    }
-}
-
 static void random_world(float m[16], int kind)
 {
     random_affine(&R, m);
@@ -287,7 +238,7 @@ static void test_exact(void)
                 const double eye[3] = {rng_range(&R, -100, 100), rng_range(&R, -100, 100),
                                        rng_range(&R, -100, 100)};
                 const double at[3] = {rng_range(&R, -30, 30), 0, rng_range(&R, -30, 30)};
-                camera_planes(eye, at, rng_range(&R, 0.3, 2.0), rng_range(&R, 0.5, 2.5),
+                frustum_from_camera(eye, at, rng_range(&R, 0.3, 2.0), rng_range(&R, 0.5, 2.5),
                               rng_range(&R, 0.1, 5), rng_range(&R, 50, 1000), planes);
             } else {
                 count = 1u + rng_below(&R, 8);
@@ -485,13 +436,11 @@ static void test_cull_kernels(void)
         v.out = out0;
         memset(out0, 0xAB, sizeof out0);
         const uint32_t n0 = ref.cull(&v, &t0);
-        const char *previous = NULL;
-        for (uint32_t level = SGRT__LEVEL_SCALAR; level <= SGRT__LEVEL_MAX; level++) {
+        uint32_t levels[SGRT__LEVEL_MAX];
+        const uint32_t nlevels = distinct_levels(levels);
+        for (uint32_t li = 0; li < nlevels; li++) {
             sgrt__kernels k;
-            sgrt__kernels_init(&k, level);
-            if (previous && strcmp(previous, k.name) == 0)
-                continue;
-            previous = k.name;
+            sgrt__kernels_init(&k, levels[li]);
             v.out = out1;
             memset(out1, 0xAB, sizeof out1);
             const uint32_t n1 = k.cull(&v, &t1);
@@ -611,7 +560,7 @@ static void test_subtree(void)
         float planes[6][4];
         const double eye[3] = {rng_range(&R, -50, 350), rng_range(&R, 5, 200), rng_range(&R, -50, 350)};
         const double at[3] = {rng_range(&R, 0, 300), 0, rng_range(&R, 0, 300)};
-        camera_planes(eye, at, rng_range(&R, 0.3, 1.2), 1.5, 1.0, 500.0, planes);
+        frustum_from_camera(eye, at, rng_range(&R, 0.3, 1.2), 1.5, 1.0, 500.0, planes);
         sgrt_cull_stats sf, st;
         OK(sgrt_scene_cull(s[0], (const float(*)[4])planes, 6, NULL, flat, &sf));
         OK(sgrt_scene_cull(s[1], (const float(*)[4])planes, 6, NULL, tree, &st));

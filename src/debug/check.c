@@ -55,10 +55,8 @@ static const char *check_bounds(const sgrt_scene *s)
             const float c[3] = {st->lb_cx[i], st->lb_cy[i], st->lb_cz[i]};
             const float e[3] = {st->lb_ex[i], st->lb_ey[i], st->lb_ez[i]};
             for (int a = 0; a < 3; a++) {
-                uint32_t eb;
-                memcpy(&eb, &e[a], sizeof eb);
                 if (!(c[a] >= -FLT_MAX && c[a] <= FLT_MAX) || !(e[a] <= FLT_MAX) ||
-                    (eb & 0x80000000u))
+                    (sgrt__f32_bits(e[a]) & 0x80000000u))
                     return "bounds: local boxes finite, half extents +0 or positive";
             }
         }
@@ -95,9 +93,7 @@ static const char *check_bounds(const sgrt_scene *s)
         if (sgrt__bit_get(st->b_valid, i)) {
             sgrt__bounds_world_box(s, i, lo, hi);
         } else {
-            const uint32_t inf_bits = 0x7F800000u;
-            float inf;
-            memcpy(&inf, &inf_bits, sizeof inf);
+            const float inf = sgrt__f32_from_bits(0x7F800000u);
             for (int a = 0; a < 3; a++) {
                 lo[a] = inf;
                 hi[a] = -inf;

@@ -30,21 +30,7 @@
 #include <float.h>
 #include <string.h>
 
-static inline float f32_of(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-static inline uint32_t bits_of(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-#define POS_INF f32_of(0x7F800000u)
+#define POS_INF sgrt__f32_from_bits(0x7F800000u)
 
 /* Clear / set a bit of a bitfield with an exact summary. */
 static inline void bit_off(uint32_t *bits, uint32_t *sum, uint32_t i)
@@ -339,6 +325,16 @@ static sgrt_result take_node(const sgrt_scene *s, sgrt_node node, const char *fn
     return SGRT_OK;
 }
 
+/* take_node, then two pointer arguments (a box's two halves). */
+static sgrt_result take_read(const sgrt_scene *s, sgrt_node node, const char *fn, const void *a,
+                             const void *b, const char *null_message, uint32_t *slot)
+{
+    const sgrt_result r = take_node(s, node, fn, slot);
+    if (r != SGRT_OK)
+        return r;
+    return a && b ? SGRT_OK : sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn, null_message, node);
+}
+
 /* A local box the library takes: finite values, half extents not negative. */
 static bool box_ok(const float c[3], const float h[3])
 {
@@ -358,7 +354,7 @@ static void put_box(sgrt_scene *s, uint32_t slot, const float c[3], const float 
     bool same = sgrt__bit_get(st->b_has, slot);
     for (int a = 0; a < 3; a++) {
         const float e = h[a] + 0.0f; /* -0 becomes +0 */
-        same = same && bits_of(cc[a][slot]) == bits_of(c[a]) && bits_of(ee[a][slot]) == bits_of(e);
+        same = same && sgrt__f32_bits(cc[a][slot]) == sgrt__f32_bits(c[a]) && sgrt__f32_bits(ee[a][slot]) == sgrt__f32_bits(e);
         cc[a][slot] = c[a];
         ee[a][slot] = e;
     }
@@ -373,11 +369,10 @@ sgrt_result sgrt_node_set_bounds(sgrt_scene *s, sgrt_node node, const float cent
 {
     static const char fn[] = "sgrt_node_set_bounds";
     uint32_t slot;
-    const sgrt_result r = take_node(s, node, fn, &slot);
+    const sgrt_result r =
+        take_read(s, node, fn, center, half_extent, "center or half_extent is NULL", &slot);
     if (r != SGRT_OK)
         return r;
-    if (!center || !half_extent)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn, "center or half_extent is NULL", node);
     if (!box_ok(center, half_extent))
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
                           "center or half_extent is not finite, or a half extent is negative",
@@ -437,13 +432,11 @@ sgrt_result sgrt_node_clear_bounds(sgrt_scene *s, sgrt_node node)
 sgrt_result sgrt_node_bounds(const sgrt_scene *s, sgrt_node node, float center[3],
                              float half_extent[3])
 {
-    static const char fn[] = "sgrt_node_bounds";
     uint32_t slot;
-    const sgrt_result r = take_node(s, node, fn, &slot);
+    const sgrt_result r = take_read(s, node, "sgrt_node_bounds", center, half_extent,
+                                    "center or half_extent is NULL", &slot);
     if (r != SGRT_OK)
         return r;
-    if (!center || !half_extent)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn, "center or half_extent is NULL", node);
     const sgrt__storage *st = &s->st;
     const bool has = sgrt__bit_get(st->b_has, slot);
     const float *const cc[3] = {st->lb_cx, st->lb_cy, st->lb_cz};
@@ -458,13 +451,11 @@ sgrt_result sgrt_node_bounds(const sgrt_scene *s, sgrt_node node, float center[3
 sgrt_result sgrt_node_world_bounds(const sgrt_scene *s, sgrt_node node, float min[3],
                                    float max[3])
 {
-    static const char fn[] = "sgrt_node_world_bounds";
     uint32_t slot;
-    const sgrt_result r = take_node(s, node, fn, &slot);
+    const sgrt_result r =
+        take_read(s, node, "sgrt_node_world_bounds", min, max, "min or max is NULL", &slot);
     if (r != SGRT_OK)
         return r;
-    if (!min || !max)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn, "min or max is NULL", node);
     if (sgrt__bit_get(s->st.b_valid, slot)) {
         sgrt__bounds_world_box(s, slot, min, max);
     } else {
@@ -481,14 +472,12 @@ sgrt_result sgrt_node_subtree_bounds(const sgrt_scene *s, sgrt_node node, float 
 {
     static const char fn[] = "sgrt_node_subtree_bounds";
     uint32_t slot;
-    const sgrt_result r = take_node(s, node, fn, &slot);
+    const sgrt_result r = take_read(s, node, fn, min, max, "min or max is NULL", &slot);
     if (r != SGRT_OK)
         return r;
     if (!s->st.sub)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
                           "the scene was created without SGRT_SCENE_SUBTREE_BOUNDS", node);
-    if (!min || !max)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn, "min or max is NULL", node);
     memcpy(min, s->st.sub[slot].lo, sizeof s->st.sub[slot].lo);
     memcpy(max, s->st.sub[slot].hi, sizeof s->st.sub[slot].hi);
     return SGRT_OK;
@@ -504,14 +493,13 @@ sgrt_result sgrt_scene_bounds_arrays(const sgrt_scene *s, sgrt_bounds_arrays *ou
     if (!s->st.b_has)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
                           "the scene was created without SGRT_SCENE_BOUNDS", SGRT_NULL_NODE);
-    const sgrt__storage *st = &s->st;
-    out->min[0] = st->wb_lx;
-    out->min[1] = st->wb_ly;
-    out->min[2] = st->wb_lz;
-    out->max[0] = st->wb_hx;
-    out->max[1] = st->wb_hy;
-    out->max[2] = st->wb_hz;
-    out->valid = st->b_valid;
+    sgrt__bounds_view bv;
+    sgrt__bounds_view_of(s, &bv);
+    for (int a = 0; a < 3; a++) {
+        out->min[a] = bv.lo[a];
+        out->max[a] = bv.hi[a];
+    }
+    out->valid = s->st.b_valid;
     out->slot_count = s->slot_end;
     return SGRT_OK;
 }

@@ -21,29 +21,15 @@
  * subtree box costs about what the kernel spends on a few dozen boxes. */
 #define CULL_MIN_SUBTREE 16u
 
-static inline float f32_of(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-static inline uint32_t bits_of(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-static bool finite_f(float x) { return (bits_of(x) & 0x7F800000u) != 0x7F800000u; }
+static bool finite_f(float x) { return (sgrt__f32_bits(x) & 0x7F800000u) != 0x7F800000u; }
 
 /* The float nearest to x in the direction asked (x finite or infinite). */
 static float round_up(double x)
 {
     float f = (float)x;
     if ((double)f < x) {
-        const uint32_t u = bits_of(f);
-        f = f == 0.0f ? f32_of(1u) : f > 0.0f ? f32_of(u + 1u) : f32_of(u - 1u);
+        const uint32_t u = sgrt__f32_bits(f);
+        f = f == 0.0f ? sgrt__f32_from_bits(1u) : f > 0.0f ? sgrt__f32_from_bits(u + 1u) : sgrt__f32_from_bits(u - 1u);
     }
     return f;
 }
@@ -58,14 +44,11 @@ typedef struct prepared {
 static void prepare(const sgrt_scene *s, const float (*planes)[4], uint32_t count,
                     prepared *p)
 {
-    const sgrt__storage *st = &s->st;
     sgrt__cull_view *v = &p->v;
-    v->lo[0] = st->wb_lx;
-    v->lo[1] = st->wb_ly;
-    v->lo[2] = st->wb_lz;
-    v->hi[0] = st->wb_hx;
-    v->hi[1] = st->wb_hy;
-    v->hi[2] = st->wb_hz;
+    sgrt__bounds_view bv;
+    sgrt__bounds_view_of(s, &bv);
+    memcpy(v->lo, bv.lo, sizeof v->lo);
+    memcpy(v->hi, bv.hi, sizeof v->hi);
     v->plane_count = count;
     for (uint32_t k = 0; k < count; k++) {
         sgrt__cull_plane *pl = &v->plane[k];

@@ -81,83 +81,39 @@ static uint32_t update_avx(const sgrt__update_view *v)
     /* The parent of the previous node stays in registers too: its next
      * siblings start without a reload of what was just stored. */
     pdup pw = as_parent(&w);
-    SGRT__FOR_EACH_SUMMARIZED(v->dirty_sum, v->sum_first, v->sum_end, v->dirty, true, wi, bits,
-        const uint32_t done = bits;
-        SGRT__FOR_EACH_IN_WORD(wi, bits, i,
-            count++;
-            const uint32_t p = v->parent[i];
-            if (p == SGRT__NONE) {
-                w.c01 = simde_mm256_loadu_ps(v->local[i]);
-                w.c23 = simde_mm256_loadu_ps(v->local[i] + 8);
-            } else {
-                if (p != lastp) {
-                    pw = p == last ? as_parent(&w) : load_parent(v->world[p]);
-                    lastp = p;
-                }
-                w = mul_pair(&pw, v->local[i]);
+    SGRT__FOR_EACH_DIRTY_BOXED(v, boxes_avx, i,
+        count++;
+        const uint32_t p = v->parent[i];
+        if (p == SGRT__NONE) {
+            w.c01 = simde_mm256_loadu_ps(v->local[i]);
+            w.c23 = simde_mm256_loadu_ps(v->local[i] + 8);
+        } else {
+            if (p != lastp) {
+                pw = p == last ? as_parent(&w) : load_parent(v->world[p]);
+                lastp = p;
             }
-            simde_mm256_storeu_ps(v->world[i], w.c01);
-            simde_mm256_storeu_ps(v->world[i] + 8, w.c23);
-            last = i;
-        )
-        /* The word's worlds are still in L1. */
-        if (v->bounds && (done & v->bounds->has[wi]))
-            boxes_avx(v->bounds, (const float(*)[16])v->world, wi, done & v->bounds->has[wi]);
+            w = mul_pair(&pw, v->local[i]);
+        }
+        simde_mm256_storeu_ps(v->world[i], w.c01);
+        simde_mm256_storeu_ps(v->world[i] + 8, w.c23);
+        last = i;
     )
     return count;
 }
 
-/* The cull on eight boxes at a time (cull_x4's steps on 256-bit vectors). */
-static uint32_t cull_avx(const sgrt__cull_view *v, uint32_t *tested)
-{
-    simde__m256 pn[8][5];
-    for (uint32_t k = 0; k < v->plane_count; k++) {
-        const sgrt__cull_plane *pl = &v->plane[k];
-        pn[k][0] = simde_mm256_set1_ps(pl->n[0]);
-        pn[k][1] = simde_mm256_set1_ps(pl->n[1]);
-        pn[k][2] = simde_mm256_set1_ps(pl->n[2]);
-        pn[k][3] = simde_mm256_set1_ps(pl->k);
-        pn[k][4] = simde_mm256_set1_ps(pl->lim);
-    }
-    const simde__m256 sign = simde_mm256_set1_ps(-0.0f);
-    uint32_t visible = 0, cands = 0;
-    for (uint32_t w = v->w_first; w < v->w_end; w++) {
-        const uint32_t cand = v->a[w] & v->b[w] & (v->c ? v->c[w] : ~0u);
-        const uint32_t keep = v->keep ? v->keep[w] : 0u;
-        uint32_t in = 0;
-        for (uint32_t q = 0; cand && q < 4u; q++) {
-            if (!((cand >> (8u * q)) & 0xFFu))
-                continue;
-            const uint32_t base = 32u * w + 8u * q;
-            const simde__m256 mh = simde_mm256_max_ps(
-                simde_mm256_max_ps(simde_mm256_load_ps(v->hi[0] + base),
-                                   simde_mm256_load_ps(v->hi[1] + base)),
-                simde_mm256_load_ps(v->hi[2] + base));
-            const simde__m256 ml = simde_mm256_min_ps(
-                simde_mm256_min_ps(simde_mm256_load_ps(v->lo[0] + base),
-                                   simde_mm256_load_ps(v->lo[1] + base)),
-                simde_mm256_load_ps(v->lo[2] + base));
-            const simde__m256 m = simde_mm256_max_ps(mh, simde_mm256_xor_ps(ml, sign));
-            simde__m256 out = simde_mm256_setzero_ps();
-            for (uint32_t k = 0; k < v->plane_count; k++) {
-                const sgrt__cull_plane *pl = &v->plane[k];
-                const simde__m256 g = simde_mm256_add_ps(
-                    simde_mm256_add_ps(simde_mm256_mul_ps(pn[k][0], simde_mm256_load_ps(pl->p[0] + base)),
-                                       simde_mm256_mul_ps(pn[k][1], simde_mm256_load_ps(pl->p[1] + base))),
-                    simde_mm256_add_ps(simde_mm256_mul_ps(pn[k][2], simde_mm256_load_ps(pl->p[2] + base)),
-                                       simde_mm256_mul_ps(pn[k][3], m)));
-                out = simde_mm256_or_ps(out, simde_mm256_cmp_ps(g, pn[k][4], SIMDE_CMP_LT_OQ));
-            }
-            in |= (uint32_t)(~simde_mm256_movemask_ps(out) & 0xFF) << (8u * q);
-        }
-        cands += sgrt__popcount32(cand);
-        const uint32_t r = (in & cand) | keep;
-        v->out[w] = r;
-        visible += sgrt__popcount32(r);
-    }
-    *tested = cands;
-    return visible;
-}
+/* The cull on eight boxes at a time. */
+#define CULL_NAME cull_avx
+#define CULL_LANES 8u
+#define CULL_V simde__m256
+#define CULL_SET1 simde_mm256_set1_ps
+#define CULL_LOAD simde_mm256_load_ps
+#define CULL_ADD simde_mm256_add_ps
+#define CULL_MUL simde_mm256_mul_ps
+#define CULL_MAX simde_mm256_max_ps
+#define CULL_MIN simde_mm256_min_ps
+#define CULL_NEG(x) simde_mm256_xor_ps((x), simde_mm256_set1_ps(-0.0f))
+#define CULL_LT_BITS(a, b) simde_mm256_movemask_ps(simde_mm256_cmp_ps((a), (b), SIMDE_CMP_LT_OQ))
+#include "cull_simd.h"
 
 /* The write path on two 256-bit halves. AVX has no 256-bit integer compare:
  * an element is finite exactly when x * 0 == 0 (NaN and infinities give

@@ -198,84 +198,41 @@ static uint32_t update_avx512(const sgrt__update_view *v)
     uint32_t count = 0, last = SGRT__NONE, lastp = SGRT__NONE;
     simde__m512 w = simde_mm512_setzero_ps();
     pquad pw = as_parent(w);
-    SGRT__FOR_EACH_SUMMARIZED(v->dirty_sum, v->sum_first, v->sum_end, v->dirty, true, wi, bits,
-        const uint32_t done = bits;
-        SGRT__FOR_EACH_IN_WORD(wi, bits, i,
-            count++;
-            const uint32_t p = v->parent[i];
-            /* local and world rows are 64-byte aligned: one cache line. */
-            const simde__m512 l = simde_mm512_load_ps(v->local[i]);
-            if (p == SGRT__NONE) {
-                w = l;
-            } else {
-                if (p != lastp) {
-                    pw = p == last ? as_parent(w) : load_parent(v->world[p]);
-                    lastp = p;
-                }
-                w = mul16(&pw, l);
+    SGRT__FOR_EACH_DIRTY_BOXED(v, boxes_avx512, i,
+        count++;
+        const uint32_t p = v->parent[i];
+        /* local and world rows are 64-byte aligned: one cache line. */
+        const simde__m512 l = simde_mm512_load_ps(v->local[i]);
+        if (p == SGRT__NONE) {
+            w = l;
+        } else {
+            if (p != lastp) {
+                pw = p == last ? as_parent(w) : load_parent(v->world[p]);
+                lastp = p;
             }
-            simde_mm512_store_ps(v->world[i], w);
-            last = i;
-        )
-        /* The word's worlds are still in L1. */
-        if (v->bounds && (done & v->bounds->has[wi]))
-            boxes_avx512(v->bounds, (const float(*)[16])v->world, wi, done & v->bounds->has[wi]);
+            w = mul16(&pw, l);
+        }
+        simde_mm512_store_ps(v->world[i], w);
+        last = i;
     )
     return count;
 }
 
-/* The cull on sixteen boxes at a time: the plane tests as mask registers. */
-static uint32_t cull_avx512(const sgrt__cull_view *v, uint32_t *tested)
-{
-    simde__m512 pn[8][5];
-    for (uint32_t k = 0; k < v->plane_count; k++) {
-        const sgrt__cull_plane *pl = &v->plane[k];
-        pn[k][0] = simde_mm512_set1_ps(pl->n[0]);
-        pn[k][1] = simde_mm512_set1_ps(pl->n[1]);
-        pn[k][2] = simde_mm512_set1_ps(pl->n[2]);
-        pn[k][3] = simde_mm512_set1_ps(pl->k);
-        pn[k][4] = simde_mm512_set1_ps(pl->lim);
-    }
-    const simde__m512i sign = simde_mm512_set1_epi32((int32_t)0x80000000u);
-    uint32_t visible = 0, cands = 0;
-    for (uint32_t w = v->w_first; w < v->w_end; w++) {
-        const uint32_t cand = v->a[w] & v->b[w] & (v->c ? v->c[w] : ~0u);
-        const uint32_t keep = v->keep ? v->keep[w] : 0u;
-        uint32_t in = 0;
-        for (uint32_t q = 0; cand && q < 2u; q++) {
-            if (!((cand >> (16u * q)) & 0xFFFFu))
-                continue;
-            const uint32_t base = 32u * w + 16u * q;
-            const simde__m512 mh = simde_mm512_max_ps(
-                simde_mm512_max_ps(simde_mm512_load_ps(v->hi[0] + base),
-                                   simde_mm512_load_ps(v->hi[1] + base)),
-                simde_mm512_load_ps(v->hi[2] + base));
-            const simde__m512 ml = simde_mm512_min_ps(
-                simde_mm512_min_ps(simde_mm512_load_ps(v->lo[0] + base),
-                                   simde_mm512_load_ps(v->lo[1] + base)),
-                simde_mm512_load_ps(v->lo[2] + base));
-            const simde__m512 m = simde_mm512_max_ps(
-                mh, simde_mm512_castsi512_ps(simde_mm512_xor_si512(simde_mm512_castps_si512(ml), sign)));
-            simde__mmask16 out = 0;
-            for (uint32_t k = 0; k < v->plane_count; k++) {
-                const sgrt__cull_plane *pl = &v->plane[k];
-                const simde__m512 g = simde_mm512_add_ps(
-                    simde_mm512_add_ps(simde_mm512_mul_ps(pn[k][0], simde_mm512_load_ps(pl->p[0] + base)),
-                                       simde_mm512_mul_ps(pn[k][1], simde_mm512_load_ps(pl->p[1] + base))),
-                    simde_mm512_add_ps(simde_mm512_mul_ps(pn[k][2], simde_mm512_load_ps(pl->p[2] + base)),
-                                       simde_mm512_mul_ps(pn[k][3], m)));
-                out |= simde_mm512_cmp_ps_mask(g, pn[k][4], SIMDE_CMP_LT_OQ);
-            }
-            in |= (uint32_t)(uint16_t)~out << (16u * q);
-        }
-        cands += sgrt__popcount32(cand);
-        const uint32_t r = (in & cand) | keep;
-        v->out[w] = r;
-        visible += sgrt__popcount32(r);
-    }
-    *tested = cands;
-    return visible;
-}
+/* The cull on sixteen boxes at a time, the plane tests as mask registers. */
+#define CULL_NAME cull_avx512
+#define CULL_LANES 16u
+#define CULL_V simde__m512
+#define CULL_SET1 simde_mm512_set1_ps
+#define CULL_LOAD simde_mm512_load_ps
+#define CULL_ADD simde_mm512_add_ps
+#define CULL_MUL simde_mm512_mul_ps
+#define CULL_MAX simde_mm512_max_ps
+#define CULL_MIN simde_mm512_min_ps
+#define CULL_NEG(x)                                                                    \
+    simde_mm512_castsi512_ps(simde_mm512_xor_si512(simde_mm512_castps_si512(x),         \
+                                                   simde_mm512_set1_epi32(INT32_MIN)))
+#define CULL_LT_BITS(a, b) simde_mm512_cmp_ps_mask((a), (b), SIMDE_CMP_LT_OQ)
+#include "cull_simd.h"
 
 /* The write path: a matrix is one register; the exponent test, the
  * comparison and the copy are a few instructions each, on integer lanes. */

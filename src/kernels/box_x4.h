@@ -7,7 +7,6 @@
 
 #include "kernels.h"
 #include <float.h>
-#include <string.h>
 
 static inline void box_one_x4(const sgrt__bounds_view *b, const float *m, uint32_t i)
 {
@@ -44,9 +43,7 @@ static inline void box_one_x4(const sgrt__bounds_view *b, const float *m, uint32
     simde_mm_storeu_ps(l, lo);
     simde_mm_storeu_ps(h, hi);
     if (affine != 0xF || (finite & 7) != 7) {
-        const uint32_t inf_bits = 0x7F800000u;
-        float inf;
-        memcpy(&inf, &inf_bits, sizeof inf);
+        const float inf = sgrt__f32_from_bits(0x7F800000u);
         for (int r = 0; r < 3; r++)
             if (affine != 0xF || !((finite >> r) & 1)) {
                 l[r] = -inf;

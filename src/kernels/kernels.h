@@ -21,8 +21,27 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../bits.h"
+
+/* A float from its bit pattern and back (no math.h in the library: infinity
+ * is 0x7F800000, |x| clears the sign bit). */
+static inline float sgrt__f32_from_bits(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static inline uint32_t sgrt__f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static inline float sgrt__f32_abs(float x) { return sgrt__f32_from_bits(sgrt__f32_bits(x) & 0x7FFFFFFFu); }
 
 /* "No slot": in the parent array, a root (whose world is its local); in the
  * library's other links, no child or sibling. */
@@ -103,6 +122,18 @@ typedef struct sgrt__cull_view {
     SGRT__FOR_EACH_SUMMARIZED((v)->dirty_sum, (v)->sum_first, (v)->sum_end, (v)->dirty, true, \
                               w_,                                                      \
                               bits_, SGRT__FOR_EACH_IN_WORD(w_, bits_, slot, __VA_ARGS__))
+
+/* SGRT__FOR_EACH_DIRTY, and after each word's slots, the world boxes of
+ * those with a local box (`boxes`: the kernel's boxes entry), while the
+ * word's worlds are still in L1. */
+#define SGRT__FOR_EACH_DIRTY_BOXED(v, boxes, slot, ...)                                \
+    SGRT__FOR_EACH_SUMMARIZED((v)->dirty_sum, (v)->sum_first, (v)->sum_end, (v)->dirty, true, \
+                              w_, bits_,                                               \
+        const uint32_t done_ = bits_;                                                  \
+        SGRT__FOR_EACH_IN_WORD(w_, bits_, slot, __VA_ARGS__)                           \
+        if ((v)->bounds && (done_ & (v)->bounds->has[w_]))                             \
+            boxes((v)->bounds, (const float(*)[16])(v)->world, w_,                     \
+                  done_ & (v)->bounds->has[w_]);)
 
 /* Kernel levels: the values of sgrt_simd, SGRT_SIMD_SCALAR and up. */
 enum {

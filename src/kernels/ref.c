@@ -20,24 +20,9 @@ static void mul_ref(const float *a, const float *b, float *out)
     }
 }
 
-/* Bit patterns: the library has no math.h. */
-static inline float f32_of(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-static inline float abs_ref(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, sizeof u);
-    return f32_of(u & 0x7FFFFFFFu);
-}
-
 void sgrt__box_ref(const sgrt__bounds_view *b, const float m[16], uint32_t slot)
 {
-    const float inf = f32_of(0x7F800000u);
+    const float inf = sgrt__f32_from_bits(0x7F800000u);
     const bool affine = m[3] == 0.0f && m[7] == 0.0f && m[11] == 0.0f && m[15] == 1.0f;
     const float c[3] = {b->c[0][slot], b->c[1][slot], b->c[2][slot]};
     const float e[3] = {b->e[0][slot], b->e[1][slot], b->e[2][slot]};
@@ -45,11 +30,11 @@ void sgrt__box_ref(const sgrt__bounds_view *b, const float m[16], uint32_t slot)
         const float p0 = m[r] * c[0], p1 = m[4 + r] * c[1], p2 = m[8 + r] * c[2];
         const float center = (p0 + p1) + (p2 + m[12 + r]);
         const float half =
-            (abs_ref(m[r]) * e[0] + abs_ref(m[4 + r]) * e[1]) + abs_ref(m[8 + r]) * e[2];
-        const float mag = ((abs_ref(p0) + abs_ref(p1)) + (abs_ref(p2) + abs_ref(m[12 + r]))) + half;
+            (sgrt__f32_abs(m[r]) * e[0] + sgrt__f32_abs(m[4 + r]) * e[1]) + sgrt__f32_abs(m[8 + r]) * e[2];
+        const float mag = ((sgrt__f32_abs(p0) + sgrt__f32_abs(p1)) + (sgrt__f32_abs(p2) + sgrt__f32_abs(m[12 + r]))) + half;
         const float reach = half + (mag * SGRT__BOX_GAMMA + SGRT__BOX_TINY);
         float lo = center - reach, hi = center + reach;
-        if (!affine || !(abs_ref(lo) <= FLT_MAX && abs_ref(hi) <= FLT_MAX)) {
+        if (!affine || !(sgrt__f32_abs(lo) <= FLT_MAX && sgrt__f32_abs(hi) <= FLT_MAX)) {
             lo = -inf;
             hi = inf;
         }
@@ -67,18 +52,13 @@ static void boxes_ref(const sgrt__bounds_view *b, const float (*world)[16], uint
 static uint32_t update_ref(const sgrt__update_view *v)
 {
     uint32_t count = 0;
-    SGRT__FOR_EACH_SUMMARIZED(v->dirty_sum, v->sum_first, v->sum_end, v->dirty, true, w, bits,
-        const uint32_t done = bits;
-        SGRT__FOR_EACH_IN_WORD(w, bits, i,
-            count++;
-            const uint32_t p = v->parent[i];
-            if (p == SGRT__NONE)
-                memcpy(v->world[i], v->local[i], sizeof v->world[i]);
-            else
-                mul_ref(v->world[p], v->local[i], v->world[i]);
-        )
-        if (v->bounds && (done & v->bounds->has[w]))
-            boxes_ref(v->bounds, (const float(*)[16])v->world, w, done & v->bounds->has[w]);
+    SGRT__FOR_EACH_DIRTY_BOXED(v, boxes_ref, i,
+        count++;
+        const uint32_t p = v->parent[i];
+        if (p == SGRT__NONE)
+            memcpy(v->world[i], v->local[i], sizeof v->world[i]);
+        else
+            mul_ref(v->world[p], v->local[i], v->world[i]);
     )
     return count;
 }

@@ -88,82 +88,38 @@ static uint32_t update_x4(const sgrt__update_view *v)
     mat4v w = {simde_mm_setzero_ps(), simde_mm_setzero_ps(), simde_mm_setzero_ps(),
                simde_mm_setzero_ps()};
     mat4v pw = w;
-    SGRT__FOR_EACH_SUMMARIZED(v->dirty_sum, v->sum_first, v->sum_end, v->dirty, true, wi, bits,
-        const uint32_t done = bits;
-        SGRT__FOR_EACH_IN_WORD(wi, bits, i,
-            count++;
-            const uint32_t p = v->parent[i];
-            if (p == SGRT__NONE) {
-                w = load4(v->local[i]);
-            } else {
-                if (p != lastp) {
-                    pw = p == last ? w : load4(v->world[p]);
-                    lastp = p;
-                }
-                w = mul4(&pw, v->local[i]);
+    SGRT__FOR_EACH_DIRTY_BOXED(v, boxes_x4, i,
+        count++;
+        const uint32_t p = v->parent[i];
+        if (p == SGRT__NONE) {
+            w = load4(v->local[i]);
+        } else {
+            if (p != lastp) {
+                pw = p == last ? w : load4(v->world[p]);
+                lastp = p;
             }
-            store4(v->world[i], &w);
-            last = i;
-        )
-        /* The word's worlds are still in L1. */
-        if (v->bounds && (done & v->bounds->has[wi]))
-            boxes_x4(v->bounds, (const float(*)[16])v->world, wi, done & v->bounds->has[wi]);
+            w = mul4(&pw, v->local[i]);
+        }
+        store4(v->world[i], &w);
+        last = i;
     )
     return count;
 }
 
 #if !X4_FLUSHES
-/* The cull on four boxes at a time: each plane's constants broadcast once
- * per call, the corner furthest along its normal read straight from the min
- * or max arrays it picked. */
-static uint32_t cull_x4(const sgrt__cull_view *v, uint32_t *tested)
-{
-    simde__m128 pn[8][5];
-    for (uint32_t k = 0; k < v->plane_count; k++) {
-        const sgrt__cull_plane *pl = &v->plane[k];
-        pn[k][0] = simde_mm_set1_ps(pl->n[0]);
-        pn[k][1] = simde_mm_set1_ps(pl->n[1]);
-        pn[k][2] = simde_mm_set1_ps(pl->n[2]);
-        pn[k][3] = simde_mm_set1_ps(pl->k);
-        pn[k][4] = simde_mm_set1_ps(pl->lim);
-    }
-    const simde__m128 sign = simde_mm_set1_ps(-0.0f);
-    uint32_t visible = 0, cands = 0;
-    for (uint32_t w = v->w_first; w < v->w_end; w++) {
-        const uint32_t cand = v->a[w] & v->b[w] & (v->c ? v->c[w] : ~0u);
-        const uint32_t keep = v->keep ? v->keep[w] : 0u;
-        uint32_t in = 0;
-        for (uint32_t q = 0; cand && q < 8u; q++) {
-            if (!((cand >> (4u * q)) & 0xFu))
-                continue;
-            const uint32_t base = 32u * w + 4u * q;
-            const simde__m128 mh = simde_mm_max_ps(
-                simde_mm_max_ps(simde_mm_loadu_ps(v->hi[0] + base), simde_mm_loadu_ps(v->hi[1] + base)),
-                simde_mm_loadu_ps(v->hi[2] + base));
-            const simde__m128 ml = simde_mm_min_ps(
-                simde_mm_min_ps(simde_mm_loadu_ps(v->lo[0] + base), simde_mm_loadu_ps(v->lo[1] + base)),
-                simde_mm_loadu_ps(v->lo[2] + base));
-            const simde__m128 m = simde_mm_max_ps(mh, simde_mm_xor_ps(ml, sign));
-            simde__m128 out = simde_mm_setzero_ps();
-            for (uint32_t k = 0; k < v->plane_count; k++) {
-                const sgrt__cull_plane *pl = &v->plane[k];
-                const simde__m128 g = simde_mm_add_ps(
-                    simde_mm_add_ps(simde_mm_mul_ps(pn[k][0], simde_mm_loadu_ps(pl->p[0] + base)),
-                                    simde_mm_mul_ps(pn[k][1], simde_mm_loadu_ps(pl->p[1] + base))),
-                    simde_mm_add_ps(simde_mm_mul_ps(pn[k][2], simde_mm_loadu_ps(pl->p[2] + base)),
-                                    simde_mm_mul_ps(pn[k][3], m)));
-                out = simde_mm_or_ps(out, simde_mm_cmplt_ps(g, pn[k][4]));
-            }
-            in |= (uint32_t)(~simde_mm_movemask_ps(out) & 0xF) << (4u * q);
-        }
-        cands += sgrt__popcount32(cand);
-        const uint32_t r = (in & cand) | keep;
-        v->out[w] = r;
-        visible += sgrt__popcount32(r);
-    }
-    *tested = cands;
-    return visible;
-}
+/* The cull on four boxes at a time. */
+#define CULL_NAME cull_x4
+#define CULL_LANES 4u
+#define CULL_V simde__m128
+#define CULL_SET1 simde_mm_set1_ps
+#define CULL_LOAD simde_mm_load_ps
+#define CULL_ADD simde_mm_add_ps
+#define CULL_MUL simde_mm_mul_ps
+#define CULL_MAX simde_mm_max_ps
+#define CULL_MIN simde_mm_min_ps
+#define CULL_NEG(x) simde_mm_xor_ps((x), simde_mm_set1_ps(-0.0f))
+#define CULL_LT_BITS(a, b) simde_mm_movemask_ps(simde_mm_cmplt_ps((a), (b)))
+#include "cull_simd.h"
 #endif
 
 /* T x R x S for four nodes at once: the quaternions transposed so that each

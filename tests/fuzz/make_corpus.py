@@ -330,14 +330,18 @@ def live(p, k):
     return lambda: p.h_live(k)
 
 
-def bounds_set(p, handle_fn, c, e, scene=0):
-    """a box: center c, half extents e (floats from p.small)"""
-    p.op(BOUNDS, scene)
-    p.u8(0)
+def box_values(p, handle_fn, c, e):
+    """a node and its box: center c, half extents e (floats from p.small)"""
     handle_fn()
     for a in range(3):
         p.small(c[a])
         p.small(e[a])
+
+
+def bounds_set(p, handle_fn, c, e, scene=0):
+    p.op(BOUNDS, scene)
+    p.u8(0)
+    box_values(p, handle_fn, c, e)
 
 
 def bounds_batch(p, entries, scene=0):
@@ -346,10 +350,7 @@ def bounds_batch(p, entries, scene=0):
     p.u8(1)
     p.u8(len(entries))
     for handle_fn, c, e, neg in entries:
-        handle_fn()
-        for a in range(3):
-            p.small(c[a])
-            p.small(e[a])
+        box_values(p, handle_fn, c, e)
         p.u8(0xFF if neg else 0)
 
 
@@ -377,11 +378,7 @@ def cull(p, planes, out, only=None, stats=True, count=None, scene=0):
             else:
                 p.small(v)
     p.u8(out)
-    if only is None:
-        p.u8(0)
-    else:
-        p.u8(1)
-        p.u8(only)
+    p.b += bytes([0] if only is None else [1, only])
     p.u8(1 if stats else 0)
 
 
