@@ -23,6 +23,7 @@
 #include "internal.h" /* white-box: kernels, storage, the reclamation threshold */
 #include "testutil.h"
 #include "boundsutil.h"
+#include "ports/armv7_neon_model.h"
 #include "../examples/executor_pthread.h"
 
 static rng R = {0xB0B5u};
@@ -473,7 +474,14 @@ static void test_box_kernels(void)
         const sgrt__update_view u1 = {(const float(*)[16])local, w1, parent, d1, s1, 0, (W + 31) / 32, &v1};
         memset(w0, 0, sizeof(float[N][16]));
         memset(w1, 0, sizeof(float[N][16]));
-        CHECK_EQ_U(ref.update(&u0), k.update(&u1));
+        /* On ARMv7 a NEON update flushes denormal world entries (the boxes
+         * then follow their worlds): its model is what it must match. */
+#if defined(__arm__) && !defined(__aarch64__)
+        const sgrt__kernels *want = kernel_flushes_denormals(&k) ? armv7_neon_model() : &ref;
+#else
+        const sgrt__kernels *want = &ref;
+#endif
+        CHECK_EQ_U(want->update(&u0), k.update(&u1));
         long ubad = 0;
         for (int j = 6; j < 12; j++)
             for (uint32_t i = 0; i < N; i++) {
