@@ -5,7 +5,8 @@
 #                fuzz suites in the same build;
 #   2. valgrind  gcc debug build, every test under memcheck (leaks are
 #                errors), the differential test reduced with -Ddiff_ops;
-#   3. tsan      ThreadSanitizer build running test_threads, test_parallel, test_prev.
+#   3. tsan      ThreadSanitizer build running test_threads, test_parallel, test_prev,
+#                test_bounds (the parallel update with boxes on two threads).
 # Build directories: build-fuzz, build-valgrind, build-tsan under
 # SGRT_HOSTILE_DIR (default: SGRT_TEST_DIR, else the repository root).
 # SGRT_FUZZ_SECONDS sets the fuzzing time.
@@ -118,9 +119,9 @@ fi
 ts="$out/build-tsan"
 if CC=clang setup "$ts" --buildtype=debugoptimized -Db_sanitize=thread -Db_lundef=false; then
   export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
-  if meson test -C "$ts" threads parallel prev --print-errorlogs >"$ts/hostile-test.log" 2>&1 &&
+  if meson test -C "$ts" threads parallel prev bounds --print-errorlogs >"$ts/hostile-test.log" 2>&1 &&
      ! grep -q 'WARNING: ThreadSanitizer' "$ts/meson-logs/testlog.txt"; then
-    record tsan pass "test_threads, test_parallel and test_prev clean under -fsanitize=thread"
+    record tsan pass "test_threads, test_parallel, test_prev and test_bounds clean under -fsanitize=thread"
   else
     tail -40 "$ts/hostile-test.log"
     record tsan fail "see $ts/meson-logs/testlog.txt"

@@ -15,6 +15,7 @@
 
 #include <sgrt.h>
 
+#include "bounds.h"
 #include "executor_pthread.h"
 #include "measure.h"
 #include "memory.h"
@@ -208,6 +209,8 @@ static void *bench_main(void *arg)
     bench_read_load(r->res.load_end, sizeof r->res.load_end);
     bench_report_print(stdout, &r->res);
     if (!bench_memory_print(stdout, o->quick ? 100000u : 1000000u))
+        r->status = 1;
+    if (!o->filter_count && !bench_bounds_run(stdout, o->quick))
         r->status = 1;
     printf("total time: %.1f s\n", (bench_now_ns() - t0) * 1e-9);
     if (o->csv && !bench_report_csv(o->csv, &r->res)) {
@@ -424,6 +427,10 @@ static int parse_options(int argc, char **argv, options *o)
 
 int main(int argc, char **argv)
 {
+    /* --bounds-only [--quick]: the bounds and culling section alone. */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--bounds-only") == 0)
+            return bench_bounds_run(stdout, argc == 3 && strcmp(argv[3 - i], "--quick") == 0) ? 0 : 1;
     options o = {0};
     const int rc = parse_options(argc, argv, &o);
     if (rc)

@@ -5,21 +5,27 @@
  * world matrices, a copy of sgrt_scene_world_array(), and a colour and size
  * per slot derived from the node's user value (its kind). Both are written
  * only through the ranges a tracker collects (glBufferSubData), and the whole
- * scene is drawn with one instanced draw call over all slots; dead slots are
- * drawn as nothing.
+ * scene is culled against the camera's frustum (sgrt_scene_cull, from each
+ * node's box) and drawn with one instanced draw call per run of visible
+ * slots: culled nodes, dead slots and the sea root are not drawn at all.
  *
  *   gl_frame_loop [--ships N] [--frames N] [--size WxH] [--png FILE] [--top]
- *                 [--check] [--quiet]
+ *                 [--fov DEG] [--check] [--quiet]
  *
  * --check verifies, after every frame, that the GPU buffers equal the world
  * array and the slot kinds, and after the last frame that the image agrees
  * with a CPU ray cast of the scene computed from the local matrices alone (in
  * double precision, without sgrt's world matrices), at the projected
- * positions of known nodes and at random pixels. Exit status: 0 when all is
- * well, 1 on a failed check, 77 when no EGL/GLES 3 context can be made.
+ * positions of known nodes and at random pixels; that every node a plain
+ * per-object test finds in the frustum (its box's corners from the same
+ * double-precision worlds) was kept by the cull; and that the picture is
+ * byte-identical to the same frame drawn without culling. Exit status: 0
+ * when all is well, 1 on a failed check, 77 when no EGL/GLES 3 context can
+ * be made.
  */
 #define _GNU_SOURCE /* getopt_long */
 #include "args.h"
+#include "frustum.h"
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -115,6 +121,11 @@ static sgrt_node add(fleet *f, sgrt_node parent, enum kind k, double x, double y
         exit(1);
     }
     sgrt_node_set_user(f->s, n, (uint64_t)k);
+    /* What is drawn gets its box: the unit cube scaled by the kind's half
+     * extents (the sea root is a pure transform). */
+    const float center[3] = {0, 0, 0};
+    if (k != K_NONE)
+        sgrt_node_set_bounds(f->s, n, center, kinds[k].half);
     set_pose(f->s, n, x, y, z, 0.0);
     return n;
 }
@@ -593,7 +604,9 @@ static upload_stats upload_changes(gpu *g, sgrt_scene *s, sgrt_tracker *t, uint6
     return st;
 }
 
-static void gpu_draw(gpu *g, const camera *cam, uint32_t slot_count)
+/* A frame's start: the framebuffer cleared to the sea, the program and the
+ * camera bound. */
+static void gpu_begin(gpu *g, const camera *cam)
 {
     glBindFramebuffer(GL_FRAMEBUFFER, g->fbo);
     glViewport(0, 0, g->w, g->h);
@@ -604,7 +617,47 @@ static void gpu_draw(gpu *g, const camera *cam, uint32_t slot_count)
     glUseProgram(g->prog);
     glUniformMatrix4fv(g->u_view_proj, 1, GL_FALSE, cam->view_proj);
     glBindVertexArray(g->vao);
+}
+
+/* Every slot, dead ones drawn off-screen: the picture without culling. */
+static void gpu_draw(gpu *g, const camera *cam, uint32_t slot_count)
+{
+    gpu_begin(g, cam);
     glDrawArraysInstanced(GL_TRIANGLES, 0, 36, (GLsizei)slot_count);
+}
+
+/* Draw the visible slots only: one instanced draw per run of set bits of the
+ * node set, the instance attributes pointed at the run's first slot (GLES
+ * 3.0 has no base instance). Returns the draw calls made. */
+static uint32_t gpu_draw_visible(gpu *g, const camera *cam, const sgrt_scene *s,
+                                 const sgrt_nodeset *visible)
+{
+    gpu_begin(g, cam);
+    uint32_t words, draws = 0;
+    const uint32_t *bits = sgrt_nodeset_words(s, visible, &words);
+    for (uint32_t w = 0; w < words; w++) {
+        uint32_t b = bits[w];
+        while (b) {
+            /* A run of set bits: from the lowest one to the next clear one. */
+            const uint32_t lo = (uint32_t)__builtin_ctz(b), ones = ~(b >> lo);
+            const uint32_t hi = ones ? lo + (uint32_t)__builtin_ctz(ones) : 32u;
+            const uint32_t first = w * 32u + lo, count = hi - lo;
+            glBindBuffer(GL_ARRAY_BUFFER, g->world_buf);
+            for (GLuint col = 0; col < 4; col++)
+                glVertexAttribPointer(2 + col, 4, GL_FLOAT, GL_FALSE, 64,
+                                      (void *)(uintptr_t)((size_t)first * 64u + col * 16u));
+            glBindBuffer(GL_ARRAY_BUFFER, g->attr_buf);
+            glVertexAttribPointer(6, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(slot_attr),
+                                  (void *)(uintptr_t)((size_t)first * sizeof(slot_attr)));
+            glVertexAttribPointer(7, 3, GL_FLOAT, GL_FALSE, sizeof(slot_attr),
+                                  (void *)(uintptr_t)((size_t)first * sizeof(slot_attr) + 4u));
+            glDrawArraysInstanced(GL_TRIANGLES, 0, 36, (GLsizei)count);
+            draws++;
+            b = hi == 32u ? 0u : b & (~0u << hi);
+        }
+    }
+    bind_instance_attributes(g); /* back to slot 0 for the unculled draw */
+    return draws;
 }
 
 static unsigned char *read_pixels(gpu *g)
@@ -877,16 +930,65 @@ static void check_image(const fleet *f, const camera *cam, const unsigned char *
     free(boxes);
 }
 
+/* The cull against a plain per-object test: each drawn node's box (its
+ * kind's half extents) turned into world space by the double-precision
+ * reference world, its eight corners against the six planes. A node whose
+ * box lies inside every plane by a clear margin somewhere must have been
+ * kept. Returns how many the plain test finds in view. */
+static uint32_t check_cull(const sgrt_scene *s, const float planes[6][4],
+                           const sgrt_nodeset *visible)
+{
+    uint32_t count, in_view = 0, kept = 0;
+    sgrt_scene_world_array(s, &count);
+    for (uint32_t j = 0; j < count; j++) {
+        const sgrt_node n = sgrt_scene_slot_node(s, j);
+        uint64_t k = 0;
+        if (!n.id || sgrt_node_user(s, n, &k) != SGRT_OK || k == K_NONE || k >= K_COUNT)
+            continue;
+        kept += sgrt_nodeset_has(s, visible, n);
+        double w[16];
+        reference_world(s, n, w);
+        int outside = 0;
+        for (int p = 0; p < 6 && !outside; p++) {
+            double best = -INFINITY, scale = fabs(planes[p][3]);
+            for (int corner = 0; corner < 8; corner++) {
+                double v = planes[p][3];
+                for (int a = 0; a < 3; a++) {
+                    double x = w[12 + a];
+                    for (int b = 0; b < 3; b++)
+                        x += w[b * 4 + a] * ((corner >> b) & 1 ? 1 : -1) * kinds[k].half[b];
+                    v += planes[p][a] * x;
+                    scale += fabs(planes[p][a] * x);
+                }
+                if (v > best)
+                    best = v;
+            }
+            outside = best < 1e-5 * scale;
+        }
+        if (!outside) {
+            in_view++;
+            EXPECT(sgrt_nodeset_has(s, visible, n),
+                   "slot %u (%s) is in view by the plain test but was culled", j, kinds[k].name);
+        }
+    }
+    printf("cull check: %u nodes in view by the plain per-object test, %u kept by the cull\n",
+           in_view, kept);
+    return in_view;
+}
+
 /* ---- main ---------------------------------------------------------------------- */
 
 static void usage(FILE *f, const char *argv0)
 {
     fprintf(f,
-            "usage: %s [--ships N] [--frames N] [--size WxH] [--png FILE] [--top] [--check] [--quiet]\n"
+            "usage: %s [--ships N] [--frames N] [--size WxH] [--png FILE] [--top] [--fov DEG]\n"
+            "          [--check] [--quiet]\n"
             "  --ships N    ships in the fleet, 1..100000 (default 256)\n"
             "  --frames N   frames to run, 1..100000 (default 60)\n"
             "  --size WxH   image size, each 16..8192 (default 1280x720)\n"
-            "  --png FILE   where the last frame goes (default frame.png; \"\" for none)\n",
+            "  --png FILE   where the last frame goes (default frame.png; \"\" for none)\n"
+            "  --fov DEG    vertical field of view, 5..120 (default 45; narrower: part of the\n"
+            "               fleet is culled)\n",
             argv0);
 }
 
@@ -907,15 +1009,15 @@ static bool arg_size(const char *s, int *w, int *h)
 
 int main(int argc, char **argv)
 {
-    int nships = 256, frames = 60, w = 1280, h = 720, check = 0, quiet = 0, top = 0;
+    int nships = 256, frames = 60, w = 1280, h = 720, check = 0, quiet = 0, top = 0, fov_deg = 45;
     const char *png_path = "frame.png";
-    enum { OPT_SHIPS = 1, OPT_FRAMES, OPT_SIZE, OPT_PNG, OPT_CHECK, OPT_TOP, OPT_QUIET };
+    enum { OPT_SHIPS = 1, OPT_FRAMES, OPT_SIZE, OPT_PNG, OPT_CHECK, OPT_TOP, OPT_QUIET, OPT_FOV };
     static const struct option longopts[] = {
         {"ships", required_argument, NULL, OPT_SHIPS}, {"frames", required_argument, NULL, OPT_FRAMES},
         {"size", required_argument, NULL, OPT_SIZE},   {"png", required_argument, NULL, OPT_PNG},
         {"check", no_argument, NULL, OPT_CHECK},       {"top", no_argument, NULL, OPT_TOP},
-        {"quiet", no_argument, NULL, OPT_QUIET},       {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"quiet", no_argument, NULL, OPT_QUIET},       {"fov", required_argument, NULL, OPT_FOV},
+        {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
     };
     int c;
     bool ok = true;
@@ -941,6 +1043,9 @@ int main(int argc, char **argv)
             break;
         case OPT_QUIET:
             quiet = 1;
+            break;
+        case OPT_FOV:
+            ok = arg_int("--fov", optarg, 5, 120, &fov_deg);
             break;
         case 'h':
             usage(stdout, argv[0]);
@@ -969,12 +1074,14 @@ int main(int argc, char **argv)
 
     fleet f;
     memset(&f, 0, sizeof f);
-    if (sgrt_scene_create(NULL, &f.s) != SGRT_OK)
+    const sgrt_scene_desc desc = {.flags = SGRT_SCENE_BOUNDS}; /* boxes, for the cull */
+    if (sgrt_scene_create(&desc, &f.s) != SGRT_OK)
         return 1;
     build_fleet(&f, nships);
     sgrt_scene *s = f.s;
     sgrt_tracker *tracker;
-    if (sgrt_tracker_create(s, &tracker) != SGRT_OK)
+    sgrt_nodeset *visible;
+    if (sgrt_tracker_create(s, &tracker) != SGRT_OK || sgrt_nodeset_create(s, &visible) != SGRT_OK)
         return 1;
 
     /* The camera frames the whole fleet: from above (--top) or at three quarters. */
@@ -982,7 +1089,7 @@ int main(int argc, char **argv)
     const double cx = (cols - 1) * SPACING_X / 2, cz = (rows - 1) * SPACING_Z / 2;
     const double extent = fmax(cols * SPACING_X / ((double)w / h), rows * SPACING_Z) / 2 + 4;
     camera cam;
-    const double fov = 45.0 * 3.14159265358979 / 180;
+    const double fov = fov_deg * 3.14159265358979 / 180;
     if (top) {
         const double eye[3] = {cx, 8 + extent / tan(fov / 2), cz}, at[3] = {cx, 0, cz},
                      up[3] = {0, 0, -1};
@@ -995,6 +1102,12 @@ int main(int argc, char **argv)
         camera_look(&cam, eye, at, up, fov, w, h);
     }
 
+    /* The planes of the matrix the GPU draws with. */
+    float planes[6][4];
+    double vp[16];
+    for (int i = 0; i < 16; i++)
+        vp[i] = cam.view_proj[i];
+    frustum_from_view_proj(vp, planes);
     uint64_t *holder = NULL;
     uint32_t holder_cap = 0;
     slot_attr *staging = NULL;
@@ -1006,7 +1119,10 @@ int main(int argc, char **argv)
         sgrt_scene_world_array(s, &slot_count);
         staging = realloc(staging, (size_t)(slot_count + 1) * sizeof *staging);
         const upload_stats st = upload_changes(&g, s, tracker, &holder, &holder_cap, staging);
-        gpu_draw(&g, &cam, slot_count);
+        sgrt_cull_stats cs;
+        if (sgrt_scene_cull(s, (const float(*)[4])planes, 6, NULL, visible, &cs) != SGRT_OK)
+            return 1;
+        const uint32_t draws = gpu_draw_visible(&g, &cam, s, visible);
         const size_t up = st.world_bytes + st.attr_bytes;
         const size_t full = (size_t)slot_count * (64u + sizeof(slot_attr));
         if (frame) { /* frame 0 is the initial full upload */
@@ -1015,9 +1131,9 @@ int main(int argc, char **argv)
         }
         if (!quiet)
             printf("frame %3d: %3d nodes touched, %4u worlds recomputed, %3u ranges, "
-                   "uploaded %7zu B of %7zu B (%5.2f%%)\n",
+                   "uploaded %7zu B of %7zu B (%5.2f%%), %4u visible in %3u draws\n",
                    frame, touched, (unsigned)recomputed, (unsigned)st.ranges, up, full,
-                   100.0 * (double)up / (double)full);
+                   100.0 * (double)up / (double)full, (unsigned)cs.visible, (unsigned)draws);
         if (check)
             check_buffers(&g, s, frame);
     }
@@ -1031,6 +1147,22 @@ int main(int argc, char **argv)
                (double)total_full / (double)(total_up ? total_up : 1));
 
     unsigned char *px = read_pixels(&g);
+    printf("visible: %u of %u nodes\n", (unsigned)sgrt_nodeset_count(s, visible), (unsigned)nodes);
+    if (check) {
+        /* Culling only leaves out what lies outside the frustum: the same
+         * frame drawn without it must give the same bytes. */
+        uint32_t slot_count;
+        sgrt_scene_world_array(s, &slot_count);
+        gpu_draw(&g, &cam, slot_count);
+        unsigned char *unculled = read_pixels(&g);
+        size_t differ = 0;
+        for (size_t i = 0; i < (size_t)w * h * 4; i++)
+            differ += px[i] != unculled[i];
+        EXPECT(differ == 0, "the culled picture differs from the unculled one in %zu bytes", differ);
+        printf("culled picture: %s the unculled one\n", differ ? "differs from" : "byte-identical to");
+        free(unculled);
+        check_cull(s, (const float(*)[4])planes, visible);
+    }
     if (png_path[0]) {
         if (write_png(png_path, px, w, h))
             printf("wrote %s (%dx%d)\n", png_path, w, h);

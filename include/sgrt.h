@@ -31,15 +31,16 @@
  *     same tracker or node set where one of them writes it: the tracker and
  *     node set calls that take a non-const tracker or set write it
  *     (sgrt_tracker_collect its tracker; sgrt_nodeset_from_changes its
- *     destination, and its tracker when consuming), and sgrt_scene_check
- *     reads every node set (never a tracker's pending bits). Any other call
- *     on a scene needs exclusive access to it.
+ *     destination, and its tracker when consuming; sgrt_scene_cull its
+ *     result), and sgrt_scene_check reads every node set (never a
+ *     tracker's pending bits). Any other call on a scene needs exclusive
+ *     access to it.
  *   - Memory: a scene owns all of its storage. Only sgrt_scene_create,
  *     sgrt_scene_reserve, sgrt_scene_compact, sgrt_node_create (when the scene
  *     must grow), sgrt_node_set_parent (when a relocation must grow the scene),
  *     sgrt_tracker_create and sgrt_nodeset_create allocate. Setting
- *     transforms, updating, reading, destroying, node set membership and
- *     collecting never allocate. Every call that allocates checks the
+ *     transforms and bounds, updating, reading, destroying, node set
+ *     membership, culling and collecting never allocate. Every call that allocates checks the
  *     alignment of each block it gets (see sgrt_allocator): wherever a
  *     function below lists NOMEM, it returns SGRT_ERR_ALIGNMENT, having freed
  *     the block and changed nothing, when the allocator ignored `align`.
@@ -211,7 +212,19 @@ typedef enum sgrt_scene_flags {
      *  before recomputed (the parallel update's tasks also pass once more
      *  over their ranges' words). Without it the scene keeps no such memory
      *  and the update does no such work. */
-    SGRT_SCENE_PREV_WORLD = 1
+    SGRT_SCENE_PREV_WORLD = 1,
+    /** Keep a local bounding box per node and its world box, computed by the
+     *  update (see "Bounds and culling"). Costs 48 bytes and about 3 bits per
+     *  slot of capacity; each update computes the world box of every node
+     *  with a box whose world it recomputes or whose box was set since.
+     *  Without it the scene keeps no such memory and the update does no
+     *  such work. */
+    SGRT_SCENE_BOUNDS = 2,
+    /** SGRT_SCENE_BOUNDS, and beside it each node's subtree box (its own
+     *  world box joined with its descendants'), kept current by the update
+     *  and used by sgrt_scene_cull to skip or accept whole subtrees. Costs
+     *  36 more bytes and about 2 bits per slot of capacity. */
+    SGRT_SCENE_SUBTREE_BOUNDS = 4
 } sgrt_scene_flags;
 
 /** What sgrt_node_set_parent keeps fixed. */
@@ -699,6 +712,148 @@ SGRT_API sgrt_node sgrt_nodeset_next(const sgrt_scene *s, const sgrt_nodeset *se
  *  that may allocate (as for sgrt_scene_world_array). NULL for bad arguments. */
 SGRT_API const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, const sgrt_nodeset *set,
                                             uint32_t *out_word_count);
+
+/* ------------------------------------------------------------------------- */
+/* Bounds and culling                                                        */
+/* ------------------------------------------------------------------------- */
+
+/* In a scene created with SGRT_SCENE_BOUNDS, a node may carry a local
+ * axis-aligned box (center and half extents, in its local space). The
+ * update computes its world box, the box of the local box under the node's
+ * world matrix (Arvo's method: center' = M x center, half' = |M| x half),
+ * for every node whose world it recomputes or whose box was set since,
+ * rounded outward: the stored box contains the exact box of the float
+ * world matrix and local box, and exceeds it on each side by at most about
+ * 2^-20 x (|translation| + |M| x (|center| + half)) of that axis. World
+ * boxes are stored as min and max, structure of arrays (six float arrays
+ * indexed by slot), so that a cull loads 8 or 16 boxes at once, and are
+ * bit-identical on every kernel level and target, in the serial and the
+ * parallel update alike. A world matrix whose last row is not (0, 0, 0, 1),
+ * or a box that does not fit in float, gives an infinite box on the axes
+ * concerned (never culled). A node without a box (the default) is a pure
+ * transform: it is never visible and adds nothing to subtree boxes. World
+ * and subtree boxes are as of the last update, like world matrices; a
+ * tracker reports a slot whose world box changes (its world was recomputed,
+ * or its box was set or cleared since). Boxes travel with their nodes when
+ * slots change (re-parenting, hole reclamation, sgrt_scene_compact).
+ *
+ * With SGRT_SCENE_SUBTREE_BOUNDS the update also keeps, after its kernels,
+ * each node's subtree box (its world box joined with its descendants'): it
+ * revisits only the nodes whose own box changed and their ancestors, in
+ * reverse slot order (children before parents). An ancestor takes a changed
+ * child's box by growing, and re-joins all its children only when that
+ * child's old box lay on its boundary and shrank from it, or when a child
+ * was destroyed or re-parented away on its boundary; a node whose own box
+ * changed re-joins its children (which changed too, when its world moved).
+ * Cost O(changed nodes x depth), plus the children of the nodes re-joined.
+ *
+ * Frustum culling: a plane is float[4] {nx, ny, nz, d}; a point p is inside
+ * when nx*px + ny*py + nz*pz + d >= 0 (normals point into the frustum, need
+ * not be unit length). A box is culled when it lies wholly outside one of
+ * the planes, with the test rounded so that it is conservative: a box that
+ * meets the frustum in exact arithmetic is never culled, and a box outside
+ * a plane by more than about 2^-20 x (|d| + |n|_1 x the largest coordinate
+ * of the box) is. */
+
+/** Give a node a local box: center and half extents (>= 0; -0 is taken as
+ *  +0), in its local space. Values bit-identical to its current box change
+ *  nothing; otherwise the next update computes its world box (and a tracker
+ *  reports its slot then). O(1); never allocates.
+ *  Errors: INVALID_ARG (s, center or half_extent NULL; a value NaN or
+ *  infinite; a half extent negative; a scene created without
+ *  SGRT_SCENE_BOUNDS), STALE_HANDLE. */
+SGRT_API sgrt_result sgrt_node_set_bounds(sgrt_scene *s, sgrt_node node, const float center[3],
+                                          const float half_extent[3]);
+
+/** Set `count` boxes as if sgrt_node_set_bounds were called for i = 0 ..
+ *  count-1 in order. All or nothing: if any entry is refused (stale handle:
+ *  STALE_HANDLE; a value NaN, infinite, or a negative half extent:
+ *  INVALID_ARG) nothing changes, that error is returned, and *out_bad
+ *  (optional) receives the index of the first refused entry. nodes, center
+ *  and half_extent may be NULL when count is 0. Two passes over the entries
+ *  (check, then write); O(count); never allocates. Errors: INVALID_ARG (s
+ *  NULL, arrays NULL with count > 0, a scene without SGRT_SCENE_BOUNDS;
+ *  *out_bad untouched), or the refused entry's error. */
+SGRT_API sgrt_result sgrt_nodes_set_bounds(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
+                                           const float (*center)[3],
+                                           const float (*half_extent)[3], uint32_t *out_bad);
+
+/** Take a node's box away: it becomes a pure transform again (invisible
+ *  after the next update). A node without a box is left as it is. O(1);
+ *  never allocates. Errors: INVALID_ARG (s NULL, a scene without
+ *  SGRT_SCENE_BOUNDS), STALE_HANDLE. */
+SGRT_API sgrt_result sgrt_node_clear_bounds(sgrt_scene *s, sgrt_node node);
+
+/** Read a node's local box as set (now, not as of the last update). A node
+ *  without one reads center {0, 0, 0} and half extents {-1, -1, -1}.
+ *  O(1). Errors: INVALID_ARG (NULL argument, a scene without
+ *  SGRT_SCENE_BOUNDS), STALE_HANDLE. */
+SGRT_API sgrt_result sgrt_node_bounds(const sgrt_scene *s, sgrt_node node, float center[3],
+                                      float half_extent[3]);
+
+/** A node's world box as of the last update, as min and max corners. A node
+ *  that had no box then reads the empty box: min {+inf, +inf, +inf}, max
+ *  {-inf, -inf, -inf}. O(1). Errors: INVALID_ARG (NULL argument, a scene
+ *  without SGRT_SCENE_BOUNDS), STALE_HANDLE. */
+SGRT_API sgrt_result sgrt_node_world_bounds(const sgrt_scene *s, sgrt_node node, float min[3],
+                                            float max[3]);
+
+/** A node's subtree box as of the last update: its world box joined with
+ *  those of all its descendants (the empty box, as above, when none of them
+ *  had a box). Exact: each side is the extreme of the member boxes' sides.
+ *  O(1). Errors: INVALID_ARG (NULL argument, a scene without
+ *  SGRT_SCENE_SUBTREE_BOUNDS), STALE_HANDLE. */
+SGRT_API sgrt_result sgrt_node_subtree_bounds(const sgrt_scene *s, sgrt_node node, float min[3],
+                                              float max[3]);
+
+/** The world boxes for a renderer: structure of arrays, one float per slot
+ *  in each array (each 64-byte aligned), as of the last update. Slot i has
+ *  a box when bit (i % 32) of valid[i / 32] is set; other entries hold
+ *  unspecified values. */
+typedef struct sgrt_bounds_arrays {
+    const float *min[3];   /**< min x, min y, min z */
+    const float *max[3];   /**< max x, max y, max z */
+    const uint32_t *valid; /**< (slot_count + 31) / 32 words */
+    uint32_t slot_count;   /**< as sgrt_scene_world_array's */
+} sgrt_bounds_arrays;
+
+/** Fill *out with the world box arrays. The pointers stay valid as the world
+ *  array's (until the next call that may allocate). O(1).
+ *  Errors: INVALID_ARG (s or out NULL, a scene without SGRT_SCENE_BOUNDS). */
+SGRT_API sgrt_result sgrt_scene_bounds_arrays(const sgrt_scene *s, sgrt_bounds_arrays *out);
+
+/** What one sgrt_scene_cull did (all optional reading). */
+typedef struct sgrt_cull_stats {
+    uint32_t visible;           /**< members of the result */
+    uint32_t boxes_tested;      /**< world boxes tested one by one against the planes */
+    uint32_t subtrees_tested;   /**< subtree boxes tested */
+    uint32_t subtrees_skipped;  /**< wholly outside: none of their boxes tested */
+    uint32_t subtrees_accepted; /**< wholly inside: all taken without a test */
+} sgrt_cull_stats;
+
+/** Frustum culling into a node set: out becomes the set of live nodes that
+ *  had a world box at the last update, are members of `only` (NULL: every
+ *  node) and are not culled by the plane_count (1 to 8) planes (conventions
+ *  above). out may be `only`. Boxes are tested several at a time on the
+ *  scene's kernel (4, 8 or 16 lanes), 32 slots per alive word, skipping
+ *  words with no candidate; every kernel level gives the same set. In a
+ *  scene with SGRT_SCENE_SUBTREE_BOUNDS, the subtree box of a node stored
+ *  with its subtree in one run of slots (depth-first order: a recursive
+ *  loader, sgrt_scene_compact) is tested first, slot order, from the
+ *  roots: wholly outside one plane, the subtree is skipped; wholly inside
+ *  every plane, its nodes are taken without a test. The result is then a
+ *  subset of the box-by-box one that differs from it only by boxes outside
+ *  a plane in exact arithmetic. After a re-parenting that relocated
+ *  storage, or sgrt_scene_compact, the cull goes box by box until the next
+ *  update. *out_stats (optional) receives counts.
+ *  Cost O(slot count / 32 + boxes tested x planes); never allocates; writes
+ *  only out (see Threads).
+ *  Errors: INVALID_ARG (s, planes or out NULL; plane_count 0 or above 8; a
+ *  plane with a value NaN or infinite; a set of another scene; a scene
+ *  without SGRT_SCENE_BOUNDS), each leaving out unchanged. */
+SGRT_API sgrt_result sgrt_scene_cull(const sgrt_scene *s, const float (*planes)[4],
+                                     uint32_t plane_count, const sgrt_nodeset *only,
+                                     sgrt_nodeset *out, sgrt_cull_stats *out_stats);
 
 /* ------------------------------------------------------------------------- */
 /* Queries and diagnostics                                                   */

@@ -69,6 +69,7 @@ sgrt_result sgrt_node_create(sgrt_scene *s, sgrt_node parent, sgrt_node *out)
     s->st.user[slot] = 0;
     s->st.first_child[slot] = SGRT__NONE;
     sgrt__prev_created(s, slot);
+    sgrt__bounds_created(s, slot);
     link_child(s, slot, ps);
     sgrt__slot_occupy(s, slot);
     sgrt__dirty_set(s, slot);
@@ -85,6 +86,7 @@ sgrt_result sgrt_node_destroy(sgrt_scene *s, sgrt_node node)
     const uint32_t root = sgrt__resolve(s, node);
     if (root == SGRT__NONE)
         return SGRT_ERR_STALE_HANDLE;
+    sgrt__bounds_unlinked(s, root);
     unlink_child(s, root);
     uint32_t x = root;
     while (x != SGRT__NONE) {
@@ -246,10 +248,14 @@ sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent
             return r;
     }
     /* Nothing can fail from here on. */
+    sgrt__bounds_unlinked(s, ns);
     unlink_child(s, ns);
-    if (k)
+    if (k) {
         ns = relocate(s, ns, ps, k);
+        sgrt__bounds_slots_moved(s, false, false);
+    }
     link_child(s, ns, ps);
+    sgrt__bounds_linked(s, ns);
     if (keep == SGRT_KEEP_WORLD)
         memcpy(s->st.local[ns], new_local, sizeof new_local);
     sgrt__dirty_mark(s, ns, true);

@@ -22,6 +22,8 @@
  *   registry.c   slot bitfields that follow storage (trackers, node sets)
  *   tracker.c    change trackers        nodeset.c  node sets
  *   prev.c       previous worlds (SGRT_SCENE_PREV_WORLD)
+ *   bounds.c     local, world and subtree boxes (SGRT_SCENE_BOUNDS,
+ *                SGRT_SCENE_SUBTREE_BOUNDS)     cull.c  frustum culling
  * Debugging (src/debug/):
  *   check.c      the invariant checker  dump.c  sgrt_scene_dump (DOT, JSON) */
 #ifndef SGRT_INTERNAL_H
@@ -75,22 +77,55 @@ typedef float sgrt__mat4[16];
     X(pdirty)                                                                          \
     X(work)
 
-/* Per-slot state a scene keeps only when its desc asks for it
- * (SGRT_SCENE_PREV_WORLD; prev.c says what it holds): otherwise these
- * pointers are NULL and take no memory. When present they are laid out,
- * grown, relocated and compacted with the lists above: copy_slot copies the
- * arrays by their kind, and each bitfield's bit with it, keeping the
- * bitfield's summary exact (name_sum: bit w set iff name[w] != 0). Bits of
- * dead slots may stay set; the update ignores them. */
+/* A node's subtree box and the bookkeeping of its maintenance (bounds.c):
+ * the box as min / max corners (empty: min +inf, max -inf), one past the
+ * highest slot of the subtree at the last pass (never below it: it may be
+ * higher), and the number of nodes in the subtree then. */
+typedef struct sgrt__subtree {
+    float lo[3], hi[3];
+    uint32_t end, count;
+} sgrt__subtree;
+
+/* Per-slot state a scene keeps only when its desc asks for it, X(name, ...,
+ * flag) kept only with `flag` among the scene's flags (prev.c and bounds.c
+ * say what they hold): otherwise these pointers are NULL and take no memory.
+ * When present they are laid out, grown, relocated and compacted with the
+ * lists above: copy_slot copies the arrays by their kind, and each
+ * bitfield's bit with it, keeping the bitfield's summary exact (name_sum:
+ * bit w set iff name[w] != 0). Bits of dead slots may stay set; their
+ * readers mask them with alive, and a new node clears its own. */
 #define SGRT__OPTIONAL_SLOT_ARRAYS(X)                                                  \
-    X(prev_world, sgrt__mat4, DATA)   /* the world after the update before the last */
+    X(prev_world, sgrt__mat4, DATA, SGRT_SCENE_PREV_WORLD) /* world after the update before */ \
+    X(lb_cx, float, DATA, SGRT_SCENE_BOUNDS) /* local box center, structure of arrays */ \
+    X(lb_cy, float, DATA, SGRT_SCENE_BOUNDS)                                           \
+    X(lb_cz, float, DATA, SGRT_SCENE_BOUNDS)                                           \
+    X(lb_ex, float, DATA, SGRT_SCENE_BOUNDS) /* local box half extents */             \
+    X(lb_ey, float, DATA, SGRT_SCENE_BOUNDS)                                           \
+    X(lb_ez, float, DATA, SGRT_SCENE_BOUNDS)                                           \
+    X(wb_lx, float, DATA, SGRT_SCENE_BOUNDS) /* world box min, as of the last update */ \
+    X(wb_ly, float, DATA, SGRT_SCENE_BOUNDS)                                           \
+    X(wb_lz, float, DATA, SGRT_SCENE_BOUNDS)                                           \
+    X(wb_hx, float, DATA, SGRT_SCENE_BOUNDS) /* world box max */                      \
+    X(wb_hy, float, DATA, SGRT_SCENE_BOUNDS)                                           \
+    X(wb_hz, float, DATA, SGRT_SCENE_BOUNDS)                                           \
+    X(sub, sgrt__subtree, DATA, SGRT_SCENE_SUBTREE_BOUNDS) /* subtree box */           \
+    X(sub_delta, int32_t, DATA, SGRT_SCENE_SUBTREE_BOUNDS) /* nodes gained, not yet counted */
 #define SGRT__OPTIONAL_SLOT_BITFIELDS(X)                                               \
-    X(prev_moved) /* recomputed by the last update: prev_world != world */          \
-    X(prev_fresh) /* created since the last update */
+    X(prev_moved, SGRT_SCENE_PREV_WORLD) /* recomputed by the last update */          \
+    X(prev_fresh, SGRT_SCENE_PREV_WORLD) /* created since the last update */          \
+    X(b_has, SGRT_SCENE_BOUNDS)       /* has a local box (now) */                     \
+    X(b_valid, SGRT_SCENE_BOUNDS)     /* had one at the last update: world box valid */ \
+    X(b_dirty, SGRT_SCENE_BOUNDS)     /* box set or cleared since the last update */  \
+    X(s_dirty, SGRT_SCENE_SUBTREE_BOUNDS) /* subtree record to revisit */            \
+    X(s_full, SGRT_SCENE_SUBTREE_BOUNDS)  /* ... by joining all its children again */
+/* Optional arrays zeroed when storage is allocated: a cull reads whole words
+ * of boxes, dead and box-less slots included, so every value is defined. */
+#define SGRT__ZEROED_FLAGS (SGRT_SCENE_BOUNDS | SGRT_SCENE_SUBTREE_BOUNDS)
 
 #define SGRT__DECLARE_ARRAY(name, type, kind) type *name;
+#define SGRT__DECLARE_OPTIONAL_ARRAY(name, type, kind, flag) type *name;
 #define SGRT__DECLARE_BITFIELD(name) uint32_t *name;
-#define SGRT__DECLARE_OPTIONAL_BITFIELD(name) uint32_t *name, *name##_sum;
+#define SGRT__DECLARE_OPTIONAL_BITFIELD(name, flag) uint32_t *name, *name##_sum;
 
 /* The slot storage: every per-slot array in one allocation. */
 typedef struct sgrt__storage {
@@ -102,7 +137,7 @@ typedef struct sgrt__storage {
     SGRT__SLOT_ARRAYS(SGRT__DECLARE_ARRAY)
     SGRT__SLOT_BITFIELDS(SGRT__DECLARE_BITFIELD)
     SGRT__PLAN_BITFIELDS(SGRT__DECLARE_BITFIELD)
-    SGRT__OPTIONAL_SLOT_ARRAYS(SGRT__DECLARE_ARRAY)
+    SGRT__OPTIONAL_SLOT_ARRAYS(SGRT__DECLARE_OPTIONAL_ARRAY)
     SGRT__OPTIONAL_SLOT_BITFIELDS(SGRT__DECLARE_OPTIONAL_BITFIELD)
     uint32_t *work_sum;   /* bit w set iff work[w] != 0 */
     uint32_t *cross_sum;  /* bit w set iff cross[w] != 0 */
@@ -173,6 +208,9 @@ struct sgrt_scene {
     uint32_t cap_floor; /* capacity compaction keeps: initial_capacity, reserve */
     uint32_t hole_slack; /* SGRT__HOLE_SLACK; tests lower it to reclaim often */
     uint32_t reclaims;   /* hole reclamations run (white-box tests) */
+    /* Subtree records name slots that a relocation or compaction has moved
+     * since the last update: the cull goes box by box until the next one. */
+    bool subtree_stale;
     /* Lowest slot of a dirty node whose descendants may not be marked yet
      * (SGRT__NONE: none): the closure pass starts after it. Every live node
      * below a dirty node is dirty or lies after close_from. */
@@ -367,6 +405,9 @@ void sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16]);
  * one calls it for every word with work, each task of the parallel one for
  * the words of its range. */
 void sgrt__update_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask);
+/* What both updates do after their kernels: new nodes' previous worlds,
+ * subtree boxes. */
+void sgrt__update_finish(sgrt_scene *s);
 
 /* ---- prev.c -------------------------------------------------------------- */
 
@@ -383,6 +424,41 @@ void sgrt__prev_save_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask);
 /* After the kernels: the new nodes' previous world is their first world.
  * O(sum words + new nodes). */
 void sgrt__prev_finish(sgrt_scene *s);
+
+/* ---- bounds.c ------------------------------------------------------------ */
+
+/* The kernels' view of the scene's boxes (NULL pointers without
+ * SGRT_SCENE_BOUNDS). */
+void sgrt__bounds_view_of(const sgrt_scene *s, sgrt__bounds_view *v);
+/* A node was created in `slot`: no box, a fresh subtree record. Nothing
+ * without SGRT_SCENE_BOUNDS. */
+void sgrt__bounds_created(sgrt_scene *s, uint32_t slot);
+/* The node in `slot` leaves its parent (destroyed or re-parented; links not
+ * changed yet) / joins `parent` (links changed): the parents' subtree
+ * records learn it. Nothing without SGRT_SCENE_SUBTREE_BOUNDS. */
+void sgrt__bounds_unlinked(sgrt_scene *s, uint32_t slot);
+/* A slot became dead: it has no world box (bounds arrays' valid bits). */
+void sgrt__bounds_vacated(sgrt_scene *s, uint32_t slot);
+void sgrt__bounds_linked(sgrt_scene *s, uint32_t slot);
+/* Nodes changed slot: by relocation (`renumbered` false: the cull goes box
+ * by box until the next update), or every live node, in order, by
+ * reclamation or compaction (every subtree record is rebuilt by the next
+ * update; after a compaction, which reorders, the cull goes box by box
+ * until then too). */
+void sgrt__bounds_slots_moved(sgrt_scene *s, bool renumbered, bool reordered);
+/* Before an update's kernel recomputes the slots `d` of word w, for the
+ * slots `mask` of the word: the world boxes of nodes whose box changed but
+ * whose world does not are computed, validity follows the boxes, trackers
+ * learn of the changed boxes, subtree records to revisit are marked. Only
+ * with SGRT_SCENE_BOUNDS. */
+void sgrt__bounds_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask);
+/* Whether an update has bounds work even when no world is dirty. */
+bool sgrt__bounds_pending(const sgrt_scene *s);
+/* After the kernels: the subtree records of the marked nodes and their
+ * ancestors, children before parents. Only with SGRT_SCENE_SUBTREE_BOUNDS. */
+void sgrt__subtree_pass(sgrt_scene *s);
+/* The world box of `slot` (valid or not), and its subtree record's box. */
+void sgrt__bounds_world_box(const sgrt_scene *s, uint32_t slot, float lo[3], float hi[3]);
 
 /* ---- dump.c -------------------------------------------------------------- */
 

@@ -88,9 +88,11 @@ static uint32_t update_cross(sgrt_scene *s)
                 sgrt__bit_clear(st->dirty_sum, w);
         }
     )
+    sgrt__bounds_view bv;
+    sgrt__bounds_view_of(s, &bv);
     const sgrt__update_view v = {
         (const float(*)[16])st->local, st->world, st->parent, st->work, st->work_sum,
-        0, st->sum_words,
+        0, st->sum_words, st->b_has ? &bv : NULL,
     };
     return s->k.update(&v);
 }
@@ -109,9 +111,11 @@ static void update_range(sgrt_scene *s, uint32_t r)
         /* The cross set's slots had theirs before the tasks. */
         sgrt__update_side_word(s, w, st->dirty[w], ~st->cross[w]);
     }
+    sgrt__bounds_view bv;
+    sgrt__bounds_view_of(s, &bv);
     const sgrt__update_view v = {
         (const float(*)[16])st->local, st->world, st->parent, st->dirty, st->dirty_sum,
-        sum_first, sum_end,
+        sum_first, sum_end, st->b_has ? &bv : NULL,
     };
     s->range_count[r] = s->k.update(&v);
 }
@@ -123,11 +127,12 @@ static void range_task(void *ctx, uint32_t i)
 }
 
 /* Whether range r has anything to do: a dirty word, slots the pending
- * closure pass reaches, or previous worlds to catch up. */
+ * closure pass reaches, previous worlds to catch up, or boxes set. */
 static bool range_has_work(const sgrt_scene *s, uint32_t r)
 {
     for (uint32_t sw = s->range_sum[r]; sw < s->range_sum[r + 1]; sw++)
-        if (s->st.dirty_sum[sw] || (s->st.prev_world && s->st.prev_moved_sum[sw]))
+        if (s->st.dirty_sum[sw] || (s->st.prev_world && s->st.prev_moved_sum[sw]) ||
+            (s->st.b_has && s->st.b_dirty_sum[sw]))
             return true;
     const uint32_t end = s->range_sum[r + 1] * SGRT__SLOTS_PER_SUM;
     return s->close_from != SGRT__NONE && s->close_from + 1u < end &&
@@ -145,8 +150,9 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
         dirty = s->st.dirty_sum[sw] != 0;
     if (!dirty) {
         /* Nothing moved (a pending closure below nodes destroyed since has
-         * nothing left to mark). Previous worlds may have to catch up. */
-        if (s->st.prev_world)
+         * nothing left to mark). Previous worlds may have to catch up, and
+         * boxes set since to be computed. */
+        if (s->st.prev_world || sgrt__bounds_pending(s))
             return sgrt_scene_update(s);
         sgrt__dirty_close_done(s);
         return 0; /* an idle frame wakes no thread */
@@ -175,8 +181,7 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
     else if (ntasks > 1u)
         ex->run(ex->user, ntasks, range_task, s);
     sgrt__dirty_close_done(s);
-    if (s->st.prev_world)
-        sgrt__prev_finish(s);
+    sgrt__update_finish(s);
     for (uint32_t r = 0; r < s->plan_ranges; r++)
         count += s->range_count[r];
     return count;

@@ -48,7 +48,8 @@ sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
     const uint32_t max_nodes = desc->max_nodes ? desc->max_nodes : SGRT_MAX_NODES;
     if (max_nodes > SGRT_MAX_NODES || desc->initial_capacity > max_nodes ||
         (uint32_t)desc->max_simd > SGRT__LEVEL_MAX ||
-        (desc->flags & ~(uint32_t)SGRT_SCENE_PREV_WORLD) != 0u)
+        (desc->flags & ~(uint32_t)(SGRT_SCENE_PREV_WORLD | SGRT_SCENE_BOUNDS |
+                                   SGRT_SCENE_SUBTREE_BOUNDS)) != 0u)
         return SGRT_ERR_INVALID_ARG;
 
     sgrt_result err;
@@ -59,7 +60,9 @@ sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
     s->alloc = a;
     s->log = desc->log;
     s->log_user = desc->log_user;
-    s->flags = desc->flags;
+    /* Subtree boxes are built from world boxes. */
+    s->flags = desc->flags & SGRT_SCENE_SUBTREE_BOUNDS ? desc->flags | SGRT_SCENE_BOUNDS
+                                                       : desc->flags;
     s->max_nodes = max_nodes;
     s->close_from = SGRT__NONE;
     s->structure_version = 1; /* plan_version 0: no plan yet */

@@ -4,11 +4,11 @@
 #include "internal.h"
 #include <string.h>
 
-/* Lay out every array for `cap` slots in one block, the optional ones too
- * when `optional`; with block NULL only computes the size. Sizes are summed
- * in 64 bits: false when the total does not fit in size_t (32-bit targets
- * past ~25 M slots). */
-static bool layout(sgrt__storage *st, uint32_t cap, void *block, bool optional)
+/* Lay out every array for `cap` slots in one block, the optional ones of the
+ * scene flags `flags` too; with block NULL only computes the size. Sizes are
+ * summed in 64 bits: false when the total does not fit in size_t (32-bit
+ * targets past ~25 M slots). */
+static bool layout(sgrt__storage *st, uint32_t cap, void *block, uint32_t flags)
 {
     uint8_t *b = block;
     uint64_t off = 0;
@@ -25,13 +25,13 @@ static bool layout(sgrt__storage *st, uint32_t cap, void *block, bool optional)
     SGRT__SLOT_ARRAYS(PLACE_ARRAY)
     SGRT__SLOT_BITFIELDS(PLACE_BITFIELD)
     SGRT__PLAN_BITFIELDS(PLACE_BITFIELD)
-#define PLACE_OPTIONAL_ARRAY(name, type, kind)                                         \
-    if (optional)                                                                      \
+#define PLACE_OPTIONAL_ARRAY(name, type, kind, flag)                                   \
+    if (flags & (flag))                                                                \
         PLACE(name, type, cap);                                                        \
     else                                                                               \
         st->name = NULL;
-#define PLACE_OPTIONAL_BITFIELD(name)                                                  \
-    if (optional) {                                                                    \
+#define PLACE_OPTIONAL_BITFIELD(name, flag)                                            \
+    if (flags & (flag)) {                                                              \
         PLACE(name, uint32_t, st->words);                                              \
         PLACE(name##_sum, uint32_t, st->sum_words);                                    \
     } else {                                                                           \
@@ -57,30 +57,34 @@ static bool layout(sgrt__storage *st, uint32_t cap, void *block, bool optional)
 size_t sgrt__storage_bytes(uint32_t cap)
 {
     sgrt__storage st;
-    return layout(&st, cap, NULL, false) ? st.size : 0u;
+    return layout(&st, cap, NULL, 0u) ? st.size : 0u;
 }
 
 /* A new block for `cap` slots with every bitfield zero. */
 static sgrt_result storage_alloc(const sgrt_scene *s, uint32_t cap, sgrt__storage *st)
 {
-    const bool optional = (s->flags & SGRT_SCENE_PREV_WORLD) != 0u;
-    if (!layout(st, cap, NULL, optional))
+    if (!layout(st, cap, NULL, s->flags))
         return SGRT_ERR_NOMEM; /* more than the address space holds */
     sgrt_result err;
     void *block = sgrt__alloc(&s->alloc, st->size, 64, &err);
     if (!block)
         return err;
-    (void)layout(st, cap, block, optional);
+    (void)layout(st, cap, block, s->flags);
 #define ZERO_BITFIELD(name) memset(st->name, 0, (size_t)st->words * sizeof(uint32_t));
-#define ZERO_OPTIONAL_BITFIELD(name)                                                   \
+#define ZERO_OPTIONAL_ARRAY(name, type, kind, flag)                                    \
+    if (st->name && ((flag) & SGRT__ZEROED_FLAGS))                                     \
+        memset(st->name, 0, (size_t)cap * sizeof(type));
+#define ZERO_OPTIONAL_BITFIELD(name, flag)                                             \
     if (st->name) {                                                                    \
         memset(st->name, 0, (size_t)st->words * sizeof(uint32_t));                     \
         memset(st->name##_sum, 0, (size_t)st->sum_words * sizeof(uint32_t));           \
     }
     SGRT__SLOT_BITFIELDS(ZERO_BITFIELD)
     SGRT__PLAN_BITFIELDS(ZERO_BITFIELD)
+    SGRT__OPTIONAL_SLOT_ARRAYS(ZERO_OPTIONAL_ARRAY)
     SGRT__OPTIONAL_SLOT_BITFIELDS(ZERO_OPTIONAL_BITFIELD)
 #undef ZERO_OPTIONAL_BITFIELD
+#undef ZERO_OPTIONAL_ARRAY
 #undef ZERO_BITFIELD
     memset(st->work_sum, 0, (size_t)st->sum_words * sizeof(uint32_t));
     memset(st->cross_sum, 0, (size_t)st->sum_words * sizeof(uint32_t));
@@ -127,10 +131,10 @@ static sgrt_result storage_resize(sgrt_scene *s, uint32_t new_cap)
 #define COPY_BITFIELD(name)                                                            \
     if (s->st.words)                                                                   \
         memcpy(st.name, s->st.name, (size_t)s->st.words * sizeof(uint32_t));
-#define COPY_OPTIONAL_ARRAY(name, type, kind)                                          \
+#define COPY_OPTIONAL_ARRAY(name, type, kind, flag)                                    \
     if (st.name)                                                                       \
         COPY_ARRAY(name, type, kind)
-#define COPY_OPTIONAL_BITFIELD(name)                                                   \
+#define COPY_OPTIONAL_BITFIELD(name, flag)                                             \
     if (st.name && s->st.words) {                                                      \
         COPY_BITFIELD(name)                                                            \
         memcpy(st.name##_sum, s->st.name##_sum, (size_t)s->st.sum_words * sizeof(uint32_t)); \
@@ -201,10 +205,10 @@ static void copy_slot(sgrt__storage *dst, uint32_t to, const sgrt__storage *src,
 #define COPY_DATA(name, type) memcpy(&dst->name[to], &src->name[from], sizeof(type));
 #define COPY_LINK(name, type) dst->name[to] = remap(src->name[from], map);
 #define COPY_ONE(name, type, kind) COPY_##kind(name, type)
-#define COPY_OPTIONAL_ONE(name, type, kind)                                            \
+#define COPY_OPTIONAL_ONE(name, type, kind, flag)                                      \
     if (dst->name)                                                                     \
         COPY_ONE(name, type, kind)
-#define COPY_OPTIONAL_BIT(name)                                                        \
+#define COPY_OPTIONAL_BIT(name, flag)                                                  \
     if (dst->name)                                                                     \
         copy_bit(dst->name, dst->name##_sum, to, src->name, from);
     SGRT__SLOT_ARRAYS(COPY_ONE)
@@ -245,6 +249,7 @@ void sgrt__slot_vacate(sgrt_scene *s, uint32_t slot)
     s->st.inner[w] &= ~(1u << (slot & 31u));
     sgrt__bit_clear(s->st.alive_full, w);
     s->holes++;
+    sgrt__bounds_vacated(s, slot);
 }
 
 /* Trailing dead slots stop counting as used (and as holes). */
@@ -347,6 +352,7 @@ void sgrt__slots_reclaim(sgrt_scene *s)
     s->holes = 0;
     s->structure_version++;
     s->reclaims++;
+    sgrt__bounds_slots_moved(s, true, false);
 }
 
 /* ---- compaction ------------------------------------------------------------ */
@@ -398,5 +404,6 @@ sgrt_result sgrt__storage_compact(sgrt_scene *s)
     s->holes = 0;
     for (uint32_t w = 0; w < s->st.words; w++)
         sgrt__trackers_note(s, w, s->st.alive[w]);
+    sgrt__bounds_slots_moved(s, true, true);
     return SGRT_OK;
 }

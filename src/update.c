@@ -100,19 +100,32 @@ void sgrt__update_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask
     sgrt__trackers_note(s, w, d);
     if (s->st.prev_world)
         sgrt__prev_save_word(s, w, d, mask);
+    if (s->st.b_has)
+        sgrt__bounds_side_word(s, w, d, mask);
 }
 
-/* The side work of the serial update, word by word: the dirty words, and
- * with previous worlds the words the last update recomputed too. */
+/* The side work of the serial update, word by word: the dirty words, with
+ * previous worlds the words the last update recomputed too, with bounds the
+ * words whose boxes were set. */
 static void side_work(sgrt_scene *s)
 {
     const sgrt__storage *st = &s->st;
-    if (!s->reg.tracker_count && !st->prev_world)
+    if (!s->reg.tracker_count && !st->prev_world && !st->b_has)
         return;
     for (uint32_t sw = 0; sw < st->sum_words; sw++) {
-        uint32_t words = st->dirty_sum[sw] | (st->prev_world ? st->prev_moved_sum[sw] : 0u);
+        uint32_t words = st->dirty_sum[sw] | (st->prev_world ? st->prev_moved_sum[sw] : 0u) |
+                         (st->b_has ? st->b_dirty_sum[sw] : 0u);
         SGRT__FOR_EACH_IN_WORD(sw, words, w, sgrt__update_side_word(s, w, st->dirty[w], ~0u);)
     }
+}
+
+void sgrt__update_finish(sgrt_scene *s)
+{
+    if (s->st.prev_world)
+        sgrt__prev_finish(s);
+    if (s->st.sub)
+        sgrt__subtree_pass(s);
+    s->subtree_stale = false;
 }
 
 uint32_t sgrt_scene_update(sgrt_scene *s)
@@ -122,12 +135,14 @@ uint32_t sgrt_scene_update(sgrt_scene *s)
     sgrt__dirty_close(s);
     /* Before the kernel clears the dirty words. */
     side_work(s);
+    sgrt__bounds_view bv;
+    sgrt__bounds_view_of(s, &bv);
     const sgrt__update_view v = {
         (const float(*)[16])s->st.local, s->st.world,     s->st.parent,
         s->st.dirty,                     s->st.dirty_sum, 0, s->st.sum_words,
+        s->st.b_has ? &bv : NULL,
     };
     const uint32_t count = s->k.update(&v);
-    if (s->st.prev_world)
-        sgrt__prev_finish(s);
+    sgrt__update_finish(s);
     return count;
 }

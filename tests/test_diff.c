@@ -20,12 +20,18 @@
  * value; a new node reports its parent's world as of the last update.
  * Keep-world re-parents and sgrt_node_set_world are refused exactly when
  * the predicted local would miss the world beyond keep-world's tolerance.
+ * Boxes (the scene keeps subtree boxes): after every update a sample of
+ * nodes' world boxes contain the exact box of their world and local box and
+ * are valid exactly when the node has a box, and their subtree boxes are the
+ * join of their descendants' world boxes; a cull now and then culls only
+ * boxes outside a plane in exact arithmetic.
  * The first mismatch stops the run with the seed and the operation index,
  * which reproduce it.
  */
 #include "internal.h" /* keep-world's tolerance check and the reference kernel */
 #include "lib/refmodel.h"
 #include "testutil.h"
+#include "boundsutil.h"
 
 #define DEFAULT_OPS 200000UL
 #define DEFAULT_SEED 0x5c3e9d0f2a61b874ULL
@@ -114,7 +120,27 @@ static struct {
 } samples[SAMPLES];
 static uint32_t samples_n;
 
+/* The local box of each node that has one, by id (open addressing; an id
+ * comes back only after its generation wraps, and then starts boxless). */
+#define BOX_MAP 262144u
+static struct box_entry {
+    uint32_t id;
+    bool has;
+    float c[3], e[3];
+} *boxes;
+
+static struct box_entry *box_of(uint32_t id)
+{
+    uint32_t i = (id * 2654435761u) & (BOX_MAP - 1u);
+    while (boxes[i].id && boxes[i].id != id)
+        i = (i + 1u) & (BOX_MAP - 1u);
+    boxes[i].id = id;
+    return &boxes[i];
+}
+
 static uint32_t last_created;
+static unsigned long stats_boxes_set, stats_boxes_checked, stats_subtrees_checked, stats_culls,
+    stats_culled_checked;
 static unsigned long stats_reset, stats_updates, stats_recomputed, stats_cycles, stats_stale, stats_compacts,
     stats_keep_world, stats_identical, stats_batches, stats_refused, stats_set_world;
 static uint32_t stats_max_nodes, stats_max_depth;
@@ -175,6 +201,7 @@ static void op_create(void)
     if (n.id == 0u || ref_model_alive(model, n.id))
         FAIL("sgrt_node_create returned id 0x%08x (zero or already live)", (unsigned)n.id);
     ref_model_add(model, n.id, parent.id);
+    box_of(n.id)->has = false;
     last_created = n.id;
     if (fresh_n < NEW_MAX) {
         fresh[fresh_n].id = n.id;
@@ -546,6 +573,142 @@ static void op_stale(void)
         FAIL("%s with bad handle 0x%08x changed the node count", what, (unsigned)h.id);
 }
 
+
+/* ---- boxes ----------------------------------------------------------------- */
+
+/* Give a random node a box, take one away, or set a few in a batch. */
+static void op_bounds(void)
+{
+    const uint32_t r = rng_below(&R, 8);
+    if (r == 0) {
+        const sgrt_node n = random_live();
+        expect(sgrt_node_clear_bounds(scene, n), SGRT_OK, "sgrt_node_clear_bounds");
+        box_of(n.id)->has = false;
+        return;
+    }
+    enum { K = 4 };
+    const uint32_t k = r < 3 ? 1u + rng_below(&R, K) : 1u;
+    sgrt_node n[K];
+    float c[K][3], e[K][3];
+    for (uint32_t i = 0; i < k; i++) {
+        n[i] = random_live();
+        for (int a = 0; a < 3; a++) {
+            c[i][a] = (float)rng_range(&R, -3, 3);
+            e[i][a] = rng_below(&R, 10) == 0 ? 0.0f : (float)rng_range(&R, 0, 2);
+        }
+    }
+    if (k > 1)
+        expect(sgrt_nodes_set_bounds(scene, k, n, (const float(*)[3])c, (const float(*)[3])e,
+                                     NULL),
+               SGRT_OK, "sgrt_nodes_set_bounds");
+    else
+        expect(sgrt_node_set_bounds(scene, n[0], c[0], e[0]), SGRT_OK, "sgrt_node_set_bounds");
+    for (uint32_t i = 0; i < k; i++) {
+        struct box_entry *b = box_of(n[i].id);
+        b->has = true;
+        memcpy(b->c, c[i], sizeof b->c);
+        memcpy(b->e, e[i], sizeof b->e);
+    }
+    stats_boxes_set += k;
+}
+
+/* Join of the world boxes of id's subtree, through the model's links. */
+static void join_model_subtree(uint32_t id, float lo[3], float hi[3])
+{
+    float l[3], h[3];
+    expect(sgrt_node_world_bounds(scene, (sgrt_node){id}, l, h), SGRT_OK, "sgrt_node_world_bounds");
+    for (int a = 0; a < 3; a++) {
+        lo[a] = l[a] < lo[a] ? l[a] : lo[a];
+        hi[a] = h[a] > hi[a] ? h[a] : hi[a];
+    }
+    const uint32_t nc = ref_model_child_count(model, id);
+    uint32_t *kids = malloc((nc ? nc : 1u) * sizeof *kids);
+    if (!kids) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    ref_model_children(model, id, kids);
+    for (uint32_t i = 0; i < nc; i++)
+        join_model_subtree(kids[i], lo, hi);
+    free(kids);
+}
+
+/* After an update: a sample of world boxes against exact arithmetic, and of
+ * subtree boxes against the join of their members. */
+static void verify_boxes(void)
+{
+    const uint32_t n = live_count();
+    for (uint32_t s = 0; s < 24 && n; s++) {
+        const uint32_t id = ref_model_nth(model, rng_below(&R, n));
+        const struct box_entry *b = box_of(id);
+        float m[16], lo[3], hi[3];
+        expect(sgrt_node_world(scene, (sgrt_node){id}, m), SGRT_OK, "sgrt_node_world");
+        expect(sgrt_node_world_bounds(scene, (sgrt_node){id}, lo, hi), SGRT_OK,
+               "sgrt_node_world_bounds");
+        if (!b->has) {
+            if (!(lo[0] > hi[0]))
+                FAIL("node 0x%08x has no box but reads a world box", (unsigned)id);
+            continue;
+        }
+        bool finite = finite3(lo) && finite3(hi);
+        for (int i = 0; i < 16; i++)
+            finite = finite && isfinite(m[i]);
+        if (finite && !exact_box_contains(m, b->c, b->e, lo, hi))
+            FAIL("world box of 0x%08x misses the exact box of its world", (unsigned)id);
+        if (finite && !(box_slack(m, b->c, b->e, lo, hi) <= 1.0))
+            FAIL("world box of 0x%08x exceeds the exact box by more than the bound", (unsigned)id);
+        stats_boxes_checked++;
+    }
+    for (uint32_t s = 0; s < 4 && n; s++) {
+        const uint32_t id = ref_model_nth(model, rng_below(&R, n));
+        if (ref_model_subtree_size(model, id) > 512)
+            continue;
+        float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        float sl[3], sh[3];
+        join_model_subtree(id, lo, hi);
+        expect(sgrt_node_subtree_bounds(scene, (sgrt_node){id}, sl, sh), SGRT_OK,
+               "sgrt_node_subtree_bounds");
+        for (int a = 0; a < 3; a++)
+            if (!(sl[a] == lo[a] && sh[a] == hi[a]))
+                FAIL("subtree box of 0x%08x is not the join of its members' boxes", (unsigned)id);
+        stats_subtrees_checked++;
+    }
+}
+
+/* A cull with random planes: each node the sample finds culled lies outside
+ * one of them in exact arithmetic. */
+static void op_cull(void)
+{
+    static sgrt_nodeset *out;
+    if (!out)
+        expect(sgrt_nodeset_create(scene, &out), SGRT_OK, "sgrt_nodeset_create");
+    float planes[8][4];
+    const uint32_t count = 1u + rng_below(&R, 8);
+    for (uint32_t k = 0; k < count; k++) {
+        for (int a = 0; a < 3; a++)
+            planes[k][a] = (float)rng_range(&R, -1, 1);
+        planes[k][3] = (float)rng_range(&R, -30, 30);
+    }
+    sgrt_cull_stats st;
+    expect(sgrt_scene_cull(scene, (const float(*)[4])planes, count, NULL, out, &st), SGRT_OK,
+           "sgrt_scene_cull");
+    stats_culls++;
+    const uint32_t n = live_count();
+    for (uint32_t s = 0; s < 64 && n; s++) {
+        const sgrt_node h = {ref_model_nth(model, rng_below(&R, n))};
+        float lo[3], hi[3];
+        expect(sgrt_node_world_bounds(scene, h, lo, hi), SGRT_OK, "sgrt_node_world_bounds");
+        if (lo[0] > hi[0] || sgrt_nodeset_has(scene, out, h) || !finite3(lo) || !finite3(hi))
+            continue;
+        bool outside = false;
+        for (uint32_t k = 0; k < count; k++)
+            outside |= exact_plane_sign(planes[k], lo, hi) < 0;
+        if (!outside)
+            FAIL("cull dropped 0x%08x, whose box meets every plane", (unsigned)h.id);
+        stats_culled_checked++;
+    }
+}
+
 static void op_update(bool all_now)
 {
     /* world_now of everything (sometimes) or a few, to compare bit for bit
@@ -596,6 +759,7 @@ static void op_update(bool all_now)
     samples_n = 0;
     fresh_n = 0;
     fresh_overflow = false;
+    verify_boxes();
     check_scene(scene);
     /* nothing is left to do */
     if (sgrt_scene_update(scene) != 0)
@@ -638,7 +802,13 @@ int main(int argc, char **argv)
     printf("test_diff: %lu ops, seed 0x%016llx, kernel %s\n", ops, (unsigned long long)seed_used,
            sgrt_simd_name());
 
-    expect(sgrt_scene_create(NULL, &scene), SGRT_OK, "sgrt_scene_create");
+    const sgrt_scene_desc with_boxes = {.flags = SGRT_SCENE_SUBTREE_BOUNDS};
+    expect(sgrt_scene_create(&with_boxes, &scene), SGRT_OK, "sgrt_scene_create");
+    boxes = calloc(BOX_MAP, sizeof *boxes);
+    if (!boxes) {
+        fprintf(stderr, "out of memory\n");
+        return 2;
+    }
     expect(sgrt_scene_create(NULL, &other), SGRT_OK, "sgrt_scene_create(other)");
     for (int i = 0; i < FOREIGN_N; i++)
         expect(sgrt_node_create(other, i ? foreign[rng_below(&R, (uint32_t)i)] : SGRT_NULL_NODE,
@@ -688,9 +858,15 @@ int main(int argc, char **argv)
         } else if (r < 880) {
             op_name = "world_now";
             op_world_now();
-        } else if (r < 950) {
+        } else if (r < 935) {
             op_name = "stale handle";
             op_stale();
+        } else if (r < 947) {
+            op_name = "bounds";
+            op_bounds();
+        } else if (r < 950) {
+            op_name = "cull";
+            op_cull();
         } else if (r < 999) {
             op_name = "update";
             op_update(rng_below(&R, 16) == 0);
@@ -714,11 +890,17 @@ int main(int argc, char **argv)
            stats_updates, stats_recomputed, stats_compacts, stats_cycles, stats_keep_world,
            stats_set_world, stats_reset, stats_refused, stats_identical, stats_stale, stats_batches,
            (unsigned)stats_max_nodes, (unsigned)stats_max_depth);
+    printf("test_diff: boxes: %lu set, %lu world boxes and %lu subtree boxes checked, %lu culls "
+           "(%lu culled boxes checked)\n",
+           stats_boxes_set, stats_boxes_checked, stats_subtrees_checked, stats_culls,
+           stats_culled_checked);
     CHECK(stats_batches > 0);
     CHECK(stats_set_world > 0);
+    CHECK(stats_boxes_checked > 0 && stats_culled_checked > 0);
     ref_model_destroy(model);
     sgrt_scene_destroy(scene);
     sgrt_scene_destroy(other);
     free(buf);
+    free(boxes);
     return test_report("test_diff");
 }

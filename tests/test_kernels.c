@@ -160,8 +160,8 @@ static void test_update_shape(const sgrt__kernels *k, int shape)
     memcpy(w2, w1, sizeof(float[N][16]));
     memcpy(d2, d1, sizeof d1);
     memcpy(s2, s1, sizeof s1);
-    sgrt__update_view v1 = {(const float(*)[16])local, w1, parent, d1, s1, 0, SW};
-    sgrt__update_view v2 = {(const float(*)[16])local, w2, parent, d2, s2, 0, SW};
+    sgrt__update_view v1 = {(const float(*)[16])local, w1, parent, d1, s1, 0, SW, NULL};
+    sgrt__update_view v2 = {(const float(*)[16])local, w2, parent, d2, s2, 0, SW, NULL};
     const bool other = k->update != expected_for(k)->update;
     CHECK_EQ_U(expected_for(k)->update(&v1), expected);
     for (uint32_t i = 0; i < W; i++)
@@ -447,7 +447,7 @@ static double bench_update(const sgrt__kernels *k, bool dependent)
         random_matrix(&r, world[i], 0);
         parent[i] = i < N ? SGRT__NONE : dependent ? (i == N ? SGRT__NONE : i - 1u) : i - N;
     }
-    const sgrt__update_view v = {(const float(*)[16])local, world, parent, dirty, sum, 0, 1};
+    const sgrt__update_view v = {(const float(*)[16])local, world, parent, dirty, sum, 0, 1, NULL};
     double best = 1e30;
     for (int block = 0; block < 50; block++) {
         uint32_t n = 0;

@@ -1,6 +1,7 @@
 /* The invariant checker: everything the speed and safety of the library rest
  * on, verified from scratch. For tests, fuzzing and debugging. */
 #include "../internal.h"
+#include <float.h>
 #include <string.h>
 
 #define FAIL(what)                                                                     \
@@ -13,6 +14,110 @@
 static bool slot_live(const sgrt_scene *s, uint32_t i)
 {
     return i < s->st.cap && sgrt__bit_get(s->st.alive, i);
+}
+
+static bool box_bits_equal(const float a[3], const float b[3])
+{
+    return memcmp(a, b, 3 * sizeof(float)) == 0;
+}
+
+/* Whether node i's world may be stale: dirty, or after close_from (its
+ * ancestors' marks may not have reached it yet). */
+static bool world_pending(const sgrt_scene *s, uint32_t i)
+{
+    return sgrt__bit_get(s->st.dirty, i) || (s->close_from != SGRT__NONE && i > s->close_from);
+}
+
+/* Boxes (bounds.c): local boxes as taken, validity, world boxes equal to
+ * what the reference computes from the stored world wherever nothing is
+ * pending, and, when nothing at all is pending, every subtree record the
+ * exact join of its members. NULL when all holds. */
+static const char *check_bounds(const sgrt_scene *s)
+{
+    const sgrt__storage *st = &s->st;
+    if (!st->b_has)
+        return NULL;
+    bool quiet = s->close_from == SGRT__NONE;
+    for (uint32_t w = 0; w < st->words; w++) {
+        if (st->b_valid[w] & ~st->alive[w])
+            return "bounds: valid bits only on live slots";
+        quiet = quiet && !(st->alive[w] & (st->dirty[w] | st->b_dirty[w] |
+                                           (st->s_dirty ? st->s_dirty[w] : 0u)));
+    }
+    sgrt__bounds_view bv;
+    sgrt__bounds_view_of(s, &bv);
+    for (uint32_t i = 0; i < s->slot_end; i++) {
+        if (!sgrt__bit_get(st->alive, i))
+            continue;
+        const bool has = sgrt__bit_get(st->b_has, i), valid = sgrt__bit_get(st->b_valid, i);
+        const bool set = sgrt__bit_get(st->b_dirty, i);
+        if (has) {
+            const float c[3] = {st->lb_cx[i], st->lb_cy[i], st->lb_cz[i]};
+            const float e[3] = {st->lb_ex[i], st->lb_ey[i], st->lb_ez[i]};
+            for (int a = 0; a < 3; a++) {
+                if (!(c[a] >= -FLT_MAX && c[a] <= FLT_MAX) || !(e[a] <= FLT_MAX) ||
+                    (sgrt__f32_bits(e[a]) & 0x80000000u))
+                    return "bounds: local boxes finite, half extents +0 or positive";
+            }
+        }
+        if (!set && has != valid)
+            return "bounds: a world box is valid iff the node had a local box at the last update";
+        if (!valid)
+            continue;
+        float lo[3], hi[3];
+        sgrt__bounds_world_box(s, i, lo, hi);
+        for (int a = 0; a < 3; a++)
+            if (!(lo[a] <= hi[a]))
+                return "bounds: world boxes are ordered (min <= max, no NaN)";
+        if (set || world_pending(s, i))
+            continue;
+        /* Recomputed into a one-slot view: the stored box must be it. */
+        float c[3] = {st->lb_cx[i], st->lb_cy[i], st->lb_cz[i]};
+        float e[3] = {st->lb_ex[i], st->lb_ey[i], st->lb_ez[i]};
+        float rl[3], rh[3];
+        sgrt__bounds_view one = {{&c[0], &c[1], &c[2]}, {&e[0], &e[1], &e[2]},
+                                 {&rl[0], &rl[1], &rl[2]}, {&rh[0], &rh[1], &rh[2]}, NULL};
+        sgrt__box_ref(&one, st->world[i], 0);
+        if (!box_bits_equal(lo, rl) || !box_bits_equal(hi, rh))
+            return "bounds: a world box is the reference's box of the stored world";
+    }
+    if (!st->sub || s->subtree_stale || !quiet)
+        return NULL;
+    for (uint32_t i = 0; i < s->slot_end; i++) {
+        if (!sgrt__bit_get(st->alive, i))
+            continue;
+        const sgrt__subtree *r = &st->sub[i];
+        if (st->sub_delta[i] != 0)
+            return "subtree bounds: no node count pending after an update";
+        float lo[3], hi[3];
+        if (sgrt__bit_get(st->b_valid, i)) {
+            sgrt__bounds_world_box(s, i, lo, hi);
+        } else {
+            const float inf = sgrt__f32_from_bits(0x7F800000u);
+            for (int a = 0; a < 3; a++) {
+                lo[a] = inf;
+                hi[a] = -inf;
+            }
+        }
+        uint32_t count = 1, end = i + 1u;
+        for (uint32_t c = st->first_child[i]; c != SGRT__NONE; c = st->next_sibling[c]) {
+            for (int a = 0; a < 3; a++) {
+                lo[a] = st->sub[c].lo[a] < lo[a] ? st->sub[c].lo[a] : lo[a];
+                hi[a] = st->sub[c].hi[a] > hi[a] ? st->sub[c].hi[a] : hi[a];
+            }
+            count += st->sub[c].count;
+            end = st->sub[c].end > end ? st->sub[c].end : end;
+        }
+        for (int a = 0; a < 3; a++)
+            if (!(r->lo[a] == lo[a]) || !(r->hi[a] == hi[a]))
+                return "subtree bounds: each record is the join of its own box and its "
+                       "children's";
+        if (r->count != count)
+            return "subtree bounds: each record counts its subtree's nodes";
+        if (r->end < end)
+            return "subtree bounds: each record's run of slots reaches past its subtree";
+    }
+    return NULL;
 }
 
 sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
@@ -126,14 +231,17 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
         FAIL("node count <= max_nodes");
     if ((s->st.prev_world != NULL) != ((s->flags & SGRT_SCENE_PREV_WORLD) != 0u))
         FAIL("previous worlds are kept iff the scene was created with SGRT_SCENE_PREV_WORLD");
+    /* Optional bitfields: each kept iff its flag is set, summaries exact. */
+#define CHECK_OPTIONAL_BITFIELD(name, flag)                                            \
+    if ((s->st.name != NULL) != ((s->flags & (flag)) != 0u))                           \
+        FAIL("optional per-slot state is kept iff the scene's flags ask for it");     \
+    for (uint32_t w = 0; s->st.name && w < s->st.sum_words * 32u; w++)                 \
+        if (sgrt__bit_get(s->st.name##_sum, w) != (w < s->st.words && s->st.name[w] != 0u)) \
+            FAIL("optional bitfield " #name ": summary bit w set iff word w is non-zero");
+    SGRT__OPTIONAL_SLOT_BITFIELDS(CHECK_OPTIONAL_BITFIELD)
+#undef CHECK_OPTIONAL_BITFIELD
     if (s->st.prev_world) {
-        for (uint32_t w = 0; w < s->st.sum_words * 32u; w++) {
-            const bool in = w < s->st.words;
-            if (sgrt__bit_get(s->st.prev_moved_sum, w) != (in && s->st.prev_moved[w] != 0u) ||
-                sgrt__bit_get(s->st.prev_fresh_sum, w) != (in && s->st.prev_fresh[w] != 0u))
-                FAIL("previous worlds: summary bit w set iff word w is non-zero");
-            if (!in)
-                continue;
+        for (uint32_t w = 0; w < s->st.words; w++) {
             uint32_t same = s->st.alive[w] & ~s->st.prev_moved[w];
             SGRT__FOR_EACH_IN_WORD(w, same, i,
                 if (memcmp(s->st.prev_world[i], s->st.world[i], sizeof s->st.world[i]) != 0)
@@ -143,7 +251,9 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
         }
     }
     {
-        const char *w = sgrt__registry_check(s);
+        const char *w = check_bounds(s);
+        if (!w)
+            w = sgrt__registry_check(s);
         if (w)
             FAIL(w);
     }

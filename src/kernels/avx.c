@@ -8,6 +8,8 @@
 #include "kernels.h"
 #include <simde/x86/avx.h>
 
+#include "box_x4.h"
+
 typedef struct pdup {
     simde__m256 p0, p1, p2, p3; /* parent column k in both halves */
 } pdup;
@@ -66,6 +68,12 @@ static void mul_avx(const float *a, const float *b, float *out)
     simde_mm256_storeu_ps(out + 8, r.c23);
 }
 
+static void boxes_avx(const sgrt__bounds_view *b, const float (*world)[16], uint32_t w,
+                      uint32_t bits)
+{
+    SGRT__FOR_EACH_IN_WORD(w, bits, i, box_one_x4(b, world[i], i);)
+}
+
 static uint32_t update_avx(const sgrt__update_view *v)
 {
     uint32_t count = 0, last = SGRT__NONE, lastp = SGRT__NONE;
@@ -73,7 +81,7 @@ static uint32_t update_avx(const sgrt__update_view *v)
     /* The parent of the previous node stays in registers too: its next
      * siblings start without a reload of what was just stored. */
     pdup pw = as_parent(&w);
-    SGRT__FOR_EACH_DIRTY(v, i,
+    SGRT__FOR_EACH_DIRTY_BOXED(v, boxes_avx, i,
         count++;
         const uint32_t p = v->parent[i];
         if (p == SGRT__NONE) {
@@ -169,6 +177,19 @@ static void trs_avx(const float *t, const float *q, const float *scale, float *o
     for (; i < n; i++)
         sgrt__trs_to_mat4(t + 3u * i, q + 4u * i, scale + 3u * i, out + 16u * i);
 }
+/* The cull on eight boxes at a time. */
+#define CULL_NAME cull_avx
+#define CULL_LANES 8u
+#define CULL_V simde__m256
+#define CULL_SET1 simde_mm256_set1_ps
+#define CULL_LOAD simde_mm256_load_ps
+#define CULL_ADD simde_mm256_add_ps
+#define CULL_MUL simde_mm256_mul_ps
+#define CULL_MAX simde_mm256_max_ps
+#define CULL_MIN simde_mm256_min_ps
+#define CULL_NEG(x) simde_mm256_xor_ps((x), simde_mm256_set1_ps(-0.0f))
+#define CULL_LT_BITS(a, b) simde_mm256_movemask_ps(simde_mm256_cmp_ps((a), (b), SIMDE_CMP_LT_OQ))
+#include "cull_simd.h"
 
 /* The write path on two 256-bit halves. AVX has no 256-bit integer compare:
  * an element is finite exactly when x * 0 == 0 (NaN and infinities give
@@ -243,4 +264,6 @@ void sgrt__kernels_init_avx(sgrt__kernels *k)
     k->check16 = check16_avx;
     k->store16 = store16_avx;
     k->put16 = put16_avx;
+    k->boxes = boxes_avx;
+    k->cull = cull_avx;
 }

@@ -22,12 +22,39 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../bits.h"
+
+/* A float from its bit pattern and back (no math.h in the library: infinity
+ * is 0x7F800000, |x| clears the sign bit). */
+static inline float sgrt__f32_from_bits(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static inline uint32_t sgrt__f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static inline float sgrt__f32_abs(float x) { return sgrt__f32_from_bits(sgrt__f32_bits(x) & 0x7FFFFFFFu); }
 
 /* "No slot": in the parent array, a root (whose world is its local); in the
  * library's other links, no child or sibling. */
 #define SGRT__NONE 0xFFFFFFFFu
+
+/* The boxes of a scene with SGRT_SCENE_BOUNDS (bounds.c): local boxes in,
+ * world boxes out, structure of arrays indexed by slot (64-byte aligned). */
+typedef struct sgrt__bounds_view {
+    const float *c[3], *e[3]; /* local box: center, half extents */
+    float *lo[3], *hi[3];     /* world box: min, max */
+    const uint32_t *has;      /* the slot has a local box */
+} sgrt__bounds_view;
 
 /* The arrays the update pass reads and writes. */
 typedef struct sgrt__update_view {
@@ -39,7 +66,55 @@ typedef struct sgrt__update_view {
     /* The summary words to walk: [sum_first, sum_end) covers slots
      * [sum_first * 1024, sum_end * 1024). Slots are absolute. */
     uint32_t sum_first, sum_end;
+    /* NULL, or the boxes: after the dirty slots of a word are recomputed,
+     * those with a local box get their world box (the kernel's boxes). */
+    const sgrt__bounds_view *bounds;
 } sgrt__update_view;
+
+/* The world box of a local box (Arvo's method, the reference's definition,
+ * every kernel's result to the bit): for each axis r, with M the world's
+ * upper 3x3 and t its translation,
+ *   p_j = M[r][j] * c_j
+ *   center = (p_0 + p_1) + (p_2 + t_r)
+ *   half   = (|M[r][0]| * e_0 + |M[r][1]| * e_1) + |M[r][2]| * e_2
+ *   mag    = ((|p_0| + |p_1|) + (|p_2| + |t_r|)) + half
+ *   reach  = half + (mag * SGRT__BOX_GAMMA + SGRT__BOX_TINY)
+ *   min = center - reach, max = center + reach
+ * each operation rounded to float, no fused multiply-add. mag bounds the
+ * magnitudes that the rounding errors of center and half scale with (at most
+ * about 5 units of 2^-24 of it, and 2^-149 per underflowing product), so the
+ * margin makes [min, max] contain the exact box. An axis whose min or max is
+ * not finite (an overflow, a world that is not) becomes (-inf, +inf), and so
+ * does every axis when the world's last row is not (0, 0, 0, 1) (a projective
+ * world: the image of a box is no box). */
+#define SGRT__BOX_GAMMA 0x1p-21f
+#define SGRT__BOX_TINY 0x1p-126f
+
+/* One plane of a cull, prepared (cull.c): culled when, for the box's corner
+ * p furthest along n (p[a] = the max on axes where n[a] >= 0, else the min)
+ * and m its largest coordinate magnitude max(max x,y,z, -(min x,y,z)),
+ *   (n[0] * p[0] + n[1] * p[1]) + (n[2] * p[2] + k * m) < lim
+ * in float. k (rounded up) and lim (= -d minus an allowance, rounded down)
+ * make it conservative: a box that reaches the plane in exact arithmetic is
+ * never culled. */
+typedef struct sgrt__cull_plane {
+    const float *p[3]; /* per axis, the min or the max array */
+    float n[3];
+    float k, lim;
+} sgrt__cull_plane;
+
+/* A cull over the words [w_first, w_end): the candidates of word w are
+ * a[w] & b[w] & (c ? c[w] : all); out[w] receives the candidates not culled,
+ * or-ed with keep[w] when keep is not NULL. keep, a, b, c may be out itself:
+ * each word is read before it is written. */
+typedef struct sgrt__cull_view {
+    const float *lo[3], *hi[3];
+    const uint32_t *a, *b, *c, *keep;
+    uint32_t *out;
+    uint32_t w_first, w_end;
+    uint32_t plane_count; /* 1..8 */
+    sgrt__cull_plane plane[8];
+} sgrt__cull_view;
 
 /* The walk every update kernel shares: each dirty slot in increasing slot
  * order (parents before children), both levels cleared as it goes. A macro
@@ -48,6 +123,18 @@ typedef struct sgrt__update_view {
     SGRT__FOR_EACH_SUMMARIZED((v)->dirty_sum, (v)->sum_first, (v)->sum_end, (v)->dirty, true, \
                               w_,                                                      \
                               bits_, SGRT__FOR_EACH_IN_WORD(w_, bits_, slot, __VA_ARGS__))
+
+/* SGRT__FOR_EACH_DIRTY, and after each word's slots, the world boxes of
+ * those with a local box (`boxes`: the kernel's boxes entry), while the
+ * word's worlds are still in L1. */
+#define SGRT__FOR_EACH_DIRTY_BOXED(v, boxes, slot, ...)                                \
+    SGRT__FOR_EACH_SUMMARIZED((v)->dirty_sum, (v)->sum_first, (v)->sum_end, (v)->dirty, true, \
+                              w_, bits_,                                               \
+        const uint32_t done_ = bits_;                                                  \
+        SGRT__FOR_EACH_IN_WORD(w_, bits_, slot, __VA_ARGS__)                           \
+        if ((v)->bounds && (done_ & (v)->bounds->has[w_]))                             \
+            boxes((v)->bounds, (const float(*)[16])(v)->world, w_,                     \
+                  done_ & (v)->bounds->has[w_]);)
 
 /* Kernel levels: the values of sgrt_simd, SGRT_SIMD_SCALAR and up. */
 enum {
@@ -90,7 +177,29 @@ typedef struct sgrt__kernels {
     /* sgrt_node_set_trs's path: T x R x S of one node (as trs computes it,
      * to the bit), then put16 of it. */
     uint32_t (*put_trs)(float *dst, const float t[3], const float q[4], const float scale[3]);
+    /* The world boxes (definition above) of the slots `bits` of word w, from
+     * world[slot] and the local boxes; only slots with a local box. */
+    void (*boxes)(const sgrt__bounds_view *b, const float (*world)[16], uint32_t w,
+                  uint32_t bits);
+    /* The cull of v's words (above). Returns the members written to out;
+     * *tested receives the candidates tested. */
+    uint32_t (*cull)(const sgrt__cull_view *v, uint32_t *tested);
 } sgrt__kernels;
+
+/* The reference's world box of one slot, and its cull test of one box
+ * (true: culled), for the library's scalar paths. */
+void sgrt__box_ref(const sgrt__bounds_view *b, const float m[16], uint32_t slot);
+bool sgrt__cull_outside_ref(const sgrt__cull_plane *pl, const float lo[3], const float hi[3],
+                            float m);
+/* A box's largest coordinate magnitude, as the cull forms it. */
+static inline float sgrt__box_magnitude(const float lo[3], const float hi[3])
+{
+    const float mh0 = hi[0] > hi[1] ? hi[0] : hi[1];
+    const float mh = mh0 > hi[2] ? mh0 : hi[2];
+    const float ml0 = lo[0] < lo[1] ? lo[0] : lo[1];
+    const float ml = ml0 < lo[2] ? ml0 : lo[2];
+    return mh > -ml ? mh : -ml;
+}
 
 enum { SGRT__PUT_BAD = 0, SGRT__PUT_SAME = 1, SGRT__PUT_CHANGED = 2 };
 

@@ -20,10 +20,39 @@ static void mul_ref(const float *a, const float *b, float *out)
     }
 }
 
+void sgrt__box_ref(const sgrt__bounds_view *b, const float m[16], uint32_t slot)
+{
+    const float inf = sgrt__f32_from_bits(0x7F800000u);
+    const bool affine = m[3] == 0.0f && m[7] == 0.0f && m[11] == 0.0f && m[15] == 1.0f;
+    const float c[3] = {b->c[0][slot], b->c[1][slot], b->c[2][slot]};
+    const float e[3] = {b->e[0][slot], b->e[1][slot], b->e[2][slot]};
+    for (uint32_t r = 0; r < 3u; r++) {
+        const float p0 = m[r] * c[0], p1 = m[4 + r] * c[1], p2 = m[8 + r] * c[2];
+        const float center = (p0 + p1) + (p2 + m[12 + r]);
+        const float half =
+            (sgrt__f32_abs(m[r]) * e[0] + sgrt__f32_abs(m[4 + r]) * e[1]) + sgrt__f32_abs(m[8 + r]) * e[2];
+        const float mag = ((sgrt__f32_abs(p0) + sgrt__f32_abs(p1)) + (sgrt__f32_abs(p2) + sgrt__f32_abs(m[12 + r]))) + half;
+        const float reach = half + (mag * SGRT__BOX_GAMMA + SGRT__BOX_TINY);
+        float lo = center - reach, hi = center + reach;
+        if (!affine || !(sgrt__f32_abs(lo) <= FLT_MAX && sgrt__f32_abs(hi) <= FLT_MAX)) {
+            lo = -inf;
+            hi = inf;
+        }
+        b->lo[r][slot] = lo;
+        b->hi[r][slot] = hi;
+    }
+}
+
+static void boxes_ref(const sgrt__bounds_view *b, const float (*world)[16], uint32_t w,
+                      uint32_t bits)
+{
+    SGRT__FOR_EACH_IN_WORD(w, bits, i, sgrt__box_ref(b, world[i], i);)
+}
+
 static uint32_t update_ref(const sgrt__update_view *v)
 {
     uint32_t count = 0;
-    SGRT__FOR_EACH_DIRTY(v, i,
+    SGRT__FOR_EACH_DIRTY_BOXED(v, boxes_ref, i,
         count++;
         const uint32_t p = v->parent[i];
         if (p == SGRT__NONE)
@@ -32,6 +61,42 @@ static uint32_t update_ref(const sgrt__update_view *v)
             mul_ref(v->world[p], v->local[i], v->world[i]);
     )
     return count;
+}
+
+bool sgrt__cull_outside_ref(const sgrt__cull_plane *pl, const float lo[3], const float hi[3],
+                            float m)
+{
+    float p[3];
+    for (uint32_t a = 0; a < 3u; a++)
+        p[a] = pl->n[a] >= 0.0f ? hi[a] : lo[a];
+    const float g = (pl->n[0] * p[0] + pl->n[1] * p[1]) + (pl->n[2] * p[2] + pl->k * m);
+    return g < pl->lim;
+}
+
+static uint32_t cull_ref(const sgrt__cull_view *v, uint32_t *tested)
+{
+    uint32_t visible = 0, cands = 0;
+    for (uint32_t w = v->w_first; w < v->w_end; w++) {
+        uint32_t cand = v->a[w] & v->b[w] & (v->c ? v->c[w] : ~0u);
+        const uint32_t keep = v->keep ? v->keep[w] : 0u;
+        cands += sgrt__popcount32(cand);
+        uint32_t in = 0;
+        SGRT__FOR_EACH_IN_WORD(w, cand, i,
+            const float lo[3] = {v->lo[0][i], v->lo[1][i], v->lo[2][i]};
+            const float hi[3] = {v->hi[0][i], v->hi[1][i], v->hi[2][i]};
+            const float m = sgrt__box_magnitude(lo, hi);
+            bool out = false;
+            for (uint32_t k = 0; k < v->plane_count; k++) {
+                out |= sgrt__cull_outside_ref(&v->plane[k], lo, hi, m);
+            }
+            if (!out)
+                in |= 1u << (i & 31u);
+        )
+        v->out[w] = in | keep;
+        visible += sgrt__popcount32(in | keep);
+    }
+    *tested = cands;
+    return visible;
 }
 
 void sgrt__trs_to_mat4(const float t[3], const float q[4], const float scale[3], float m[16])
@@ -123,4 +188,6 @@ void sgrt__kernels_init_ref(sgrt__kernels *k)
     k->store16 = store16_ref;
     k->put16 = put16_ref;
     k->put_trs = put_trs_ref;
+    k->boxes = boxes_ref;
+    k->cull = cull_ref;
 }

@@ -5,6 +5,8 @@
 #include "kernels.h"
 #include <simde/x86/sse2.h>
 
+#include "box_x4.h"
+
 typedef struct mat4v {
     simde__m128 c0, c1, c2, c3;
 } mat4v;
@@ -56,6 +58,25 @@ static void mul_x4(const float *a, const float *b, float *out)
     store4(out, &r);
 }
 
+/* ARMv7 NEON flushes denormal operands and results to zero (docs/porting.md):
+ * the arithmetic whose bits must match every target keeps the reference
+ * there. */
+#if defined(SIMDE_ARM_NEON_A32V7_NATIVE) && !defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+#define X4_FLUSHES 1
+#else
+#define X4_FLUSHES 0
+#endif
+
+static void boxes_x4(const sgrt__bounds_view *b, const float (*world)[16], uint32_t w,
+                     uint32_t bits)
+{
+#if X4_FLUSHES
+    SGRT__FOR_EACH_IN_WORD(w, bits, i, sgrt__box_ref(b, world[i], i);)
+#else
+    SGRT__FOR_EACH_IN_WORD(w, bits, i, box_one_x4(b, world[i], i);)
+#endif
+}
+
 static uint32_t update_x4(const sgrt__update_view *v)
 {
     uint32_t count = 0;
@@ -67,7 +88,7 @@ static uint32_t update_x4(const sgrt__update_view *v)
     mat4v w = {simde_mm_setzero_ps(), simde_mm_setzero_ps(), simde_mm_setzero_ps(),
                simde_mm_setzero_ps()};
     mat4v pw = w;
-    SGRT__FOR_EACH_DIRTY(v, i,
+    SGRT__FOR_EACH_DIRTY_BOXED(v, boxes_x4, i,
         count++;
         const uint32_t p = v->parent[i];
         if (p == SGRT__NONE) {
@@ -84,6 +105,22 @@ static uint32_t update_x4(const sgrt__update_view *v)
     )
     return count;
 }
+
+#if !X4_FLUSHES
+/* The cull on four boxes at a time. */
+#define CULL_NAME cull_x4
+#define CULL_LANES 4u
+#define CULL_V simde__m128
+#define CULL_SET1 simde_mm_set1_ps
+#define CULL_LOAD simde_mm_load_ps
+#define CULL_ADD simde_mm_add_ps
+#define CULL_MUL simde_mm_mul_ps
+#define CULL_MAX simde_mm_max_ps
+#define CULL_MIN simde_mm_min_ps
+#define CULL_NEG(x) simde_mm_xor_ps((x), simde_mm_set1_ps(-0.0f))
+#define CULL_LT_BITS(a, b) simde_mm_movemask_ps(simde_mm_cmplt_ps((a), (b)))
+#include "cull_simd.h"
+#endif
 
 /* T x R x S for four nodes at once: the quaternions transposed so that each
  * register holds one component of four nodes, every matrix element computed
@@ -274,11 +311,13 @@ void sgrt__kernels_init_x4(sgrt__kernels *k)
     k->check16 = check16_x4;
     k->store16 = store16_x4;
     k->put16 = put16_x4;
-#if !(defined(SIMDE_ARM_NEON_A32V7_NATIVE) && !defined(SIMDE_ARM_NEON_A64V8_NATIVE))
-    /* ARMv7 NEON flushes denormals to zero: the conversions keep the
-     * reference there, so that a local matrix has the same bits on every
-     * target. */
+    k->boxes = boxes_x4;
+#if !X4_FLUSHES
+    /* The conversions and culls keep the reference on ARMv7 NEON, which
+     * flushes denormals to zero, so that a local matrix and a cull's answer
+     * have the same bits on every target. */
     k->trs = trs_x4;
     k->put_trs = put_trs_x4;
+    k->cull = cull_x4;
 #endif
 }

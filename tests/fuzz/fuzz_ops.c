@@ -27,6 +27,7 @@
 #include "internal.h" /* the reference kernel, sgrt__trs_to_mat4, sgrt__relative_local */
 #include "lib/refmodel.h"
 #include "testutil.h" /* its checks abort here, as ENSURE does */
+#include "boundsutil.h" /* exact signs, to judge culls */
 
 #include <math.h>
 #include <stdio.h>
@@ -183,6 +184,11 @@ typedef struct shadow_node {
      * created since the last update. */
     float prev[16];
     bool moved_last, fresh;
+    /* Boxes (scenes with SGRT_SCENE_BOUNDS): the local box now; the world
+     * box and subtree box as of the last update (the reference's box of the
+     * world then); set or cleared since the last update. */
+    bool box_has, box_valid, box_set;
+    float box_c[3], box_e[3], box_lo[3], box_hi[3], sub_lo[3], sub_hi[3];
     /* memo for "now" values, valid while stamp == the scene's stamp */
     uint64_t stamp;
     bool dirty;
@@ -195,6 +201,7 @@ typedef struct fscene {
     fz_alloc fa;
     uint32_t max_nodes; /* as configured (0 = default) */
     bool prev_on;       /* the scene keeps previous worlds */
+    bool bounds_on, subtree_on; /* SGRT_SCENE_BOUNDS, SGRT_SCENE_SUBTREE_BOUNDS */
     bool extreme;       /* some local had values where the double check is not meaningful */
     uint32_t reserve_budget; /* creates that must not allocate (after a reserve) */
     uint64_t stamp;
@@ -514,7 +521,12 @@ static void fscene_open(fscene *f, reader *r)
      * without them and with and without eager reclamation: 0x00, 0x50,
      * 0xA0, 0xF0). */
     f->prev_on = ((cfg >> 4) ^ (cfg >> 7)) & 1u;
-    d.flags = f->prev_on ? SGRT_SCENE_PREV_WORLD : 0u;
+    /* Bit 5 xor bit 6: boxes kept (0x20, 0x40, 0x50, 0xA0); with bit 0 too,
+     * subtree boxes. */
+    f->bounds_on = ((cfg >> 5) ^ (cfg >> 6)) & 1u;
+    f->subtree_on = f->bounds_on && (cfg & 1u);
+    d.flags = (f->prev_on ? SGRT_SCENE_PREV_WORLD : 0u) | (f->bounds_on ? SGRT_SCENE_BOUNDS : 0u) |
+              (f->subtree_on ? SGRT_SCENE_SUBTREE_BOUNDS : 0u);
     for (;;) {
         sgrt_scene *const sentinel = (sgrt_scene *)(uintptr_t)64;
         sgrt_scene *s = sentinel;
@@ -560,6 +572,41 @@ static void fscene_close(fscene *f)
 
 /* ---- comparison of one scene against its models ---------------------------------- */
 
+static bool same3(const float a[3], const float b[3]) { return memcmp(a, b, 3 * sizeof(float)) == 0; }
+
+static void set_empty(float lo[3], float hi[3])
+{
+    for (int a = 0; a < 3; a++) {
+        lo[a] = bits_to_float(0x7F800000u);
+        hi[a] = bits_to_float(0xFF800000u);
+    }
+}
+
+/* A node's boxes: the local one as set, the world and subtree ones as of the
+ * last update, bit for bit. */
+static void verify_boxes(fscene *f, sgrt_node h, const shadow_node *e)
+{
+    float c[3], x[3], lo[3], hi[3];
+    ENSURE(sgrt_node_bounds(f->s, h, c, x) == SGRT_OK, "bounds of 0x%08x", h.id);
+    if (e->box_has)
+        ENSURE(same3(c, e->box_c) && same3(x, e->box_e), "local box of 0x%08x", h.id);
+    else
+        ENSURE(x[0] == -1.0f && x[1] == -1.0f && x[2] == -1.0f, "0x%08x reads a box it has not",
+               h.id);
+    ENSURE(sgrt_node_world_bounds(f->s, h, lo, hi) == SGRT_OK, "world bounds of 0x%08x", h.id);
+    if (e->box_valid)
+        ENSURE(same3(lo, e->box_lo) && same3(hi, e->box_hi),
+               "world box of 0x%08x differs from the reference's", h.id);
+    else
+        ENSURE(lo[0] > hi[0], "0x%08x had no box at the last update but reads one", h.id);
+    if (f->subtree_on) {
+        ENSURE(sgrt_node_subtree_bounds(f->s, h, lo, hi) == SGRT_OK, "subtree bounds of 0x%08x",
+               h.id);
+        ENSURE(same3(lo, e->sub_lo) && same3(hi, e->sub_hi),
+               "subtree box of 0x%08x changed since the last update", h.id);
+    }
+}
+
 static void verify_node(fscene *f, uint32_t id, const float *wa, uint32_t slot_count,
                         bool worlds_now)
 {
@@ -589,6 +636,8 @@ static void verify_node(fscene *f, uint32_t id, const float *wa, uint32_t slot_c
     ENSURE((pa != NULL) == f->prev_on, "prev world array %s", pa ? "present" : "missing");
     if (pa)
         ENSURE(same_matrix(pa + 16u * (size_t)slot, e->prev), "previous world of 0x%08x", id);
+    if (f->bounds_on)
+        verify_boxes(f, h, e);
     if (p.id) {
         uint32_t ps = 0;
         ENSURE(sgrt_node_slot(f->s, p, &ps) == SGRT_OK && ps < slot,
@@ -826,6 +875,8 @@ enum {
     OP_BULK,
     OP_CHURN,
     OP_SET_WORLD,
+    OP_BOUNDS,
+    OP_CULL,
     OP_COUNT
 };
 
@@ -888,6 +939,7 @@ static void do_create(fscene *f, const fscene *other, sgrt_node parent, bool nul
     memcpy(e->prev, e->world, sizeof e->prev); /* until its first update */
     e->moved_last = false;
     e->fresh = true;
+    set_empty(e->sub_lo, e->sub_hi);
     history_add(f, out.id);
     if (any_tracker(f))
         note_slot(f, slot_of(f->s, out));
@@ -1170,8 +1222,11 @@ static void do_batch(fscene *f, const fscene *other, reader *r, bool trs)
             : sgrt_nodes_set_local(f->s, k, nodes, m[0], &out_bad);
     ENSURE(f->fa.calls == calls0, "a batch write allocated");
     if (bad < k) {
-        ENSURE(rc == want && out_bad == bad, "batch refused with %s at %u, expected %s at %u",
-               sgrt_result_str(rc), out_bad, sgrt_result_str(want), bad);
+        /* An entry both stale and not finite may be refused for either. */
+        const bool both = want == SGRT_ERR_STALE_HANDLE && !finite16(m[bad]);
+        ENSURE((rc == want || (both && rc == SGRT_ERR_INVALID_ARG)) && out_bad == bad,
+               "batch refused with %s at %u, expected %s at %u", sgrt_result_str(rc), out_bad,
+               sgrt_result_str(want), bad);
         expect_unchanged(f, nodes[bad], SGRT_NULL_NODE);
         return;
     }
@@ -1225,6 +1280,70 @@ static void prev_step(fscene *f, shadow_node *e, bool recomputed)
     }
 }
 
+/* The world box the update gives a node whose world was recomputed or
+ * whose box was set: the reference's, from its new world. */
+static void box_step(shadow_node *e)
+{
+    e->box_valid = e->box_has;
+    e->box_set = false;
+    if (!e->box_has)
+        return;
+    float c[3], x[3];
+    memcpy(c, e->box_c, sizeof c);
+    memcpy(x, e->box_e, sizeof x);
+    const sgrt__bounds_view one = {{&c[0], &c[1], &c[2]}, {&x[0], &x[1], &x[2]},
+                                   {&e->box_lo[0], &e->box_lo[1], &e->box_lo[2]},
+                                   {&e->box_hi[0], &e->box_hi[1], &e->box_hi[2]}, NULL};
+    sgrt__box_ref(&one, e->world, 0);
+}
+
+/* After an update, every subtree box is its node's own world box joined
+ * with its children's subtree boxes (so, from the leaves up, the exact join
+ * of its members'); they are kept as the model's until the next update. */
+static void subtree_step(fscene *f)
+{
+    const uint32_t count = ref_model_count(f->m);
+    uint32_t kids[64], *many = NULL;
+    for (uint32_t k = 0; k < count; k++) {
+        const uint32_t id = ref_model_nth(f->m, k);
+        const shadow_node *e = sh_get(f, id);
+        float lo[3], hi[3], cl[3], ch[3];
+        if (e->box_valid) {
+            memcpy(lo, e->box_lo, sizeof lo);
+            memcpy(hi, e->box_hi, sizeof hi);
+        } else {
+            set_empty(lo, hi);
+        }
+        const uint32_t nc = ref_model_child_count(f->m, id);
+        uint32_t *c = kids;
+        if (nc > 64u) {
+            many = realloc(many, (size_t)nc * sizeof *many);
+            if (!many)
+                die("host out of memory");
+            c = many;
+        }
+        ref_model_children(f->m, id, c);
+        for (uint32_t j = 0; j < nc; j++) {
+            ENSURE(sgrt_node_subtree_bounds(f->s, (sgrt_node){c[j]}, cl, ch) == SGRT_OK,
+                   "subtree bounds");
+            for (int a = 0; a < 3; a++) {
+                lo[a] = cl[a] < lo[a] ? cl[a] : lo[a];
+                hi[a] = ch[a] > hi[a] ? ch[a] : hi[a];
+            }
+        }
+        ENSURE(sgrt_node_subtree_bounds(f->s, (sgrt_node){id}, cl, ch) == SGRT_OK, "subtree bounds");
+        for (int a = 0; a < 3; a++)
+            ENSURE(cl[a] == lo[a] && ch[a] == hi[a],
+                   "subtree box of 0x%08x is not its box joined with its children's", id);
+    }
+    free(many);
+    for (uint32_t k = 0; k < count; k++) {
+        shadow_node *e = sh_get(f, ref_model_nth(f->m, k));
+        ENSURE(sgrt_node_subtree_bounds(f->s, (sgrt_node){e->id}, e->sub_lo, e->sub_hi) == SGRT_OK,
+               "subtree bounds");
+    }
+}
+
 /* again: a second update right after, which must recompute nothing. */
 static void do_update_with(fscene *f, const sgrt_executor *ex, bool again)
 {
@@ -1235,7 +1354,8 @@ static void do_update_with(fscene *f, const sgrt_executor *ex, bool again)
     for (uint32_t k = 0; k < count; k++) {
         const uint32_t id = ref_model_nth(f->m, k);
         (void)shadow_now(f, id);
-        if (tracked && sh_get(f, id)->dirty)
+        /* A box set alone changes the slot too. */
+        if (tracked && (sh_get(f, id)->dirty || sh_get(f, id)->box_set))
             note_slot(f, slot_of(f->s, (sgrt_node){id}));
     }
     const uint64_t calls0 = f->fa.calls;
@@ -1248,7 +1368,11 @@ static void do_update_with(fscene *f, const sgrt_executor *ex, bool again)
         prev_step(f, e, e->dirty);
         memcpy(e->world, e->now, sizeof e->world);
         e->marked = false;
+        if (e->dirty || e->box_set)
+            box_step(e);
     }
+    if (f->subtree_on)
+        subtree_step(f);
     f->stamp++;
     if (again) {
         ENSURE(sgrt_scene_update(f->s) == 0, "a second update recomputed something");
@@ -1409,6 +1533,11 @@ static void do_bad_args(fscene *f, const fscene *other, reader *r)
     ENSURE(sgrt_node_slot(NULL, h, &sl) == SGRT_ERR_INVALID_ARG, "slot(NULL)");
     ENSURE(sgrt_scene_slot_node(NULL, 0).id == 0, "slot_node(NULL)");
     ENSURE(sgrt_scene_world_array(NULL, &sl) == NULL && sl == 0, "world_array(NULL)");
+    ENSURE(sgrt_node_set_bounds(NULL, h, m, m) == SGRT_ERR_INVALID_ARG, "set_bounds(NULL)");
+    ENSURE(sgrt_node_clear_bounds(NULL, h) == SGRT_ERR_INVALID_ARG, "clear_bounds(NULL)");
+    ENSURE(sgrt_node_world_bounds(NULL, h, m, m) == SGRT_ERR_INVALID_ARG, "world_bounds(NULL)");
+    ENSURE(sgrt_scene_cull(NULL, (const float(*)[4])m, 1, NULL, NULL, NULL) == SGRT_ERR_INVALID_ARG,
+           "cull(NULL)");
     sgrt_scene_destroy(NULL);
 
     /* NULL outputs and inputs on a real scene: INVALID_ARG, or STALE_HANDLE
@@ -1827,6 +1956,198 @@ static void do_set_from_changes(fscene *f, const fscene *other, reader *r)
     free(slots);
 }
 
+/* ---- boxes and culls ------------------------------------------------------------------- */
+
+/* A local box the library takes: finite, half extents not negative. */
+static bool box_ok(const float c[3], const float x[3])
+{
+    for (int a = 0; a < 3; a++)
+        if (!isfinite(c[a]) || !isfinite(x[a]) || x[a] < 0.0f)
+            return false;
+    return true;
+}
+
+static void apply_box(fscene *f, uint32_t id, const float c[3], const float x[3])
+{
+    shadow_node *e = sh_get(f, id);
+    float h[3];
+    for (int a = 0; a < 3; a++)
+        h[a] = x[a] + 0.0f; /* -0 is taken as +0 */
+    if (e->box_has && same3(e->box_c, c) && same3(e->box_e, h))
+        return; /* bit-identical: nothing changes */
+    memcpy(e->box_c, c, sizeof e->box_c);
+    memcpy(e->box_e, h, sizeof e->box_e);
+    e->box_has = true;
+    e->box_set = true;
+}
+
+/* Set one box, a batch, clear one, or read with NULL outputs: refused as
+ * the model predicts (changing nothing), else applied to the model. */
+static void do_bounds(fscene *f, const fscene *other, reader *r)
+{
+    const uint8_t kind = u8(r);
+    const uint64_t calls0 = f->fa.calls;
+    if (kind % 4u == 0u) {
+        const sgrt_node h = rd_handle(f, other, r);
+        float c[3], x[3];
+        for (int a = 0; a < 3; a++) {
+            c[a] = rd_float(r);
+            x[a] = rd_float(r);
+            if (kind & 0x10u)
+                x[a] = fabsf(x[a]);
+        }
+        const bool null_arg = (kind & 0xE0u) == 0xE0u;
+        const sgrt_result rc = sgrt_node_set_bounds(f->s, h, null_arg ? NULL : c, x);
+        const sgrt_result want = !f->bounds_on ? SGRT_ERR_INVALID_ARG
+                                 : !valid(f, h) ? SGRT_ERR_STALE_HANDLE
+                                 : null_arg || !box_ok(c, x) ? SGRT_ERR_INVALID_ARG
+                                                             : SGRT_OK;
+        ENSURE(rc == want, "set_bounds returned %s, expected %s", sgrt_result_str(rc),
+               sgrt_result_str(want));
+        if (rc == SGRT_OK) {
+            apply_box(f, h.id, c, x);
+            f->touched[0] = h.id;
+        } else {
+            expect_unchanged(f, h, SGRT_NULL_NODE);
+        }
+    } else if (kind % 4u == 1u) {
+        enum { MAX_BOXES = 8 };
+        const uint32_t k = u8(r) % (MAX_BOXES + 1u);
+        sgrt_node nodes[MAX_BOXES];
+        float c[MAX_BOXES][3], x[MAX_BOXES][3];
+        uint32_t bad = k;
+        sgrt_result want = SGRT_OK;
+        for (uint32_t i = 0; i < k; i++) {
+            nodes[i] = rd_handle(f, other, r);
+            for (int a = 0; a < 3; a++) {
+                c[i][a] = rd_float(r);
+                x[i][a] = fabsf(rd_float(r));
+            }
+            if (u8(r) == 0xFFu)
+                x[i][1] = -1.0f;
+            if (bad == k && !valid(f, nodes[i]))
+                bad = i, want = SGRT_ERR_STALE_HANDLE;
+            else if (bad == k && !box_ok(c[i], x[i]))
+                bad = i, want = SGRT_ERR_INVALID_ARG;
+        }
+        uint32_t out_bad = UINT32_MAX;
+        const sgrt_result rc = sgrt_nodes_set_bounds(f->s, k, nodes, (const float(*)[3])c,
+                                                     (const float(*)[3])x, &out_bad);
+        if (!f->bounds_on) {
+            ENSURE(rc == SGRT_ERR_INVALID_ARG && out_bad == UINT32_MAX, "batch bounds: %s",
+                   sgrt_result_str(rc));
+        } else if (bad < k) {
+            ENSURE(rc == want && out_bad == bad, "batch bounds refused with %s at %u, expected %s at %u",
+                   sgrt_result_str(rc), out_bad, sgrt_result_str(want), bad);
+            expect_unchanged(f, nodes[bad], SGRT_NULL_NODE);
+        } else {
+            ENSURE(rc == SGRT_OK && out_bad == UINT32_MAX, "batch bounds: %s", sgrt_result_str(rc));
+            for (uint32_t i = 0; i < k; i++)
+                apply_box(f, nodes[i].id, c[i], x[i]);
+        }
+    } else if (kind % 4u == 2u) {
+        const sgrt_node h = rd_handle(f, other, r);
+        const sgrt_result rc = sgrt_node_clear_bounds(f->s, h);
+        const sgrt_result want = !f->bounds_on ? SGRT_ERR_INVALID_ARG
+                                 : !valid(f, h) ? SGRT_ERR_STALE_HANDLE
+                                                : SGRT_OK;
+        ENSURE(rc == want, "clear_bounds returned %s, expected %s", sgrt_result_str(rc),
+               sgrt_result_str(want));
+        if (rc == SGRT_OK && sh_get(f, h.id)->box_has) {
+            shadow_node *e = sh_get(f, h.id);
+            e->box_has = false;
+            e->box_set = true;
+            f->touched[0] = h.id;
+        }
+    } else {
+        const sgrt_node h = rd_handle(f, other, r);
+        float v[3];
+        sgrt_bounds_arrays arr;
+        const bool hv = f->bounds_on && valid(f, h);
+        ENSURE(sgrt_node_bounds(f->s, h, v, NULL) != SGRT_OK, "bounds read into NULL");
+        ENSURE(sgrt_node_world_bounds(f->s, h, NULL, v) != SGRT_OK, "world bounds into NULL");
+        ENSURE((sgrt_scene_bounds_arrays(f->s, &arr) == SGRT_OK) == f->bounds_on, "bounds arrays");
+        if (f->bounds_on) {
+            uint32_t count = 0;
+            (void)sgrt_scene_world_array(f->s, &count);
+            ENSURE(arr.slot_count == count && arr.valid, "bounds arrays: slot count");
+            if (hv) {
+                const uint32_t sl = slot_of(f->s, h);
+                const shadow_node *e = sh_get(f, h.id);
+                ENSURE(((arr.valid[sl / 32u] >> (sl % 32u)) & 1u) == e->box_valid,
+                       "bounds arrays: valid bit of 0x%08x", h.id);
+                if (e->box_valid)
+                    ENSURE(arr.min[0][sl] == e->box_lo[0] && arr.max[2][sl] == e->box_hi[2],
+                           "bounds arrays: box of 0x%08x", h.id);
+            }
+        }
+    }
+    ENSURE(f->fa.calls == calls0, "a bounds call allocated");
+}
+
+/* A cull with planes of every kind (1 to 8 of them, or a bad count), a
+ * restriction set or none, into one of the scene's sets or a bad one: the
+ * result holds exactly the live nodes with a box at the last update in the
+ * restriction set that are not culled, every culled one lies outside a
+ * plane in exact arithmetic, none clearly outside is kept, and a refusal
+ * changes nothing. */
+static void do_cull(fscene *f, const fscene *other, reader *r)
+{
+    const uint32_t count = u8(r) % 10u;
+    float planes[9][4];
+    bool finite = true;
+    for (uint32_t k = 0; k < 9u; k++)
+        for (int c = 0; c < 4; c++) {
+            planes[k][c] = rd_float(r);
+            finite = finite && (k >= count || isfinite(planes[k][c]));
+        }
+    int ko, kq = -1;
+    sgrt_nodeset *out = pick_set(f, other, r, &ko);
+    sgrt_nodeset *only = u8(r) & 1u ? pick_set(f, other, r, &kq) : NULL;
+    sgrt_cull_stats st;
+    const bool stats = u8(r) & 1u;
+    const uint64_t calls0 = f->fa.calls;
+    const sgrt_result rc = sgrt_scene_cull(f->s, (const float(*)[4])planes, count, only, out,
+                                           stats ? &st : NULL);
+    ENSURE(f->fa.calls == calls0, "a cull allocated");
+    if (!f->bounds_on || count == 0 || count > 8u || ko < 0 || (only && kq < 0) || !finite) {
+        ENSURE(rc == SGRT_ERR_INVALID_ARG, "a bad cull returned %s", sgrt_result_str(rc));
+        expect_unchanged(f, SGRT_NULL_NODE, SGRT_NULL_NODE);
+        return;
+    }
+    ENSURE(rc == SGRT_OK, "cull: %s", sgrt_result_str(rc));
+    const uint32_t live = ref_model_count(f->m);
+    uint32_t members = 0;
+    for (uint32_t n = 0; n < live; n++) {
+        const uint32_t id = ref_model_nth(f->m, n);
+        const shadow_node *e = sh_get(f, id);
+        const bool in = sgrt_nodeset_has(f->s, out, (sgrt_node){id});
+        const bool may = e->box_valid && (!only || ((e->sets >> kq) & 1u));
+        members += in;
+        ENSURE(!in || may, "cull kept 0x%08x, which had no box or is not in the restriction", id);
+        if (may) {
+            if (!(isfinite(e->box_lo[0]) && isfinite(e->box_lo[1]) && isfinite(e->box_lo[2]) &&
+                  isfinite(e->box_hi[0]) && isfinite(e->box_hi[1]) && isfinite(e->box_hi[2]))) {
+                ENSURE(in, "cull dropped 0x%08x, whose box is infinite", id);
+            } else {
+                bool outside = false, clearly = false;
+                for (uint32_t k = 0; k < count; k++) {
+                    double scale;
+                    outside |= exact_plane_sign(planes[k], e->box_lo, e->box_hi) < 0;
+                    clearly |= plane_reach(planes[k], e->box_lo, e->box_hi, &scale) <
+                               -(ldexp(scale, -19) + 0x1p-100);
+                }
+                ENSURE(in || outside, "cull dropped 0x%08x, which meets every plane", id);
+                ENSURE(!in || !clearly, "cull kept 0x%08x, clearly outside a plane", id);
+            }
+        }
+        set_member(f, ko, id, in);
+    }
+    ENSURE(sgrt_nodeset_count(f->s, out) == members, "cull result holds dead slots");
+    if (stats)
+        ENSURE(st.visible == members, "cull stats: %u visible, the set holds %u", st.visible, members);
+}
+
 /* ---- scale ------------------------------------------------------------------------------ */
 
 static uint32_t lcg(uint32_t *st)
@@ -1938,7 +2259,7 @@ static const char *const op_names[OP_COUNT] = {
     "bad_args", "recreate", "slots", "tracker_create", "tracker_destroy", "collect", "collect",
     "set_create", "set_destroy", "set_member", "set_member", "set_query", "set_combine",
     "set_from_changes", "batch_local", "batch_trs", "update_parallel", "bulk", "churn",
-    "set_world",
+    "set_world", "bounds", "cull",
 };
 
 /* The models' storage is kept from one input to the next; give it back at
@@ -2127,6 +2448,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             do_set_world(f, h, m);
             break;
         }
+        case OP_BOUNDS:
+            do_bounds(f, other, &r);
+            break;
+        case OP_CULL:
+            do_cull(f, other, &r);
+            break;
         default:
             break;
         }

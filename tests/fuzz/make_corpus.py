@@ -16,7 +16,7 @@ import sys
  UPDATE2, READ, WORLD_NOW_ALL, USER, RESERVE, COMPACT, FAIL_ALLOC, BAD_ARGS,
  RECREATE, SLOTS, TRACKER_CREATE, TRACKER_DESTROY, COLLECT, COLLECT2, SET_CREATE,
  SET_DESTROY, SET_MEMBER, SET_MEMBER2, SET_QUERY, SET_COMBINE, SET_FROM_CHANGES,
- BATCH_LOCAL, BATCH_TRS, UPDATE_PARALLEL, BULK, CHURN, SET_WORLD) = range(35)
+ BATCH_LOCAL, BATCH_TRS, UPDATE_PARALLEL, BULK, CHURN, SET_WORLD, BOUNDS, CULL) = range(37)
 
 # Shapes of BULK and patterns of CHURN.
 BULK_CHAIN, BULK_FAN, BULK_TREE, BULK_ROOTS = range(4)
@@ -24,8 +24,13 @@ CHURN_UNDER_LATER, CHURN_DETACH_NEWEST, CHURN_RECREATE, CHURN_PINGPONG = range(4
 # Scene configuration bit 7: reclaim holes as soon as they outnumber live nodes.
 CFG_RECLAIM_EAGER = 0x80
 # Configurations with the CPU's kernel and previous worlds kept (bit 4 xor
-# bit 7), without and with eager reclamation.
+# bit 7), without and with eager reclamation (both keep boxes too: bit 5 xor
+# bit 6).
 CFG_PREV, CFG_PREV_EAGER = 0x50, 0xA0
+# Boxes on the 4-wide kernel with subtree boxes (bit 0), on the CPU's kernel
+# with previous worlds, eager reclamation and subtree boxes, and on the
+# widest kernel without subtree boxes.
+CFG_BOUNDS_X4_TREE, CFG_BOUNDS_ALL, CFG_BOUNDS_WIDE = 0x21, 0xA1, 0x40
 
 # Float kinds of rd_float().
 F_SMALL, F_ZERO, F_NEGZERO, F_ONE, F_MONE, F_NAN, F_INF, F_NINF = 0, 6, 7, 8, 9, 10, 11, 12
@@ -323,6 +328,64 @@ def set_from_changes(p, dst, tracker, b, op, consume, scene=0):
 
 def live(p, k):
     return lambda: p.h_live(k)
+
+
+def box_values(p, handle_fn, c, e):
+    """a node and its box: center c, half extents e (floats from p.small)"""
+    handle_fn()
+    for a in range(3):
+        p.small(c[a])
+        p.small(e[a])
+
+
+def bounds_set(p, handle_fn, c, e, scene=0):
+    p.op(BOUNDS, scene)
+    p.u8(0)
+    box_values(p, handle_fn, c, e)
+
+
+def bounds_batch(p, entries, scene=0):
+    """entries: (handle_fn, c, e, negative_y) each"""
+    p.op(BOUNDS, scene)
+    p.u8(1)
+    p.u8(len(entries))
+    for handle_fn, c, e, neg in entries:
+        box_values(p, handle_fn, c, e)
+        p.u8(0xFF if neg else 0)
+
+
+def bounds_clear(p, handle_fn, scene=0):
+    p.op(BOUNDS, scene)
+    p.u8(2)
+    handle_fn()
+
+
+def bounds_read(p, handle_fn, scene=0):
+    p.op(BOUNDS, scene)
+    p.u8(3)
+    handle_fn()
+
+
+def cull(p, planes, out, only=None, stats=True, count=None, scene=0):
+    """planes: up to 9 (n, d) as 4 floats, each a number or an F_ kind"""
+    p.op(CULL, scene)
+    p.u8(len(planes) if count is None else count)
+    for k in range(9):
+        for c in range(4):
+            v = planes[k][c] if k < len(planes) else 0.0
+            if isinstance(v, tuple):
+                p.f(*v)
+            else:
+                p.small(v)
+    p.u8(out)
+    p.b += bytes([0] if only is None else [1, only])
+    p.u8(1 if stats else 0)
+
+
+# A box of planes: -x0 <= x <= x0 and so on.
+def cube(x0):
+    return [(1, 0, 0, x0), (-1, 0, 0, x0), (0, 1, 0, x0), (0, -1, 0, x0), (0, 0, 1, x0),
+            (0, 0, -1, x0)]
 
 
 def scenarios():
@@ -730,6 +793,60 @@ def scenarios():
         p.update_once()
         collect(p, OWN0, 3, 0)
         p.world_now_all()
+        out[name] = p
+
+    # Boxes and culls: boxes set, moved, cleared, batched (with a bad
+    # entry), relocated, compacted, destroyed; culls restricted and in place,
+    # before and after updates, and refused (no plane, nine, NaN, a set of
+    # the other scene).
+    for name, cfg in (('bounds_x4_tree', CFG_BOUNDS_X4_TREE), ('bounds_all', CFG_BOUNDS_ALL),
+                      ('bounds_wide', CFG_BOUNDS_WIDE)):
+        p = Program(cfg0=(cfg,))
+        tracker_create(p, 0)
+        set_create(p, 0)
+        set_create(p, 1)
+        for i in range(14):
+            p.create(p.h_zero if i % 7 == 0 else live(p, i - 1 - (i % 3 == 0)))
+            bounds_set(p, live(p, i), (0, 0.5, 0), (1, 1, 0.5))
+        for i in range(0, 14, 2):
+            p.set_local(live(p, i), lambda: p.m_translate(i - 7, 1, -2))
+            set_member(p, OWN1, live(p, i), True)
+        p.update_once()
+        collect(p, OWN0, 3, 0)
+        cull(p, cube(6), OWN0)
+        cull(p, cube(3)[:4], OWN1, only=OWN1)
+        bounds_set(p, live(p, 5), (2, 0, 0), (3, 0.25, 0))
+        bounds_clear(p, live(p, 6))
+        bounds_batch(p, [(live(p, 1), (1, 1, 1), (0, 0, 0), False),
+                         (live(p, 2), (0, 0, 0), (2, 2, 2), True)])
+        bounds_batch(p, [(live(p, 1), (1, 1, 1), (0, 0, 0), False),
+                         (live(p, 3), (-1, 0, 0), (0.5, 0.5, 0.5), False)])
+        bounds_read(p, live(p, 3))
+        p.update_once()
+        collect(p, OWN0, 3, 0)
+        cull(p, cube(2) + [(1, 1, 0, (F_ZERO,))], OWN0)
+        cull(p, cube(2), OWN0, count=0)
+        cull(p, cube(2) * 2, OWN0, count=9)
+        cull(p, [(1, 0, 0, (F_NAN,))] + cube(2), OWN0)
+        cull(p, cube(2), OTHER)
+        cull(p, cube(2), OWN0, only=OTHER)
+        p.set_parent(live(p, 0), live(p, 12), 0)
+        cull(p, cube(8), OWN0)
+        p.update_once()
+        cull(p, cube(8), OWN0)
+        p.compact()
+        cull(p, cube(8), OWN1, only=OWN1)
+        p.update_once()
+        p.destroy(live(p, 4))
+        cull(p, cube(8), OWN0)
+        p.update()
+        bulk(p, BULK_TREE, 1, seed=5)
+        bounds_batch(p, [(live(p, k), (0, 0, 0), (1, 1, 1), False) for k in range(100, 108)])
+        p.op(UPDATE_PARALLEL)
+        p.u8(3)
+        p.u8(3)
+        cull(p, cube(10), OWN0)
+        collect(p, OWN0, 3, 0)
         out[name] = p
 
     # Random programs: every operation with random arguments.

@@ -68,6 +68,7 @@ static inline uint32_t armv7_neon_update(const sgrt__update_view *v)
             const uint32_t wi = si * 32u + sgrt__ctz32(sb);
             sb &= sb - 1u;
             uint32_t bits = v->dirty[wi];
+            const uint32_t done = bits;
             v->dirty[wi] = 0;
             while (bits) {
                 const uint32_t i = wi * 32u + sgrt__ctz32(bits);
@@ -77,6 +78,13 @@ static inline uint32_t armv7_neon_update(const sgrt__update_view *v)
                     memcpy(v->world[i], v->local[i], sizeof v->world[i]);
                 else
                     armv7_neon_mul(v->world[v->parent[i]], v->local[i], v->world[i]);
+            }
+            /* Boxes stay on the reference on ARMv7 (src/kernels/x4.c). */
+            bits = v->bounds ? done & v->bounds->has[wi] : 0u;
+            while (bits) {
+                const uint32_t i = wi * 32u + sgrt__ctz32(bits);
+                bits &= bits - 1u;
+                sgrt__box_ref(v->bounds, v->world[i], i);
             }
         }
     }

@@ -64,4 +64,15 @@ static const uint64_t golden_armv7_neon[GOLDEN_CHECKPOINTS] = {
     0xbf807bf2f5dc27d3ull,
 };
 
+/* The boxes scenario (test_golden --print, the reference kernel): every
+ * kernel, flushing ones included (it makes no denormal). */
+#define GOLDEN_BOUNDS_CHECKPOINTS 5
+static const uint64_t golden_bounds[GOLDEN_BOUNDS_CHECKPOINTS] = {
+    0x3d1077903016ec82ull,
+    0x2b24850f1ac9c641ull,
+    0x8b3af583b2e3f43cull,
+    0xe8abb35ea3a05393ull,
+    0x047b870fa93b7adaull,
+};
+
 #endif

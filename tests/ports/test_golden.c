@@ -22,6 +22,13 @@
  * accepted on 32-bit ARM only, against golden_armv7_neon, values that a model
  * of NEON arithmetic (armv7_neon_model.h) reproduces on every target.
  *
+ * A second scenario, hashed on its own (golden_bounds), plays boxes on a
+ * scene with subtree boxes: boxes set and cleared, moves, re-parents,
+ * destroys, compaction, a chain that overflows; at its checkpoints every live
+ * node's local, world and subtree box and the answers of three culls. It
+ * stays clear of denormals, so every kernel, flushing ones included, must
+ * give the same bits.
+ *
  *   test_golden            compare with golden.h
  *   test_golden --print    print every run's hashes in golden.h's format
  */
@@ -602,6 +609,181 @@ static void run_scenario(run *R, const sgrt__kernels *k)
         FAIL(R, "%" PRIu32 " checkpoints, golden.h has %d", R->ncp, GOLDEN_CHECKPOINTS);
 }
 
+/* ---- the boxes scenario ---- */
+
+/* A box of exactly representable values, or none. */
+static void op_box(run *R, uint32_t i)
+{
+    sgrt_result r;
+    if (rng_below(10) == 0) {
+        r = sgrt_node_clear_bounds(R->s, M.handle[i]);
+    } else {
+        /* One draw per statement: the order of an initializer's (or a
+         * call's arguments') evaluation is the compiler's. */
+        float c[3], h[3];
+        c[0] = rnd_translation() / 4.0f;
+        c[1] = rnd_translation() / 4.0f;
+        c[2] = 0.25f;
+        h[0] = (float)rng_below(65) / 16.0f;
+        h[1] = (float)rng_below(9) / 8.0f;
+        h[2] = (float)rng_below(33) / 32.0f;
+        r = sgrt_node_set_bounds(R->s, M.handle[i], c, h);
+    }
+    log_result(R, r);
+    if (r != SGRT_OK)
+        FAIL(R, "set/clear bounds: %s", sgrt_result_str(r));
+}
+
+static void fnv_box(fnv *f, const float lo[3], const float hi[3])
+{
+    for (int a = 0; a < 3; a++) {
+        fnv_u32(f, canonical_bits(lo[a]));
+        fnv_u32(f, canonical_bits(hi[a]));
+    }
+}
+
+/* Every live node's boxes, and three culls' answers, in creation order. */
+static void bounds_checkpoint(run *R, sgrt_nodeset *set)
+{
+    op_update(R);
+    const char *what = NULL;
+    if (sgrt_scene_check(R->s, &what) != SGRT_OK)
+        FAIL(R, "scene_check: %s", what ? what : "?");
+    static const float frusta[3][6][4] = {
+        {{1, 0, 0, 40}, {-1, 0, 0, 40}, {0, 1, 0, 40}, {0, -1, 0, 40}, {0, 0, 1, 40}, {0, 0, -1, 40}},
+        {{0.6f, 0, 0.8f, -3}, {-0.6f, 0, 0.8f, -3}, {0, 0.6f, 0.8f, -3}, {0, -0.6f, 0.8f, -3},
+         {0, 0, 1, -1}, {0, 0, -1, 200}},
+        {{1, 1, 1, 0.5f}, {-0.25f, 2, 0, 7}, {0, 0, -3, 100}, {1, 0, 0, 1e6f}, {0, 1, 0, 3},
+         {0, 0, 1, 3}},
+    };
+    fnv f = {FNV_OFFSET};
+    fnv_u32(&f, M.live);
+    for (uint32_t i = 0; i < M.created; i++) {
+        if (!M.alive[i])
+            continue;
+        float c[3], h[3], lo[3], hi[3], slo[3], shi[3];
+        if (sgrt_node_bounds(R->s, M.handle[i], c, h) != SGRT_OK ||
+            sgrt_node_world_bounds(R->s, M.handle[i], lo, hi) != SGRT_OK ||
+            sgrt_node_subtree_bounds(R->s, M.handle[i], slo, shi) != SGRT_OK) {
+            FAIL(R, "node %" PRIu32 ": boxes not readable", i);
+            continue;
+        }
+        R->infinite += !(hi[0] <= FLT_MAX) && lo[0] <= hi[0];
+        fnv_u32(&f, i);
+        fnv_box(&f, c, h);
+        fnv_box(&f, lo, hi);
+        fnv_box(&f, slo, shi);
+    }
+    for (int k = 0; k < 3; k++) {
+        sgrt_cull_stats st;
+        const sgrt_result r = sgrt_scene_cull(R->s, frusta[k], 6, NULL, set, &st);
+        log_result(R, r);
+        fnv_u32(&f, st.visible);
+        for (uint32_t i = 0; i < M.created; i++)
+            if (M.alive[i])
+                fnv_u32(&f, sgrt_nodeset_has(R->s, set, M.handle[i]));
+    }
+    fnv_u32(&f, (uint32_t)(R->log.h >> 32));
+    fnv_u32(&f, (uint32_t)R->log.h);
+    if (R->ncp < GOLDEN_BOUNDS_CHECKPOINTS)
+        R->cp[R->ncp] = f.h;
+    R->ncp++;
+}
+
+static void run_bounds_scenario(run *R, const sgrt__kernels *k)
+{
+    memset(&M, 0, sizeof M);
+    rng_state = 0xB0B5ull;
+    R->log.h = FNV_OFFSET;
+    R->ncp = 0;
+    R->last = NONE;
+    const sgrt_scene_desc d = {.flags = SGRT_SCENE_SUBTREE_BOUNDS};
+    sgrt_nodeset *set = NULL;
+    if (sgrt_scene_create(&d, &R->s) != SGRT_OK || sgrt_nodeset_create(R->s, &set) != SGRT_OK) {
+        FAIL(R, "scene_create failed");
+        return;
+    }
+    if (k)
+        sgrt__scene_set_kernels(R->s, 0, k);
+    for (int n = 0; n < 3000; n++) {
+        op_create(R, n % 100 == 0 ? NONE : rng_below(3) == 0 ? R->last : random_live());
+        op_set_trs(R, R->last);
+        op_box(R, R->last);
+    }
+    bounds_checkpoint(R, set);
+    for (uint32_t op = 1; op <= 12000u; op++) {
+        const uint32_t x = rng_below(100);
+        if (x < 15)
+            op_create(R, rng_below(8) == 0 ? NONE : random_live());
+        else if (x < 45)
+            op_set_trs(R, random_live());
+        else if (x < 70)
+            op_box(R, random_live());
+        else if (x < 80) {
+            const uint32_t i = random_live();
+            const uint32_t p = rng_below(10) == 0 ? NONE : random_live();
+            op_reparent(R, i, p, rng_below(2) ? SGRT_KEEP_WORLD : SGRT_KEEP_LOCAL);
+        }
+        else if (x < 84 && M.live > 500u)
+            op_destroy(R, random_live());
+        else if (x < 97)
+            op_box(R, M.alive[R->last] ? R->last : random_live());
+        else
+            op_update(R);
+        if (op % 5000u == 0) {
+            const sgrt_result r = sgrt_scene_compact(R->s);
+            log_result(R, r);
+            R->compacts++;
+        }
+        if (op % 4000u == 0)
+            bounds_checkpoint(R, set);
+    }
+    /* A chain that overflows: infinite axes. */
+    static const float q[4] = {0.6f, 0.0f, 0.0f, 0.8f}, t[3] = {5.0f, -7.0f, 11.0f};
+    static const float sc[3] = {1e15f, 3e15f, -2e15f};
+    op_create(R, NONE);
+    for (int depth = 0; depth < 5; depth++) {
+        op_create(R, R->last);
+        op_set_trs_values(R, R->last, t, q, sc);
+        op_box(R, R->last);
+    }
+    bounds_checkpoint(R, set);
+    sgrt_scene_destroy(R->s);
+    R->s = NULL;
+    if (R->ncp != GOLDEN_BOUNDS_CHECKPOINTS)
+        FAIL(R, "%" PRIu32 " boxes checkpoints, golden.h has %d", R->ncp, GOLDEN_BOUNDS_CHECKPOINTS);
+    if (R->infinite == 0)
+        FAIL(R, "the boxes scenario no longer reaches an infinite box");
+}
+
+static int check_bounds_run(const char *name, const sgrt__kernels *k, bool print)
+{
+    static run R;
+    memset(&R, 0, sizeof R);
+    R.name = name;
+    run_bounds_scenario(&R, k);
+    const char *kname = k ? k->name : sgrt_simd_name();
+    if (print) {
+        printf("/* boxes, %s: kernel %s */\n", name, kname);
+        for (uint32_t c = 0; c < R.ncp && c < GOLDEN_BOUNDS_CHECKPOINTS; c++)
+            printf("    0x%016" PRIx64 "ull,\n", R.cp[c]);
+        return R.failures;
+    }
+    uint32_t bad = 0;
+    for (uint32_t c = 0; c < GOLDEN_BOUNDS_CHECKPOINTS; c++)
+        bad += c >= R.ncp || R.cp[c] != golden_bounds[c];
+    printf("%-8s kernel %-20s golden_bounds: %s\n", name, kname,
+           bad == 0 && R.failures == 0 ? "match" : "MISMATCH");
+    if (bad) {
+        R.failures++;
+        for (uint32_t c = 0; c < GOLDEN_BOUNDS_CHECKPOINTS; c++)
+            printf("    checkpoint %2" PRIu32 " 0x%016" PRIx64 " %s 0x%016" PRIx64 "\n", c,
+                   c < R.ncp ? R.cp[c] : 0, c < R.ncp && R.cp[c] == golden_bounds[c] ? "==" : "!=",
+                   golden_bounds[c]);
+    }
+    return R.failures;
+}
+
 static int check_run(const char *name, const sgrt__kernels *k, bool print)
 {
     static run R;
@@ -689,5 +871,13 @@ int main(int argc, char **argv)
         failures++;
     }
     failures += check_run("model", armv7_neon_model(), print);
+    /* Boxes: every level, a scene as created, the model: one table. */
+    for (uint32_t level = SGRT__LEVEL_SCALAR; level <= sgrt__kernels_cpu_level(); level++) {
+        sgrt__kernels k;
+        sgrt__kernels_init(&k, level);
+        failures += check_bounds_run("forced", &k, print);
+    }
+    failures += check_bounds_run("default", NULL, print);
+    failures += check_bounds_run("model", armv7_neon_model(), print);
     return failures == 0 ? 0 : 1;
 }
