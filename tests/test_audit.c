@@ -1,0 +1,89 @@
+/* The audit findings of issue 22, one test each, written to fail on the code
+ * the audits read:
+ *
+ *  - kinds: a tracker passed where a node set is expected, and a node set
+ *    where a tracker is, to every call taking either, is refused and nothing
+ *    is freed (a node set destroy used to free a tracker the registry still
+ *    listed: a heap use-after-free at the next create, under ASan);
+ */
+#include "testutil.h"
+
+/* ---- kinds ------------------------------------------------------------------- */
+
+/* Every call that takes a node set is given a tracker, and every call that
+ * takes a tracker a node set: each must refuse, free nothing and leave both
+ * objects working. */
+static void test_kinds(void)
+{
+    test_alloc ta;
+    sgrt_scene *s = new_scene_alloc(&ta);
+    sgrt_node n[8];
+    for (int i = 0; i < 8; i++)
+        OK(sgrt_node_create(s, i ? n[(i - 1) / 2] : SGRT_NULL_NODE, &n[i]));
+    sgrt_tracker *t = NULL;
+    sgrt_nodeset *set = NULL;
+    OK(sgrt_tracker_create(s, &t));
+    OK(sgrt_nodeset_create(s, &set));
+    REQUIRE(t && set);
+    OK(sgrt_nodeset_add(s, set, n[3]));
+    sgrt_scene_update(s);
+    sgrt_range r[8];
+    while (sgrt_tracker_collect(s, t, r, 8, 0) > 8) {
+    }
+    OK(sgrt_node_set_local(s, n[5], (const float[16]){1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
+                                                          2, 0, 0, 1}));
+    sgrt_scene_update(s); /* t: n[5]'s slot pending */
+
+    /* The wrong kind, in both directions, through every call. */
+    sgrt_nodeset *t_as_set = (sgrt_nodeset *)(void *)t;
+    sgrt_tracker *set_as_t = (sgrt_tracker *)(void *)set;
+    const uint64_t frees = ta.frees, calls = ta.calls;
+    uint32_t cursor = 0, words = 7;
+    CHECK_RES(sgrt_nodeset_add(s, t_as_set, n[1]), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_nodeset_remove(s, t_as_set, n[1]), SGRT_ERR_INVALID_ARG);
+    CHECK(!sgrt_nodeset_has(s, t_as_set, n[1]));
+    CHECK_RES(sgrt_nodeset_clear(s, t_as_set), SGRT_ERR_INVALID_ARG);
+    CHECK_EQ_U(sgrt_nodeset_count(s, t_as_set), 0);
+    CHECK_RES(sgrt_nodeset_combine(s, t_as_set, set, SGRT_SET_OR, set), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_nodeset_combine(s, set, t_as_set, SGRT_SET_OR, set), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_nodeset_combine(s, set, set, SGRT_SET_OR, t_as_set), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_nodeset_from_changes(s, t_as_set, t, SGRT_SET_AND, NULL, false),
+              SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_nodeset_from_changes(s, set, t, SGRT_SET_AND, t_as_set, false),
+              SGRT_ERR_INVALID_ARG);
+    CHECK(sgrt_nodeset_next(s, t_as_set, &cursor).id == 0u);
+    CHECK(sgrt_nodeset_words(s, t_as_set, &words) == NULL);
+    sgrt_nodeset_destroy(s, t_as_set);
+    CHECK_EQ_U(sgrt_tracker_collect(s, set_as_t, r, 8, 0), 0);
+    CHECK_RES(sgrt_tracker_check(s, set_as_t, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_nodeset_from_changes(s, set, set_as_t, SGRT_SET_AND, NULL, false),
+              SGRT_ERR_INVALID_ARG);
+    sgrt_tracker_destroy(s, set_as_t);
+    CHECK_EQ_U(ta.frees, frees);
+    CHECK_EQ_U(ta.calls, calls);
+
+    /* Both still registered and intact: creates feed the tracker and keep
+     * the set in step (this is where a freed tracker was written). */
+    sgrt_node more[64];
+    for (int i = 0; i < 64; i++) /* grows storage: the registry widens both */
+        OK(sgrt_node_create(s, n[i % 8], &more[i]));
+    check_scene(s);
+    OK(sgrt_tracker_check(s, t, NULL));
+    CHECK(sgrt_nodeset_has(s, set, n[3]));
+    CHECK_EQ_U(sgrt_nodeset_count(s, set), 1);
+    uint32_t slot5;
+    OK(sgrt_node_slot(s, n[5], &slot5));
+    CHECK(sgrt_tracker_collect(s, t, r, 8, 0) >= 1u);
+    CHECK(r[0].first <= slot5);
+    const uint64_t frees_before = ta.frees;
+    sgrt_tracker_destroy(s, t);
+    sgrt_nodeset_destroy(s, set);
+    CHECK_EQ_U(ta.frees, frees_before + 4); /* each object and its bits */
+    end_scene_alloc(s, &ta);
+}
+
+int main(void)
+{
+    test_kinds();
+    return test_report("test_audit");
+}
