@@ -5,8 +5,22 @@
  *    where a tracker is, to every call taking either, is refused and nothing
  *    is freed (a node set destroy used to free a tracker the registry still
  *    listed: a heap use-after-free at the next create, under ASan);
+ *  - plan key: the parallel update's plan, built for one hierarchy, is not
+ *    reused after 2^32 structural changes (white-box: the counter is set to
+ *    where a 32-bit key would have read the plan's version again).
  */
+#include "internal.h" /* the plan's key */
 #include "testutil.h"
+
+/* Tasks in reverse order: allowed, and the order in which a range that
+ * reads a parent of an earlier range (not in a stale plan's cross set) runs
+ * before that range. */
+static void run_reversed(void *user, uint32_t count, void (*fn)(void *ctx, uint32_t i), void *ctx)
+{
+    (*(uint32_t *)user)++;
+    for (uint32_t i = count; i-- > 0;)
+        fn(ctx, i);
+}
 
 /* ---- kinds ------------------------------------------------------------------- */
 
@@ -82,8 +96,68 @@ static void test_kinds(void)
     end_scene_alloc(s, &ta);
 }
 
-int main(void)
+/* ---- plan key ----------------------------------------------------------------- */
+
+/* A root with 2,100 leaves (three 1,024-slot ranges). A parallel update
+ * builds the plan; then a leaf L of range 1 moves under a leaf P of range 0
+ * (P, stored before L, takes it without relocation), so P must join the
+ * cross set. The counter is then set to what it would read after 2^32
+ * changes since the plan was built. P moves; with the tasks in reverse
+ * order, range 1 runs before range 0 updates P: a reused plan gives L its
+ * world from P's old world. */
+static void test_plan_key(void)
 {
-    test_kinds();
+    sgrt_scene *s = new_scene();
+    enum { LEAVES = 2100 };
+    sgrt_node root, leaf[LEAVES];
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &root));
+    for (int i = 0; i < LEAVES; i++)
+        OK(sgrt_node_create(s, root, &leaf[i]));
+    uint32_t runs = 0;
+    const sgrt_executor ex = {run_reversed, &runs, 2};
+    CHECK_EQ_U(sgrt_scene_update_parallel(s, &ex), LEAVES + 1);
+    CHECK_EQ_U(runs, 1); /* a plan of several ranges was built and used */
+    const uint64_t built = s->structure_version, planned = s->plan_version;
+
+    const sgrt_node p = leaf[4], l = leaf[1500];
+    uint32_t ps, ls;
+    OK(sgrt_node_slot(s, p, &ps));
+    OK(sgrt_node_slot(s, l, &ls));
+    REQUIRE(ps < 1024u && ls >= 1024u && ls < 2048u);
+    OK(sgrt_node_set_parent(s, l, p, SGRT_KEEP_LOCAL));
+    s->structure_version = built + ((uint64_t)1 << 32);
+
+    const float moved[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 6, 7, 1};
+    OK(sgrt_node_set_local(s, p, moved));
+    float want[16], got[16];
+    OK(sgrt_node_world_now(s, l, want));
+    CHECK_EQ_U(sgrt_scene_update_parallel(s, &ex), 2);
+    CHECK(s->plan_version != planned); /* rebuilt */
+    OK(sgrt_node_world(s, l, got));
+    CHECK_MSG(memcmp(got, want, sizeof got) == 0,
+              "L's world after the parallel update: translation (%g, %g, %g), expected (%g, %g, %g)",
+              (double)got[12], (double)got[13], (double)got[14], (double)want[12],
+              (double)want[13], (double)want[14]);
+    check_scene(s);
+    sgrt_scene_destroy(s);
+}
+
+/* `test_audit [name...]` runs the named tests only (kinds, plan_key, ...). */
+static bool wanted(int argc, char **argv, const char *name)
+{
+    if (argc < 2)
+        return true;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], name) == 0)
+            return true;
+    return false;
+}
+
+int main(int argc, char **argv)
+{
+    if (wanted(argc, argv, "kinds"))
+        test_kinds();
+    if (wanted(argc, argv, "plan_key"))
+        test_plan_key();
     return test_report("test_audit");
 }
