@@ -7,7 +7,10 @@
  *    listed: a heap use-after-free at the next create, under ASan);
  *  - plan key: the parallel update's plan, built for one hierarchy, is not
  *    reused after 2^32 structural changes (white-box: the counter is set to
- *    where a 32-bit key would have read the plan's version again).
+ *    where a 32-bit key would have read the plan's version again);
+ *  - idle wake: a parallel update with nothing left to recompute calls no
+ *    executor, also when the nodes written since the last update (with
+ *    children, many of them) were all destroyed.
  */
 #include "internal.h" /* the plan's key */
 #include "testutil.h"
@@ -142,6 +145,44 @@ static void test_plan_key(void)
     sgrt_scene_destroy(s);
 }
 
+/* ---- idle wake ---------------------------------------------------------------- */
+
+static void run_counted(void *user, uint32_t count, void (*fn)(void *ctx, uint32_t i), void *ctx)
+{
+    (*(uint32_t *)user)++;
+    for (uint32_t i = 0; i < count; i++)
+        fn(ctx, i);
+}
+
+/* 1,024 trees of a root and three leaves; every other root is written (one
+ * node with children per 8 slots: the closure is not sparse) and then
+ * destroyed with its leaves. Nothing is left to recompute. */
+static void test_idle_wake(void)
+{
+    sgrt_scene *s = new_scene();
+    enum { TREES = 1024 };
+    sgrt_node root[TREES], leaf;
+    for (int i = 0; i < TREES; i++) {
+        OK(sgrt_node_create(s, SGRT_NULL_NODE, &root[i]));
+        for (int k = 0; k < 3; k++)
+            OK(sgrt_node_create(s, root[i], &leaf));
+    }
+    uint32_t runs = 0;
+    const sgrt_executor ex = {run_counted, &runs, 4};
+    CHECK_EQ_U(sgrt_scene_update_parallel(s, &ex), 4 * TREES);
+    CHECK_EQ_U(runs, 1);
+    const float moved[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1};
+    for (int i = 0; i < TREES; i += 2)
+        OK(sgrt_node_set_local(s, root[i], moved));
+    for (int i = 0; i < TREES; i += 2)
+        OK(sgrt_node_destroy(s, root[i]));
+    CHECK_EQ_U(sgrt_scene_update_parallel(s, &ex), 0);
+    CHECK_EQ_U(runs, 1); /* an idle frame wakes no thread */
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
+    check_scene(s);
+    sgrt_scene_destroy(s);
+}
+
 /* `test_audit [name...]` runs the named tests only (kinds, plan_key, ...). */
 static bool wanted(int argc, char **argv, const char *name)
 {
@@ -159,5 +200,7 @@ int main(int argc, char **argv)
         test_kinds();
     if (wanted(argc, argv, "plan_key"))
         test_plan_key();
+    if (wanted(argc, argv, "idle_wake"))
+        test_idle_wake();
     return test_report("test_audit");
 }
