@@ -140,10 +140,21 @@ typedef enum sgrt_result {
     SGRT_ERR_CORRUPT = -7,      /**< sgrt_scene_check found a broken internal invariant */
     SGRT_ERR_ALIGNMENT = -8,    /**< the allocator returned a block less aligned than asked; it
                                      was freed through the allocator and nothing changed */
-    SGRT_ERR_WRITE = -9         /**< sgrt_scene_dump: the write function returned non-zero */
+    SGRT_ERR_WRITE = -9,        /**< sgrt_scene_dump: the write function returned non-zero */
+    SGRT_ERR_PENDING = -10,     /**< validation mode: the world read will change at the next
+                                     update (SGRT_SCENE_VALIDATE) */
+    SGRT_ERR_EXECUTOR = -11     /**< the executor broke its contract, or the scene was called
+                                     while sgrt_scene_update_parallel ran its tasks */
 } sgrt_result;
 
-/** Static, human-readable name of a result ("SGRT_OK", ...). Never NULL. */
+/** A static sentence saying what a result means, ending with its name:
+ *  sgrt_result_str(SGRT_ERR_STALE_HANDLE) is "stale handle: the node was
+ *  destroyed, or belongs to another scene, or the handle is zero
+ *  (SGRT_ERR_STALE_HANDLE)". A code this library does not know (from a
+ *  newer header, or not a result at all) gives "unknown result code N" for
+ *  N in [-99, 99] and "unknown result code (outside -99..99)" beyond: the
+ *  strings are static, one per code, so nothing is formatted at run time.
+ *  Never NULL; O(1); never allocates. */
 SGRT_API const char *sgrt_result_str(sgrt_result r);
 
 /** Allocator hooks. Both functions are required when an allocator is given.

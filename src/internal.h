@@ -421,6 +421,9 @@ bool sgrt__all_finite(const float *v, uint32_t n);
 
 /* ---- result.c ------------------------------------------------------------ */
 
+/* Call `log` (when not NULL) with one entry. */
+void sgrt__report(sgrt_log_fn log, void *user, sgrt_result code, const char *function,
+                  const char *message, sgrt_node node);
 /* Report a refusal through the scene's log, if it has one, and return
  * `code`: `return sgrt__fail(s, SGRT_ERR_INVALID_ARG, "sgrt_node_set_trs",
  * "t is NULL", node);`. s may be NULL (nothing to report to). The strings

@@ -641,7 +641,7 @@ static void test_failing_writer(void)
     CHECK_RES(sgrt_scene_dump(s, sink_write, &k, (sgrt_dump_format)2), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_scene_dump(s, sink_write, &k, (sgrt_dump_format)-1), SGRT_ERR_INVALID_ARG);
     CHECK_EQ_U(k.calls, 0);
-    CHECK(strcmp(sgrt_result_str(SGRT_ERR_WRITE), "SGRT_ERR_WRITE") == 0);
+    CHECK(strstr(sgrt_result_str(SGRT_ERR_WRITE), "SGRT_ERR_WRITE") != NULL);
     end_scene_alloc(s, &ta);
 }
 
