@@ -181,7 +181,9 @@ typedef enum sgrt_simd {
 
 /** What a refused call reports through a scene's log (sgrt_scene_desc.log).
  *  Every string is static: the library formats nothing and allocates
- *  nothing to report. */
+ *  nothing to report. The message names the argument that was wrong, as
+ *  the prototype below names it ("parent is stale: ...", "desc->max_nodes
+ *  is above SGRT_MAX_NODES", "nodes[*out_bad] is stale: ..."). */
 typedef struct sgrt_log_entry {
     sgrt_result code;     /**< what the call returns (SGRT_OK for a warning) */
     const char *function; /**< the public function, e.g. "sgrt_node_set_trs" */
@@ -190,7 +192,10 @@ typedef struct sgrt_log_entry {
 } sgrt_log_entry;
 
 /** Receives log entries, on the thread of the call that reports, before
- *  that call returns. It must not call back into the scene. */
+ *  that call returns. It must not call back into the scene. Calls that
+ *  take a const scene may run on several threads at once (see Threads),
+ *  and so may their reports: a log shared by such threads must be
+ *  thread-safe. */
 typedef void (*sgrt_log_fn)(void *user, const sgrt_log_entry *entry);
 
 /** Scene options. A zero-initialised desc means defaults. */
@@ -208,7 +213,13 @@ typedef struct sgrt_scene_desc {
      *  (INVALID_ARG). */
     uint32_t flags;
     /** Called once by every call on this scene that refuses its arguments or
-     *  fails, before it returns (NULL: no reports, and no cost). */
+     *  fails, before it returns, sgrt_scene_create included (NULL: no
+     *  reports, and no cost). Not reported: a call given a NULL scene (there
+     *  is no log to report to), and answers that are not refusals
+     *  (sgrt_node_alive of a destroyed node, sgrt_scene_slot_node of a dead
+     *  slot). The entry's code is what the call returns; for a call that
+     *  returns a count, bool, node or pointer, the error that describes the
+     *  refusal (its answer is then 0, false, SGRT_NULL_NODE or NULL). */
     sgrt_log_fn log;
     void *log_user; /**< passed to log as is */
 } sgrt_scene_desc;

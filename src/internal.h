@@ -111,6 +111,9 @@ typedef struct sgrt__storage {
     uint32_t *scratch;    /* 2 x cap entries, for relocation and compaction */
 } sgrt__storage;
 
+/* Every SGRT_SCENE_* option (sgrt_scene_create refuses other bits). */
+#define SGRT__SCENE_FLAGS ((uint32_t)SGRT_SCENE_PREV_WORLD)
+
 /* What a registered object is: a call refuses the other kind (a tracker is
  * never freed as a node set, or read as one). */
 enum { SGRT__KIND_TRACKER = 0x54524B31u, SGRT__KIND_NODESET = 0x53455431u };
@@ -369,6 +372,15 @@ sgrt_result sgrt__registry_add_tracker(sgrt_scene *s, struct sgrt_tracker *t);
 sgrt_result sgrt__registry_add_set(sgrt_scene *s, struct sgrt_nodeset *set);
 void sgrt__registry_remove_tracker(sgrt_scene *s, struct sgrt_tracker *t);
 void sgrt__registry_remove_set(sgrt_scene *s, struct sgrt_nodeset *set);
+/* Why `obj` (a tracker or node set, possibly NULL) is not a live object of
+ * s of `kind`: why[0] when NULL, why[1] when of another scene, why[2] when
+ * of the other kind. The refusal path only. */
+const char *sgrt__slotbits_problem(const sgrt_scene *s, const void *obj, const char *const why[3]);
+#define SGRT__WHY_OBJECT(arg, kind)                                                    \
+    {                                                                                  \
+        arg " is NULL", arg " belongs to another scene",                               \
+            arg " is not a " kind ": an object of the other kind, or one destroyed"    \
+    }
 /* Every registered bitfield covers `words` words (storage growth). */
 sgrt_result sgrt__registry_reserve(sgrt_scene *s, uint32_t words);
 void sgrt__registry_destroy_all(sgrt_scene *s);
@@ -431,6 +443,15 @@ void sgrt__report(sgrt_log_fn log, void *user, sgrt_result code, const char *fun
  * refuses. */
 sgrt_result sgrt__fail(const sgrt_scene *s, sgrt_result code, const char *function,
                        const char *message, sgrt_node node);
+
+/* sgrt__fail for a call whose allocation or growth failed (NOMEM,
+ * ALIGNMENT, CAPACITY from the storage or handle limits): the message says
+ * which. */
+sgrt_result sgrt__fail_grow(const sgrt_scene *s, sgrt_result code, const char *function,
+                            sgrt_node node);
+/* The argument `what` ("node", "parent") is not a live node of s. */
+#define SGRT__STALE(what)                                                              \
+    what " is stale: destroyed, never created (zero), or a node of another scene"
 
 /* ---- scene.c ------------------------------------------------------------- */
 

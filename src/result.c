@@ -22,6 +22,23 @@ sgrt_result sgrt__fail(const sgrt_scene *s, sgrt_result code, const char *functi
     return code;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((cold, noinline))
+#endif
+sgrt_result sgrt__fail_grow(const sgrt_scene *s, sgrt_result code, const char *function,
+                            sgrt_node node)
+{
+    const char *why = code == SGRT_ERR_NOMEM
+                          ? "the allocator returned NULL (or the storage needed exceeds the "
+                            "address space); nothing changed"
+                      : code == SGRT_ERR_ALIGNMENT
+                          ? "the allocator returned a block aligned less than asked; it was "
+                            "freed and nothing changed"
+                          : "storage reached its slot limit (2^25 slots) or the handle table "
+                            "its 2^24 indices";
+    return sgrt__fail(s, code, function, why, node);
+}
+
 /* One sentence per code, index -code: what went wrong, then the name to
  * search for. */
 static const char *const sgrt__result_sentences[] = {

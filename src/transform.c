@@ -30,12 +30,13 @@ static inline void mark_changed(sgrt_scene *s, const uint32_t *slot, uint32_t ch
 }
 
 /* A single write of a finite m to a live node: store and mark, or refuse a
- * matrix that is not finite, changing nothing. */
-static inline sgrt_result put_local(sgrt_scene *s, uint32_t slot, const float *m)
+ * matrix that is not finite, changing nothing (`bad` says why). */
+static inline sgrt_result put_local(sgrt_scene *s, uint32_t slot, const float *m,
+                                    const char *function, const char *bad, sgrt_node node)
 {
     const uint32_t r = s->k.put16(s->st.local[slot], m);
     if (r == SGRT__PUT_BAD)
-        return SGRT_ERR_INVALID_ARG;
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, bad, node);
     if (r == SGRT__PUT_CHANGED)
         sgrt__dirty_mark(s, slot, false);
     return SGRT_OK;
@@ -44,24 +45,49 @@ static inline sgrt_result put_local(sgrt_scene *s, uint32_t slot, const float *m
 /* The checks of a call that writes a matrix: arguments, the handle (its
  * slot in *slot), a finite matrix. */
 static sgrt_result take_matrix(const sgrt_scene *s, sgrt_node node, const float *m,
-                               uint32_t *slot)
+                               uint32_t *slot, const char *function)
 {
-    if (!s || !m)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (!m)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, "m is NULL", node);
     *slot = sgrt__resolve(s, node);
     if (*slot == SGRT__NONE)
-        return SGRT_ERR_STALE_HANDLE;
-    return s->k.check16(m, 1) == 1u ? SGRT_OK : SGRT_ERR_INVALID_ARG; /* 1: none bad */
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, function, SGRT__STALE("node"), node);
+    if (s->k.check16(m, 1) != 1u) /* 1: none bad */
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, "m holds a NaN or an infinity",
+                          node);
+    return SGRT_OK;
 }
 
 sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16])
 {
-    if (!s || !m)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (!m)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "m is NULL", node);
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
-        return SGRT_ERR_STALE_HANDLE;
-    return put_local(s, slot, m);
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
+    return put_local(s, slot, m, __func__, "m holds a NaN or an infinity", node);
+}
+
+/* Which TRS input is refused, for the log (the refusal path only). */
+static const char *trs_problem(const float *t, const float *q, const float *scale)
+{
+    if (!t)
+        return "t is NULL";
+    if (!q)
+        return "q is NULL";
+    if (!scale)
+        return "scale is NULL";
+    if (!sgrt__all_finite(t, 3))
+        return "t holds a NaN or an infinity";
+    if (!sgrt__all_finite(q, 4))
+        return "q holds a NaN or an infinity";
+    if (!sgrt__all_finite(scale, 3))
+        return "scale holds a NaN or an infinity";
+    return "the matrix of t, q and scale overflows (q far from unit length, or a huge scale)";
 }
 
 /* Finite inputs give a finite matrix unless a product overflows, and a
@@ -71,23 +97,30 @@ sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16]
 sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node node, const float t[3], const float q[4],
                               const float scale[3])
 {
-    if (!s || !t || !q || !scale)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (!t || !q || !scale)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, trs_problem(t, q, scale), node);
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
-        return SGRT_ERR_STALE_HANDLE;
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
     float m[16];
     s->k.trs((const float(*)[3])t, (const float(*)[4])q, (const float(*)[3])scale,
              (float(*)[16])m, 1);
-    return put_local(s, slot, m);
+    const uint32_t r = s->k.put16(s->st.local[slot], m);
+    if (r == SGRT__PUT_BAD)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, trs_problem(t, q, scale), node);
+    if (r == SGRT__PUT_CHANGED)
+        sgrt__dirty_mark(s, slot, false);
+    return SGRT_OK;
 }
 
 /* The local that puts the node at m now: the keep-world computation of
  * sgrt_node_set_parent, under the node's own parent's current world. */
 sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node node, const float m[16])
 {
-    uint32_t slot;
-    const sgrt_result r = take_matrix(s, node, m, &slot);
+    uint32_t slot = SGRT__NONE;
+    const sgrt_result r = take_matrix(s, node, m, &slot, __func__);
     if (r != SGRT_OK)
         return r;
     const uint32_t parent = s->st.parent[slot];
@@ -98,7 +131,10 @@ sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node node, const float m[16]
     float pw[16], local[16];
     sgrt__world_now_slot(s, parent, pw);
     if (!sgrt__keep_world_local(s->k.mul, pw, m, local))
-        return SGRT_ERR_SINGULAR;
+        return sgrt__fail(s, SGRT_ERR_SINGULAR, __func__,
+                          "node's parent's world has no usable inverse, or the new local "
+                          "would miss m by more than keep-world's tolerance",
+                          node);
     write_local(s, slot, local);
     return SGRT_OK;
 }
@@ -119,11 +155,16 @@ static inline uint32_t chunk_of(uint32_t count, uint32_t done)
     return count - done < CHUNK ? count - done : CHUNK;
 }
 
-static sgrt_result refuse(uint32_t *out_bad, uint32_t i, sgrt_result r)
+/* A batch refuses entry i: *out_bad, and one report naming the entry's
+ * node (`invalid` says what was wrong with its values). */
+static sgrt_result refuse(const sgrt_scene *s, const char *function, const sgrt_node *nodes,
+                          uint32_t *out_bad, uint32_t i, sgrt_result r, const char *invalid)
 {
     if (out_bad)
         *out_bad = i;
-    return r;
+    return sgrt__fail(s, r, function,
+                      r == SGRT_ERR_STALE_HANDLE ? SGRT__STALE("nodes[*out_bad]") : invalid,
+                      nodes[i]);
 }
 
 /* The checking pass over one chunk: resolve entries [base, base + n) into
@@ -181,14 +222,18 @@ static inline void write_chunk(sgrt_scene *s, const sgrt_node *nodes, uint32_t c
 sgrt_result sgrt_nodes_set_local(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
                                  const float (*local)[16], uint32_t *out_bad)
 {
-    if (!s || (count && (!nodes || !local)))
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (count && (!nodes || !local))
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          "nodes or local is NULL with count > 0", SGRT_NULL_NODE);
     uint32_t buf[CHUNK], at = 0;
     for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n) {
         uint32_t *slot = (uint64_t)base + n <= scratch_entries(s) ? s->st.scratch + base : buf;
         const sgrt_result r = check_chunk(s, count, nodes, base, n, local[base], slot, &at);
         if (r != SGRT_OK)
-            return refuse(out_bad, at, r);
+            return refuse(s, __func__, nodes, out_bad, at, r,
+                          "local[*out_bad] holds a NaN or an infinity");
     }
     for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n)
         write_chunk(s, nodes, count, base, n, local[base], buf);
@@ -203,8 +248,11 @@ sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t count, const sgrt_node *n
                                const float (*t)[3], const float (*q)[4],
                                const float (*scale)[3], uint32_t *out_bad)
 {
-    if (!s || (count && (!nodes || !t || !q || !scale)))
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (count && (!nodes || !t || !q || !scale))
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          "nodes, t, q or scale is NULL with count > 0", SGRT_NULL_NODE);
     float m[CHUNK][16];
     uint32_t buf[CHUNK], at = 0;
     for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n) {
@@ -212,7 +260,9 @@ sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t count, const sgrt_node *n
         s->k.trs(t + base, q + base, scale + base, m, n);
         const sgrt_result r = check_chunk(s, count, nodes, base, n, m[0], slot, &at);
         if (r != SGRT_OK)
-            return refuse(out_bad, at, r);
+            return refuse(s, __func__, nodes, out_bad, at, r,
+                          "t, q or scale [*out_bad] holds a NaN or an infinity, or their "
+                          "matrix overflows");
     }
     for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n) {
         s->k.trs(t + base, q + base, scale + base, m, n);
@@ -221,23 +271,26 @@ sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t count, const sgrt_node *n
     return SGRT_OK;
 }
 
-static sgrt_result read_matrix(const sgrt_scene *s, sgrt_node node, float out[16], bool world)
+static sgrt_result read_matrix(const sgrt_scene *s, sgrt_node node, float out[16], bool world,
+                               const char *function)
 {
-    if (!s || !out)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (!out)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, "out is NULL", node);
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
-        return SGRT_ERR_STALE_HANDLE;
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, function, SGRT__STALE("node"), node);
     memcpy(out, world ? s->st.world[slot] : s->st.local[slot], 16 * sizeof(float));
     return SGRT_OK;
 }
 
 sgrt_result sgrt_node_local(const sgrt_scene *s, sgrt_node node, float out[16])
 {
-    return read_matrix(s, node, out, false);
+    return read_matrix(s, node, out, false, __func__);
 }
 
 sgrt_result sgrt_node_world(const sgrt_scene *s, sgrt_node node, float out[16])
 {
-    return read_matrix(s, node, out, true);
+    return read_matrix(s, node, out, true, __func__);
 }

@@ -86,11 +86,13 @@ void sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16])
 
 sgrt_result sgrt_node_world_now(const sgrt_scene *s, sgrt_node node, float out[16])
 {
-    if (!s || !out)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (!out)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", node);
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
-        return SGRT_ERR_STALE_HANDLE;
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
     sgrt__world_now_slot(s, slot, out);
     return SGRT_OK;
 }

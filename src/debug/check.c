@@ -3,11 +3,12 @@
 #include "../internal.h"
 #include <string.h>
 
+/* The first broken invariant: named in *out_what and in the log. */
 #define FAIL(what)                                                                     \
     do {                                                                               \
         if (out_what)                                                                  \
             *out_what = (what);                                                        \
-        return SGRT_ERR_CORRUPT;                                                       \
+        return sgrt__fail(s, SGRT_ERR_CORRUPT, "sgrt_scene_check", (what), SGRT_NULL_NODE); \
     } while (0)
 
 static bool slot_live(const sgrt_scene *s, uint32_t i)

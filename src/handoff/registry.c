@@ -121,6 +121,12 @@ void sgrt__registry_remove_set(sgrt_scene *s, struct sgrt_nodeset *set)
     }
 }
 
+const char *sgrt__slotbits_problem(const sgrt_scene *s, const void *obj, const char *const why[3])
+{
+    const sgrt__slotbits *b = obj; /* the first member of both kinds */
+    return !b ? why[0] : b->scene != s ? why[1] : why[2];
+}
+
 sgrt_result sgrt__registry_reserve(sgrt_scene *s, uint32_t words)
 {
     /* Growing some and then failing is harmless: extra words are zero and

@@ -35,12 +35,23 @@ bool sgrt__tracker_of(const sgrt_scene *s, const sgrt_tracker *t)
 
 static bool own(const sgrt_scene *s, const sgrt_tracker *t) { return sgrt__tracker_of(s, t); }
 
+static const char *const why_t[3] = SGRT__WHY_OBJECT("t", "tracker");
+
+/* Refuse t, which is not a tracker of s. */
+static sgrt_result refuse_t(const sgrt_scene *s, const sgrt_tracker *t, const char *function)
+{
+    return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, sgrt__slotbits_problem(s, t, why_t),
+                      SGRT_NULL_NODE);
+}
+
 sgrt_result sgrt_tracker_check(const sgrt_scene *s, const sgrt_tracker *t, const char **out_what)
 {
     if (out_what)
         *out_what = NULL;
-    if (!own(s, t))
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (!own(s, t))
+        return refuse_t(s, t, __func__);
     const char *what = NULL;
     if (t->b.words < s->st.words)
         what = "trackers and node sets cover the scene's capacity";
@@ -51,26 +62,28 @@ sgrt_result sgrt_tracker_check(const sgrt_scene *s, const sgrt_tracker *t, const
     }
     if (out_what)
         *out_what = what;
-    return what ? SGRT_ERR_CORRUPT : SGRT_OK;
+    return what ? sgrt__fail(s, SGRT_ERR_CORRUPT, __func__, what, SGRT_NULL_NODE) : SGRT_OK;
 }
 
 /* ---- public: trackers ------------------------------------------------------ */
 
 sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out)
 {
-    if (!s || !out)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (!out)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", SGRT_NULL_NODE);
     sgrt_result err;
     struct sgrt_tracker *t = sgrt__alloc(&s->alloc, sizeof *t, 16, &err);
     if (!t)
-        return err;
+        return sgrt__fail_grow(s, err, __func__, SGRT_NULL_NODE);
     memset(t, 0, sizeof *t);
     t->b.scene = s;
     t->b.kind = SGRT__KIND_TRACKER;
     const sgrt_result r = sgrt__registry_add_tracker(s, t);
     if (r != SGRT_OK) {
         sgrt__free(&s->alloc, t, sizeof *t);
-        return r;
+        return sgrt__fail_grow(s, r, __func__, SGRT_NULL_NODE);
     }
     /* A new consumer has seen nothing yet. */
     sgrt__bits_set_range(t->b.bits, 0, s->slot_end);
@@ -81,8 +94,12 @@ sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out)
 
 void sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t)
 {
-    if (!own(s, t))
+    if (!t || !s)
         return;
+    if (!own(s, t)) {
+        refuse_t(s, t, __func__);
+        return;
+    }
     sgrt__registry_remove_tracker(s, t);
     t->b.kind = 0; /* a second destroy is refused, not a double free */
     sgrt__free(&s->alloc, t, sizeof *t);
@@ -91,8 +108,17 @@ void sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t)
 uint32_t sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
                               uint32_t max_ranges, uint32_t merge_gap)
 {
-    if (!own(s, t) || (max_ranges && !out))
+    if (!s)
         return 0;
+    if (!own(s, t)) {
+        refuse_t(s, t, __func__);
+        return 0;
+    }
+    if (max_ranges && !out) {
+        sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL with max_ranges > 0",
+                   SGRT_NULL_NODE);
+        return 0;
+    }
     if (max_ranges == UINT32_MAX)
         max_ranges = UINT32_MAX - 1u;
     const uint32_t limit = s->slot_end;
