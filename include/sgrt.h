@@ -14,7 +14,7 @@
  *     others return their answer directly (sgrt_scene_update a count,
  *     sgrt_node_alive a bool, sgrt_scene_world_array a pointer,
  *     sgrt_nodeset_next a node, ...), with 0, false, NULL or SGRT_NULL_NODE
- *     for bad arguments; the destroy functions return nothing.
+ *     for bad arguments; sgrt_scene_destroy returns nothing.
  *   - Handles: sgrt_node is a 32-bit id (slot-table index + generation). The id
  *     0 is never valid, so a zero-initialised handle is safely invalid. Ids
  *     are scrambled per scene, from its address and, where user code can
@@ -549,9 +549,15 @@ typedef struct sgrt_range {
  *  Allocates. Errors: INVALID_ARG (s or out NULL), NOMEM. */
 SGRT_API sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out);
 
-/** Destroy a tracker of `s`. NULL t is a no-op. sgrt_scene_destroy frees the
- *  trackers still alive; their pointers then dangle. O(trackers). */
-SGRT_API void sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t);
+/** Destroy a tracker of `s`. NULL t is a no-op (SGRT_OK).
+ *  sgrt_scene_destroy frees the trackers still alive; their pointers then
+ *  dangle. t is looked up among the scene's objects by address and never
+ *  read before it is found there, so a tracker of another scene, a node
+ *  set, and a tracker destroyed already are refused and nothing is freed
+ *  (unless a later create reused that address: it is then that tracker).
+ *  O(trackers + node sets); never allocates. Errors: INVALID_ARG (s NULL;
+ *  t not a live tracker of s). */
+SGRT_API sgrt_result sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t);
 
 /** Write the tracker's pending slots to `out` as ranges in increasing slot
  *  order, merging two runs when at most `merge_gap` unchanged slots lie
@@ -590,9 +596,13 @@ typedef enum sgrt_set_op {
  *  scene. Allocates. Errors: INVALID_ARG (s or out NULL), NOMEM. */
 SGRT_API sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset **out);
 
-/** Destroy a node set of `s`. NULL set is a no-op. sgrt_scene_destroy frees
- *  the sets still alive. O(sets). */
-SGRT_API void sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset *set);
+/** Destroy a node set of `s`. NULL set is a no-op (SGRT_OK).
+ *  sgrt_scene_destroy frees the sets still alive. As for
+ *  sgrt_tracker_destroy, set is looked up by address first: a set of
+ *  another scene, a tracker, or a set destroyed already is refused and
+ *  nothing is freed. O(trackers + node sets); never allocates.
+ *  Errors: INVALID_ARG (s NULL; set not a live node set of s). */
+SGRT_API sgrt_result sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset *set);
 
 /** Add or remove a node. O(1), never allocates. Errors: INVALID_ARG (NULL,
  *  or a set of another scene), STALE_HANDLE. */

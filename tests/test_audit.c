@@ -70,12 +70,12 @@ static void test_kinds(void)
               SGRT_ERR_INVALID_ARG);
     CHECK(sgrt_nodeset_next(s, t_as_set, &cursor).id == 0u);
     CHECK(sgrt_nodeset_words(s, t_as_set, &words) == NULL);
-    sgrt_nodeset_destroy(s, t_as_set);
+    CHECK_RES(sgrt_nodeset_destroy(s, t_as_set), SGRT_ERR_INVALID_ARG);
     CHECK_EQ_U(sgrt_tracker_collect(s, set_as_t, r, 8, 0), 0);
     CHECK_RES(sgrt_tracker_check(s, set_as_t, NULL), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_nodeset_from_changes(s, set, set_as_t, SGRT_SET_AND, NULL, false),
               SGRT_ERR_INVALID_ARG);
-    sgrt_tracker_destroy(s, set_as_t);
+    CHECK_RES(sgrt_tracker_destroy(s, set_as_t), SGRT_ERR_INVALID_ARG);
     CHECK_EQ_U(ta.frees, frees);
     CHECK_EQ_U(ta.calls, calls);
 
@@ -93,8 +93,8 @@ static void test_kinds(void)
     CHECK(sgrt_tracker_collect(s, t, r, 8, 0) >= 1u);
     CHECK(r[0].first <= slot5);
     const uint64_t frees_before = ta.frees;
-    sgrt_tracker_destroy(s, t);
-    sgrt_nodeset_destroy(s, set);
+    OK(sgrt_tracker_destroy(s, t));
+    OK(sgrt_nodeset_destroy(s, set));
     CHECK_EQ_U(ta.frees, frees_before + 4); /* each object and its bits */
     end_scene_alloc(s, &ta);
 }

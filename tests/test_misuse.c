@@ -4,7 +4,8 @@
  *  - every refusal path of every public call, on a scene with a log: the
  *    call reports once, before it returns, with its own name, the code it
  *    returns, a message naming the argument, and the node concerned; calls
- *    that succeed report nothing.
+ *    that succeed report nothing;
+ *  - the issue's table, one test per mistake (table_*).
  */
 #include "internal.h" /* white-box: breaking invariants for the checkers */
 #include "testutil.h"
@@ -393,12 +394,11 @@ static void refusals_handoff(void)
             NONE);
     t->summary[0] = keep;
     QUIET(sgrt_tracker_check(s, t, NULL));
-    log_reset();
-    sgrt_tracker_destroy(s, ot);
-    expect_entry(__LINE__, "sgrt_tracker_destroy", SGRT_ERR_INVALID_ARG, "t", NONE);
-    log_reset();
-    sgrt_tracker_destroy(s, set_as_t);
-    expect_entry(__LINE__, "sgrt_tracker_destroy", SGRT_ERR_INVALID_ARG, "t", NONE);
+    REFUSED(sgrt_tracker_destroy(s, ot), SGRT_ERR_INVALID_ARG, "sgrt_tracker_destroy",
+            "t is not a tracker of this scene", NONE);
+    REFUSED(sgrt_tracker_destroy(s, set_as_t), SGRT_ERR_INVALID_ARG, "sgrt_tracker_destroy",
+            "t is a node set", NONE);
+    QUIET(sgrt_tracker_destroy(s, NULL));
 
     fn = "sgrt_nodeset_add";
     REFUSED(sgrt_nodeset_add(s, os, a), SGRT_ERR_INVALID_ARG, fn, "set", NONE);
@@ -439,9 +439,23 @@ static void refusals_handoff(void)
                    "sgrt_nodeset_next", "cursor", NONE);
     REFUSED_ANSWER(sgrt_nodeset_words(s, os, &words) == NULL, SGRT_ERR_INVALID_ARG,
                    "sgrt_nodeset_words", "set", NONE);
-    log_reset();
-    sgrt_nodeset_destroy(s, os);
-    expect_entry(__LINE__, "sgrt_nodeset_destroy", SGRT_ERR_INVALID_ARG, "set", NONE);
+    REFUSED(sgrt_nodeset_destroy(s, os), SGRT_ERR_INVALID_ARG, "sgrt_nodeset_destroy",
+            "set is not a node set of this scene", NONE);
+    REFUSED(sgrt_nodeset_destroy(s, t_as_set), SGRT_ERR_INVALID_ARG, "sgrt_nodeset_destroy",
+            "set is a tracker", NONE);
+    QUIET(sgrt_nodeset_destroy(s, NULL));
+    /* Destroyed twice: the second is refused without reading the freed
+     * object (ASan would report it). */
+    sgrt_nodeset *gone = NULL;
+    QUIET(sgrt_nodeset_create(s, &gone));
+    QUIET(sgrt_nodeset_destroy(s, gone));
+    REFUSED(sgrt_nodeset_destroy(s, gone), SGRT_ERR_INVALID_ARG, "sgrt_nodeset_destroy",
+            "destroyed already", NONE);
+    sgrt_tracker *gone_t = NULL;
+    QUIET(sgrt_tracker_create(s, &gone_t));
+    QUIET(sgrt_tracker_destroy(s, gone_t));
+    REFUSED(sgrt_tracker_destroy(s, gone_t), SGRT_ERR_INVALID_ARG, "sgrt_tracker_destroy",
+            "destroyed already", NONE);
 
     fn = "sgrt_scene_dump";
     REFUSED(sgrt_scene_dump(s, NULL, NULL, SGRT_DUMP_DOT), SGRT_ERR_INVALID_ARG, fn, "write_fn",
@@ -454,11 +468,42 @@ static void refusals_handoff(void)
     end_scene_alloc(s, &ta);
 }
 
+/* ---- the table ---------------------------------------------------------------- */
+
+/* Destroy a tracker or node set with the wrong scene: refused with an error
+ * and reported; the object stays alive in its own scene. */
+static void table_destroy_wrong_scene(void)
+{
+    test_alloc ta, tb;
+    sgrt_scene *a = logged_scene(&ta, 0, 0), *b = logged_scene(&tb, 0, 0);
+    sgrt_node n;
+    OK(sgrt_node_create(a, NONE, &n));
+    sgrt_tracker *t = NULL;
+    sgrt_nodeset *set = NULL;
+    OK(sgrt_tracker_create(a, &t));
+    OK(sgrt_nodeset_create(a, &set));
+    OK(sgrt_nodeset_add(a, set, n));
+    const uint64_t frees = ta.frees + tb.frees;
+    REFUSED(sgrt_tracker_destroy(b, t), SGRT_ERR_INVALID_ARG, "sgrt_tracker_destroy", "t", NONE);
+    REFUSED(sgrt_nodeset_destroy(b, set), SGRT_ERR_INVALID_ARG, "sgrt_nodeset_destroy", "set",
+            NONE);
+    CHECK_EQ_U(ta.frees + tb.frees, frees);
+    /* Alive and working in a. */
+    OK(sgrt_tracker_check(a, t, NULL));
+    CHECK(sgrt_nodeset_has(a, set, n));
+    check_scene(a);
+    OK(sgrt_tracker_destroy(a, t));
+    OK(sgrt_nodeset_destroy(a, set));
+    end_scene_alloc(b, &tb);
+    end_scene_alloc(a, &ta);
+}
+
 int main(void)
 {
     refusals_scene();
     refusals_nodes();
     refusals_transforms();
     refusals_handoff();
+    table_destroy_wrong_scene();
     return test_report("test_misuse");
 }

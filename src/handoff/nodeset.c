@@ -52,17 +52,25 @@ sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset **out)
     return SGRT_OK;
 }
 
-void sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset *set)
+sgrt_result sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset *set)
 {
-    if (!s || !set)
-        return;
-    if (!own(s, set)) {
-        refuse(s, set, why_set, __func__);
-        return;
-    }
-    sgrt__registry_remove_set(s, set);
-    set->b.kind = 0; /* a second destroy is refused, not a double free */
+    if (!s)
+        return SGRT_ERR_INVALID_ARG;
+    if (!set)
+        return SGRT_OK;
+    /* By the registry's pointers, not by set's fields: set may be of
+     * another scene, a tracker, or freed already. */
+    if (!sgrt__registry_remove_set(s, set))
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          sgrt__registry_lists(s, set)
+                              ? "set is a tracker of this scene, not a node set: nothing was "
+                                "freed"
+                              : "set is not a node set of this scene (of another scene, or "
+                                "destroyed already): nothing was freed",
+                          SGRT_NULL_NODE);
+    set->b.kind = 0; /* the other calls, given it after all, refuse it while the memory lasts */
     sgrt__free(&s->alloc, set, sizeof *set);
+    return SGRT_OK;
 }
 
 static sgrt_result member_op(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node, bool add,

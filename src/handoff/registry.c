@@ -105,20 +105,35 @@ static void bits_free(sgrt_scene *s, sgrt__slotbits *b)
     b->block = b->bits = NULL;
 }
 
-void sgrt__registry_remove_tracker(sgrt_scene *s, struct sgrt_tracker *t)
+bool sgrt__registry_remove_tracker(sgrt_scene *s, const void *t)
 {
-    if (list_remove((void **)s->reg.trackers, &s->reg.tracker_count, t)) {
-        bits_free(s, &t->b);
-        t->summary = NULL;
-    }
+    if (!list_remove((void **)s->reg.trackers, &s->reg.tracker_count, t))
+        return false;
+    struct sgrt_tracker *tr = (struct sgrt_tracker *)(uintptr_t)t; /* listed: one of ours */
+    bits_free(s, &tr->b);
+    tr->summary = NULL;
+    return true;
 }
 
-void sgrt__registry_remove_set(sgrt_scene *s, struct sgrt_nodeset *set)
+bool sgrt__registry_remove_set(sgrt_scene *s, const void *set)
 {
-    if (list_remove((void **)s->reg.sets, &s->reg.set_count, set)) {
-        bits_free(s, &set->b);
-        set->spare = NULL;
-    }
+    if (!list_remove((void **)s->reg.sets, &s->reg.set_count, set))
+        return false;
+    struct sgrt_nodeset *ns = (struct sgrt_nodeset *)(uintptr_t)set;
+    bits_free(s, &ns->b);
+    ns->spare = NULL;
+    return true;
+}
+
+bool sgrt__registry_lists(const sgrt_scene *s, const void *obj)
+{
+    for (uint32_t i = 0; i < s->reg.tracker_count; i++)
+        if ((const void *)s->reg.trackers[i] == obj)
+            return true;
+    for (uint32_t i = 0; i < s->reg.set_count; i++)
+        if ((const void *)s->reg.sets[i] == obj)
+            return true;
+    return false;
 }
 
 const char *sgrt__slotbits_problem(const sgrt_scene *s, const void *obj, const char *const why[3])

@@ -92,17 +92,24 @@ sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out)
     return SGRT_OK;
 }
 
-void sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t)
+sgrt_result sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t)
 {
-    if (!t || !s)
-        return;
-    if (!own(s, t)) {
-        refuse_t(s, t, __func__);
-        return;
-    }
-    sgrt__registry_remove_tracker(s, t);
-    t->b.kind = 0; /* a second destroy is refused, not a double free */
+    if (!s)
+        return SGRT_ERR_INVALID_ARG;
+    if (!t)
+        return SGRT_OK;
+    /* By the registry's pointers, not by t's fields: t may be of another
+     * scene, a node set, or freed already. */
+    if (!sgrt__registry_remove_tracker(s, t))
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          sgrt__registry_lists(s, t)
+                              ? "t is a node set of this scene, not a tracker: nothing was freed"
+                              : "t is not a tracker of this scene (of another scene, or "
+                                "destroyed already): nothing was freed",
+                          SGRT_NULL_NODE);
+    t->b.kind = 0; /* the other calls, given it after all, refuse it while the memory lasts */
     sgrt__free(&s->alloc, t, sizeof *t);
+    return SGRT_OK;
 }
 
 uint32_t sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
