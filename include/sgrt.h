@@ -565,20 +565,34 @@ SGRT_API sgrt_result sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t);
  *  more call), and forget what it wrote. Every range lies below the current
  *  slot count; pending slots at or past it (dead since) are dropped.
  *
- *  Returns the number of ranges written, 0 when nothing is pending. When
- *  more remain than `max_ranges` can hold, it writes max_ranges ranges,
- *  returns max_ranges + 1 and keeps the rest for the next call; so
- *  `while (sgrt_tracker_collect(s, t, out, max, gap) > max)` drains it, and
- *  max_ranges = 0 (out may then be NULL) only asks whether anything is
- *  pending. max_ranges is capped at UINT32_MAX - 1.
+ *  *out_count receives the number of ranges written: never more than
+ *  max_ranges, 0 when nothing is pending. *out_more receives whether
+ *  changes are still pending because out was full; they stay for the next
+ *  call, so a drain is
+ *
+ *      uint32_t n;
+ *      bool more;
+ *      do {
+ *          sgrt_tracker_collect(s, t, r, 64, gap, &n, &more);
+ *          for (uint32_t i = 0; i < n; i++) upload(r[i]);
+ *      } while (more);
+ *
+ *  With max_ranges = 0 (out may then be NULL) it writes nothing and
+ *  *out_more says whether anything is pending. Both out_count and out_more
+ *  are required: a caller that cannot learn that more is pending would
+ *  upload part of a frame without knowing it.
  *
  *  Cost O(pending words + capacity/1024); never allocates. It writes only
  *  t: collects on distinct trackers of one scene may run concurrently with
  *  each other and with the other functions taking a const scene (see
- *  Threads above). Returns 0 when s, t (or out with max_ranges > 0) is
- *  NULL, or t belongs to another scene. */
-SGRT_API uint32_t sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
-                                       uint32_t max_ranges, uint32_t merge_gap);
+ *  Threads above). Errors: INVALID_ARG (s NULL; t NULL, of another scene or
+ *  a node set; out_count or out_more NULL; out NULL with max_ranges > 0).
+ *  A refused call writes 0 and false to the outputs it was given and
+ *  forgets nothing: a tracker of another scene is an error, never "nothing
+ *  changed". */
+SGRT_API sgrt_result sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
+                                          uint32_t max_ranges, uint32_t merge_gap,
+                                          uint32_t *out_count, bool *out_more);
 
 /** A set of nodes as a bitfield over slots, 32 to a word (e.g. "visible",
  *  "casts shadow"). Membership follows a node when its slot changes; a

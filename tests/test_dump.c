@@ -400,18 +400,19 @@ static void build(scene_under_test *u, uint32_t flags, uint32_t nodes)
 static uint32_t recomputed_by_next_update(scene_under_test *u, uint8_t *out, uint32_t slots)
 {
     sgrt_range r[64];
-    uint32_t n;
-    while (sgrt_tracker_collect(u->s, u->t, r, 64, 0) > 64) {
-    }
+    bool more;
+    do
+        test_collect(u->s, u->t, r, 64, 0, &more);
+    while (more);
     const uint32_t count = sgrt_scene_update(u->s);
     memset(out, 0, slots);
     do {
-        n = sgrt_tracker_collect(u->s, u->t, r, 64, 0);
-        for (uint32_t i = 0; i < n && i < 64; i++)
+        const uint32_t n = test_collect(u->s, u->t, r, 64, 0, &more);
+        for (uint32_t i = 0; i < n; i++)
             for (uint32_t k = 0; k < r[i].count; k++)
                 if (r[i].first + k < slots)
                     out[r[i].first + k] = 1;
-    } while (n > 64);
+    } while (more);
     return count;
 }
 

@@ -378,14 +378,21 @@ static void refusals_handoff(void)
 
     sgrt_range r[4];
     const char *fn = "sgrt_tracker_collect";
-    REFUSED_ANSWER(sgrt_tracker_collect(s, ot, r, 4, 0) == 0, SGRT_ERR_INVALID_ARG, fn,
-                   "t belongs to another scene", NONE);
-    REFUSED_ANSWER(sgrt_tracker_collect(s, set_as_t, r, 4, 0) == 0, SGRT_ERR_INVALID_ARG, fn,
-                   "t is not a tracker", NONE);
-    REFUSED_ANSWER(sgrt_tracker_collect(s, NULL, r, 4, 0) == 0, SGRT_ERR_INVALID_ARG, fn,
-                   "t is NULL", NONE);
-    REFUSED_ANSWER(sgrt_tracker_collect(s, t, NULL, 4, 0) == 0, SGRT_ERR_INVALID_ARG, fn, "out",
-                   NONE);
+    uint32_t got;
+    bool more;
+    REFUSED(sgrt_tracker_collect(s, ot, r, 4, 0, &got, &more), SGRT_ERR_INVALID_ARG, fn,
+            "t belongs to another scene", NONE);
+    REFUSED(sgrt_tracker_collect(s, set_as_t, r, 4, 0, &got, &more), SGRT_ERR_INVALID_ARG, fn,
+            "t is not a tracker", NONE);
+    REFUSED(sgrt_tracker_collect(s, NULL, r, 4, 0, &got, &more), SGRT_ERR_INVALID_ARG, fn,
+            "t is NULL", NONE);
+    REFUSED(sgrt_tracker_collect(s, t, NULL, 4, 0, &got, &more), SGRT_ERR_INVALID_ARG, fn, "out",
+            NONE);
+    REFUSED(sgrt_tracker_collect(s, t, r, 4, 0, NULL, &more), SGRT_ERR_INVALID_ARG, fn,
+            "out_count", NONE);
+    REFUSED(sgrt_tracker_collect(s, t, r, 4, 0, &got, NULL), SGRT_ERR_INVALID_ARG, fn,
+            "out_more", NONE);
+    QUIET(sgrt_tracker_collect(s, t, r, 4, 0, &got, &more));
     REFUSED(sgrt_tracker_check(s, ot, NULL), SGRT_ERR_INVALID_ARG, "sgrt_tracker_check", "t",
             NONE);
     const uint32_t keep = t->summary[0];
@@ -498,6 +505,67 @@ static void table_destroy_wrong_scene(void)
     end_scene_alloc(a, &ta);
 }
 
+/* Five separate changed slots: 0, 2, 4, 6, 8 of ten roots. */
+static sgrt_scene *five_changes(test_alloc *ta, sgrt_tracker **t)
+{
+    sgrt_scene *s = logged_scene(ta, 0, 0);
+    sgrt_node n[10];
+    for (int i = 0; i < 10; i++)
+        OK(sgrt_node_create(s, NONE, &n[i]));
+    sgrt_scene_update(s);
+    OK(sgrt_tracker_create(s, t));
+    sgrt_range drain[16];
+    bool more;
+    do
+        test_collect(s, *t, drain, 16, 0, &more);
+    while (more);
+    const float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1};
+    for (int i = 0; i < 10; i += 2)
+        OK(sgrt_node_set_local(s, n[i], m));
+    CHECK_EQ_U(sgrt_scene_update(s), 5);
+    return s;
+}
+
+/* Collect with the wrong scene: an error, reported, never "nothing
+ * changed"; the tracker keeps its changes for the right call. */
+static void table_collect_wrong_scene(void)
+{
+    test_alloc ta, tb;
+    sgrt_tracker *t;
+    sgrt_scene *s = five_changes(&ta, &t), *other = logged_scene(&tb, 0, 0);
+    sgrt_range r[8];
+    uint32_t n = 99;
+    bool more = true;
+    REFUSED(sgrt_tracker_collect(other, t, r, 8, 0, &n, &more), SGRT_ERR_INVALID_ARG,
+            "sgrt_tracker_collect", "t belongs to another scene", NONE);
+    CHECK(n == 0 && !more);
+    CHECK_EQ_U(test_collect(s, t, r, 8, 0, NULL), 5);
+    end_scene_alloc(other, &tb);
+    end_scene_alloc(s, &ta);
+}
+
+/* collect(max 4) with five ranges pending: four written, "more" apart; the
+ * entry after the fourth is never touched. */
+static void table_collect_count(void)
+{
+    test_alloc ta;
+    sgrt_tracker *t;
+    sgrt_scene *s = five_changes(&ta, &t);
+    sgrt_range r[5];
+    memset(r, 0xA5, sizeof r);
+    uint32_t n = 0;
+    bool more = false;
+    QUIET(sgrt_tracker_collect(s, t, r, 4, 0, &n, &more));
+    CHECK_EQ_U(n, 4);
+    CHECK(more);
+    CHECK(r[4].first == 0xA5A5A5A5u && r[4].count == 0xA5A5A5A5u);
+    for (uint32_t i = 0; i < n; i++)
+        CHECK(r[i].first == 2u * i && r[i].count == 1u);
+    QUIET(sgrt_tracker_collect(s, t, r, 4, 0, &n, &more));
+    CHECK(n == 1 && !more && r[0].first == 8u);
+    end_scene_alloc(s, &ta);
+}
+
 int main(void)
 {
     refusals_scene();
@@ -505,5 +573,7 @@ int main(void)
     refusals_transforms();
     refusals_handoff();
     table_destroy_wrong_scene();
+    table_collect_wrong_scene();
+    table_collect_count();
     return test_report("test_misuse");
 }

@@ -112,22 +112,26 @@ sgrt_result sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t)
     return SGRT_OK;
 }
 
-uint32_t sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
-                              uint32_t max_ranges, uint32_t merge_gap)
+sgrt_result sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
+                                 uint32_t max_ranges, uint32_t merge_gap, uint32_t *out_count,
+                                 bool *out_more)
 {
+    /* A refused call still answers "nothing, no more": a drain loop that
+     * ignores the result ends. */
+    if (out_count)
+        *out_count = 0;
+    if (out_more)
+        *out_more = false;
     if (!s)
-        return 0;
-    if (!own(s, t)) {
-        refuse_t(s, t, __func__);
-        return 0;
-    }
-    if (max_ranges && !out) {
-        sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL with max_ranges > 0",
-                   SGRT_NULL_NODE);
-        return 0;
-    }
-    if (max_ranges == UINT32_MAX)
-        max_ranges = UINT32_MAX - 1u;
+        return SGRT_ERR_INVALID_ARG;
+    if (!own(s, t))
+        return refuse_t(s, t, __func__);
+    if (!out_count || !out_more)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          !out_count ? "out_count is NULL" : "out_more is NULL", SGRT_NULL_NODE);
+    if (max_ranges && !out)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL with max_ranges > 0",
+                          SGRT_NULL_NODE);
     const uint32_t limit = s->slot_end;
     const uint32_t sum_words = (t->b.words + 31u) / 32u;
     uint32_t n = 0;
@@ -152,8 +156,11 @@ uint32_t sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *
                 if (n && first - end <= merge_gap) {
                     out[n - 1].count = base + hi - out[n - 1].first;
                 } else {
-                    if (n == max_ranges)
-                        return max_ranges + 1u; /* the rest stays pending */
+                    if (n == max_ranges) { /* the rest stays pending */
+                        *out_count = n;
+                        *out_more = true;
+                        return SGRT_OK;
+                    }
                     out[n].first = first;
                     out[n].count = hi - lo;
                     n++;
@@ -166,5 +173,6 @@ uint32_t sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *
             t->summary[si] &= ~(1u << (w & 31u));
         }
     }
-    return n;
+    *out_count = n;
+    return SGRT_OK;
 }

@@ -1542,7 +1542,9 @@ static void do_tracker_destroy(fscene *f, const fscene *other, reader *r)
 {
     int k;
     sgrt_tracker *t = pick_tracker(f, other, r, &k);
-    sgrt_tracker_destroy(f->s, t); /* another scene's or NULL: a no-op */
+    const sgrt_result rc = sgrt_tracker_destroy(f->s, t);
+    ENSURE(rc == (k >= 0 || !t ? SGRT_OK : SGRT_ERR_INVALID_ARG), /* another scene's: refused */
+           "tracker_destroy: %s", sgrt_result_str(rc));
     if (k >= 0)
         f->tr[k] = NULL;
 }
@@ -1584,8 +1586,12 @@ static void do_collect(fscene *f, const fscene *other, reader *r)
     const uint64_t calls0 = f->fa.calls;
     uint32_t limit = 0;
     (void)sgrt_scene_world_array(f->s, &limit);
+    uint32_t got = 7;
+    bool more = true;
     if (k < 0 || (null_out && max > 0)) {
-        ENSURE(sgrt_tracker_collect(f->s, t, null_out ? NULL : rg, max, gap) == 0,
+        ENSURE(sgrt_tracker_collect(f->s, t, null_out ? NULL : rg, max, gap, &got, &more) ==
+                       SGRT_ERR_INVALID_ARG &&
+                   got == 0 && !more,
                "collect with a bad argument");
         ENSURE(f->fa.calls == calls0, "collect allocated");
         return;
@@ -1598,8 +1604,11 @@ static void do_collect(fscene *f, const fscene *other, reader *r)
             break;
         }
     if (max == 0) {
-        const uint32_t got = sgrt_tracker_collect(f->s, t, null_out ? NULL : rg, 0, gap);
-        ENSURE(got == (first != UINT32_MAX ? 1u : 0u), "collect(max 0) = %u", got);
+        ENSURE(sgrt_tracker_collect(f->s, t, null_out ? NULL : rg, 0, gap, &got, &more) ==
+                   SGRT_OK,
+               "collect(max 0) refused");
+        ENSURE(got == 0 && more == (first != UINT32_MAX), "collect(max 0): %u, more %d", got,
+               (int)more);
         /* Words up to the first pending one were scanned: slots at or past
          * the limit in them were dropped. */
         const uint32_t scanned_end = first == UINT32_MAX ? UINT32_MAX : (first / 32u + 1u) * 32u;
@@ -1611,22 +1620,26 @@ static void do_collect(fscene *f, const fscene *other, reader *r)
     /* Drain: every pending slot below the limit exactly once, in order. */
     uint32_t end_prev = 0, calls = 0;
     for (;;) {
-        const uint32_t got = sgrt_tracker_collect(f->s, t, rg, max, gap);
-        ENSURE(got <= max + 1u, "collect returned %u for max %u", got, max);
-        const uint32_t n = got > max ? max : got;
+        ENSURE(sgrt_tracker_collect(f->s, t, rg, max, gap, &got, &more) == SGRT_OK,
+               "collect refused");
+        ENSURE(got <= max, "collect wrote %u ranges for max %u", got, max);
+        const uint32_t n = got;
         check_ranges(f, k, rg, n, gap, limit, &end_prev);
         for (uint32_t i = 0; i < n; i++)
             for (uint32_t sl = rg[i].first; sl < rg[i].first + rg[i].count; sl++)
                 tp_clear(f, k, sl);
         ENSURE(++calls <= limit + 2u, "collect does not drain");
-        if (got <= max)
+        ENSURE(!more || got == max, "more pending with room left: %u of %u", got, max);
+        if (!more)
             break;
     }
     for (uint32_t sl = 0; sl < f->tp_words[k] * 32u; sl++)
         ENSURE(sl >= limit || !tp_get(f, k, sl), "pending slot %u was not reported", sl);
     if (f->tp[k]) /* past the limit: dropped */
         memset(f->tp[k], 0, f->tp_words[k] * sizeof *f->tp[k]);
-    ENSURE(sgrt_tracker_collect(f->s, t, rg, max, gap) == 0, "collect after a drain");
+    ENSURE(sgrt_tracker_collect(f->s, t, rg, max, gap, &got, &more) == SGRT_OK && got == 0 &&
+               !more,
+           "collect after a drain");
     ENSURE(f->fa.calls == calls0, "collect allocated");
 }
 
@@ -1658,7 +1671,9 @@ static void do_set_destroy(fscene *f, const fscene *other, reader *r)
 {
     int k;
     sgrt_nodeset *set = pick_set(f, other, r, &k);
-    sgrt_nodeset_destroy(f->s, set);
+    const sgrt_result rc = sgrt_nodeset_destroy(f->s, set);
+    ENSURE(rc == (k >= 0 || !set ? SGRT_OK : SGRT_ERR_INVALID_ARG), "nodeset_destroy: %s",
+           sgrt_result_str(rc));
     if (k >= 0) {
         f->ns[k] = NULL;
         for (uint32_t i = 0; i < f->sh_count; i++)
