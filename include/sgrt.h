@@ -482,8 +482,22 @@ SGRT_API uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor 
  *  slots hold unspecified values. The pointer is owned by the scene and
  *  stays valid until the next call that may allocate (sgrt_node_create,
  *  sgrt_node_set_parent, sgrt_scene_reserve, sgrt_scene_compact) or
- *  sgrt_scene_destroy. O(1). Returns NULL (and a count of 0) for a NULL scene. */
+ *  sgrt_scene_destroy; whether it has moved since, sgrt_scene_storage_version
+ *  says: a renderer that keeps the pointer (or a mapping of it) compares the
+ *  version it had with the current one each frame, and fetches the pointer
+ *  again when they differ. O(1). Returns NULL (and a count of 0) for a NULL
+ *  scene. */
 SGRT_API const float *sgrt_scene_world_array(const sgrt_scene *s, uint32_t *out_slot_count);
+
+/** A number that changes exactly when the scene's storage moves to a new
+ *  block: then the pointers of sgrt_scene_world_array,
+ *  sgrt_scene_prev_world_array and sgrt_nodeset_words held until now are
+ *  stale. It changes when storage grows (sgrt_node_create,
+ *  sgrt_node_set_parent with a relocation, sgrt_scene_reserve) and at
+ *  sgrt_scene_compact, never otherwise: hole reclamation moves nodes inside
+ *  the same block (the slots change, the pointer does not). 1 for a new
+ *  scene, then increasing; 0 for a NULL scene. O(1); never allocates. */
+SGRT_API uint64_t sgrt_scene_storage_version(const sgrt_scene *s);
 
 /** The previous world matrices, for motion vectors: in a scene created with
  *  SGRT_SCENE_PREV_WORLD, an array laid out as the world array (16 floats

@@ -192,6 +192,8 @@ struct sgrt_scene {
     /* Bumped by every change of links or slots. 64 bits: a plan keyed on a
      * 32-bit count would be taken for current again after 2^32 changes. */
     uint64_t structure_version; /* starts at 1 */
+    /* sgrt_scene_storage_version: bumped by each new storage block. */
+    uint64_t storage_version;
     uint64_t plan_version;      /* structure_version the plan was built for; 0: none */
     uint32_t plan_wanted;       /* the range count it was built for */
     uint32_t plan_ranges;

@@ -566,6 +566,58 @@ static void table_collect_count(void)
     end_scene_alloc(s, &ta);
 }
 
+/* Keep the world array's pointer across growth: the storage version says
+ * when it moved. It changes exactly when the block does: growth (create,
+ * reserve, a relocating re-parent) and compaction, not updates, writes,
+ * destroys or hole reclamation (in place). */
+static void table_stale_world_array(void)
+{
+    test_alloc ta;
+    sgrt_scene *s = logged_scene(&ta, SGRT_SCENE_PREV_WORLD, 0);
+    sgrt_nodeset *set;
+    OK(sgrt_nodeset_create(s, &set));
+    CHECK_EQ_U(sgrt_scene_storage_version(NULL), 0);
+    uint64_t v = sgrt_scene_storage_version(s);
+    CHECK_EQ_U(v, 1);
+    const float *w = sgrt_scene_world_array(s, NULL);
+    const float *p = sgrt_scene_prev_world_array(s, NULL);
+    const uint32_t *words = sgrt_nodeset_words(s, set, NULL);
+    /* 64 slots fit the first block. */
+    sgrt_node n[200];
+    for (int i = 0; i < 64; i++)
+        OK(sgrt_node_create(s, NONE, &n[i]));
+    sgrt_scene_update(s);
+    CHECK_EQ_U(sgrt_scene_storage_version(s), v);
+    CHECK(sgrt_scene_world_array(s, NULL) == w);
+    /* The 65th node grows the block: every pointer moves with it. */
+    const uint64_t blocks = ta.calls;
+    OK(sgrt_node_create(s, NONE, &n[64]));
+    CHECK(ta.calls > blocks);
+    CHECK_EQ_U(sgrt_scene_storage_version(s), v + 1);
+    v = sgrt_scene_storage_version(s);
+    CHECK(sgrt_scene_world_array(s, NULL) != w);
+    CHECK(sgrt_scene_prev_world_array(s, NULL) != p);
+    CHECK(sgrt_nodeset_words(s, set, NULL) != words);
+    w = sgrt_scene_world_array(s, NULL);
+    /* Writes, updates, destroys, in-place reclamation: same block. */
+    sgrt__scene_set_hole_slack(s, 0);
+    const float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 3, 0, 0, 1};
+    OK(sgrt_node_set_local(s, n[5], m));
+    sgrt_scene_update(s);
+    for (int i = 0; i < 60; i += 2)
+        OK(sgrt_node_destroy(s, n[i]));
+    CHECK_EQ_U(sgrt_scene_storage_version(s), v);
+    CHECK(sgrt_scene_world_array(s, NULL) == w);
+    /* reserve past the capacity, then compact: two new blocks. */
+    OK(sgrt_scene_reserve(s, 1000));
+    CHECK_EQ_U(sgrt_scene_storage_version(s), v + 1);
+    OK(sgrt_scene_reserve(s, 10)); /* no growth */
+    CHECK_EQ_U(sgrt_scene_storage_version(s), v + 1);
+    OK(sgrt_scene_compact(s));
+    CHECK_EQ_U(sgrt_scene_storage_version(s), v + 2);
+    end_scene_alloc(s, &ta);
+}
+
 int main(void)
 {
     refusals_scene();
@@ -575,5 +627,6 @@ int main(void)
     table_destroy_wrong_scene();
     table_collect_wrong_scene();
     table_collect_count();
+    table_stale_world_array();
     return test_report("test_misuse");
 }

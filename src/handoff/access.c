@@ -9,6 +9,8 @@ const float *sgrt_scene_world_array(const sgrt_scene *s, uint32_t *out_slot_coun
     return s ? &s->st.world[0][0] : NULL;
 }
 
+uint64_t sgrt_scene_storage_version(const sgrt_scene *s) { return s ? s->storage_version : 0u; }
+
 sgrt_result sgrt_node_slot(const sgrt_scene *s, sgrt_node node, uint32_t *out_slot)
 {
     if (!s)
