@@ -233,8 +233,45 @@ typedef enum sgrt_scene_flags {
      *  before recomputed (the parallel update's tasks also pass once more
      *  over their ranges' words). Without it the scene keeps no such memory
      *  and the update does no such work. */
-    SGRT_SCENE_PREV_WORLD = 1
+    SGRT_SCENE_PREV_WORLD = 1,
+    /** Validation mode, for debug builds: calls check what a hurried user
+     *  gets wrong and report it through the log (sgrt_scene_desc.log):
+     *    - sgrt_node_world of a node whose world the next update will
+     *      change (it or an ancestor moved since the last update) returns
+     *      SGRT_ERR_PENDING, with out holding the last update's world as
+     *      without the flag;
+     *    - sgrt_scene_world_array and sgrt_scene_prev_world_array warn
+     *      while moves are pending (the array is the last update's);
+     *    - sgrt_node_set_trs and sgrt_nodes_set_trs refuse a quaternion
+     *      whose squared length is off 1 by more than
+     *      SGRT_QUAT_NORM_TOLERANCE (INVALID_ARG; a batch names the entry in
+     *      *out_bad), and warn about (+-1, 0, 0, 0), the identity written
+     *      w, x, y, z;
+     *    - each update warns about the first local written since the last
+     *      update whose last row is not (0, 0, 0, 1) (a row-major matrix,
+     *      most likely: its translation sits there);
+     *    - sgrt_scene_update_parallel warns when its executor makes it run
+     *      serially (workers == 1; a NULL ex or run, or 0 workers, are
+     *      reported with or without the flag).
+     *  With valid input it changes no result: the same worlds, counts,
+     *  tracker feed and return codes. Cost when off: one flag test in
+     *  sgrt_node_world, sgrt_node_set_trs, each batch of sgrt_nodes_set_trs,
+     *  the world array calls and each update; none in sgrt_node_set_local
+     *  or the update's kernel. Cost when on: sgrt_node_world O(d) (a walk
+     *  up, and sgrt_node_world_now's products when an ancestor moved); the
+     *  array calls O(capacity / 1024); sgrt_node_set_trs a few
+     *  multiply-adds; a TRS batch one more pass over q; each update one
+     *  pass over the nodes moved since the last (4 loads each). Never
+     *  allocates. */
+    SGRT_SCENE_VALIDATE = 2
 } sgrt_scene_flags;
+
+/** Validation mode's tolerance on a quaternion's squared length,
+ *  |x^2 + y^2 + z^2 + w^2 - 1| (in double from the float inputs): 2^-10, a
+ *  scale or shear of about 0.1 % in the matrix it makes. Float-normalised
+ *  quaternions, slerp and nlerp with renormalisation, and 16-bit quantised
+ *  ones stay within about 1e-4 of 1. */
+#define SGRT_QUAT_NORM_TOLERANCE (1.0 / 1024.0)
 
 /** What sgrt_node_set_parent keeps fixed. */
 typedef enum sgrt_keep {
@@ -342,10 +379,17 @@ SGRT_API sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_no
  *  Errors: INVALID_ARG (m NULL or not finite), STALE_HANDLE. */
 SGRT_API sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16]);
 
-/** Set the local matrix from translation t, rotation quaternion q (x, y, z, w;
- *  expected to be of unit length, used as given) and scale: local = T x R x S.
- *  Same marking and errors as sgrt_node_set_local; INVALID_ARG when an
- *  input is not finite or the matrix overflows. */
+/** Set the local matrix from translation t, rotation quaternion q (x, y, z, w:
+ *  the identity is {0, 0, 0, 1}; expected to be of unit length) and scale:
+ *  local = T x R x S. q is used as given: a quaternion that is not of unit
+ *  length makes a scale and shear (q = {0.6, 0, 0, 0.6}: determinant
+ *  about 0.6), and one written w, x, y, z a different rotation ({1,
+ *  0, 0, 0}, the identity in that order, is a half turn about x). In
+ *  validation mode (SGRT_SCENE_VALIDATE) the first is refused with
+ *  INVALID_ARG when |q|^2 is off 1 by more than SGRT_QUAT_NORM_TOLERANCE,
+ *  and {+-1, 0, 0, 0} is reported as a warning. Same marking and errors as
+ *  sgrt_node_set_local; INVALID_ARG when an input is not finite or the
+ *  matrix overflows. */
 SGRT_API sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node node, const float t[3],
                                        const float q[4], const float scale[3]);
 
@@ -384,7 +428,10 @@ SGRT_API sgrt_result sgrt_nodes_set_local(sgrt_scene *s, uint32_t count, const s
  *  same inputs (on every target and kernel level). The conversion runs
  *  several nodes at a time on the scene's kernel (4-wide SIMDe where the
  *  level allows), twice: once to check, once to write. Same refusals,
- *  errors, cost and no allocation as sgrt_nodes_set_local. */
+ *  errors, cost and no allocation as sgrt_nodes_set_local; in validation
+ *  mode, an entry whose quaternion sgrt_node_set_trs would refuse is
+ *  refused the same way (INVALID_ARG, its index in *out_bad, one more pass
+ *  over q). */
 SGRT_API sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
                                         const float (*t)[3], const float (*q)[4],
                                         const float (*scale)[3], uint32_t *out_bad);
@@ -394,7 +441,10 @@ SGRT_API sgrt_result sgrt_node_local(const sgrt_scene *s, sgrt_node node, float 
 
 /** Copy the world matrix *as of the last sgrt_scene_update* to out (the
  *  dirty-flag contract: a node moved since then still reports its old world).
- *  O(1). Errors: INVALID_ARG, STALE_HANDLE. */
+ *  O(1). Errors: INVALID_ARG, STALE_HANDLE; in validation mode
+ *  (SGRT_SCENE_VALIDATE) PENDING when the next update will change that
+ *  world (the node or an ancestor moved since the last update; out is
+ *  written all the same), at a cost of O(d) there. */
 SGRT_API sgrt_result sgrt_node_world(const sgrt_scene *s, sgrt_node node, float out[16]);
 
 /** Compute the exact current world matrix, bit-identical to what the next
@@ -429,8 +479,11 @@ typedef struct sgrt_executor {
 
 /** sgrt_scene_update on the executor's threads. Same result as
  *  sgrt_scene_update, bit for bit, and the same return value and tracker
- *  feed, whatever the executor and its number of workers (NULL ex, a NULL
- *  run, or workers <= 1: the serial update). Calls run at most once per
+ *  feed, whatever the executor and its number of workers. An executor it
+ *  cannot use (NULL ex, a NULL run, or 0 workers) gives the serial update,
+ *  reported as a warning through the log (a job system not set up yet
+ *  looks just like that); 1 worker gives the serial update too, reported
+ *  in validation mode only. Calls run at most once per
  *  update, and not at all when nothing is pending or the work fits one task
  *  (an idle frame wakes no thread).
  *

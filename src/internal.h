@@ -112,7 +112,9 @@ typedef struct sgrt__storage {
 } sgrt__storage;
 
 /* Every SGRT_SCENE_* option (sgrt_scene_create refuses other bits). */
-#define SGRT__SCENE_FLAGS ((uint32_t)SGRT_SCENE_PREV_WORLD)
+#define SGRT__SCENE_FLAGS ((uint32_t)SGRT_SCENE_PREV_WORLD | (uint32_t)SGRT_SCENE_VALIDATE)
+/* Whether s runs in validation mode: the one test its checks cost when off. */
+#define SGRT__VALIDATING(s) (((s)->flags & (uint32_t)SGRT_SCENE_VALIDATE) != 0u)
 
 /* What a registered object is: a call refuses the other kind (a tracker is
  * never freed as a node set, or read as one). */
@@ -333,6 +335,9 @@ void sgrt__dirty_close_done(sgrt_scene *s);
 
 /* ---- update.c ------------------------------------------------------------ */
 
+/* sgrt_scene_update without its validation: also the parallel update's
+ * serial fallback. */
+uint32_t sgrt__update_serial(sgrt_scene *s);
 /* Exact current world of a live slot, as the next update will store it. */
 void sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16]);
 /* What an update owes the hand-off for word w, before its kernel recomputes
@@ -451,6 +456,8 @@ void sgrt__report(sgrt_log_fn log, void *user, sgrt_result code, const char *fun
 sgrt_result sgrt__fail(const sgrt_scene *s, sgrt_result code, const char *function,
                        const char *message, sgrt_node node);
 
+/* A warning: reported with SGRT_OK, the call goes on. */
+void sgrt__warn(const sgrt_scene *s, const char *function, const char *message, sgrt_node node);
 /* sgrt__fail for a call whose allocation or growth failed (NOMEM,
  * ALIGNMENT, CAPACITY from the storage or handle limits): the message says
  * which. */
@@ -459,6 +466,31 @@ sgrt_result sgrt__fail_grow(const sgrt_scene *s, sgrt_result code, const char *f
 /* The argument `what` ("node", "parent") is not a live node of s. */
 #define SGRT__STALE(what)                                                              \
     what " is stale: destroyed, never created (zero), or a node of another scene"
+
+/* ---- validate.c ---------------------------------------------------------- */
+
+/* Validation mode's checks (SGRT_SCENE_VALIDATE); callers test
+ * SGRT__VALIDATING first. A quaternion off unit length beyond
+ * SGRT_QUAT_NORM_TOLERANCE is refused (INVALID_ARG, reported); the identity
+ * written w, x, y, z is a warning. */
+sgrt_result sgrt__validate_quat(const sgrt_scene *s, const char *function, const float q[4],
+                                sgrt_node node);
+/* The first entry whose quaternion is off unit length (count: none); warns
+ * once about a w, x, y, z identity. Reports no refusal: the batch does. */
+uint32_t sgrt__validate_quats(const sgrt_scene *s, const char *function, const float (*q)[4],
+                              const sgrt_node *nodes, uint32_t count);
+/* sgrt_node_world read `world` from slot: PENDING (reported) when the next
+ * update will change it. O(d), and world_now's products when a node above
+ * is dirty. */
+sgrt_result sgrt__validate_world_read(const sgrt_scene *s, uint32_t slot, const float world[16],
+                                      sgrt_node node);
+/* An array of worlds is read: a warning when moves are pending.
+ * O(capacity / 1024). */
+void sgrt__validate_array_read(const sgrt_scene *s, const char *function);
+/* At the start of an update, before its closure pass (so the dirty nodes
+ * are those written, created or re-parented since the last): a warning for
+ * the first whose local's last row is not (0, 0, 0, 1). O(those nodes). */
+void sgrt__validate_locals(const sgrt_scene *s, const char *function);
 
 /* ---- scene.c ------------------------------------------------------------- */
 

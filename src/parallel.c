@@ -138,8 +138,24 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
 {
     if (!s)
         return 0;
-    if (!ex || !ex->run || ex->workers <= 1u)
-        return sgrt_scene_update(s);
+    if (SGRT__VALIDATING(s))
+        sgrt__validate_locals(s, __func__);
+    if (!ex || !ex->run || ex->workers == 0u) {
+        /* Documented as the serial update; said so, as a job system that
+         * is not set up yet looks exactly like this. */
+        sgrt__warn(s, __func__,
+                   !ex       ? "ex is NULL: the serial update ran"
+                   : !ex->run ? "ex->run is NULL: the serial update ran"
+                              : "ex->workers is 0 (set it to the threads run uses): the serial "
+                                "update ran",
+                   SGRT_NULL_NODE);
+        return sgrt__update_serial(s);
+    }
+    if (ex->workers == 1u) {
+        if (SGRT__VALIDATING(s))
+            sgrt__warn(s, __func__, "ex->workers is 1: the serial update ran", SGRT_NULL_NODE);
+        return sgrt__update_serial(s);
+    }
     bool dirty = false;
     for (uint32_t sw = 0; !dirty && sw < s->st.sum_words; sw++)
         dirty = s->st.dirty_sum[sw] != 0;
@@ -147,7 +163,7 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
         /* Nothing moved (a pending closure below nodes destroyed since has
          * nothing left to mark). Previous worlds may have to catch up. */
         if (s->st.prev_world)
-            return sgrt_scene_update(s);
+            return sgrt__update_serial(s);
         sgrt__dirty_close_done(s);
         return 0; /* an idle frame wakes no thread */
     }
@@ -161,7 +177,7 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
     if (s->plan_version != s->structure_version || s->plan_wanted != wanted)
         plan_build(s, wanted);
     if (s->plan_ranges <= 1u)
-        return sgrt_scene_update(s);
+        return sgrt__update_serial(s);
 
     uint32_t count = update_cross(s);
     uint32_t ntasks = 0;

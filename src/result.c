@@ -22,6 +22,11 @@ sgrt_result sgrt__fail(const sgrt_scene *s, sgrt_result code, const char *functi
     return code;
 }
 
+void sgrt__warn(const sgrt_scene *s, const char *function, const char *message, sgrt_node node)
+{
+    sgrt__fail(s, SGRT_OK, function, message, node);
+}
+
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((cold, noinline))
 #endif

@@ -104,6 +104,11 @@ sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node node, const float t[3], c
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
         return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
+    if (SGRT__VALIDATING(s)) {
+        const sgrt_result v = sgrt__validate_quat(s, __func__, q, node);
+        if (v != SGRT_OK)
+            return v;
+    }
     float m[16];
     s->k.trs((const float(*)[3])t, (const float(*)[4])q, (const float(*)[3])scale,
              (float(*)[16])m, 1);
@@ -255,14 +260,22 @@ sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t count, const sgrt_node *n
                           "nodes, t, q or scale is NULL with count > 0", SGRT_NULL_NODE);
     float m[CHUNK][16];
     uint32_t buf[CHUNK], at = 0;
+    /* Validation mode: the first quaternion off unit length, refused unless
+     * an earlier entry is. */
+    const uint32_t qbad = SGRT__VALIDATING(s) ? sgrt__validate_quats(s, __func__, q, nodes, count)
+                                              : count;
+    static const char quat_bad[] = "q[*out_bad] is not of unit length: |q|^2 is off 1 by more "
+                                   "than SGRT_QUAT_NORM_TOLERANCE";
     for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n) {
         uint32_t *slot = (uint64_t)base + n <= scratch_entries(s) ? s->st.scratch + base : buf;
         s->k.trs(t + base, q + base, scale + base, m, n);
         const sgrt_result r = check_chunk(s, count, nodes, base, n, m[0], slot, &at);
-        if (r != SGRT_OK)
+        if (r != SGRT_OK && at < qbad)
             return refuse(s, __func__, nodes, out_bad, at, r,
                           "t, q or scale [*out_bad] holds a NaN or an infinity, or their "
                           "matrix overflows");
+        if (qbad < count && (r != SGRT_OK || qbad < base + n))
+            return refuse(s, __func__, nodes, out_bad, qbad, SGRT_ERR_INVALID_ARG, quat_bad);
     }
     for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n) {
         s->k.trs(t + base, q + base, scale + base, m, n);
@@ -282,6 +295,8 @@ static sgrt_result read_matrix(const sgrt_scene *s, sgrt_node node, float out[16
     if (slot == SGRT__NONE)
         return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, function, SGRT__STALE("node"), node);
     memcpy(out, world ? s->st.world[slot] : s->st.local[slot], 16 * sizeof(float));
+    if (world && SGRT__VALIDATING(s))
+        return sgrt__validate_world_read(s, slot, out, node);
     return SGRT_OK;
 }
 

@@ -121,6 +121,13 @@ uint32_t sgrt_scene_update(sgrt_scene *s)
 {
     if (!s)
         return 0;
+    if (SGRT__VALIDATING(s))
+        sgrt__validate_locals(s, __func__);
+    return sgrt__update_serial(s);
+}
+
+uint32_t sgrt__update_serial(sgrt_scene *s)
+{
     sgrt__dirty_close(s);
     /* Before the kernel clears the dirty words. */
     side_work(s);

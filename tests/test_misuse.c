@@ -618,6 +618,220 @@ static void table_stale_world_array(void)
     end_scene_alloc(s, &ta);
 }
 
+static const float IDENTITY[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+
+static void translation(float m[16], float x, float y, float z)
+{
+    memcpy(m, IDENTITY, sizeof IDENTITY);
+    m[12] = x;
+    m[13] = y;
+    m[14] = z;
+}
+
+/* Forget sgrt_scene_update and read worlds: in validation mode the read
+ * says PENDING (out still holds the last update's world) and the array
+ * calls warn; after the update both are quiet. */
+static void table_forgot_update(void)
+{
+    test_alloc ta;
+    sgrt_scene *s = logged_scene(&ta, SGRT_SCENE_VALIDATE, 0);
+    sgrt_node a;
+    QUIET(sgrt_node_create(s, NONE, &a));
+    float m[16], out[16];
+    translation(m, 1, 2, 3);
+    QUIET(sgrt_node_set_local(s, a, m));
+    REFUSED(sgrt_node_world(s, a, out), SGRT_ERR_PENDING, "sgrt_node_world", "node", a);
+    CHECK(memcmp(out, IDENTITY, sizeof out) == 0); /* the last update's, as without the flag */
+    log_reset();
+    (void)sgrt_scene_world_array(s, NULL);
+    expect_entry(__LINE__, "sgrt_scene_world_array", SGRT_OK, "sgrt_scene_update", NONE);
+    log_reset();
+    CHECK_EQ_U(sgrt_scene_update(s), 1);
+    QUIET(sgrt_node_world(s, a, out));
+    CHECK(memcmp(out, m, sizeof out) == 0);
+    (void)sgrt_scene_world_array(s, NULL);
+    CHECK_EQ_U(L.count, 0);
+    /* Without the flag: the same call, OK and silent (documented). */
+    test_alloc tb;
+    sgrt_scene *plain = logged_scene(&tb, 0, 0);
+    QUIET(sgrt_node_create(plain, NONE, &a));
+    QUIET(sgrt_node_set_local(plain, a, m));
+    QUIET(sgrt_node_world(plain, a, out));
+    (void)sgrt_scene_world_array(plain, NULL);
+    CHECK_EQ_U(L.count, 0);
+    end_scene_alloc(plain, &tb);
+    end_scene_alloc(s, &ta);
+}
+
+/* Read a world right after moving an ancestor: PENDING for the nodes below
+ * it; the others, and a new node whose world the update will not change,
+ * read OK. */
+static void table_moved_ancestor(void)
+{
+    test_alloc ta;
+    sgrt_scene *s = logged_scene(&ta, SGRT_SCENE_VALIDATE | SGRT_SCENE_PREV_WORLD, 0);
+    sgrt_node a, b, c, other, fresh;
+    QUIET(sgrt_node_create(s, NONE, &a));
+    QUIET(sgrt_node_create(s, a, &b));
+    QUIET(sgrt_node_create(s, b, &c));
+    QUIET(sgrt_node_create(s, NONE, &other));
+    sgrt_scene_update(s);
+    float m[16], out[16], now[16];
+    translation(m, 0, 5, 0);
+    QUIET(sgrt_node_set_local(s, a, m));
+    QUIET(sgrt_node_create(s, other, &fresh)); /* under a node that did not move */
+    REFUSED(sgrt_node_world(s, c, out), SGRT_ERR_PENDING, "sgrt_node_world", "ancestor", c);
+    CHECK(out[13] == 0.0f);
+    QUIET(sgrt_node_world_now(s, c, now));
+    CHECK(now[13] == 5.0f);
+    QUIET(sgrt_node_world(s, other, out));
+    QUIET(sgrt_node_world(s, fresh, out));
+    log_reset();
+    (void)sgrt_scene_prev_world_array(s, NULL);
+    expect_entry(__LINE__, "sgrt_scene_prev_world_array", SGRT_OK, "sgrt_scene_update", NONE);
+    CHECK_EQ_U(sgrt_scene_update(s), 4);
+    QUIET(sgrt_node_world(s, c, out));
+    CHECK(memcmp(out, now, sizeof out) == 0);
+    end_scene_alloc(s, &ta);
+}
+
+static void run_inline(void *user, uint32_t count, void (*fn)(void *ctx, uint32_t i), void *ctx)
+{
+    (void)user;
+    for (uint32_t i = 0; i < count; i++)
+        fn(ctx, i);
+}
+
+/* The parallel update with an executor it cannot use runs serially and says
+ * so: NULL ex, NULL run or 0 workers always, 1 worker in validation mode. */
+static void table_unusable_executor(void)
+{
+    for (int validate = 0; validate < 2; validate++) {
+        test_alloc ta;
+        sgrt_scene *s = logged_scene(&ta, validate ? SGRT_SCENE_VALIDATE : 0u, 0);
+        sgrt_node n[4];
+        for (int i = 0; i < 4; i++)
+            QUIET(sgrt_node_create(s, i ? n[i - 1] : NONE, &n[i]));
+        const char *fn = "sgrt_scene_update_parallel";
+        const sgrt_executor no_run = {NULL, NULL, 4}, no_workers = {run_inline, NULL, 0};
+        const sgrt_executor one = {run_inline, NULL, 1};
+        float m[16];
+        log_reset();
+        CHECK_EQ_U(sgrt_scene_update_parallel(s, NULL), 4);
+        expect_entry(__LINE__, fn, SGRT_OK, "ex is NULL", NONE);
+        translation(m, 1, 0, 0);
+        QUIET(sgrt_node_set_local(s, n[1], m));
+        log_reset();
+        CHECK_EQ_U(sgrt_scene_update_parallel(s, &no_run), 3);
+        expect_entry(__LINE__, fn, SGRT_OK, "ex->run is NULL", NONE);
+        translation(m, 2, 0, 0);
+        QUIET(sgrt_node_set_local(s, n[2], m));
+        log_reset();
+        CHECK_EQ_U(sgrt_scene_update_parallel(s, &no_workers), 2);
+        expect_entry(__LINE__, fn, SGRT_OK, "ex->workers is 0", NONE);
+        translation(m, 3, 0, 0);
+        QUIET(sgrt_node_set_local(s, n[3], m));
+        log_reset();
+        CHECK_EQ_U(sgrt_scene_update_parallel(s, &one), 1);
+        if (validate)
+            expect_entry(__LINE__, fn, SGRT_OK, "ex->workers is 1", NONE);
+        else
+            CHECK_EQ_U(L.count, 0);
+        end_scene_alloc(s, &ta);
+    }
+}
+
+/* Quaternions in w, x, y, z order or not normalised: validation mode
+ * refuses |q|^2 off 1 beyond the tolerance (single and batch, the batch
+ * naming the entry) and warns about the w, x, y, z identity. */
+static void table_quaternions(void)
+{
+    test_alloc ta;
+    sgrt_scene *s = logged_scene(&ta, SGRT_SCENE_VALIDATE, 0);
+    sgrt_node a, b, dead;
+    QUIET(sgrt_node_create(s, NONE, &a));
+    QUIET(sgrt_node_create(s, a, &b));
+    QUIET(sgrt_node_create(s, a, &dead));
+    QUIET(sgrt_node_destroy(s, dead));
+    float local[16];
+    const float t[3] = {1, 2, 3}, sc[3] = {1, 1, 1};
+    const char *fn = "sgrt_node_set_trs";
+    const float doubled[4] = {0, 0, 0, 2}, halfway[4] = {0.6f, 0, 0, 0.6f};
+    REFUSED(sgrt_node_set_trs(s, b, t, doubled, sc), SGRT_ERR_INVALID_ARG, fn, "q", b);
+    REFUSED(sgrt_node_set_trs(s, b, t, halfway, sc), SGRT_ERR_INVALID_ARG, fn, "unit length", b);
+    QUIET(sgrt_node_local(s, b, local));
+    CHECK(memcmp(local, IDENTITY, sizeof local) == 0); /* refused: nothing changed */
+    /* The tolerance, both sides (|q|^2 - 1 = 0.9 and 1.1 x 2^-10). */
+    const float inside[4] = {0, 0, 0, (float)sqrt(1.0 + 0.9 / 1024.0)};
+    const float outside[4] = {0, 0, 0, (float)sqrt(1.0 + 1.1 / 1024.0)};
+    QUIET(sgrt_node_set_trs(s, b, t, inside, sc));
+    REFUSED(sgrt_node_set_trs(s, b, t, outside, sc), SGRT_ERR_INVALID_ARG, fn, "q", b);
+    /* The identity written w, x, y, z: taken, with a warning. */
+    const float wxyz[4] = {1, 0, 0, 0};
+    log_reset();
+    OK(sgrt_node_set_trs(s, b, t, wxyz, sc));
+    expect_entry(__LINE__, fn, SGRT_OK, "x, y, z, w", b);
+    /* A unit quaternion: silent. */
+    rng r = {22};
+    float q[4];
+    random_unit_quat(&r, q);
+    QUIET(sgrt_node_set_trs(s, b, t, q, sc));
+
+    /* Batches: the first refused entry, whatever refuses it. */
+    fn = "sgrt_nodes_set_trs";
+    const float ts[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    const float scs[3][3] = {{1, 1, 1}, {1, 1, 1}, {1, 1, 1}};
+    const float qs[3][4] = {{0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0.5f, 0, 1}};
+    const sgrt_node good[3] = {a, b, a}, stale_last[3] = {a, b, dead}, stale_first[3] = {dead, b, a};
+    uint32_t at = 99;
+    REFUSED(sgrt_nodes_set_trs(s, 3, good, ts, qs, scs, &at), SGRT_ERR_INVALID_ARG, fn,
+            "q[*out_bad]", a);
+    CHECK_EQ_U(at, 2);
+    REFUSED(sgrt_nodes_set_trs(s, 3, stale_last, ts, qs, scs, &at), SGRT_ERR_INVALID_ARG, fn,
+            "q[*out_bad]", dead);
+    CHECK_EQ_U(at, 2);
+    REFUSED(sgrt_nodes_set_trs(s, 3, stale_first, ts, qs, scs, &at), SGRT_ERR_STALE_HANDLE, fn,
+            "nodes[*out_bad]", dead);
+    CHECK_EQ_U(at, 0);
+    const float qw[3][4] = {{0, 0, 0, 1}, {1, 0, 0, 0}, {-1, 0, 0, 0}};
+    log_reset();
+    OK(sgrt_nodes_set_trs(s, 3, good, ts, qw, scs, &at));
+    expect_entry(__LINE__, fn, SGRT_OK, "x, y, z, w", b); /* once, for the first */
+
+    /* Without the flag a non-unit quaternion is used as given (documented). */
+    test_alloc tb;
+    sgrt_scene *plain = logged_scene(&tb, 0, 0);
+    QUIET(sgrt_node_create(plain, NONE, &a));
+    QUIET(sgrt_node_set_trs(plain, a, t, doubled, sc));
+    QUIET(sgrt_nodes_set_trs(plain, 3, (const sgrt_node[3]){a, a, a}, ts, qs, scs, &at));
+    end_scene_alloc(plain, &tb);
+    end_scene_alloc(s, &ta);
+}
+
+/* A row-major matrix (translation in the last row): legal, so written, and
+ * the next update warns about it in validation mode. */
+static void table_row_major(void)
+{
+    test_alloc ta;
+    sgrt_scene *s = logged_scene(&ta, SGRT_SCENE_VALIDATE, 0);
+    sgrt_node a, b;
+    QUIET(sgrt_node_create(s, NONE, &a));
+    QUIET(sgrt_node_create(s, a, &b));
+    sgrt_scene_update(s);
+    float m[16];
+    memcpy(m, IDENTITY, sizeof m);
+    m[3] = 4.0f; /* row-major: x translation */
+    QUIET(sgrt_node_set_local(s, b, m));
+    log_reset();
+    CHECK_EQ_U(sgrt_scene_update(s), 1);
+    expect_entry(__LINE__, "sgrt_scene_update", SGRT_OK, "row-major", b);
+    QUIET(sgrt_node_set_local(s, b, IDENTITY));
+    log_reset();
+    CHECK_EQ_U(sgrt_scene_update(s), 1);
+    CHECK_EQ_U(L.count, 0);
+    end_scene_alloc(s, &ta);
+}
+
 int main(void)
 {
     refusals_scene();
@@ -628,5 +842,10 @@ int main(void)
     table_collect_wrong_scene();
     table_collect_count();
     table_stale_world_array();
+    table_forgot_update();
+    table_moved_ancestor();
+    table_unusable_executor();
+    table_quaternions();
+    table_row_major();
     return test_report("test_misuse");
 }

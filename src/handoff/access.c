@@ -6,6 +6,8 @@ const float *sgrt_scene_world_array(const sgrt_scene *s, uint32_t *out_slot_coun
 {
     if (out_slot_count)
         *out_slot_count = s ? s->slot_end : 0u;
+    if (s && SGRT__VALIDATING(s))
+        sgrt__validate_array_read(s, __func__);
     return s ? &s->st.world[0][0] : NULL;
 }
 

@@ -64,5 +64,7 @@ const float *sgrt_scene_prev_world_array(const sgrt_scene *s, uint32_t *out_slot
         sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
                    "the scene keeps no previous worlds: create it with SGRT_SCENE_PREV_WORLD",
                    SGRT_NULL_NODE);
+    else if (on && SGRT__VALIDATING(s))
+        sgrt__validate_array_read(s, __func__);
     return on ? &s->st.prev_world[0][0] : NULL;
 }
