@@ -470,7 +470,26 @@ SGRT_API uint32_t sgrt_scene_update(sgrt_scene *s);
 
 /** The user's job system. run must call fn(ctx, i) once for every i in
  *  [0, count), on any threads in any order, and return when all calls have
- *  returned. The library never creates a thread. */
+ *  returned; neither run nor the tasks may use the scene meanwhile (nor may
+ *  any other thread). The library never creates a thread.
+ *
+ *  What sgrt_scene_update_parallel detects, reports (SGRT_ERR_EXECUTOR in
+ *  the log) and repairs, so that the scene ends as the serial update
+ *  leaves it: an index that run never called (the calling thread runs that
+ *  task after run returns); an index called again after its first call
+ *  returned (the repeat does nothing); an index outside [0, count)
+ *  (ignored); and any call into the scene while run is in progress, from a
+ *  task or another thread, through a function that takes a handle, creates,
+ *  updates, compacts, reserves, checks, dumps, collects, or creates,
+ *  destroys or combines trackers and node sets: refused with
+ *  SGRT_ERR_EXECUTOR (0 for the updates), changing nothing.
+ *
+ *  Not detected: an index run twice at the same time on two threads; a run
+ *  that returns while tasks still run (or calls fn after returning); reads
+ *  that take no handle (sgrt_scene_world_array, sgrt_scene_node_count,
+ *  sgrt_nodeset_count / _has / _next / _words, sgrt_scene_slot_node) while
+ *  run is in progress; sgrt_node_alive reads false then. Each costs a data
+ *  race: the executor must not do them. */
 typedef struct sgrt_executor {
     void (*run)(void *user, uint32_t count, void (*fn)(void *ctx, uint32_t i), void *ctx);
     void *user;

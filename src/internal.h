@@ -202,6 +202,14 @@ struct sgrt_scene {
     uint32_t range_sum[SGRT__MAX_RANGES + 1]; /* range r: summary words [range_sum[r], [r+1]) */
     uint32_t range_count[SGRT__MAX_RANGES];   /* worlds each range recomputed this update */
     uint32_t tasks[SGRT__MAX_RANGES];         /* ranges with work this update */
+    /* The executor's contract, checked after run (parallel.c): per task
+     * index, 0 not run, 1 run, 2 run again; an index past task_count. */
+    uint8_t task_runs[SGRT__MAX_RANGES];
+    uint32_t task_count;
+    uint32_t task_stray;
+    /* Non-zero while run is in progress: calls into the scene are refused
+     * (SGRT_ERR_EXECUTOR). */
+    uint32_t busy;
 };
 
 /* ---- alloc.c ------------------------------------------------------------- */
@@ -458,6 +466,9 @@ sgrt_result sgrt__fail(const sgrt_scene *s, sgrt_result code, const char *functi
 
 /* A warning: reported with SGRT_OK, the call goes on. */
 void sgrt__warn(const sgrt_scene *s, const char *function, const char *message, sgrt_node node);
+/* A call into a busy scene (sgrt_scene_update_parallel is running its
+ * tasks): reported, SGRT_ERR_EXECUTOR. */
+sgrt_result sgrt__reentered(const sgrt_scene *s, const char *function);
 /* sgrt__fail for a call whose allocation or growth failed (NOMEM,
  * ALIGNMENT, CAPACITY from the storage or handle limits): the message says
  * which. */

@@ -17,9 +17,23 @@ __attribute__((cold, noinline))
 sgrt_result sgrt__fail(const sgrt_scene *s, sgrt_result code, const char *function,
                        const char *message, sgrt_node node)
 {
-    if (s)
-        sgrt__report(s->log, s->log_user, code, function, message, node);
+    if (!s)
+        return code;
+    if (s->busy && code != SGRT_OK) {
+        /* While the tasks run, handles resolve to nothing and creates find
+         * the scene full: whatever the call tripped on, the call itself is
+         * the fault. */
+        code = SGRT_ERR_EXECUTOR;
+        message = "the scene was called while sgrt_scene_update_parallel ran its tasks (from a "
+                  "task, or from another thread): the call was refused";
+    }
+    sgrt__report(s->log, s->log_user, code, function, message, node);
     return code;
+}
+
+sgrt_result sgrt__reentered(const sgrt_scene *s, const char *function)
+{
+    return sgrt__fail(s, SGRT_ERR_EXECUTOR, function, "", SGRT_NULL_NODE);
 }
 
 void sgrt__warn(const sgrt_scene *s, const char *function, const char *message, sgrt_node node)

@@ -112,6 +112,10 @@ void sgrt_scene_destroy(sgrt_scene *s)
 {
     if (!s)
         return;
+    if (s->busy) { /* from a task: the update still runs on it */
+        sgrt__reentered(s, __func__);
+        return;
+    }
     sgrt__registry_destroy_all(s);
     sgrt__storage_free(s);
     sgrt__handles_free(s);
@@ -123,6 +127,8 @@ sgrt_result sgrt_scene_reserve(sgrt_scene *s, uint32_t node_count)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
     if (node_count > s->max_nodes)
         return sgrt__fail(s, SGRT_ERR_CAPACITY, __func__,
                           "node_count is above the scene's max_nodes", SGRT_NULL_NODE);
@@ -141,6 +147,8 @@ sgrt_result sgrt_scene_compact(sgrt_scene *s)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
     const sgrt_result r = sgrt__storage_compact(s);
     return r == SGRT_OK ? r : sgrt__fail_grow(s, r, __func__, SGRT_NULL_NODE);
 }

@@ -121,6 +121,10 @@ uint32_t sgrt_scene_update(sgrt_scene *s)
 {
     if (!s)
         return 0;
+    if (s->busy) {
+        sgrt__reentered(s, __func__);
+        return 0;
+    }
     if (SGRT__VALIDATING(s))
         sgrt__validate_locals(s, __func__);
     return sgrt__update_serial(s);

@@ -22,6 +22,8 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
         *out_what = NULL;
     if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
     if (s->st.cap % 32u || s->st.words != s->st.cap / 32u || s->st.sum_words != (s->st.words + 31u) / 32u)
         FAIL("storage sizes: cap a multiple of 32, words = cap/32, summary = words/32");
     if (s->slot_end > s->st.cap)

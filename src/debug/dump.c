@@ -325,6 +325,8 @@ sgrt_result sgrt_scene_dump(const sgrt_scene *s, sgrt_dump_write_fn write_fn, vo
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
     if (!write_fn)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "write_fn is NULL", SGRT_NULL_NODE);
     if (format != SGRT_DUMP_DOT && format != SGRT_DUMP_JSON)

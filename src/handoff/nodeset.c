@@ -34,6 +34,8 @@ sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset **out)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
     if (!out)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", SGRT_NULL_NODE);
     sgrt_result err;
@@ -58,6 +60,8 @@ sgrt_result sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset *set)
         return SGRT_ERR_INVALID_ARG;
     if (!set)
         return SGRT_OK;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
     /* By the registry's pointers, not by set's fields: set may be of
      * another scene, a tracker, or freed already. */
     if (!sgrt__registry_remove_set(s, set))
@@ -116,6 +120,8 @@ sgrt_result sgrt_nodeset_clear(const sgrt_scene *s, sgrt_nodeset *set)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
     if (!own(s, set))
         return refuse(s, set, why_set, __func__);
     memset(set->b.bits, 0, (size_t)set->b.words * sizeof(uint32_t));
@@ -155,6 +161,8 @@ sgrt_result sgrt_nodeset_combine(const sgrt_scene *s, sgrt_nodeset *dst, const s
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
     if (!own(s, dst))
         return refuse(s, dst, why_dst, __func__);
     if (!own(s, a))
@@ -191,6 +199,8 @@ sgrt_result sgrt_nodeset_from_changes(const sgrt_scene *s, sgrt_nodeset *dst, sg
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy) /* the tasks write the trackers */
+        return sgrt__reentered(s, __func__);
     if (!own(s, dst))
         return refuse(s, dst, why_dst, __func__);
     if (!sgrt__tracker_of(s, t))

@@ -50,6 +50,8 @@ sgrt_result sgrt_tracker_check(const sgrt_scene *s, const sgrt_tracker *t, const
         *out_what = NULL;
     if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
     if (!own(s, t))
         return refuse_t(s, t, __func__);
     const char *what = NULL;
@@ -71,6 +73,8 @@ sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
     if (!out)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", SGRT_NULL_NODE);
     sgrt_result err;
@@ -98,6 +102,8 @@ sgrt_result sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t)
         return SGRT_ERR_INVALID_ARG;
     if (!t)
         return SGRT_OK;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
     /* By the registry's pointers, not by t's fields: t may be of another
      * scene, a node set, or freed already. */
     if (!sgrt__registry_remove_tracker(s, t))
@@ -124,6 +130,8 @@ sgrt_result sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_rang
         *out_more = false;
     if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy) /* the tasks write the trackers */
+        return sgrt__reentered(s, __func__);
     if (!own(s, t))
         return refuse_t(s, t, __func__);
     if (!out_count || !out_more)
