@@ -85,10 +85,10 @@ extern "C" {
  * release only adds, a patch release only fixes, and an ABI break bumps the
  * major version, before 1.0 too (docs/building.md). */
 #define SGRT_VERSION_MAJOR 0
-#define SGRT_VERSION_MINOR 1
+#define SGRT_VERSION_MINOR 2
 #define SGRT_VERSION_PATCH 0
 /** The header's version as one number: MAJOR * 10000 + MINOR * 100 + PATCH
- *  (0.1.0 is 100), comparable with sgrt_version(). */
+ *  (0.2.0 is 200), comparable with sgrt_version(). */
 #define SGRT_VERSION (SGRT_VERSION_MAJOR * 10000u + SGRT_VERSION_MINOR * 100u + SGRT_VERSION_PATCH)
 
 /** Version of the library the program runs with, in SGRT_VERSION's form:
@@ -97,7 +97,7 @@ extern "C" {
  *  allocates, never fails. */
 SGRT_API uint32_t sgrt_version(void);
 
-/** The same version as a static string, "MAJOR.MINOR.PATCH" ("0.1.0").
+/** The same version as a static string, "MAJOR.MINOR.PATCH" ("0.2.0").
  *  Never NULL; O(1), never allocates. */
 SGRT_API const char *sgrt_version_string(void);
 
