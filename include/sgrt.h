@@ -14,7 +14,10 @@
  *     others return their answer directly (sgrt_scene_update a count,
  *     sgrt_node_alive a bool, sgrt_scene_world_array a pointer,
  *     sgrt_nodeset_next a node, ...), with 0, false, NULL or SGRT_NULL_NODE
- *     for bad arguments; sgrt_scene_destroy returns nothing.
+ *     for bad arguments; sgrt_scene_destroy returns nothing. A scene
+ *     created with a log (sgrt_scene_desc.log) reports each refusal there,
+ *     naming the argument; validation mode (SGRT_SCENE_VALIDATE) reports
+ *     mistakes that are not errors too.
  *   - Handles: sgrt_node is a 32-bit id (slot-table index + generation). The id
  *     0 is never valid, so a zero-initialised handle is safely invalid. Ids
  *     are scrambled per scene, from its address and, where user code can
