@@ -385,13 +385,12 @@ uint32_t sgrt__format_float(float f, char out[16]);
  * capacity and add it to the list. Allocates; nothing changes on failure. */
 sgrt_result sgrt__registry_add_tracker(sgrt_scene *s, struct sgrt_tracker *t);
 sgrt_result sgrt__registry_add_set(sgrt_scene *s, struct sgrt_nodeset *set);
-/* Unlist an object and free its bits; false (nothing done) when the list
- * does not hold that pointer. Compares pointers only: an object of another
- * scene, of the other kind or destroyed already is never read. */
-bool sgrt__registry_remove_tracker(sgrt_scene *s, const void *t);
-bool sgrt__registry_remove_set(sgrt_scene *s, const void *set);
-/* Whether s lists obj as a tracker or a node set (pointers only). */
-bool sgrt__registry_lists(const sgrt_scene *s, const void *obj);
+/* sgrt_tracker_destroy (tracker true) and sgrt_nodeset_destroy for a
+ * non-NULL s: unlist obj and free it and its bits, or refuse it (reported,
+ * nothing freed) when s does not list it as that kind. Looks obj up by
+ * address before reading it: an object of another scene, of the other kind
+ * or destroyed already is never read. NULL obj: SGRT_OK. */
+sgrt_result sgrt__registry_destroy(sgrt_scene *s, void *obj, bool tracker, const char *function);
 /* Why `obj` (a tracker or node set, possibly NULL) is not a live object of
  * s of `kind`: why[0] when NULL, why[1] when of another scene, why[2] when
  * of the other kind. The refusal path only. */

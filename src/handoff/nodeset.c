@@ -56,25 +56,7 @@ sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset **out)
 
 sgrt_result sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset *set)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (!set)
-        return SGRT_OK;
-    if (s->busy)
-        return sgrt__reentered(s, __func__);
-    /* By the registry's pointers, not by set's fields: set may be of
-     * another scene, a tracker, or freed already. */
-    if (!sgrt__registry_remove_set(s, set))
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
-                          sgrt__registry_lists(s, set)
-                              ? "set is a tracker of this scene, not a node set: nothing was "
-                                "freed"
-                              : "set is not a node set of this scene (of another scene, or "
-                                "destroyed already): nothing was freed",
-                          SGRT_NULL_NODE);
-    set->b.kind = 0; /* the other calls, given it after all, refuse it while the memory lasts */
-    sgrt__free(&s->alloc, set, sizeof *set);
-    return SGRT_OK;
+    return s ? sgrt__registry_destroy(s, set, false, __func__) : SGRT_ERR_INVALID_ARG;
 }
 
 static sgrt_result member_op(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node, bool add,

@@ -105,27 +105,8 @@ static void bits_free(sgrt_scene *s, sgrt__slotbits *b)
     b->block = b->bits = NULL;
 }
 
-bool sgrt__registry_remove_tracker(sgrt_scene *s, const void *t)
-{
-    if (!list_remove((void **)s->reg.trackers, &s->reg.tracker_count, t))
-        return false;
-    struct sgrt_tracker *tr = (struct sgrt_tracker *)(uintptr_t)t; /* listed: one of ours */
-    bits_free(s, &tr->b);
-    tr->summary = NULL;
-    return true;
-}
-
-bool sgrt__registry_remove_set(sgrt_scene *s, const void *set)
-{
-    if (!list_remove((void **)s->reg.sets, &s->reg.set_count, set))
-        return false;
-    struct sgrt_nodeset *ns = (struct sgrt_nodeset *)(uintptr_t)set;
-    bits_free(s, &ns->b);
-    ns->spare = NULL;
-    return true;
-}
-
-bool sgrt__registry_lists(const sgrt_scene *s, const void *obj)
+/* Whether s lists obj as a tracker or a node set (pointers only). */
+static bool lists(const sgrt_scene *s, const void *obj)
 {
     for (uint32_t i = 0; i < s->reg.tracker_count; i++)
         if ((const void *)s->reg.trackers[i] == obj)
@@ -134,6 +115,38 @@ bool sgrt__registry_lists(const sgrt_scene *s, const void *obj)
         if ((const void *)s->reg.sets[i] == obj)
             return true;
     return false;
+}
+
+sgrt_result sgrt__registry_destroy(sgrt_scene *s, void *obj, bool tracker, const char *function)
+{
+    if (!obj)
+        return SGRT_OK;
+    if (s->busy)
+        return sgrt__reentered(s, function);
+    /* By the registry's pointers, not by obj's fields: obj may be of
+     * another scene, of the other kind, or freed already. */
+    const bool listed = tracker ? list_remove((void **)s->reg.trackers, &s->reg.tracker_count, obj)
+                                : list_remove((void **)s->reg.sets, &s->reg.set_count, obj);
+    if (!listed) {
+        const bool other_kind = lists(s, obj);
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function,
+                          tracker ? (other_kind ? "t is a node set of this scene, not a tracker: "
+                                                  "nothing was freed"
+                                                : "t is not a tracker of this scene (of another "
+                                                  "scene, or destroyed already): nothing was freed")
+                                  : (other_kind ? "set is a tracker of this scene, not a node set: "
+                                                  "nothing was freed"
+                                                : "set is not a node set of this scene (of "
+                                                  "another scene, or destroyed already): nothing "
+                                                  "was freed"),
+                          SGRT_NULL_NODE);
+    }
+    sgrt__slotbits *b = obj; /* the first member of both kinds */
+    bits_free(s, b);
+    b->kind = 0; /* the other calls, given it after all, refuse it while the memory lasts */
+    sgrt__free(&s->alloc, obj,
+               tracker ? sizeof(struct sgrt_tracker) : sizeof(struct sgrt_nodeset));
+    return SGRT_OK;
 }
 
 const char *sgrt__slotbits_problem(const sgrt_scene *s, const void *obj, const char *const why[3])

@@ -98,24 +98,7 @@ sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out)
 
 sgrt_result sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (!t)
-        return SGRT_OK;
-    if (s->busy)
-        return sgrt__reentered(s, __func__);
-    /* By the registry's pointers, not by t's fields: t may be of another
-     * scene, a node set, or freed already. */
-    if (!sgrt__registry_remove_tracker(s, t))
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
-                          sgrt__registry_lists(s, t)
-                              ? "t is a node set of this scene, not a tracker: nothing was freed"
-                              : "t is not a tracker of this scene (of another scene, or "
-                                "destroyed already): nothing was freed",
-                          SGRT_NULL_NODE);
-    t->b.kind = 0; /* the other calls, given it after all, refuse it while the memory lasts */
-    sgrt__free(&s->alloc, t, sizeof *t);
-    return SGRT_OK;
+    return s ? sgrt__registry_destroy(s, t, true, __func__) : SGRT_ERR_INVALID_ARG;
 }
 
 sgrt_result sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
