@@ -561,7 +561,10 @@ SGRT_API uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor 
  *  says: a renderer that keeps the pointer (or a mapping of it) compares the
  *  version it had with the current one each frame, and fetches the pointer
  *  again when they differ. O(1). Returns NULL (and a count of 0) for a NULL
- *  scene. */
+ *  scene. In validation mode (SGRT_SCENE_VALIDATE) a call that finds moves
+ *  pending since the last update (the array is that update's, and the next
+ *  one will change it) reports a warning through the log, at a cost of
+ *  O(capacity / 1024). */
 SGRT_API const float *sgrt_scene_world_array(const sgrt_scene *s, uint32_t *out_slot_count);
 
 /** A number that changes exactly when the scene's storage moves to a new
@@ -595,8 +598,10 @@ SGRT_API uint64_t sgrt_scene_storage_version(const sgrt_scene *s);
  *  its world), so the ranges of one collect cover both arrays. Both serial
  *  and parallel updates keep it, bit for bit alike.
  *  *out_slot_count (optional) as for sgrt_scene_world_array. Returns NULL
- *  (and a count of 0) for a NULL scene or one created without the flag. The
- *  pointer is valid as the world array's. O(1). */
+ *  (and a count of 0) for a NULL scene or one created without the flag (a
+ *  refusal: reported through the log with INVALID_ARG). The pointer is
+ *  valid as the world array's (sgrt_scene_storage_version says when it
+ *  moved), and validation mode warns as for it. O(1). */
 SGRT_API const float *sgrt_scene_prev_world_array(const sgrt_scene *s, uint32_t *out_slot_count);
 
 /** Slot of a live node: its world matrix is at 16 * slot in the world array.
