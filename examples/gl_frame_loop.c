@@ -569,10 +569,10 @@ static upload_stats upload_changes(gpu *g, sgrt_scene *s, sgrt_tracker *t, uint6
         *holder_cap = g->cap;
     }
     sgrt_range r[64];
-    uint32_t got;
+    uint32_t n;
+    bool more;
     do {
-        got = sgrt_tracker_collect(s, t, r, 64, 4);
-        const uint32_t n = got > 64 ? 64 : got;
+        sgrt_tracker_collect(s, t, r, 64, 4, &n, &more);
         for (uint32_t i = 0; i < n; i++) {
             glBindBuffer(GL_ARRAY_BUFFER, g->world_buf);
             glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)r[i].first * 64,
@@ -600,7 +600,7 @@ static upload_stats upload_changes(gpu *g, sgrt_scene *s, sgrt_tracker *t, uint6
                 }
             }
         }
-    } while (got > 64);
+    } while (more);
     return st;
 }
 

@@ -625,12 +625,15 @@ typedef void range_fn(void *user, uint32_t first, uint32_t count);
 static void for_each_changed_range(sgrt_scene *s, sgrt_tracker *t, range_fn *fn, void *user)
 {
     sgrt_range r[64];
-    uint32_t got;
+    uint32_t got = 0;
+    bool more = false;
     do {
-        got = sgrt_tracker_collect(s, t, r, 64, 4 /* bridge gaps of <= 4 slots */);
-        for (uint32_t i = 0; i < got && i < 64; i++)
+        if (sgrt_tracker_collect(s, t, r, 64, 4 /* bridge gaps of <= 4 slots */, &got, &more) !=
+            SGRT_OK)
+            return;
+        for (uint32_t i = 0; i < got; i++)
             fn(user, r[i].first, r[i].count);
-    } while (got > 64); /* 65: more pending */
+    } while (more);
 }
 
 typedef struct upload {

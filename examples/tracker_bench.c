@@ -67,9 +67,12 @@ static result run(uint32_t n, uint32_t moved, int trackers, int frames)
     sgrt_scene_update(s);
     enum { MAXR = 8192 };
     sgrt_range *ranges = malloc(MAXR * sizeof *ranges);
+    uint32_t got;
+    bool more;
     for (int k = 0; k < trackers; k++)
-        while (sgrt_tracker_collect(s, t[k], ranges, MAXR, 0) > MAXR) {
-        }
+        do
+            sgrt_tracker_collect(s, t[k], ranges, MAXR, 0, &got, &more);
+        while (more);
 
     double *up = malloc((size_t)frames * sizeof *up), *col = malloc((size_t)frames * sizeof *col);
     double total_ranges = 0, total_slots = 0, total_words = 0;
@@ -84,16 +87,19 @@ static result run(uint32_t n, uint32_t moved, int trackers, int frames)
         sgrt_scene_update(s);
         const double t1 = now_ns();
         uint32_t first_got = 0;
+        bool first_more = false;
         for (int k = 0; k < trackers; k++) {
-            const uint32_t got = sgrt_tracker_collect(s, t[k], ranges, MAXR, 0);
-            if (k == 0)
+            sgrt_tracker_collect(s, t[k], ranges, MAXR, 0, &got, &more);
+            if (k == 0) {
                 first_got = got;
+                first_more = more;
+            }
         }
         const double t2 = now_ns();
         up[f] = t1 - t0;
         col[f] = t2 - t1;
         /* Tracker 0's ranges were overwritten by the others' identical ones. */
-        if (trackers && first_got <= MAXR) {
+        if (trackers && !first_more) {
             uint32_t last_word = UINT32_MAX;
             total_ranges += first_got;
             for (uint32_t i = 0; i < first_got; i++) {

@@ -14,7 +14,10 @@
  *     others return their answer directly (sgrt_scene_update a count,
  *     sgrt_node_alive a bool, sgrt_scene_world_array a pointer,
  *     sgrt_nodeset_next a node, ...), with 0, false, NULL or SGRT_NULL_NODE
- *     for bad arguments; the destroy functions return nothing.
+ *     for bad arguments; sgrt_scene_destroy returns nothing. A scene
+ *     created with a log (sgrt_scene_desc.log) reports each refusal there,
+ *     naming the argument; validation mode (SGRT_SCENE_VALIDATE) reports
+ *     mistakes that are not errors too.
  *   - Handles: sgrt_node is a 32-bit id (slot-table index + generation). The id
  *     0 is never valid, so a zero-initialised handle is safely invalid. Ids
  *     are scrambled per scene, from its address and, where user code can
@@ -86,10 +89,10 @@ extern "C" {
  * release only adds, a patch release only fixes, and an ABI break bumps the
  * major version, before 1.0 too (docs/building.md). */
 #define SGRT_VERSION_MAJOR 0
-#define SGRT_VERSION_MINOR 1
+#define SGRT_VERSION_MINOR 2
 #define SGRT_VERSION_PATCH 0
 /** The header's version as one number: MAJOR * 10000 + MINOR * 100 + PATCH
- *  (0.1.0 is 100), comparable with sgrt_version(). */
+ *  (0.2.0 is 200), comparable with sgrt_version(). */
 #define SGRT_VERSION (SGRT_VERSION_MAJOR * 10000u + SGRT_VERSION_MINOR * 100u + SGRT_VERSION_PATCH)
 
 /** Version of the library the program runs with, in SGRT_VERSION's form:
@@ -98,7 +101,7 @@ extern "C" {
  *  allocates, never fails. */
 SGRT_API uint32_t sgrt_version(void);
 
-/** The same version as a static string, "MAJOR.MINOR.PATCH" ("0.1.0").
+/** The same version as a static string, "MAJOR.MINOR.PATCH" ("0.2.0").
  *  Never NULL; O(1), never allocates. */
 SGRT_API const char *sgrt_version_string(void);
 
@@ -141,10 +144,21 @@ typedef enum sgrt_result {
     SGRT_ERR_CORRUPT = -7,      /**< sgrt_scene_check found a broken internal invariant */
     SGRT_ERR_ALIGNMENT = -8,    /**< the allocator returned a block less aligned than asked; it
                                      was freed through the allocator and nothing changed */
-    SGRT_ERR_WRITE = -9         /**< sgrt_scene_dump: the write function returned non-zero */
+    SGRT_ERR_WRITE = -9,        /**< sgrt_scene_dump: the write function returned non-zero */
+    SGRT_ERR_PENDING = -10,     /**< validation mode: the world read will change at the next
+                                     update (SGRT_SCENE_VALIDATE) */
+    SGRT_ERR_EXECUTOR = -11     /**< the executor broke its contract, or the scene was called
+                                     while sgrt_scene_update_parallel ran its tasks */
 } sgrt_result;
 
-/** Static, human-readable name of a result ("SGRT_OK", ...). Never NULL. */
+/** A static sentence saying what a result means, ending with its name:
+ *  sgrt_result_str(SGRT_ERR_STALE_HANDLE) is "stale handle: the node was
+ *  destroyed, or belongs to another scene, or the handle is zero
+ *  (SGRT_ERR_STALE_HANDLE)". A code this library does not know (from a
+ *  newer header, or not a result at all) gives "unknown result code N" for
+ *  N in [-99, 99] and "unknown result code (outside -99..99)" beyond: the
+ *  strings are static, one per code, so nothing is formatted at run time.
+ *  Never NULL; O(1); never allocates. */
 SGRT_API const char *sgrt_result_str(sgrt_result r);
 
 /** Allocator hooks. Both functions are required when an allocator is given.
@@ -171,7 +185,9 @@ typedef enum sgrt_simd {
 
 /** What a refused call reports through a scene's log (sgrt_scene_desc.log).
  *  Every string is static: the library formats nothing and allocates
- *  nothing to report. */
+ *  nothing to report. The message names the argument that was wrong, as
+ *  the prototype below names it ("parent is stale: ...", "desc->max_nodes
+ *  is above SGRT_MAX_NODES", "nodes[*out_bad] is stale: ..."). */
 typedef struct sgrt_log_entry {
     sgrt_result code;     /**< what the call returns (SGRT_OK for a warning) */
     const char *function; /**< the public function, e.g. "sgrt_node_set_trs" */
@@ -180,7 +196,10 @@ typedef struct sgrt_log_entry {
 } sgrt_log_entry;
 
 /** Receives log entries, on the thread of the call that reports, before
- *  that call returns. It must not call back into the scene. */
+ *  that call returns. It must not call back into the scene. Calls that
+ *  take a const scene may run on several threads at once (see Threads),
+ *  and so may their reports: a log shared by such threads must be
+ *  thread-safe. */
 typedef void (*sgrt_log_fn)(void *user, const sgrt_log_entry *entry);
 
 /** Scene options. A zero-initialised desc means defaults. */
@@ -198,7 +217,13 @@ typedef struct sgrt_scene_desc {
      *  (INVALID_ARG). */
     uint32_t flags;
     /** Called once by every call on this scene that refuses its arguments or
-     *  fails, before it returns (NULL: no reports, and no cost). */
+     *  fails, before it returns, sgrt_scene_create included (NULL: no
+     *  reports, and no cost). Not reported: a call given a NULL scene (there
+     *  is no log to report to), and answers that are not refusals
+     *  (sgrt_node_alive of a destroyed node, sgrt_scene_slot_node of a dead
+     *  slot). The entry's code is what the call returns; for a call that
+     *  returns a count, bool, node or pointer, the error that describes the
+     *  refusal (its answer is then 0, false, SGRT_NULL_NODE or NULL). */
     sgrt_log_fn log;
     void *log_user; /**< passed to log as is */
 } sgrt_scene_desc;
@@ -224,8 +249,45 @@ typedef enum sgrt_scene_flags {
      *  world box joined with its descendants'), kept current by the update
      *  and used by sgrt_scene_cull to skip or accept whole subtrees. Costs
      *  36 more bytes and about 2 bits per slot of capacity. */
-    SGRT_SCENE_SUBTREE_BOUNDS = 4
+    SGRT_SCENE_SUBTREE_BOUNDS = 4,
+    /** Validation mode, for debug builds: calls check what a hurried user
+     *  gets wrong and report it through the log (sgrt_scene_desc.log):
+     *    - sgrt_node_world of a node whose world the next update will
+     *      change (it or an ancestor moved since the last update) returns
+     *      SGRT_ERR_PENDING, with out holding the last update's world as
+     *      without the flag;
+     *    - sgrt_scene_world_array and sgrt_scene_prev_world_array warn
+     *      while moves are pending (the array is the last update's);
+     *    - sgrt_node_set_trs and sgrt_nodes_set_trs refuse a quaternion
+     *      whose squared length is off 1 by more than
+     *      SGRT_QUAT_NORM_TOLERANCE (INVALID_ARG; a batch names the entry in
+     *      *out_bad), and warn about (+-1, 0, 0, 0), the identity written
+     *      w, x, y, z;
+     *    - each update warns about the first local written since the last
+     *      update whose last row is not (0, 0, 0, 1) (a row-major matrix,
+     *      most likely: its translation sits there);
+     *    - sgrt_scene_update_parallel warns when its executor makes it run
+     *      serially (workers == 1; a NULL ex or run, or 0 workers, are
+     *      reported with or without the flag).
+     *  With valid input it changes no result: the same worlds, counts,
+     *  tracker feed and return codes. Cost when off: one flag test in
+     *  sgrt_node_world, sgrt_node_set_trs, each batch of sgrt_nodes_set_trs,
+     *  the world array calls and each update; none in sgrt_node_set_local
+     *  or the update's kernel. Cost when on: sgrt_node_world O(d) (a walk
+     *  up, and sgrt_node_world_now's products when an ancestor moved); the
+     *  array calls O(capacity / 1024); sgrt_node_set_trs a few
+     *  multiply-adds; a TRS batch one more pass over q; each update one
+     *  pass over the nodes moved since the last (4 loads each). Never
+     *  allocates. */
+    SGRT_SCENE_VALIDATE = 8
 } sgrt_scene_flags;
+
+/** Validation mode's tolerance on a quaternion's squared length,
+ *  |x^2 + y^2 + z^2 + w^2 - 1| (in double from the float inputs): 2^-10, a
+ *  scale or shear of about 0.1 % in the matrix it makes. Float-normalised
+ *  quaternions, slerp and nlerp with renormalisation, and 16-bit quantised
+ *  ones stay within about 1e-4 of 1. */
+#define SGRT_QUAT_NORM_TOLERANCE (1.0 / 1024.0)
 
 /** What sgrt_node_set_parent keeps fixed. */
 typedef enum sgrt_keep {
@@ -333,10 +395,17 @@ SGRT_API sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_no
  *  Errors: INVALID_ARG (m NULL or not finite), STALE_HANDLE. */
 SGRT_API sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16]);
 
-/** Set the local matrix from translation t, rotation quaternion q (x, y, z, w;
- *  expected to be of unit length, used as given) and scale: local = T x R x S.
- *  Same marking and errors as sgrt_node_set_local; INVALID_ARG when an
- *  input is not finite or the matrix overflows. */
+/** Set the local matrix from translation t, rotation quaternion q (x, y, z, w:
+ *  the identity is {0, 0, 0, 1}; expected to be of unit length) and scale:
+ *  local = T x R x S. q is used as given: a quaternion that is not of unit
+ *  length makes a scale and shear (q = {0.6, 0, 0, 0.6}: determinant
+ *  about 0.6), and one written w, x, y, z a different rotation ({1,
+ *  0, 0, 0}, the identity in that order, is a half turn about x). In
+ *  validation mode (SGRT_SCENE_VALIDATE) the first is refused with
+ *  INVALID_ARG when |q|^2 is off 1 by more than SGRT_QUAT_NORM_TOLERANCE,
+ *  and {+-1, 0, 0, 0} is reported as a warning. Same marking and errors as
+ *  sgrt_node_set_local; INVALID_ARG when an input is not finite or the
+ *  matrix overflows. */
 SGRT_API sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node node, const float t[3],
                                        const float q[4], const float scale[3]);
 
@@ -380,7 +449,10 @@ SGRT_API sgrt_result sgrt_nodes_set_local(sgrt_scene *s, uint32_t count, const s
  *  the same inputs (on every target and kernel level). The conversion runs
  *  at the scene's kernel's width (16 nodes per step on AVX-512, 8 on AVX, 4
  *  on SSE2 and NEON), twice: once to check, once to write. Same refusals,
- *  errors, cost and no allocation as sgrt_nodes_set_local. */
+ *  errors, cost and no allocation as sgrt_nodes_set_local; in validation
+ *  mode, an entry whose quaternion sgrt_node_set_trs would refuse is
+ *  refused the same way (INVALID_ARG, its index in *out_bad, one more pass
+ *  over q). */
 SGRT_API sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
                                         const float *t, const float *q, const float *scale,
                                         uint32_t *out_bad);
@@ -464,7 +536,10 @@ SGRT_API sgrt_result sgrt_node_local(const sgrt_scene *s, sgrt_node node, float 
 
 /** Copy the world matrix *as of the last sgrt_scene_update* to out (the
  *  dirty-flag contract: a node moved since then still reports its old world).
- *  O(1). Errors: INVALID_ARG, STALE_HANDLE. */
+ *  O(1). Errors: INVALID_ARG, STALE_HANDLE; in validation mode
+ *  (SGRT_SCENE_VALIDATE) PENDING when the next update will change that
+ *  world (the node or an ancestor moved since the last update; out is
+ *  written all the same), at a cost of O(d) there. */
 SGRT_API sgrt_result sgrt_node_world(const sgrt_scene *s, sgrt_node node, float out[16]);
 
 /** Compute the exact current world matrix, bit-identical to what the next
@@ -490,7 +565,26 @@ SGRT_API uint32_t sgrt_scene_update(sgrt_scene *s);
 
 /** The user's job system. run must call fn(ctx, i) once for every i in
  *  [0, count), on any threads in any order, and return when all calls have
- *  returned. The library never creates a thread. */
+ *  returned; neither run nor the tasks may use the scene meanwhile (nor may
+ *  any other thread). The library never creates a thread.
+ *
+ *  What sgrt_scene_update_parallel detects, reports (SGRT_ERR_EXECUTOR in
+ *  the log) and repairs, so that the scene ends as the serial update
+ *  leaves it: an index that run never called (the calling thread runs that
+ *  task after run returns); an index called again after its first call
+ *  returned (the repeat does nothing); an index outside [0, count)
+ *  (ignored); and any call into the scene while run is in progress, from a
+ *  task or another thread, through a function that takes a handle, creates,
+ *  updates, compacts, reserves, checks, dumps, collects, or creates,
+ *  destroys or combines trackers and node sets: refused with
+ *  SGRT_ERR_EXECUTOR (0 for the updates), changing nothing.
+ *
+ *  Not detected: an index run twice at the same time on two threads; a run
+ *  that returns while tasks still run (or calls fn after returning); reads
+ *  that take no handle (sgrt_scene_world_array, sgrt_scene_node_count,
+ *  sgrt_nodeset_count / _has / _next / _words, sgrt_scene_slot_node) while
+ *  run is in progress; sgrt_node_alive reads false then. Each costs a data
+ *  race: the executor must not do them. */
 typedef struct sgrt_executor {
     void (*run)(void *user, uint32_t count, void (*fn)(void *ctx, uint32_t i), void *ctx);
     void *user;
@@ -499,8 +593,11 @@ typedef struct sgrt_executor {
 
 /** sgrt_scene_update on the executor's threads. Same result as
  *  sgrt_scene_update, bit for bit, and the same return value and tracker
- *  feed, whatever the executor and its number of workers (NULL ex, a NULL
- *  run, or workers <= 1: the serial update). Calls run at most once per
+ *  feed, whatever the executor and its number of workers. An executor it
+ *  cannot use (NULL ex, a NULL run, or 0 workers) gives the serial update,
+ *  reported as a warning through the log (a job system not set up yet
+ *  looks just like that); 1 worker gives the serial update too, reported
+ *  in validation mode only. Calls run at most once per
  *  update, and not at all when nothing is pending or the work fits one task
  *  (an idle frame wakes no thread).
  *
@@ -552,8 +649,25 @@ SGRT_API uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor 
  *  slots hold unspecified values. The pointer is owned by the scene and
  *  stays valid until the next call that may allocate (sgrt_node_create,
  *  sgrt_node_set_parent, sgrt_scene_reserve, sgrt_scene_compact) or
- *  sgrt_scene_destroy. O(1). Returns NULL (and a count of 0) for a NULL scene. */
+ *  sgrt_scene_destroy; whether it has moved since, sgrt_scene_storage_version
+ *  says: a renderer that keeps the pointer (or a mapping of it) compares the
+ *  version it had with the current one each frame, and fetches the pointer
+ *  again when they differ. O(1). Returns NULL (and a count of 0) for a NULL
+ *  scene. In validation mode (SGRT_SCENE_VALIDATE) a call that finds moves
+ *  pending since the last update (the array is that update's, and the next
+ *  one will change it) reports a warning through the log, at a cost of
+ *  O(capacity / 1024). */
 SGRT_API const float *sgrt_scene_world_array(const sgrt_scene *s, uint32_t *out_slot_count);
+
+/** A number that changes exactly when the scene's storage moves to a new
+ *  block: then the pointers of sgrt_scene_world_array,
+ *  sgrt_scene_prev_world_array and sgrt_nodeset_words held until now are
+ *  stale. It changes when storage grows (sgrt_node_create,
+ *  sgrt_node_set_parent with a relocation, sgrt_scene_reserve) and at
+ *  sgrt_scene_compact, never otherwise: hole reclamation moves nodes inside
+ *  the same block (the slots change, the pointer does not). 1 for a new
+ *  scene, then increasing; 0 for a NULL scene. O(1); never allocates. */
+SGRT_API uint64_t sgrt_scene_storage_version(const sgrt_scene *s);
 
 /** The previous world matrices, for motion vectors: in a scene created with
  *  SGRT_SCENE_PREV_WORLD, an array laid out as the world array (16 floats
@@ -576,8 +690,10 @@ SGRT_API const float *sgrt_scene_world_array(const sgrt_scene *s, uint32_t *out_
  *  its world), so the ranges of one collect cover both arrays. Both serial
  *  and parallel updates keep it, bit for bit alike.
  *  *out_slot_count (optional) as for sgrt_scene_world_array. Returns NULL
- *  (and a count of 0) for a NULL scene or one created without the flag. The
- *  pointer is valid as the world array's. O(1). */
+ *  (and a count of 0) for a NULL scene or one created without the flag (a
+ *  refusal: reported through the log with INVALID_ARG). The pointer is
+ *  valid as the world array's (sgrt_scene_storage_version says when it
+ *  moved), and validation mode warns as for it. O(1). */
 SGRT_API const float *sgrt_scene_prev_world_array(const sgrt_scene *s, uint32_t *out_slot_count);
 
 /** Slot of a live node: its world matrix is at 16 * slot in the world array.
@@ -619,9 +735,15 @@ typedef struct sgrt_range {
  *  Allocates. Errors: INVALID_ARG (s or out NULL), NOMEM. */
 SGRT_API sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out);
 
-/** Destroy a tracker of `s`. NULL t is a no-op. sgrt_scene_destroy frees the
- *  trackers still alive; their pointers then dangle. O(trackers). */
-SGRT_API void sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t);
+/** Destroy a tracker of `s`. NULL t is a no-op (SGRT_OK).
+ *  sgrt_scene_destroy frees the trackers still alive; their pointers then
+ *  dangle. t is looked up among the scene's objects by address and never
+ *  read before it is found there, so a tracker of another scene, a node
+ *  set, and a tracker destroyed already are refused and nothing is freed
+ *  (unless a later create reused that address: it is then that tracker).
+ *  O(trackers + node sets); never allocates. Errors: INVALID_ARG (s NULL;
+ *  t not a live tracker of s). */
+SGRT_API sgrt_result sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t);
 
 /** Write the tracker's pending slots to `out` as ranges in increasing slot
  *  order, merging two runs when at most `merge_gap` unchanged slots lie
@@ -629,20 +751,34 @@ SGRT_API void sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t);
  *  more call), and forget what it wrote. Every range lies below the current
  *  slot count; pending slots at or past it (dead since) are dropped.
  *
- *  Returns the number of ranges written, 0 when nothing is pending. When
- *  more remain than `max_ranges` can hold, it writes max_ranges ranges,
- *  returns max_ranges + 1 and keeps the rest for the next call; so
- *  `while (sgrt_tracker_collect(s, t, out, max, gap) > max)` drains it, and
- *  max_ranges = 0 (out may then be NULL) only asks whether anything is
- *  pending. max_ranges is capped at UINT32_MAX - 1.
+ *  *out_count receives the number of ranges written: never more than
+ *  max_ranges, 0 when nothing is pending. *out_more receives whether
+ *  changes are still pending because out was full; they stay for the next
+ *  call, so a drain is
+ *
+ *      uint32_t n;
+ *      bool more;
+ *      do {
+ *          sgrt_tracker_collect(s, t, r, 64, gap, &n, &more);
+ *          for (uint32_t i = 0; i < n; i++) upload(r[i]);
+ *      } while (more);
+ *
+ *  With max_ranges = 0 (out may then be NULL) it writes nothing and
+ *  *out_more says whether anything is pending. Both out_count and out_more
+ *  are required: a caller that cannot learn that more is pending would
+ *  upload part of a frame without knowing it.
  *
  *  Cost O(pending words + capacity/1024); never allocates. It writes only
  *  t: collects on distinct trackers of one scene may run concurrently with
  *  each other and with the other functions taking a const scene (see
- *  Threads above). Returns 0 when s, t (or out with max_ranges > 0) is
- *  NULL, or t belongs to another scene. */
-SGRT_API uint32_t sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
-                                       uint32_t max_ranges, uint32_t merge_gap);
+ *  Threads above). Errors: INVALID_ARG (s NULL; t NULL, of another scene or
+ *  a node set; out_count or out_more NULL; out NULL with max_ranges > 0).
+ *  A refused call writes 0 and false to the outputs it was given and
+ *  forgets nothing: a tracker of another scene is an error, never "nothing
+ *  changed". */
+SGRT_API sgrt_result sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
+                                          uint32_t max_ranges, uint32_t merge_gap,
+                                          uint32_t *out_count, bool *out_more);
 
 /** A set of nodes as a bitfield over slots, 32 to a word (e.g. "visible",
  *  "casts shadow"). Membership follows a node when its slot changes; a
@@ -660,9 +796,13 @@ typedef enum sgrt_set_op {
  *  scene. Allocates. Errors: INVALID_ARG (s or out NULL), NOMEM. */
 SGRT_API sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset **out);
 
-/** Destroy a node set of `s`. NULL set is a no-op. sgrt_scene_destroy frees
- *  the sets still alive. O(sets). */
-SGRT_API void sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset *set);
+/** Destroy a node set of `s`. NULL set is a no-op (SGRT_OK).
+ *  sgrt_scene_destroy frees the sets still alive. As for
+ *  sgrt_tracker_destroy, set is looked up by address first: a set of
+ *  another scene, a tracker, or a set destroyed already is refused and
+ *  nothing is freed. O(trackers + node sets); never allocates.
+ *  Errors: INVALID_ARG (s NULL; set not a live node set of s). */
+SGRT_API sgrt_result sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset *set);
 
 /** Add or remove a node. O(1), never allocates. Errors: INVALID_ARG (NULL,
  *  or a set of another scene), STALE_HANDLE. */

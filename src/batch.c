@@ -37,12 +37,24 @@ static inline uint32_t chunk_of(uint32_t count, uint32_t done)
     return count - done < CHUNK ? count - done : CHUNK;
 }
 
-static sgrt_result refuse(uint32_t *out_bad, uint32_t i, sgrt_result r)
+/* A batch refuses entry i: *out_bad, and one report naming the entry's
+ * node (`invalid` says what was wrong with its values; a stale entry is
+ * said so). */
+static sgrt_result refuse(const sgrt_scene *s, const char *function, sgrt_node node,
+                          uint32_t *out_bad, uint32_t i, sgrt_result r, const char *invalid)
 {
     if (out_bad)
         *out_bad = i;
-    return r;
+    return sgrt__fail(s, r, function,
+                      r == SGRT_ERR_STALE_HANDLE ? SGRT__STALE("nodes[*out_bad]") : invalid,
+                      node);
 }
+
+static const char local_bad[] = "local[*out_bad] holds a NaN or an infinity";
+static const char trs_bad[] = "t, q or scale [*out_bad] holds a NaN or an infinity, or their "
+                              "matrix overflows";
+static const char quat_bad[] = "q[*out_bad] is not of unit length: |q|^2 is off 1 by more than "
+                               "SGRT_QUAT_NORM_TOLERANCE";
 
 /* Where a batch's matrices come from: count matrices, or TRS arrays
  * converted a chunk at a time into a buffer on the stack (2 KiB: inside L1
@@ -50,7 +62,18 @@ static sgrt_result refuse(uint32_t *out_bad, uint32_t i, sgrt_result r)
  * keeping every matrix). */
 typedef struct source {
     const float *m, *t, *q, *scale;
+    const char *function; /* the public call, for reports */
 } source;
+
+/* Validation mode: the first entry whose quaternion is off unit length
+ * (count when none, or not a TRS source). */
+static uint32_t quats_off(const sgrt_scene *s, const source *src, const sgrt_node *nodes,
+                          uint32_t count)
+{
+    return src->q && SGRT__VALIDATING(s)
+               ? sgrt__validate_quats(s, src->function, src->q, nodes, count)
+               : count;
+}
 
 static inline const float *chunk_matrices(const sgrt_scene *s, const source *src, uint32_t base,
                                           uint32_t n, float *buf)
@@ -110,12 +133,19 @@ static sgrt_result nodes_write(sgrt_scene *s, uint32_t count, const sgrt_node *n
     float buf[CHUNK * 16];
     uint32_t slots[CHUNK], at = 0;
     const uint64_t kept = scratch_entries(s);
+    /* The first refused entry wins: an earlier stale or non-finite one, or
+     * the first quaternion off unit length. */
+    const uint32_t qbad = quats_off(s, src, nodes, count);
     for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n) {
         uint32_t *slot = base + (uint64_t)n <= kept ? s->st.scratch + base : slots;
         const sgrt_result r =
             check_chunk(s, count, nodes, base, n, chunk_matrices(s, src, base, n, buf), slot, &at);
-        if (r != SGRT_OK)
-            return refuse(out_bad, at, r);
+        if (r != SGRT_OK && at < qbad)
+            return refuse(s, src->function, nodes[at], out_bad, at, r,
+                          src->m ? local_bad : trs_bad);
+        if (qbad < count && (r != SGRT_OK || qbad < base + n))
+            return refuse(s, src->function, nodes[qbad], out_bad, qbad, SGRT_ERR_INVALID_ARG,
+                          quat_bad);
     }
     for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n) {
         const uint32_t next = chunk_of(count, base + n);
@@ -135,9 +165,12 @@ static sgrt_result nodes_write(sgrt_scene *s, uint32_t count, const sgrt_node *n
 sgrt_result sgrt_nodes_set_local(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
                                  const float *local, uint32_t *out_bad)
 {
-    if (!s || (count && (!nodes || !local)))
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
-    const source src = {local, NULL, NULL, NULL};
+    if (count && (!nodes || !local))
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          "nodes or local is NULL with count > 0", SGRT_NULL_NODE);
+    const source src = {local, NULL, NULL, NULL, __func__};
     return nodes_write(s, count, nodes, &src, out_bad);
 }
 
@@ -145,9 +178,12 @@ sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t count, const sgrt_node *n
                                const float *t, const float *q, const float *scale,
                                uint32_t *out_bad)
 {
-    if (!s || (count && (!nodes || !t || !q || !scale)))
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
-    const source src = {NULL, t, q, scale};
+    if (count && (!nodes || !t || !q || !scale))
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          "nodes, t, q or scale is NULL with count > 0", SGRT_NULL_NODE);
+    const source src = {NULL, t, q, scale, __func__};
     return nodes_write(s, count, nodes, &src, out_bad);
 }
 
@@ -159,6 +195,13 @@ bool sgrt__writer_of(const sgrt_scene *s, const sgrt_writer *w)
 }
 
 static bool own(const sgrt_scene *s, const sgrt_writer *w) { return sgrt__writer_of(s, w); }
+
+/* Why w is refused (the refusal path only). */
+static const char *writer_problem(const sgrt_scene *s, const sgrt_writer *w)
+{
+    (void)s;
+    return w ? "w is not a live writer of s: of another scene, or destroyed" : "w is NULL";
+}
 
 /* The slots of the writer's entries, resolved again when a node moved to
  * another slot or was destroyed since. Returns SGRT_OK, or STALE_HANDLE
@@ -183,20 +226,24 @@ static sgrt_result refresh(const sgrt_scene *s, sgrt_writer *w, uint32_t *at)
 sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
                                sgrt_writer **out)
 {
-    if (!s || !nodes || !out || !count)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (!nodes || !out || !count)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          !count ? "count is 0" : !nodes ? "nodes is NULL" : "out is NULL",
+                          SGRT_NULL_NODE);
     for (uint32_t i = 0; i < count; i++)
         if (sgrt__resolve(s, nodes[i]) == SGRT__NONE)
-            return SGRT_ERR_STALE_HANDLE;
+            return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("a node of nodes"),
+                              nodes[i]);
     const size_t size = sizeof(sgrt_writer) + (size_t)count * (sizeof(sgrt_node) + sizeof(uint32_t));
     if ((size - sizeof(sgrt_writer)) / (sizeof(sgrt_node) + sizeof(uint32_t)) != count)
-        return SGRT_ERR_NOMEM;
+        return sgrt__fail(s, SGRT_ERR_NOMEM, __func__, "the writer's size does not fit in size_t",
+                          SGRT_NULL_NODE);
     sgrt_result err = sgrt__registry_reserve_writer(s);
-    if (err != SGRT_OK)
-        return err;
-    uint8_t *block = sgrt__alloc(&s->alloc, size, 16, &err);
+    uint8_t *block = err == SGRT_OK ? sgrt__alloc(&s->alloc, size, 16, &err) : NULL;
     if (!block)
-        return err;
+        return sgrt__fail(s, err, __func__, "the allocator failed", SGRT_NULL_NODE);
     sgrt_writer *w = (sgrt_writer *)(void *)block;
     memset(w, 0, sizeof *w);
     w->scene = s;
@@ -222,8 +269,15 @@ void sgrt__writer_free(sgrt_scene *s, sgrt_writer *w)
 
 void sgrt_writer_destroy(sgrt_scene *s, sgrt_writer *w)
 {
-    if (!own(s, w))
+    if (!w)
         return;
+    /* Looked up by address first: a writer of another scene, or destroyed
+     * already, is never read. */
+    if (!sgrt__registry_lists_writer(s, w)) {
+        (void)sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                         "w is not a live writer of s: of another scene, or destroyed", SGRT_NULL_NODE);
+        return;
+    }
     sgrt__registry_remove_writer(s, w);
     sgrt__writer_free(s, w);
 }
@@ -234,13 +288,18 @@ static sgrt_result writer_write(sgrt_scene *s, sgrt_writer *w, const source *src
     uint32_t at = 0;
     sgrt_result r = refresh(s, w, &at);
     if (r != SGRT_OK)
-        return refuse(out_bad, at, r);
+        return refuse(s, src->function, w->nodes[at], out_bad, at, r, NULL);
     float buf[CHUNK * 16];
     const uint32_t count = w->count;
+    const uint32_t qbad = quats_off(s, src, w->nodes, count);
     for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n) {
-        const uint32_t bad = s->k.check16(chunk_matrices(s, src, base, n, buf), NULL, n);
-        if (bad < n)
-            return refuse(out_bad, base + bad, SGRT_ERR_INVALID_ARG);
+        const uint32_t bad = base + s->k.check16(chunk_matrices(s, src, base, n, buf), NULL, n);
+        if (bad < base + n && bad < qbad)
+            return refuse(s, src->function, w->nodes[bad], out_bad, bad, SGRT_ERR_INVALID_ARG,
+                          src->m ? local_bad : trs_bad);
+        if (qbad < base + n)
+            return refuse(s, src->function, w->nodes[qbad], out_bad, qbad, SGRT_ERR_INVALID_ARG,
+                          quat_bad);
     }
     for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n)
         write_chunk(s, w->slots + base, n, chunk_matrices(s, src, base, n, buf),
@@ -251,30 +310,47 @@ static sgrt_result writer_write(sgrt_scene *s, sgrt_writer *w, const source *src
 sgrt_result sgrt_writer_set_local(sgrt_scene *s, sgrt_writer *w, const float *local,
                                   uint32_t *out_bad)
 {
-    if (!own(s, w) || !local)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
-    const source src = {local, NULL, NULL, NULL};
+    if (s->busy) /* the tasks of a parallel update write the locals' worlds */
+        return sgrt__reentered(s, __func__);
+    if (!own(s, w) || !local)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          !local ? "local is NULL" : writer_problem(s, w), SGRT_NULL_NODE);
+    const source src = {local, NULL, NULL, NULL, __func__};
     return writer_write(s, w, &src, out_bad);
 }
 
 sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writer *w, const float *t, const float *q,
                                 const float *scale, uint32_t *out_bad)
 {
-    if (!own(s, w) || !t || !q || !scale)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
-    const source src = {NULL, t, q, scale};
+    if (s->busy) /* the tasks of a parallel update write the locals' worlds */
+        return sgrt__reentered(s, __func__);
+    if (!own(s, w) || !t || !q || !scale)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          own(s, w) ? "t, q or scale is NULL" : writer_problem(s, w),
+                          SGRT_NULL_NODE);
+    const source src = {NULL, t, q, scale, __func__};
     return writer_write(s, w, &src, out_bad);
 }
 
 sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer *w, float **out_locals,
                               const uint32_t **out_slots)
 {
-    if (!own(s, w) || !out_locals || !out_slots)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy) /* the tasks of a parallel update write the locals' worlds */
+        return sgrt__reentered(s, __func__);
+    if (!own(s, w) || !out_locals || !out_slots)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          own(s, w) ? "out_locals or out_slots is NULL" : writer_problem(s, w),
+                          SGRT_NULL_NODE);
     uint32_t at;
     const sgrt_result r = refresh(s, w, &at);
     if (r != SGRT_OK)
-        return r;
+        return sgrt__fail(s, r, __func__, SGRT__STALE("an entry's node"), w->nodes[at]);
     w->begun_block = s->st.block;
     w->begun_version = s->slots_version;
     *out_locals = &s->st.local[0][0];
@@ -287,10 +363,20 @@ static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 
 sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer *w, uint32_t first, uint32_t count,
                                uint32_t *out_bad)
 {
-    if (!own(s, w) || first > w->count || count > w->count - first)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy) /* the tasks of a parallel update write the locals' worlds */
+        return sgrt__reentered(s, __func__);
+    if (!own(s, w) || first > w->count || count > w->count - first)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          own(s, w) ? "first + count is past the writer's entries"
+                                    : writer_problem(s, w),
+                          SGRT_NULL_NODE);
     if (w->begun_block != s->st.block || w->begun_version != s->slots_version)
-        return SGRT_ERR_STALE_HANDLE;
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__,
+                          "nodes moved to other slots, were destroyed or storage grew since "
+                          "sgrt_writer_begin: the writes went to the slots of then",
+                          SGRT_NULL_NODE);
     const float *locals = &s->st.local[0][0];
     uint32_t first_bad = SGRT__NONE;
     for (uint32_t base = first, end = first + count, n; (n = chunk_of(end, base)) != 0;
@@ -305,6 +391,8 @@ sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer *w, uint32_t first, ui
         sgrt__dirty_mark_slots(s, slot, n == 32u ? ~0u : (1u << n) - 1u);
     }
     if (first_bad != SGRT__NONE)
-        return refuse(out_bad, first_bad, SGRT_ERR_INVALID_ARG);
+        return refuse(s, __func__, w->nodes[first_bad], out_bad, first_bad, SGRT_ERR_INVALID_ARG,
+                      "the local of entry *out_bad (in place) held a NaN or an infinity: it "
+                      "is the identity now, and the range was committed");
     return SGRT_OK;
 }

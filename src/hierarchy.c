@@ -44,22 +44,25 @@ static void unlink_child(sgrt_scene *s, uint32_t child)
 
 sgrt_result sgrt_node_create(sgrt_scene *s, sgrt_node parent, sgrt_node *out)
 {
-    if (!s || !out)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (!out)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", parent);
     uint32_t ps = SGRT__NONE;
     if (parent.id != 0u) {
         ps = sgrt__resolve(s, parent);
         if (ps == SGRT__NONE)
-            return SGRT_ERR_STALE_HANDLE;
+            return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("parent"), parent);
     }
     if (s->node_count >= s->max_nodes)
-        return SGRT_ERR_CAPACITY;
+        return sgrt__fail(s, SGRT_ERR_CAPACITY, __func__,
+                          "the scene holds max_nodes nodes already", parent);
     const uint32_t slot = sgrt__slot_find_free(s, ps);
     sgrt_result r = sgrt__storage_ensure(s, (uint64_t)slot + 1u);
     if (r == SGRT_OK)
         r = sgrt__handle_ensure(s);
     if (r != SGRT_OK)
-        return r;
+        return sgrt__fail_grow(s, r, __func__, parent);
 
     const uint32_t index = sgrt__handle_take(s, slot);
     s->st.slot_handle[slot] = index;
@@ -85,7 +88,7 @@ sgrt_result sgrt_node_destroy(sgrt_scene *s, sgrt_node node)
         return SGRT_ERR_INVALID_ARG;
     const uint32_t root = sgrt__resolve(s, node);
     if (root == SGRT__NONE)
-        return SGRT_ERR_STALE_HANDLE;
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
     sgrt__bounds_unlinked(s, root);
     unlink_child(s, root);
     uint32_t x = root;
@@ -111,13 +114,15 @@ bool sgrt_node_alive(const sgrt_scene *s, sgrt_node node)
 }
 
 static sgrt_result link_query(const sgrt_scene *s, sgrt_node node, sgrt_node *out,
-                              const uint32_t *links)
+                              const uint32_t *links, const char *function, const char *out_null)
 {
-    if (!s || !out)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (!out)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, out_null, node);
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
-        return SGRT_ERR_STALE_HANDLE;
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, function, SGRT__STALE("node"), node);
     const uint32_t l = links[slot];
     *out = l == SGRT__NONE ? SGRT_NULL_NODE : sgrt__handle_of_slot(s, l);
     return SGRT_OK;
@@ -125,17 +130,18 @@ static sgrt_result link_query(const sgrt_scene *s, sgrt_node node, sgrt_node *ou
 
 sgrt_result sgrt_node_parent(const sgrt_scene *s, sgrt_node node, sgrt_node *out_parent)
 {
-    return link_query(s, node, out_parent, s ? s->st.parent : NULL);
+    return link_query(s, node, out_parent, s ? s->st.parent : NULL, __func__,
+                      "out_parent is NULL");
 }
 
 sgrt_result sgrt_node_first_child(const sgrt_scene *s, sgrt_node node, sgrt_node *out)
 {
-    return link_query(s, node, out, s ? s->st.first_child : NULL);
+    return link_query(s, node, out, s ? s->st.first_child : NULL, __func__, "out is NULL");
 }
 
 sgrt_result sgrt_node_next_sibling(const sgrt_scene *s, sgrt_node node, sgrt_node *out)
 {
-    return link_query(s, node, out, s ? s->st.next_sibling : NULL);
+    return link_query(s, node, out, s ? s->st.next_sibling : NULL, __func__, "out is NULL");
 }
 
 /* ---- re-parenting ---------------------------------------------------------- */
@@ -197,19 +203,23 @@ static uint64_t relocation_end(const sgrt_scene *s, uint32_t after, uint32_t k)
 
 sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent, sgrt_keep keep)
 {
-    if (!s || (keep != SGRT_KEEP_LOCAL && keep != SGRT_KEEP_WORLD))
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (keep != SGRT_KEEP_LOCAL && keep != SGRT_KEEP_WORLD)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          "keep is neither SGRT_KEEP_LOCAL nor SGRT_KEEP_WORLD", node);
     uint32_t ns = sgrt__resolve(s, node);
     if (ns == SGRT__NONE)
-        return SGRT_ERR_STALE_HANDLE;
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
     uint32_t ps = SGRT__NONE;
     if (parent.id != 0u) {
         ps = sgrt__resolve(s, parent);
         if (ps == SGRT__NONE)
-            return SGRT_ERR_STALE_HANDLE;
+            return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("parent"), parent);
         for (uint32_t a = ps; a != SGRT__NONE; a = s->st.parent[a])
             if (a == ns)
-                return SGRT_ERR_CYCLE;
+                return sgrt__fail(s, SGRT_ERR_CYCLE, __func__,
+                                  "parent is node itself or one of its descendants", node);
     }
     if (s->st.parent[ns] == ps)
         return SGRT_OK; /* same parent: neither local nor world can change */
@@ -220,13 +230,19 @@ sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent
         sgrt__world_now_slot(s, ns, w);
         if (ps == SGRT__NONE) {
             if (!sgrt__all_finite(w, 16))
-                return SGRT_ERR_SINGULAR;
+                return sgrt__fail(s, SGRT_ERR_SINGULAR, __func__,
+                                  "node's world is not finite: SGRT_KEEP_WORLD cannot keep it",
+                                  node);
             memcpy(new_local, w, sizeof w);
         } else {
             float pw[16];
             sgrt__world_now_slot(s, ps, pw);
             if (!sgrt__keep_world_local(s->k.mul, pw, w, new_local))
-                return SGRT_ERR_SINGULAR;
+                return sgrt__fail(s, SGRT_ERR_SINGULAR, __func__,
+                                  "parent's world has no usable inverse, or node's new local "
+                                  "would miss its world by more than SGRT_KEEP_WORLD's "
+                                  "tolerance",
+                                  node);
         }
     }
 
@@ -245,7 +261,7 @@ sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent
         }
         const sgrt_result r = sgrt__storage_ensure(s, end);
         if (r != SGRT_OK)
-            return r;
+            return sgrt__fail_grow(s, r, __func__, node);
     }
     /* Nothing can fail from here on. */
     sgrt__bounds_unlinked(s, ns);

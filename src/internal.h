@@ -148,6 +148,13 @@ typedef struct sgrt__storage {
                              batch write resolves between its two passes */
 } sgrt__storage;
 
+/* Every SGRT_SCENE_* option (sgrt_scene_create refuses other bits). */
+#define SGRT__SCENE_FLAGS                                                              \
+    ((uint32_t)SGRT_SCENE_PREV_WORLD | (uint32_t)SGRT_SCENE_BOUNDS |                   \
+     (uint32_t)SGRT_SCENE_SUBTREE_BOUNDS | (uint32_t)SGRT_SCENE_VALIDATE)
+/* Whether s runs in validation mode: the one test its checks cost when off. */
+#define SGRT__VALIDATING(s) (((s)->flags & (uint32_t)SGRT_SCENE_VALIDATE) != 0u)
+
 /* What a registered object is: a call refuses the other kind (a tracker is
  * never freed as a node set, or read as one). */
 enum {
@@ -238,12 +245,22 @@ struct sgrt_scene {
     /* Bumped by every change of links or slots. 64 bits: a plan keyed on a
      * 32-bit count would be taken for current again after 2^32 changes. */
     uint64_t structure_version; /* starts at 1 */
+    /* sgrt_scene_storage_version: bumped by each new storage block. */
+    uint64_t storage_version;
     uint64_t plan_version;      /* structure_version the plan was built for; 0: none */
     uint32_t plan_wanted;       /* the range count it was built for */
     uint32_t plan_ranges;
     uint32_t range_sum[SGRT__MAX_RANGES + 1]; /* range r: summary words [range_sum[r], [r+1]) */
     uint32_t range_count[SGRT__MAX_RANGES];   /* worlds each range recomputed this update */
     uint32_t tasks[SGRT__MAX_RANGES];         /* ranges with work this update */
+    /* The executor's contract, checked after run (parallel.c): per task
+     * index, 0 not run, 1 run, 2 run again; an index past task_count. */
+    uint8_t task_runs[SGRT__MAX_RANGES];
+    uint32_t task_count;
+    uint32_t task_stray;
+    /* Non-zero while run is in progress: calls into the scene are refused
+     * (SGRT_ERR_EXECUTOR). */
+    uint32_t busy;
 };
 
 /* ---- alloc.c ------------------------------------------------------------- */
@@ -396,6 +413,9 @@ void sgrt__dirty_close_done(sgrt_scene *s);
 
 /* ---- update.c ------------------------------------------------------------ */
 
+/* sgrt_scene_update without its validation: also the parallel update's
+ * serial fallback. */
+uint32_t sgrt__update_serial(sgrt_scene *s);
 /* Exact current world of a live slot, as the next update will store it. */
 void sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16]);
 /* What an update owes the hand-off for word w, before its kernel recomputes
@@ -480,14 +500,29 @@ bool sgrt__writer_of(const sgrt_scene *s, const struct sgrt_writer *w);
  * capacity and add it to the list. Allocates; nothing changes on failure. */
 sgrt_result sgrt__registry_add_tracker(sgrt_scene *s, struct sgrt_tracker *t);
 sgrt_result sgrt__registry_add_set(sgrt_scene *s, struct sgrt_nodeset *set);
-void sgrt__registry_remove_tracker(sgrt_scene *s, struct sgrt_tracker *t);
-void sgrt__registry_remove_set(sgrt_scene *s, struct sgrt_nodeset *set);
 /* Writers follow no storage: the list only, so that the scene frees them.
  * reserve makes room (allocates; nothing changes on failure), add then
  * cannot fail. */
 sgrt_result sgrt__registry_reserve_writer(sgrt_scene *s);
 void sgrt__registry_add_writer(sgrt_scene *s, struct sgrt_writer *w);
+/* Whether s lists w (by address: w is not read). */
+bool sgrt__registry_lists_writer(const sgrt_scene *s, const struct sgrt_writer *w);
 void sgrt__registry_remove_writer(sgrt_scene *s, struct sgrt_writer *w);
+/* sgrt_tracker_destroy (tracker true) and sgrt_nodeset_destroy for a
+ * non-NULL s: unlist obj and free it and its bits, or refuse it (reported,
+ * nothing freed) when s does not list it as that kind. Looks obj up by
+ * address before reading it: an object of another scene, of the other kind
+ * or destroyed already is never read. NULL obj: SGRT_OK. */
+sgrt_result sgrt__registry_destroy(sgrt_scene *s, void *obj, bool tracker, const char *function);
+/* Why `obj` (a tracker or node set, possibly NULL) is not a live object of
+ * s of `kind`: why[0] when NULL, why[1] when of another scene, why[2] when
+ * of the other kind. The refusal path only. */
+const char *sgrt__slotbits_problem(const sgrt_scene *s, const void *obj, const char *const why[3]);
+#define SGRT__WHY_OBJECT(arg, kind)                                                    \
+    {                                                                                  \
+        arg " is NULL", arg " belongs to another scene",                               \
+            arg " is not a " kind ": an object of the other kind, or one destroyed"    \
+    }
 /* Every registered bitfield covers `words` words (storage growth). */
 sgrt_result sgrt__registry_reserve(sgrt_scene *s, uint32_t words);
 void sgrt__registry_destroy_all(sgrt_scene *s);
@@ -540,6 +575,9 @@ bool sgrt__all_finite(const float *v, uint32_t n);
 
 /* ---- result.c ------------------------------------------------------------ */
 
+/* Call `log` (when not NULL) with one entry. */
+void sgrt__report(sgrt_log_fn log, void *user, sgrt_result code, const char *function,
+                  const char *message, sgrt_node node);
 /* Report a refusal through the scene's log, if it has one, and return
  * `code`: `return sgrt__fail(s, SGRT_ERR_INVALID_ARG, "sgrt_node_set_trs",
  * "t is NULL", node);`. s may be NULL (nothing to report to). The strings
@@ -547,6 +585,45 @@ bool sgrt__all_finite(const float *v, uint32_t n);
  * refuses. */
 sgrt_result sgrt__fail(const sgrt_scene *s, sgrt_result code, const char *function,
                        const char *message, sgrt_node node);
+
+/* A warning: reported with SGRT_OK, the call goes on. */
+void sgrt__warn(const sgrt_scene *s, const char *function, const char *message, sgrt_node node);
+/* A call into a busy scene (sgrt_scene_update_parallel is running its
+ * tasks): reported, SGRT_ERR_EXECUTOR. */
+sgrt_result sgrt__reentered(const sgrt_scene *s, const char *function);
+/* sgrt__fail for a call whose allocation or growth failed (NOMEM,
+ * ALIGNMENT, CAPACITY from the storage or handle limits): the message says
+ * which. */
+sgrt_result sgrt__fail_grow(const sgrt_scene *s, sgrt_result code, const char *function,
+                            sgrt_node node);
+/* The argument `what` ("node", "parent") is not a live node of s. */
+#define SGRT__STALE(what)                                                              \
+    what " is stale: destroyed, never created (zero), or a node of another scene"
+
+/* ---- validate.c ---------------------------------------------------------- */
+
+/* Validation mode's checks (SGRT_SCENE_VALIDATE); callers test
+ * SGRT__VALIDATING first. A quaternion off unit length beyond
+ * SGRT_QUAT_NORM_TOLERANCE is refused (INVALID_ARG, reported); the identity
+ * written w, x, y, z is a warning. */
+sgrt_result sgrt__validate_quat(const sgrt_scene *s, const char *function, const float q[4],
+                                sgrt_node node);
+/* The first entry whose quaternion is off unit length (count: none); warns
+ * once about a w, x, y, z identity. Reports no refusal: the batch does. */
+uint32_t sgrt__validate_quats(const sgrt_scene *s, const char *function, const float *q,
+                              const sgrt_node *nodes, uint32_t count);
+/* sgrt_node_world read `world` from slot: PENDING (reported) when the next
+ * update will change it. O(d), and world_now's products when a node above
+ * is dirty. */
+sgrt_result sgrt__validate_world_read(const sgrt_scene *s, uint32_t slot, const float world[16],
+                                      sgrt_node node);
+/* An array of worlds is read: a warning when moves are pending.
+ * O(capacity / 1024). */
+void sgrt__validate_array_read(const sgrt_scene *s, const char *function);
+/* At the start of an update, before its closure pass (so the dirty nodes
+ * are those written, created or re-parented since the last): a warning for
+ * the first whose local's last row is not (0, 0, 0, 1). O(those nodes). */
+void sgrt__validate_locals(const sgrt_scene *s, const char *function);
 
 /* ---- scene.c ------------------------------------------------------------- */
 

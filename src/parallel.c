@@ -120,10 +120,73 @@ static void update_range(sgrt_scene *s, uint32_t r)
     s->range_count[r] = s->k.update(&v);
 }
 
+/* A task, as the executor calls it: each index does its range once. A
+ * repeat or an index outside [0, count) does nothing but leave a mark for
+ * the checks after run (task_done). */
 static void range_task(void *ctx, uint32_t i)
 {
     sgrt_scene *s = ctx;
+    if (i >= s->task_count) {
+        s->task_stray = 1;
+        return;
+    }
+    if (s->task_runs[i]) {
+        s->task_runs[i] = 2;
+        return;
+    }
+    s->task_runs[i] = 1;
     update_range(s, s->tasks[i]);
+}
+
+/* Hand the tasks to the executor. While run is in progress the scene is
+ * busy: handles resolve to nothing (handle_used reads 0) and creates find
+ * it full (max_nodes reads 0), so a call from a task -- or from another
+ * thread -- falls into its refusal path, where sgrt__fail reports it; the
+ * calls that take no handle test `busy`. The hot paths pay nothing. */
+static void run_tasks(sgrt_scene *s, const sgrt_executor *ex, uint32_t ntasks)
+{
+    memset(s->task_runs, 0, ntasks);
+    s->task_count = ntasks;
+    s->task_stray = 0;
+    const uint32_t handle_used = s->handle_used, max_nodes = s->max_nodes;
+    s->handle_used = 0;
+    s->max_nodes = 0;
+    s->busy = 1;
+    ex->run(ex->user, ntasks, range_task, s);
+    s->busy = 0;
+    s->handle_used = handle_used;
+    s->max_nodes = max_nodes;
+}
+
+/* After run: each task index ran exactly once, or the scene is made whole
+ * and the executor reported. A skipped range is independent of the others
+ * (its parents in earlier ranges are in the cross set, done before the
+ * tasks), so the calling thread runs it now. */
+static void task_done(sgrt_scene *s, uint32_t ntasks)
+{
+    bool skipped = false, repeated = false;
+    for (uint32_t i = 0; i < ntasks; i++) {
+        if (!s->task_runs[i]) {
+            s->task_runs[i] = 1;
+            update_range(s, s->tasks[i]);
+            skipped = true;
+        }
+        repeated |= s->task_runs[i] == 2;
+    }
+    const char *fn = "sgrt_scene_update_parallel";
+    if (skipped)
+        sgrt__fail(s, SGRT_ERR_EXECUTOR, fn,
+                   "ex->run returned without calling fn for every index in [0, count): the "
+                   "calling thread ran the skipped tasks",
+                   SGRT_NULL_NODE);
+    if (repeated)
+        sgrt__fail(s, SGRT_ERR_EXECUTOR, fn,
+                   "ex->run called fn more than once for an index: the repeats did nothing",
+                   SGRT_NULL_NODE);
+    if (s->task_stray)
+        sgrt__fail(s, SGRT_ERR_EXECUTOR, fn,
+                   "ex->run called fn with an index outside [0, count): it did nothing",
+                   SGRT_NULL_NODE);
 }
 
 /* Whether range r has anything to do: a dirty word, slots the pending
@@ -143,8 +206,28 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
 {
     if (!s)
         return 0;
-    if (!ex || !ex->run || ex->workers <= 1u)
-        return sgrt_scene_update(s);
+    if (s->busy) {
+        sgrt__reentered(s, __func__);
+        return 0;
+    }
+    if (SGRT__VALIDATING(s))
+        sgrt__validate_locals(s, __func__);
+    if (!ex || !ex->run || ex->workers == 0u) {
+        /* Documented as the serial update; said so, as a job system that
+         * is not set up yet looks exactly like this. */
+        sgrt__warn(s, __func__,
+                   !ex       ? "ex is NULL: the serial update ran"
+                   : !ex->run ? "ex->run is NULL: the serial update ran"
+                              : "ex->workers is 0 (set it to the threads run uses): the serial "
+                                "update ran",
+                   SGRT_NULL_NODE);
+        return sgrt__update_serial(s);
+    }
+    if (ex->workers == 1u) {
+        if (SGRT__VALIDATING(s))
+            sgrt__warn(s, __func__, "ex->workers is 1: the serial update ran", SGRT_NULL_NODE);
+        return sgrt__update_serial(s);
+    }
     bool dirty = false;
     for (uint32_t sw = 0; !dirty && sw < s->st.sum_words; sw++)
         dirty = s->st.dirty_sum[sw] != 0;
@@ -153,7 +236,7 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
          * nothing left to mark). Previous worlds may have to catch up, and
          * boxes set since to be computed. */
         if (s->st.prev_world || sgrt__bounds_pending(s))
-            return sgrt_scene_update(s);
+            return sgrt__update_serial(s);
         sgrt__dirty_close_done(s);
         return 0; /* an idle frame wakes no thread */
     }
@@ -167,7 +250,7 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
     if (s->plan_version != s->structure_version || s->plan_wanted != wanted)
         plan_build(s, wanted);
     if (s->plan_ranges <= 1u)
-        return sgrt_scene_update(s);
+        return sgrt__update_serial(s);
 
     uint32_t count = update_cross(s);
     uint32_t ntasks = 0;
@@ -176,10 +259,12 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
         if (range_has_work(s, r))
             s->tasks[ntasks++] = r;
     }
-    if (ntasks == 1u)
+    if (ntasks == 1u) {
         update_range(s, s->tasks[0]); /* one task: no thread to wake */
-    else if (ntasks > 1u)
-        ex->run(ex->user, ntasks, range_task, s);
+    } else if (ntasks > 1u) {
+        run_tasks(s, ex, ntasks);
+        task_done(s, ntasks);
+    }
     sgrt__dirty_close_done(s);
     sgrt__update_finish(s);
     for (uint32_t r = 0; r < s->plan_ranges; r++)

@@ -32,30 +32,51 @@ static uint64_t creation_ticks(void)
 #endif
 }
 
+/* Why desc is refused, or NULL. */
+static const char *desc_problem(const sgrt_scene_desc *desc, uint32_t max_nodes)
+{
+    if (desc->allocator && (!desc->allocator->alloc || !desc->allocator->free))
+        return "desc->allocator has a NULL alloc or free: both are required";
+    if (max_nodes > SGRT_MAX_NODES)
+        return "desc->max_nodes is above SGRT_MAX_NODES";
+    if (desc->initial_capacity > max_nodes)
+        return "desc->initial_capacity is above desc->max_nodes";
+    if ((uint32_t)desc->max_simd > SGRT__LEVEL_MAX)
+        return "desc->max_simd is not an sgrt_simd level";
+    if ((desc->flags & ~(uint32_t)SGRT__SCENE_FLAGS) != 0u)
+        return "desc->flags holds a bit that is no SGRT_SCENE_* option";
+    return NULL;
+}
+
 sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
 {
     static const sgrt_scene_desc defaults = {0};
-    if (!out)
-        return SGRT_ERR_INVALID_ARG;
     if (!desc)
         desc = &defaults;
-    sgrt_allocator a = sgrt__default_allocator;
-    if (desc->allocator) {
-        if (!desc->allocator->alloc || !desc->allocator->free)
-            return SGRT_ERR_INVALID_ARG;
-        a = *desc->allocator;
+    if (!out) {
+        sgrt__report(desc->log, desc->log_user, SGRT_ERR_INVALID_ARG, __func__, "out is NULL",
+                     SGRT_NULL_NODE);
+        return SGRT_ERR_INVALID_ARG;
     }
     const uint32_t max_nodes = desc->max_nodes ? desc->max_nodes : SGRT_MAX_NODES;
-    if (max_nodes > SGRT_MAX_NODES || desc->initial_capacity > max_nodes ||
-        (uint32_t)desc->max_simd > SGRT__LEVEL_MAX ||
-        (desc->flags & ~(uint32_t)(SGRT_SCENE_PREV_WORLD | SGRT_SCENE_BOUNDS |
-                                   SGRT_SCENE_SUBTREE_BOUNDS)) != 0u)
+    const char *bad = desc_problem(desc, max_nodes);
+    if (bad) {
+        sgrt__report(desc->log, desc->log_user, SGRT_ERR_INVALID_ARG, __func__, bad,
+                     SGRT_NULL_NODE);
         return SGRT_ERR_INVALID_ARG;
+    }
+    const sgrt_allocator a = desc->allocator ? *desc->allocator : sgrt__default_allocator;
 
     sgrt_result err;
     sgrt_scene *s = sgrt__alloc(&a, sizeof *s, 64, &err);
-    if (!s)
+    if (!s) {
+        sgrt__report(desc->log, desc->log_user, err, __func__,
+                     err == SGRT_ERR_NOMEM ? "the allocator returned NULL"
+                                           : "the allocator returned a block aligned less "
+                                             "than asked; it was freed",
+                     SGRT_NULL_NODE);
         return err;
+    }
     memset(s, 0, sizeof *s);
     s->alloc = a;
     s->log = desc->log;
@@ -81,6 +102,7 @@ sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
     if (r == SGRT_OK)
         r = sgrt__handles_init(s, s->st.cap);
     if (r != SGRT_OK) {
+        sgrt__fail_grow(s, r, __func__, SGRT_NULL_NODE);
         sgrt_scene_destroy(s);
         return r;
     }
@@ -92,6 +114,10 @@ void sgrt_scene_destroy(sgrt_scene *s)
 {
     if (!s)
         return;
+    if (s->busy) { /* from a task: the update still runs on it */
+        sgrt__reentered(s, __func__);
+        return;
+    }
     sgrt__registry_destroy_all(s);
     sgrt__storage_free(s);
     sgrt__handles_free(s);
@@ -103,22 +129,30 @@ sgrt_result sgrt_scene_reserve(sgrt_scene *s, uint32_t node_count)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
     if (node_count > s->max_nodes)
-        return SGRT_ERR_CAPACITY;
+        return sgrt__fail(s, SGRT_ERR_CAPACITY, __func__,
+                          "node_count is above the scene's max_nodes", SGRT_NULL_NODE);
     const uint32_t extra = node_count > s->node_count ? node_count - s->node_count : 0u;
     sgrt_result r = sgrt__storage_ensure(s, (uint64_t)s->slot_end + extra);
     if (r == SGRT_OK)
         r = sgrt__handles_reserve(s, node_count);
-    if (r == SGRT_OK && node_count > s->cap_floor)
+    if (r != SGRT_OK)
+        return sgrt__fail_grow(s, r, __func__, SGRT_NULL_NODE);
+    if (node_count > s->cap_floor)
         s->cap_floor = node_count;
-    return r;
+    return SGRT_OK;
 }
 
 sgrt_result sgrt_scene_compact(sgrt_scene *s)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
-    return sgrt__storage_compact(s);
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
+    const sgrt_result r = sgrt__storage_compact(s);
+    return r == SGRT_OK ? r : sgrt__fail_grow(s, r, __func__, SGRT_NULL_NODE);
 }
 
 uint32_t sgrt_scene_node_count(const sgrt_scene *s) { return s ? s->node_count : 0u; }

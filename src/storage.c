@@ -98,6 +98,7 @@ static void storage_install(sgrt_scene *s, const sgrt__storage *st)
     sgrt__free(&s->alloc, s->st.block, s->st.size);
     s->st = *st;
     s->structure_version++; /* the plan's bitfields start over */
+    s->storage_version++;   /* the world array moved */
 }
 
 void sgrt__storage_free(sgrt_scene *s)

@@ -12,38 +12,66 @@ static inline void write_local(sgrt_scene *s, uint32_t slot, const float *m)
         sgrt__dirty_mark(s, slot, false);
 }
 
-/* What a single write's put did: refused (nothing changed), or stored,
- * marking the node when the bits changed. */
-static inline sgrt_result put_done(sgrt_scene *s, uint32_t slot, uint32_t put)
+/* What a single write's put did: refused (nothing changed; reported with
+ * `bad`, the refusal path only), or stored, marking the node when the bits
+ * changed. */
+static inline sgrt_result put_done(sgrt_scene *s, uint32_t slot, uint32_t put,
+                                   const char *function, const char *bad, sgrt_node node)
 {
     if (put == SGRT__PUT_BAD)
-        return SGRT_ERR_INVALID_ARG;
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, bad, node);
     if (put == SGRT__PUT_CHANGED)
         sgrt__dirty_mark(s, slot, false);
     return SGRT_OK;
 }
 
+/* Which TRS input is refused, for the log (the refusal path only). */
+static const char *trs_problem(const float *t, const float *q, const float *scale)
+{
+    if (!t)
+        return "t is NULL";
+    if (!q)
+        return "q is NULL";
+    if (!scale)
+        return "scale is NULL";
+    if (!sgrt__all_finite(t, 3))
+        return "t holds a NaN or an infinity";
+    if (!sgrt__all_finite(q, 4))
+        return "q holds a NaN or an infinity";
+    if (!sgrt__all_finite(scale, 3))
+        return "scale holds a NaN or an infinity";
+    return "the matrix of t, q and scale overflows (q far from unit length, or a huge scale)";
+}
+
 /* The checks of a call that writes a matrix: arguments, the handle (its
  * slot in *slot), a finite matrix. */
 static sgrt_result take_matrix(const sgrt_scene *s, sgrt_node node, const float *m,
-                               uint32_t *slot)
+                               uint32_t *slot, const char *function)
 {
-    if (!s || !m)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (!m)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, "m is NULL", node);
     *slot = sgrt__resolve(s, node);
     if (*slot == SGRT__NONE)
-        return SGRT_ERR_STALE_HANDLE;
-    return s->k.check16(m, NULL, 1) == 1u ? SGRT_OK : SGRT_ERR_INVALID_ARG; /* 1: none bad */
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, function, SGRT__STALE("node"), node);
+    if (s->k.check16(m, NULL, 1) != 1u) /* 1: none bad */
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, "m holds a NaN or an infinity",
+                          node);
+    return SGRT_OK;
 }
 
 sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16])
 {
-    if (!s || !m)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (!m)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "m is NULL", node);
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
-        return SGRT_ERR_STALE_HANDLE;
-    return put_done(s, slot, s->k.put16(s->st.local[slot], m));
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
+    return put_done(s, slot, s->k.put16(s->st.local[slot], m), __func__,
+                    "m holds a NaN or an infinity", node);
 }
 
 /* Finite inputs give a finite matrix unless a product overflows, and a
@@ -53,20 +81,29 @@ sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16]
 sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node node, const float t[3], const float q[4],
                               const float scale[3])
 {
-    if (!s || !t || !q || !scale)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (!t || !q || !scale)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, trs_problem(t, q, scale), node);
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
-        return SGRT_ERR_STALE_HANDLE;
-    return put_done(s, slot, s->k.put_trs(s->st.local[slot], t, q, scale));
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
+    if (SGRT__VALIDATING(s)) {
+        const sgrt_result v = sgrt__validate_quat(s, __func__, q, node);
+        if (v != SGRT_OK)
+            return v;
+    }
+    const uint32_t put = s->k.put_trs(s->st.local[slot], t, q, scale);
+    return put_done(s, slot, put, __func__,
+                    put == SGRT__PUT_BAD ? trs_problem(t, q, scale) : NULL, node);
 }
 
 /* The local that puts the node at m now: the keep-world computation of
  * sgrt_node_set_parent, under the node's own parent's current world. */
 sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node node, const float m[16])
 {
-    uint32_t slot;
-    const sgrt_result r = take_matrix(s, node, m, &slot);
+    uint32_t slot = SGRT__NONE;
+    const sgrt_result r = take_matrix(s, node, m, &slot, __func__);
     if (r != SGRT_OK)
         return r;
     const uint32_t parent = s->st.parent[slot];
@@ -77,28 +114,36 @@ sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node node, const float m[16]
     float pw[16], local[16];
     sgrt__world_now_slot(s, parent, pw);
     if (!sgrt__keep_world_local(s->k.mul, pw, m, local))
-        return SGRT_ERR_SINGULAR;
+        return sgrt__fail(s, SGRT_ERR_SINGULAR, __func__,
+                          "node's parent's world has no usable inverse, or the new local "
+                          "would miss m by more than keep-world's tolerance",
+                          node);
     write_local(s, slot, local);
     return SGRT_OK;
 }
 
-static sgrt_result read_matrix(const sgrt_scene *s, sgrt_node node, float out[16], bool world)
+static sgrt_result read_matrix(const sgrt_scene *s, sgrt_node node, float out[16], bool world,
+                               const char *function)
 {
-    if (!s || !out)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (!out)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, "out is NULL", node);
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
-        return SGRT_ERR_STALE_HANDLE;
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, function, SGRT__STALE("node"), node);
     memcpy(out, world ? s->st.world[slot] : s->st.local[slot], 16 * sizeof(float));
+    if (world && SGRT__VALIDATING(s))
+        return sgrt__validate_world_read(s, slot, out, node);
     return SGRT_OK;
 }
 
 sgrt_result sgrt_node_local(const sgrt_scene *s, sgrt_node node, float out[16])
 {
-    return read_matrix(s, node, out, false);
+    return read_matrix(s, node, out, false, __func__);
 }
 
 sgrt_result sgrt_node_world(const sgrt_scene *s, sgrt_node node, float out[16])
 {
-    return read_matrix(s, node, out, true);
+    return read_matrix(s, node, out, true, __func__);
 }

@@ -86,11 +86,13 @@ void sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16])
 
 sgrt_result sgrt_node_world_now(const sgrt_scene *s, sgrt_node node, float out[16])
 {
-    if (!s || !out)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (!out)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", node);
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
-        return SGRT_ERR_STALE_HANDLE;
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
     sgrt__world_now_slot(s, slot, out);
     return SGRT_OK;
 }
@@ -132,6 +134,17 @@ uint32_t sgrt_scene_update(sgrt_scene *s)
 {
     if (!s)
         return 0;
+    if (s->busy) {
+        sgrt__reentered(s, __func__);
+        return 0;
+    }
+    if (SGRT__VALIDATING(s))
+        sgrt__validate_locals(s, __func__);
+    return sgrt__update_serial(s);
+}
+
+uint32_t sgrt__update_serial(sgrt_scene *s)
+{
     sgrt__dirty_close(s);
     /* Before the kernel clears the dirty words. */
     side_work(s);

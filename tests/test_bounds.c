@@ -510,14 +510,15 @@ static void test_box_kernels(void)
 static uint32_t collect_slots(sgrt_scene *s, sgrt_tracker *t, uint32_t *slots, uint32_t max)
 {
     sgrt_range r[64];
-    uint32_t n = 0, got;
+    uint32_t n = 0;
+    bool more;
     do {
-        got = sgrt_tracker_collect(s, t, r, 64, 0);
-        for (uint32_t i = 0; i < got && i < 64; i++)
+        const uint32_t got = test_collect(s, t, r, 64, 0, &more);
+        for (uint32_t i = 0; i < got; i++)
             for (uint32_t k = 0; k < r[i].count; k++)
                 if (n < max)
                     slots[n++] = r[i].first + k;
-    } while (got > 64);
+    } while (more);
     return n;
 }
 

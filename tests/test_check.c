@@ -33,8 +33,10 @@ static void build(fixture *f)
     OK(sgrt_nodeset_add(f->s, f->set, c));
     sgrt_scene_update(f->s);
     sgrt_range r[8];
-    while (sgrt_tracker_collect(f->s, f->t, r, 8, 0) > 8) {
-    }
+    bool more;
+    do
+        test_collect(f->s, f->t, r, 8, 0, &more);
+    while (more);
     f->root = slot_of(f->s, root);
     f->chain_parent = slot_of(f->s, a);
     f->chain_child = slot_of(f->s, b);

@@ -25,6 +25,13 @@
  * are valid exactly when the node has a box, and their subtree boxes are the
  * join of their descendants' world boxes; a cull now and then culls only
  * boxes outside a plane in exact arithmetic.
+ * The whole sequence runs twice: in a plain scene, then in one created with
+ * SGRT_SCENE_VALIDATE and a log. With the valid inputs used here validation
+ * must change nothing: the same update counts, the same world bits after
+ * every update and at every read (a digest of all of them must match), the
+ * same results except sgrt_node_world's SGRT_ERR_PENDING exactly when the
+ * read world differs from world_now; every refusal reported once through
+ * the log (error entries = error results) and no warning.
  * The first mismatch stops the run with the seed and the operation index,
  * which reproduce it.
  */
@@ -39,14 +46,37 @@
 static uint64_t seed_used;
 static unsigned long op_index;
 static const char *op_name = "setup";
+static bool validating; /* the second run: SGRT_SCENE_VALIDATE */
+/* Error results seen and error entries the log received, PENDING apart
+ * (the snapshots of tests/lib read worlds too); warnings. */
+static unsigned long errors_returned, log_errors, log_warnings, log_pending;
+static uint64_t digest; /* update counts and world bits, in order */
+
+static void mix(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        digest = (digest ^ b[i]) * 0x100000001B3ull;
+}
+
+static void count_log(void *user, const sgrt_log_entry *e)
+{
+    (void)user;
+    if (e->code == SGRT_OK)
+        log_warnings++;
+    else if (e->code == SGRT_ERR_PENDING)
+        log_pending++;
+    else
+        log_errors++;
+}
 
 static rng R; /* seeded with seed_used */
 
 /* The harness's failure hook: the first failure ends the run. */
 static void stop(void)
 {
-    fprintf(stderr, "test_diff: FAILED at op %lu (%s), seed 0x%016llx\n", op_index, op_name,
-            (unsigned long long)seed_used);
+    fprintf(stderr, "test_diff: FAILED at op %lu (%s), seed 0x%016llx%s\n", op_index, op_name,
+            (unsigned long long)seed_used, validating ? ", validation mode" : "");
     fprintf(stderr, "reproduce: test_diff %lu 0x%016llx\n", op_index + 1,
             (unsigned long long)seed_used);
     exit(test_report("test_diff"));
@@ -54,6 +84,7 @@ static void stop(void)
 
 static void expect(sgrt_result got, sgrt_result want, const char *what)
 {
+    errors_returned += got != SGRT_OK && got != SGRT_ERR_PENDING;
     if (got != want)
         FAIL("%s returned %s, expected %s", what, sgrt_result_str(got), sgrt_result_str(want));
     else
@@ -166,6 +197,22 @@ static void ensure_buf(uint32_t n)
 
 static void changed(void) { samples_n = 0; }
 
+/* sgrt_node_world of a live node: OK, or in validation mode PENDING exactly
+ * when the world read is not what the next update stores (world_now). */
+static void world_read(sgrt_node n, float w[16], const char *what)
+{
+    const sgrt_result got = sgrt_node_world(scene, n, w);
+    float now[16];
+    sgrt_result want = SGRT_OK;
+    if (validating) {
+        expect(sgrt_node_world_now(scene, n, now), SGRT_OK, "sgrt_node_world_now");
+        if (memcmp(now, w, sizeof now) != 0)
+            want = SGRT_ERR_PENDING;
+    }
+    expect(got, want, what);
+    mix(w, 16 * sizeof(float));
+}
+
 static const float *fresh_world(uint32_t id)
 {
     for (uint32_t i = 0; i < fresh_n; i++)
@@ -192,7 +239,7 @@ static void op_create(void)
         if (f)
             memcpy(pw, f, sizeof pw);
         else
-            expect(sgrt_node_world(scene, parent, pw), SGRT_OK, "sgrt_node_world(parent)");
+            world_read(parent, pw, "sgrt_node_world(parent)");
     } else {
         memcpy(pw, IDENTITY, sizeof pw);
     }
@@ -487,7 +534,7 @@ static void op_world(void)
 {
     const sgrt_node n = random_live();
     float w[16];
-    expect(sgrt_node_world(scene, n, w), SGRT_OK, "sgrt_node_world");
+    world_read(n, w, "sgrt_node_world");
     const float *f = fresh_world(n.id);
     if (f) {
         if (memcmp(f, w, sizeof w) != 0)
@@ -567,6 +614,7 @@ static void op_stale(void)
         res = sgrt_node_set_parent(scene, live, h, (sgrt_keep)rng_below(&R, 2));
         break;
     }
+    errors_returned += res != SGRT_OK;
     if (res != SGRT_ERR_STALE_HANDLE)
         FAIL("%s with bad handle 0x%08x returned %s", what, (unsigned)h.id, sgrt_result_str(res));
     if (sgrt_scene_node_count(scene) != count)
@@ -677,11 +725,14 @@ static void verify_boxes(void)
 
 /* A cull with random planes: each node the sample finds culled lies outside
  * one of them in exact arithmetic. */
+/* The cull's output set, created on the first cull of each run's scene. */
+static sgrt_nodeset *cull_out;
+
 static void op_cull(void)
 {
-    static sgrt_nodeset *out;
-    if (!out)
-        expect(sgrt_nodeset_create(scene, &out), SGRT_OK, "sgrt_nodeset_create");
+    if (!cull_out)
+        expect(sgrt_nodeset_create(scene, &cull_out), SGRT_OK, "sgrt_nodeset_create");
+    sgrt_nodeset *const out = cull_out;
     float planes[8][4];
     const uint32_t count = 1u + rng_below(&R, 8);
     for (uint32_t k = 0; k < count; k++) {
@@ -731,6 +782,12 @@ static void op_update(bool all_now)
              (unsigned)want);
     stats_updates++;
     stats_recomputed += got;
+    mix(&got, sizeof got);
+    uint32_t slots;
+    const float *wa = sgrt_scene_world_array(scene, &slots);
+    for (uint32_t sl = 0; sl < slots; sl++)
+        if (sgrt_scene_slot_node(scene, sl).id)
+            mix(wa + 16u * sl, 16 * sizeof(float));
 
     uint32_t depth = 0;
     const char *diff = worlds_diff(scene, model, &depth);
@@ -789,25 +846,33 @@ static void op_compact(void)
     check_structure(scene, model);
 }
 
-int main(int argc, char **argv)
+/* One whole run of `ops` operations from the seed, plain or validating;
+ * returns its digest. Every piece of state starts afresh. */
+static uint64_t run(unsigned long ops)
 {
-    unsigned long ops = DEFAULT_OPS;
-    seed_used = DEFAULT_SEED;
-    if (argc > 1)
-        ops = strtoul(argv[1], NULL, 0);
-    if (argc > 2)
-        seed_used = strtoull(argv[2], NULL, 0);
     R.s = seed_used;
-    test_on_failure = stop;
-    printf("test_diff: %lu ops, seed 0x%016llx, kernel %s\n", ops, (unsigned long long)seed_used,
-           sgrt_simd_name());
-
-    const sgrt_scene_desc with_boxes = {.flags = SGRT_SCENE_SUBTREE_BOUNDS};
-    expect(sgrt_scene_create(&with_boxes, &scene), SGRT_OK, "sgrt_scene_create");
+    digest = 0xcbf29ce484222325ull;
+    errors_returned = log_errors = log_warnings = log_pending = 0;
+    stale_n = fresh_n = samples_n = last_created = 0;
+    fresh_overflow = false;
+    stats_reset = stats_updates = stats_recomputed = stats_cycles = stats_stale = stats_compacts =
+        stats_keep_world = stats_identical = stats_batches = stats_refused = stats_set_world = 0;
+    stats_max_nodes = stats_max_depth = 0;
+    op_name = "setup";
+    op_index = 0;
+    stats_boxes_set = stats_boxes_checked = stats_subtrees_checked = stats_culls =
+        stats_culled_checked = 0;
+    const sgrt_scene_desc d = {
+        .flags = (uint32_t)SGRT_SCENE_SUBTREE_BOUNDS |
+                 (validating ? (uint32_t)SGRT_SCENE_VALIDATE : 0u),
+        .log = count_log};
+    expect(sgrt_scene_create(&d, &scene), SGRT_OK, "sgrt_scene_create");
+    cull_out = NULL; /* the last run's was freed with its scene */
+    free(boxes);
     boxes = calloc(BOX_MAP, sizeof *boxes);
     if (!boxes) {
         fprintf(stderr, "out of memory\n");
-        return 2;
+        exit(2);
     }
     expect(sgrt_scene_create(NULL, &other), SGRT_OK, "sgrt_scene_create(other)");
     for (int i = 0; i < FOREIGN_N; i++)
@@ -816,7 +881,6 @@ int main(int argc, char **argv)
                SGRT_OK, "sgrt_node_create(other)");
     model = ref_model_create();
     ensure_buf(1024);
-
     /* The scene's size drifts between phases: small, medium, a few thousand. */
     static const uint32_t targets[] = {300, 1500, 3000, 800};
     for (op_index = 0; op_index < ops; op_index++) {
@@ -884,12 +948,13 @@ int main(int argc, char **argv)
     op_update(true);
     check_structure(scene, model);
 
-    printf("test_diff: passed: %lu updates (%lu worlds recomputed), %lu compactions, %lu "
+    printf("test_diff: %s run passed: %lu updates (%lu worlds recomputed), %lu compactions, %lu "
            "refused cycles, %lu keep-world re-parents and %lu set_world (%lu locals reset, %lu refused as ill-conditioned), %lu identical set_local, %lu bad-handle "
-           "calls, %lu batch writes; up to %u nodes, depth %u\n",
-           stats_updates, stats_recomputed, stats_compacts, stats_cycles, stats_keep_world,
-           stats_set_world, stats_reset, stats_refused, stats_identical, stats_stale, stats_batches,
-           (unsigned)stats_max_nodes, (unsigned)stats_max_depth);
+           "calls, %lu batch writes; up to %u nodes, depth %u; digest 0x%016llx\n",
+           validating ? "validating" : "plain", stats_updates, stats_recomputed, stats_compacts,
+           stats_cycles, stats_keep_world, stats_set_world, stats_reset, stats_refused,
+           stats_identical, stats_stale, stats_batches, (unsigned)stats_max_nodes,
+           (unsigned)stats_max_depth, (unsigned long long)digest);
     printf("test_diff: boxes: %lu set, %lu world boxes and %lu subtree boxes checked, %lu culls "
            "(%lu culled boxes checked)\n",
            stats_boxes_set, stats_boxes_checked, stats_subtrees_checked, stats_culls,
@@ -897,9 +962,37 @@ int main(int argc, char **argv)
     CHECK(stats_batches > 0);
     CHECK(stats_set_world > 0);
     CHECK(stats_boxes_checked > 0 && stats_culled_checked > 0);
+    if (validating) {
+        CHECK_MSG(log_errors == errors_returned,
+                  "validation mode: %lu error reports for %lu error results", log_errors,
+                  errors_returned);
+        CHECK_MSG(log_warnings == 0, "validation mode: %lu warnings on valid input",
+                  log_warnings);
+        CHECK(log_pending > 0);
+    }
     ref_model_destroy(model);
     sgrt_scene_destroy(scene);
     sgrt_scene_destroy(other);
+    return digest;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned long ops = DEFAULT_OPS;
+    seed_used = DEFAULT_SEED;
+    if (argc > 1)
+        ops = strtoul(argv[1], NULL, 0);
+    if (argc > 2)
+        seed_used = strtoull(argv[2], NULL, 0);
+    test_on_failure = stop;
+    printf("test_diff: %lu ops, seed 0x%016llx, kernel %s\n", ops, (unsigned long long)seed_used,
+           sgrt_simd_name());
+    const uint64_t plain = run(ops);
+    validating = true;
+    const uint64_t checked = run(ops);
+    CHECK_MSG(plain == checked,
+              "validation mode changed what the run saw: digest 0x%016llx, plain 0x%016llx",
+              (unsigned long long)checked, (unsigned long long)plain);
     free(buf);
     free(boxes);
     return test_report("test_diff");

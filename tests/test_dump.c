@@ -400,18 +400,19 @@ static void build(scene_under_test *u, uint32_t flags, uint32_t nodes)
 static uint32_t recomputed_by_next_update(scene_under_test *u, uint8_t *out, uint32_t slots)
 {
     sgrt_range r[64];
-    uint32_t n;
-    while (sgrt_tracker_collect(u->s, u->t, r, 64, 0) > 64) {
-    }
+    bool more;
+    do
+        test_collect(u->s, u->t, r, 64, 0, &more);
+    while (more);
     const uint32_t count = sgrt_scene_update(u->s);
     memset(out, 0, slots);
     do {
-        n = sgrt_tracker_collect(u->s, u->t, r, 64, 0);
-        for (uint32_t i = 0; i < n && i < 64; i++)
+        const uint32_t n = test_collect(u->s, u->t, r, 64, 0, &more);
+        for (uint32_t i = 0; i < n; i++)
             for (uint32_t k = 0; k < r[i].count; k++)
                 if (r[i].first + k < slots)
                     out[r[i].first + k] = 1;
-    } while (n > 64);
+    } while (more);
     return count;
 }
 
@@ -641,7 +642,7 @@ static void test_failing_writer(void)
     CHECK_RES(sgrt_scene_dump(s, sink_write, &k, (sgrt_dump_format)2), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_scene_dump(s, sink_write, &k, (sgrt_dump_format)-1), SGRT_ERR_INVALID_ARG);
     CHECK_EQ_U(k.calls, 0);
-    CHECK(strcmp(sgrt_result_str(SGRT_ERR_WRITE), "SGRT_ERR_WRITE") == 0);
+    CHECK(strstr(sgrt_result_str(SGRT_ERR_WRITE), "SGRT_ERR_WRITE") != NULL);
     end_scene_alloc(s, &ta);
 }
 

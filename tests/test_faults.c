@@ -285,13 +285,13 @@ static sgrt_result do_op(run_state *st, const op *o, fault_alloc *fa)
         return sgrt_nodeset_add(st->s, st->ns[o->x], node_of(st, o->a));
     case OP_COLLECT: {
         sgrt_range rg[64];
-        uint32_t n;
+        bool more;
         do {
-            n = sgrt_tracker_collect(st->s, st->tr[o->x], rg, 64, 0);
-            for (uint32_t i = 0; i < n && i < 64u; i++)
+            const uint32_t n = test_collect(st->s, st->tr[o->x], rg, 64, 0, &more);
+            for (uint32_t i = 0; i < n; i++)
                 st->collected = (st->collected ^ ((uint64_t)rg[i].first << 32 | rg[i].count)) *
                                 0x100000001B3ull;
-        } while (n > 64u);
+        } while (more);
         return SGRT_OK;
     }
     case OP_KIND_COUNT:

@@ -157,8 +157,10 @@ static void test_random(uint64_t seed, int steps)
             sgrt_scene_update(s);
         } else {
             sgrt_range rg[8];
-            while (sgrt_tracker_collect(s, t, rg, 8, rng_below(&r, 4)) > 8) {
-            }
+            bool more;
+            do
+                test_collect(s, t, rg, 8, rng_below(&r, 4), &more);
+            while (more);
         }
         if (step % 16 == 0) {
             check_sets(s, sets);
@@ -194,9 +196,11 @@ static void test_visible_changes(void)
     CHECK_RES(sgrt_nodeset_create(s, &visible), SGRT_OK);
     CHECK_RES(sgrt_nodeset_create(s, &todo), SGRT_OK);
     sgrt_scene_update(s);
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, NULL, 0, 0), 1);
+    bool more;
+    CHECK_EQ_U(test_collect(s, t, NULL, 0, 0, &more), 0);
+    CHECK(more);
     sgrt_range r[4];
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, r, 4, 0), 1);
+    CHECK_EQ_U(test_collect(s, t, r, 4, 0, NULL), 1);
 
     for (int i = 0; i < 70; i += 2)
         CHECK_RES(sgrt_nodeset_add(s, visible, n[i]), SGRT_OK);
@@ -213,8 +217,9 @@ static void test_visible_changes(void)
         CHECK_EQ_U(x.id, n[30 + 2 * k].id);
     CHECK_EQ_U(k, 5);
     /* The invisible changes stay pending: 31, 33, ..., 39 and 65. */
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, r, 4, 0), 5);
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, r, 4, 0), 2);
+    CHECK_EQ_U(test_collect(s, t, r, 4, 0, &more), 4);
+    CHECK(more);
+    CHECK_EQ_U(test_collect(s, t, r, 4, 0, NULL), 2);
     CHECK_EQ_U(r[1].first, slot_of(s, n[65]));
 
     /* AND-NOT and OR with the changes; b NULL; without consuming. */
@@ -233,14 +238,14 @@ static void test_visible_changes(void)
     CHECK_RES(sgrt_nodeset_from_changes(s, todo, t, SGRT_SET_AND, todo, true), SGRT_OK);
     CHECK_EQ_U(sgrt_nodeset_count(s, todo), 1);
     CHECK(sgrt_nodeset_has(s, todo, n[2]));
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, r, 4, 0), 1);
+    CHECK_EQ_U(test_collect(s, t, r, 4, 0, NULL), 1);
     CHECK_EQ_U(r[0].first, slot_of(s, n[1]));
 
     /* Destroyed pending nodes are not nodes: never in dst, still collected. */
     CHECK_RES(sgrt_node_destroy(s, n[10]), SGRT_OK);
     CHECK_RES(sgrt_nodeset_from_changes(s, todo, t, SGRT_SET_OR, NULL, true), SGRT_OK);
     CHECK_EQ_U(sgrt_nodeset_count(s, todo), 0);
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, r, 4, 0), 1);
+    CHECK_EQ_U(test_collect(s, t, r, 4, 0, NULL), 1);
     CHECK_EQ_U(r[0].count, 1);
 
     /* Clear, and bad arguments. */

@@ -140,12 +140,12 @@ static void update_and_compare(pair *p, const sgrt_executor *ex, const char *wha
     CHECK_MSG(diff == 0, "%s: %u world matrices differ", what, diff);
     sgrt_range ra[256], rb[256];
     for (;;) {
-        const uint32_t ka = sgrt_tracker_collect(p->a, p->ta, ra, 256, 3);
-        const uint32_t kb = sgrt_tracker_collect(p->b, p->tb, rb, 256, 3);
-        CHECK_EQ_U(ka, kb);
-        const uint32_t k = ka < 256 ? ka : 256;
-        CHECK(ka != kb || memcmp(ra, rb, k * sizeof ra[0]) == 0);
-        if (ka <= 256 || ka != kb)
+        bool ma, mb;
+        const uint32_t ka = test_collect(p->a, p->ta, ra, 256, 3, &ma);
+        const uint32_t kb = test_collect(p->b, p->tb, rb, 256, 3, &mb);
+        CHECK(ka == kb && ma == mb);
+        CHECK(ka != kb || memcmp(ra, rb, ka * sizeof ra[0]) == 0);
+        if (!ma || ka != kb || ma != mb)
             break;
     }
     check_scene(p->b);
@@ -159,10 +159,13 @@ static void compare_sets(pair *p)
     OK(sgrt_tracker_create(p->a, &xa));
     OK(sgrt_tracker_create(p->b, &xb));
     sgrt_range r[4];
-    while (sgrt_tracker_collect(p->a, xa, r, 4, 0) > 4) {
-    }
-    while (sgrt_tracker_collect(p->b, xb, r, 4, 0) > 4) {
-    }
+    bool more;
+    do
+        test_collect(p->a, xa, r, 4, 0, &more);
+    while (more);
+    do
+        test_collect(p->b, xb, r, 4, 0, &more);
+    while (more);
     rng g = {77};
     move_some(p, &g, 30);
     const sgrt_executor serial = {NULL, NULL, 1};

@@ -50,17 +50,17 @@ static void mirror_collect(sgrt_scene *s, mirror *m)
     }
     memset(m->got, 0, m->cap);
     sgrt_range r[16];
-    uint32_t n;
+    bool more;
     do {
-        n = sgrt_tracker_collect(s, m->t, r, 16, 0);
-        for (uint32_t i = 0; i < n && i < 16; i++) {
+        const uint32_t n = test_collect(s, m->t, r, 16, 0, &more);
+        for (uint32_t i = 0; i < n; i++) {
             CHECK(r[i].first + r[i].count <= slots);
             memcpy(m->w + 16u * r[i].first, w + 16u * r[i].first, r[i].count * 64u);
             if (p)
                 memcpy(m->p + 16u * r[i].first, p + 16u * r[i].first, r[i].count * 64u);
             memset(m->got + r[i].first, 1, r[i].count);
         }
-    } while (n > 16);
+    } while (more);
 }
 
 /* The mirror holds both arrays on every live slot. */

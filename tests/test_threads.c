@@ -352,8 +352,13 @@ static void *collector_main(void *arg)
     collector *c = arg;
     pthread_barrier_wait(&collect_start);
     sgrt_range r;
-    uint32_t next = 65; /* the odd slots past the chain changed, one range each */
-    while (sgrt_tracker_collect(c->s, c->t, &r, 1, 0) != 0) {
+    uint32_t next = 65, n; /* the odd slots past the chain changed, one range each */
+    bool more = true;
+    while (more) {
+        if (sgrt_tracker_collect(c->s, c->t, &r, 1, 0, &n, &more) != SGRT_OK || n > 1)
+            THREAD_FAIL(c->wrong, "collect refused or wrote %u ranges", (unsigned)n);
+        if (n == 0)
+            break;
         if (r.first != next || r.count != 1)
             THREAD_FAIL(c->wrong, "collect gave [%u, +%u), expected [%u, +1)", (unsigned)r.first,
                         (unsigned)r.count, (unsigned)next);
@@ -406,9 +411,11 @@ static void test_collect_beside_readers(void)
         REQUIRE(sgrt_tracker_create(s, &t[i]) == SGRT_OK);
     sgrt_scene_update(s);
     sgrt_range r[4];
+    bool more;
     for (int i = 0; i < 3; i++)
-        while (sgrt_tracker_collect(s, t[i], r, 4, 0) > 4) {
-        }
+        do
+            test_collect(s, t[i], r, 4, 0, &more);
+        while (more);
     /* every odd slot past the chain changes; then the chain's top moves
      * (pending work for world_now) */
     float m[16];
@@ -453,8 +460,8 @@ static void test_collect_beside_readers(void)
     printf("collects beside readers: %u + %u ranges collected while %ld + %ld scene checks ran\n",
            (unsigned)c[0].got, (unsigned)c[1].got, k[0].checks, k[1].checks);
     /* the idle tracker still holds every changed slot; the others nothing */
-    CHECK_EQ_U(sgrt_tracker_collect(s, t[0], r, 4, 0), 0);
-    CHECK_EQ_U(sgrt_tracker_collect(s, t[2], r, 4, 1), 1);
+    CHECK_EQ_U(test_collect(s, t[0], r, 4, 0, NULL), 0);
+    CHECK_EQ_U(test_collect(s, t[2], r, 4, 1, NULL), 1);
     CHECK(r[0].first == 65 && r[0].count == COLLECT_NODES - 65u);
     for (int i = 0; i < 3; i++)
         CHECK_RES(sgrt_tracker_check(s, t[i], NULL), SGRT_OK);

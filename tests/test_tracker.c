@@ -93,10 +93,9 @@ static uint32_t collect_all(sgrt_scene *s, sgrt_tracker *t, bool *pending, uint3
                             uint32_t gap)
 {
     sgrt_range r[256];
-    const uint32_t got = sgrt_tracker_collect(s, t, r, 256, gap);
-    CHECK(got <= 256);
+    const uint32_t got = test_collect(s, t, r, 256, gap, NULL);
     memset(pending, 0, n * sizeof *pending);
-    for (uint32_t i = 0; i < got && i < 256; i++)
+    for (uint32_t i = 0; i < got; i++)
         for (uint32_t j = 0; j < r[i].count; j++)
             if (r[i].first + j < n)
                 pending[r[i].first + j] = true;
@@ -117,15 +116,15 @@ static void test_ranges(void)
     CHECK_RES(sgrt_tracker_create(s, &t), SGRT_OK);
     /* A new tracker has seen nothing: all of [0, slot count). */
     sgrt_range r[8];
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, r, 8, 0), 1);
+    CHECK_EQ_U(test_collect(s, t, r, 8, 0, NULL), 1);
     CHECK_EQ_U(r[0].first, 0);
     CHECK_EQ_U(r[0].count, N);
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, r, 8, 0), 0);
+    CHECK_EQ_U(test_collect(s, t, r, 8, 0, NULL), 0);
     sgrt_scene_update(s); /* the creations: all recomputed */
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, r, 8, 0), 1);
+    CHECK_EQ_U(test_collect(s, t, r, 8, 0, NULL), 1);
     CHECK_EQ_U(r[0].count, N);
     CHECK_EQ_U(sgrt_scene_update(s), 0);
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, r, 8, 0), 0);
+    CHECK_EQ_U(test_collect(s, t, r, 8, 0, NULL), 0);
 
     /* Changed slots 0, 2, 5, 31, 32, 40: word boundaries and gaps. */
     const int moved[] = {0, 2, 5, 31, 32, 40};
@@ -144,31 +143,43 @@ static void test_ranges(void)
         for (size_t i = 0; i < sizeof moved / sizeof moved[0]; i++)
             set_translation(s, roots[moved[i]], (float)c + 1.0f, 0, 0);
         CHECK_EQ_U(sgrt_scene_update(s), 6);
-        CHECK_EQ_U(sgrt_tracker_collect(s, t, r, 8, cases[c].gap), cases[c].n);
+        CHECK_EQ_U(test_collect(s, t, r, 8, cases[c].gap, NULL), cases[c].n);
         for (uint32_t i = 0; i < cases[c].n; i++) {
             CHECK_EQ_U(r[i].first, cases[c].want[i].first);
             CHECK_EQ_U(r[i].count, cases[c].want[i].count);
         }
-        CHECK_EQ_U(sgrt_tracker_collect(s, t, r, 8, cases[c].gap), 0);
+        CHECK_EQ_U(test_collect(s, t, r, 8, cases[c].gap, NULL), 0);
     }
 
-    /* max_ranges too small: max + 1, the rest stays; max 0 only asks. */
+    /* max_ranges too small: max ranges and "more", the rest stays; max 0
+     * only asks. */
     for (size_t i = 0; i < sizeof moved / sizeof moved[0]; i++)
         set_translation(s, roots[moved[i]], 100.0f, 0, 0);
     sgrt_scene_update(s);
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, NULL, 0, 0), 1);
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, NULL, 0, 0), 1);
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, r, 2, 0), 3);
+    bool more = false;
+    CHECK_EQ_U(test_collect(s, t, NULL, 0, 0, &more), 0);
+    CHECK(more);
+    CHECK_EQ_U(test_collect(s, t, NULL, 0, 0, &more), 0);
+    CHECK(more);
+    CHECK_EQ_U(test_collect(s, t, r, 2, 0, &more), 2);
+    CHECK(more);
     CHECK_EQ_U(r[0].first, 0);
     CHECK_EQ_U(r[1].first, 2);
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, r, 2, 0), 3);
+    CHECK_EQ_U(test_collect(s, t, r, 2, 0, &more), 2);
+    CHECK(more);
     CHECK_EQ_U(r[0].first, 5);
     CHECK_EQ_U(r[1].first, 31);
     CHECK_EQ_U(r[1].count, 2);
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, r, 2, 0), 1);
+    CHECK_EQ_U(test_collect(s, t, r, 2, 0, &more), 1);
+    CHECK(!more);
     CHECK_EQ_U(r[0].first, 40);
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, NULL, 0, 0), 0);
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, r, UINT32_MAX, 0), 0);
+    CHECK_EQ_U(test_collect(s, t, NULL, 0, 0, NULL), 0);
+    CHECK_EQ_U(test_collect(s, t, r, UINT32_MAX, 0, NULL), 0);
+    /* Exactly full: the ranges fit, nothing more. */
+    set_translation(s, roots[moved[0]], 1.0f, 0, 0);
+    set_translation(s, roots[moved[2]], 1.0f, 0, 0);
+    sgrt_scene_update(s);
+    CHECK_EQ_U(test_collect(s, t, r, 2, 0, NULL), 2);
 
     /* A second tracker sees the same changes whatever the first collects. */
     sgrt_tracker *t2 = NULL;
@@ -192,33 +203,38 @@ static void test_ranges(void)
     uint32_t count = 0;
     sgrt_scene_world_array(s, &count);
     CHECK_EQ_U(count, 90);
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, r, 8, 0), 0);
+    CHECK_EQ_U(test_collect(s, t, r, 8, 0, NULL), 0);
     /* A destroyed node below the slot count is reported. */
     CHECK_RES(sgrt_node_destroy(s, roots[50]), SGRT_OK);
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, r, 8, 0), 1);
+    CHECK_EQ_U(test_collect(s, t, r, 8, 0, NULL), 1);
     CHECK_EQ_U(r[0].first, 50);
     CHECK_EQ_U(r[0].count, 1);
 
-    /* Bad arguments. */
+    /* Bad arguments: refused, with 0 ranges and nothing more written. */
     sgrt_scene *other = new_scene();
-    CHECK_EQ_U(sgrt_tracker_collect(other, t, r, 8, 0), 0);
-    sgrt_tracker_destroy(other, t); /* refused: not its tracker */
-    CHECK_EQ_U(sgrt_tracker_collect(s, NULL, r, 8, 0), 0);
-    CHECK_EQ_U(sgrt_tracker_collect(NULL, t, r, 8, 0), 0);
+    uint32_t got = 7;
+    more = true;
+    CHECK_RES(sgrt_tracker_collect(other, t, r, 8, 0, &got, &more), SGRT_ERR_INVALID_ARG);
+    CHECK(got == 0 && !more);
+    CHECK_RES(sgrt_tracker_destroy(other, t), SGRT_ERR_INVALID_ARG); /* not its tracker */
+    CHECK_RES(sgrt_tracker_collect(s, NULL, r, 8, 0, &got, &more), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_tracker_collect(NULL, t, r, 8, 0, &got, &more), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_tracker_create(NULL, &t), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_tracker_create(s, NULL), SGRT_ERR_INVALID_ARG);
-    sgrt_tracker_destroy(s, NULL);
+    CHECK_RES(sgrt_tracker_destroy(s, NULL), SGRT_OK);
     sgrt_scene_destroy(other);
 
     set_translation(s, roots[3], 5, 5, 5);
     sgrt_scene_update(s);
-    CHECK_EQ_U(sgrt_tracker_collect(s, NULL, NULL, 0, 0), 0);
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, NULL, 1, 0), 0); /* out NULL */
-    CHECK_EQ_U(sgrt_tracker_collect(s, t, r, 8, 0), 1);  /* still pending */
+    CHECK_RES(sgrt_tracker_collect(s, NULL, NULL, 0, 0, &got, &more), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_tracker_collect(s, t, NULL, 1, 0, &got, &more), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_tracker_collect(s, t, r, 8, 0, NULL, &more), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_tracker_collect(s, t, r, 8, 0, &got, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_EQ_U(test_collect(s, t, r, 8, 0, NULL), 1); /* still pending */
     CHECK_EQ_U(r[0].first, 3);
-    sgrt_tracker_destroy(s, t);
+    OK(sgrt_tracker_destroy(s, t));
     /* t2 still works after t is gone. */
-    CHECK_EQ_U(sgrt_tracker_collect(s, t2, r, 8, 0), 2); /* 3 and 50; 90..99 dropped */
+    CHECK_EQ_U(test_collect(s, t2, r, 8, 0, NULL), 2); /* 3 and 50; 90..99 dropped */
     CHECK_EQ_U(r[0].first, 3);
     CHECK_EQ_U(r[1].first, 50);
     sgrt_scene_destroy(s); /* frees t2 */
@@ -302,10 +318,9 @@ static void do_collect(sgrt_scene *s, mirror *m, rng *r)
     sgrt_range out[64];
     bool drained = false;
     for (int round = 0; round < 1000 && !drained; round++) {
-        const uint32_t got = sgrt_tracker_collect(s, m->t, out, max, gap);
-        CHECK(got <= max + 1u);
-        const uint32_t n = got > max ? max : got;
-        drained = got <= max;
+        bool more;
+        const uint32_t n = test_collect(s, m->t, out, max, gap, &more);
+        drained = !more;
         uint32_t prev_end = 0;
         for (uint32_t i = 0; i < n; i++) {
             const sgrt_range g = out[i];
@@ -525,7 +540,7 @@ static void test_nomem(void)
             if (!ts[k])
                 continue;
             sgrt_range rg[4];
-            CHECK_EQ_U(sgrt_tracker_collect(s, ts[k], rg, 4, 0), made ? 1 : 0);
+            CHECK_EQ_U(test_collect(s, ts[k], rg, 4, 0, NULL), made ? 1 : 0);
             if (made) {
                 CHECK_EQ_U(rg[0].first, 0);
                 CHECK_EQ_U(rg[0].count, made);
@@ -563,7 +578,7 @@ static void test_many(void)
     sgrt_scene_update(s);
     sgrt_range r[4];
     for (int i = 0; i < K; i++)
-        CHECK_EQ_U(sgrt_tracker_collect(s, t[i], r, 4, 0), 1);
+        CHECK_EQ_U(test_collect(s, t[i], r, 4, 0, NULL), 1);
     const int order[K] = {4, 0, 8, 2, 6, 1, 7, 3, 5};
     bool t_gone[K] = {false}, set_gone[K] = {false};
     for (int step = 0; step < 2 * K; step++) {
@@ -579,7 +594,7 @@ static void test_many(void)
         CHECK_EQ_U(sgrt_scene_update(s), 1);
         for (int i = 0; i < K; i++) {
             if (!t_gone[i]) {
-                CHECK_EQ_U(sgrt_tracker_collect(s, t[i], r, 4, 0), 1);
+                CHECK_EQ_U(test_collect(s, t[i], r, 4, 0, NULL), 1);
                 CHECK_EQ_U(r[0].first, slot_of(s, n[10 + step]));
                 CHECK_EQ_U(r[0].count, 1);
             }

@@ -62,8 +62,8 @@ static void compare(world *a, world *b, const char *what)
     if (world_diff)
         FAIL("%s: %u worlds differ", what, world_diff);
     sgrt_range ra[NODES], rb[NODES];
-    const uint32_t na = sgrt_tracker_collect(a->s, a->t, ra, NODES, 0);
-    const uint32_t nb = sgrt_tracker_collect(b->s, b->t, rb, NODES, 0);
+    const uint32_t na = test_collect(a->s, a->t, ra, NODES, 0, NULL);
+    const uint32_t nb = test_collect(b->s, b->t, rb, NODES, 0, NULL);
     CHECK_EQ_U(na, nb);
     CHECK(na == nb && memcmp(ra, rb, na * sizeof ra[0]) == 0);
     check_scene(a->s);

@@ -400,6 +400,23 @@ void test_exec_stop(test_exec *e);
  * workers (the library splits the work by that; e runs it as it runs). */
 sgrt_executor test_exec_executor(test_exec *e, uint32_t workers);
 
+/* sgrt_tracker_collect as a counted check: it must return SGRT_OK and
+ * write at most `max` ranges. Returns how many it wrote; *more receives
+ * whether more are pending, or, with more NULL, must be false. */
+static inline uint32_t test_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
+                                    uint32_t max, uint32_t gap, bool *more)
+{
+    uint32_t n = UINT32_MAX;
+    bool m = true;
+    const sgrt_result r = sgrt_tracker_collect(s, t, out, max, gap, &n, &m);
+    CHECK_MSG(r == SGRT_OK && n <= max && (more || !m),
+              "sgrt_tracker_collect(max %u): %s, %u ranges, more %d", (unsigned)max,
+              sgrt_result_str(r), (unsigned)n, (int)m);
+    if (more)
+        *more = m;
+    return n <= max ? n : 0u;
+}
+
 /* ---- random transforms (tests/lib/random.c) ----------------------------- */
 
 /* A uniformly random unit quaternion (x, y, z, w). */

@@ -4,11 +4,12 @@
 #include <float.h>
 #include <string.h>
 
+/* The first broken invariant: named in *out_what and in the log. */
 #define FAIL(what)                                                                     \
     do {                                                                               \
         if (out_what)                                                                  \
             *out_what = (what);                                                        \
-        return SGRT_ERR_CORRUPT;                                                       \
+        return sgrt__fail(s, SGRT_ERR_CORRUPT, "sgrt_scene_check", (what), SGRT_NULL_NODE); \
     } while (0)
 
 static bool slot_live(const sgrt_scene *s, uint32_t i)
@@ -126,6 +127,8 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
         *out_what = NULL;
     if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
     if (s->st.cap % 32u || s->st.words != s->st.cap / 32u || s->st.sum_words != (s->st.words + 31u) / 32u)
         FAIL("storage sizes: cap a multiple of 32, words = cap/32, summary = words/32");
     if (s->slot_end > s->st.cap)

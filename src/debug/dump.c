@@ -323,8 +323,15 @@ static void put_tree(dump_out *o, const sgrt_scene *s, uint32_t root, bool *firs
 sgrt_result sgrt_scene_dump(const sgrt_scene *s, sgrt_dump_write_fn write_fn, void *user,
                             sgrt_dump_format format)
 {
-    if (!s || !write_fn || (format != SGRT_DUMP_DOT && format != SGRT_DUMP_JSON))
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
+    if (!write_fn)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "write_fn is NULL", SGRT_NULL_NODE);
+    if (format != SGRT_DUMP_DOT && format != SGRT_DUMP_JSON)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          "format is neither SGRT_DUMP_DOT nor SGRT_DUMP_JSON", SGRT_NULL_NODE);
     dump_out o;
     o.write = write_fn;
     o.user = user;
@@ -357,5 +364,8 @@ sgrt_result sgrt_scene_dump(const sgrt_scene *s, sgrt_dump_write_fn write_fn, vo
     else
         PUT(&o, "}\n");
     flush(&o);
-    return o.failed ? SGRT_ERR_WRITE : SGRT_OK;
+    if (o.failed)
+        return sgrt__fail(s, SGRT_ERR_WRITE, __func__,
+                          "write_fn returned non-zero: the dump stopped there", SGRT_NULL_NODE);
+    return SGRT_OK;
 }

@@ -6,16 +6,22 @@ const float *sgrt_scene_world_array(const sgrt_scene *s, uint32_t *out_slot_coun
 {
     if (out_slot_count)
         *out_slot_count = s ? s->slot_end : 0u;
+    if (s && SGRT__VALIDATING(s))
+        sgrt__validate_array_read(s, __func__);
     return s ? &s->st.world[0][0] : NULL;
 }
 
+uint64_t sgrt_scene_storage_version(const sgrt_scene *s) { return s ? s->storage_version : 0u; }
+
 sgrt_result sgrt_node_slot(const sgrt_scene *s, sgrt_node node, uint32_t *out_slot)
 {
-    if (!s || !out_slot)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (!out_slot)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out_slot is NULL", node);
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
-        return SGRT_ERR_STALE_HANDLE;
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
     *out_slot = slot;
     return SGRT_OK;
 }
@@ -33,18 +39,20 @@ sgrt_result sgrt_node_set_user(sgrt_scene *s, sgrt_node node, uint64_t user)
         return SGRT_ERR_INVALID_ARG;
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
-        return SGRT_ERR_STALE_HANDLE;
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
     s->st.user[slot] = user;
     return SGRT_OK;
 }
 
 sgrt_result sgrt_node_user(const sgrt_scene *s, sgrt_node node, uint64_t *out)
 {
-    if (!s || !out)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (!out)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", node);
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
-        return SGRT_ERR_STALE_HANDLE;
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
     *out = s->st.user[slot];
     return SGRT_OK;
 }

@@ -10,45 +10,65 @@ bool sgrt__nodeset_of(const sgrt_scene *s, const sgrt_nodeset *set)
 
 static bool own(const sgrt_scene *s, const sgrt_nodeset *set) { return sgrt__nodeset_of(s, set); }
 
+static const char *const why_set[3] = SGRT__WHY_OBJECT("set", "node set");
+static const char *const why_dst[3] = SGRT__WHY_OBJECT("dst", "node set");
+static const char *const why_a[3] = SGRT__WHY_OBJECT("a", "node set");
+static const char *const why_b[3] = SGRT__WHY_OBJECT("b", "node set");
+static const char *const why_t[3] = SGRT__WHY_OBJECT("t", "tracker");
+
+/* Refuse an argument that is not an object of s of its kind; `why` names
+ * it. */
+static sgrt_result refuse(const sgrt_scene *s, const void *obj, const char *const why[3],
+                          const char *function)
+{
+    return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, sgrt__slotbits_problem(s, obj, why),
+                      SGRT_NULL_NODE);
+}
+
+static const char bad_op[] = "op is not an sgrt_set_op";
+
 /* Words that can hold a live node. */
 static uint32_t used_words(const sgrt_scene *s) { return (s->slot_end + 31u) / 32u; }
 
 sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset **out)
 {
-    if (!s || !out)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
+    if (!out)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", SGRT_NULL_NODE);
     sgrt_result err;
     sgrt_nodeset *set = sgrt__alloc(&s->alloc, sizeof *set, 16, &err);
     if (!set)
-        return err;
+        return sgrt__fail_grow(s, err, __func__, SGRT_NULL_NODE);
     memset(set, 0, sizeof *set);
     set->b.scene = s;
     set->b.kind = SGRT__KIND_NODESET;
     const sgrt_result r = sgrt__registry_add_set(s, set);
     if (r != SGRT_OK) {
         sgrt__free(&s->alloc, set, sizeof *set);
-        return r;
+        return sgrt__fail_grow(s, r, __func__, SGRT_NULL_NODE);
     }
     *out = set;
     return SGRT_OK;
 }
 
-void sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset *set)
+sgrt_result sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset *set)
 {
-    if (!own(s, set))
-        return;
-    sgrt__registry_remove_set(s, set);
-    set->b.kind = 0; /* a second destroy is refused, not a double free */
-    sgrt__free(&s->alloc, set, sizeof *set);
+    return s ? sgrt__registry_destroy(s, set, false, __func__) : SGRT_ERR_INVALID_ARG;
 }
 
-static sgrt_result member_op(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node, bool add)
+static sgrt_result member_op(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node, bool add,
+                             const char *function)
 {
-    if (!own(s, set))
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (!own(s, set))
+        return refuse(s, set, why_set, function);
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
-        return SGRT_ERR_STALE_HANDLE;
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, function, SGRT__STALE("node"), node);
     if (add)
         sgrt__bit_set(set->b.bits, slot);
     else
@@ -58,34 +78,46 @@ static sgrt_result member_op(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node n
 
 sgrt_result sgrt_nodeset_add(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node)
 {
-    return member_op(s, set, node, true);
+    return member_op(s, set, node, true, __func__);
 }
 
 sgrt_result sgrt_nodeset_remove(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node)
 {
-    return member_op(s, set, node, false);
+    return member_op(s, set, node, false, __func__);
 }
 
 bool sgrt_nodeset_has(const sgrt_scene *s, const sgrt_nodeset *set, sgrt_node node)
 {
-    if (!own(s, set))
+    if (!s)
         return false;
+    if (!own(s, set)) {
+        refuse(s, set, why_set, __func__);
+        return false;
+    }
     const uint32_t slot = sgrt__resolve(s, node);
     return slot != SGRT__NONE && sgrt__bit_get(set->b.bits, slot);
 }
 
 sgrt_result sgrt_nodeset_clear(const sgrt_scene *s, sgrt_nodeset *set)
 {
-    if (!own(s, set))
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
+    if (!own(s, set))
+        return refuse(s, set, why_set, __func__);
     memset(set->b.bits, 0, (size_t)set->b.words * sizeof(uint32_t));
     return SGRT_OK;
 }
 
 uint32_t sgrt_nodeset_count(const sgrt_scene *s, const sgrt_nodeset *set)
 {
-    if (!own(s, set))
+    if (!s)
         return 0;
+    if (!own(s, set)) {
+        refuse(s, set, why_set, __func__);
+        return 0;
+    }
     return sgrt__bits_count(set->b.bits, used_words(s));
 }
 
@@ -109,8 +141,18 @@ static inline uint32_t apply(sgrt_set_op op, uint32_t a, uint32_t b)
 sgrt_result sgrt_nodeset_combine(const sgrt_scene *s, sgrt_nodeset *dst, const sgrt_nodeset *a,
                                  sgrt_set_op op, const sgrt_nodeset *b)
 {
-    if (!own(s, dst) || !own(s, a) || !own(s, b) || !valid_op(op))
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
+    if (!own(s, dst))
+        return refuse(s, dst, why_dst, __func__);
+    if (!own(s, a))
+        return refuse(s, a, why_a, __func__);
+    if (!own(s, b))
+        return refuse(s, b, why_b, __func__);
+    if (!valid_op(op))
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, bad_op, SGRT_NULL_NODE);
     const uint32_t nw = used_words(s);
     const uint32_t *wa = a->b.bits, *wb = b->b.bits;
     uint32_t *wd = dst->b.bits;
@@ -137,8 +179,18 @@ sgrt_result sgrt_nodeset_combine(const sgrt_scene *s, sgrt_nodeset *dst, const s
 sgrt_result sgrt_nodeset_from_changes(const sgrt_scene *s, sgrt_nodeset *dst, sgrt_tracker *t,
                                       sgrt_set_op op, const sgrt_nodeset *b, bool consume)
 {
-    if (!own(s, dst) || !sgrt__tracker_of(s, t) || (b && (!own(s, b) || !valid_op(op))))
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy) /* the tasks write the trackers */
+        return sgrt__reentered(s, __func__);
+    if (!own(s, dst))
+        return refuse(s, dst, why_dst, __func__);
+    if (!sgrt__tracker_of(s, t))
+        return refuse(s, t, why_t, __func__);
+    if (b && !own(s, b))
+        return refuse(s, b, why_b, __func__);
+    if (b && !valid_op(op))
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, bad_op, SGRT_NULL_NODE);
     const uint32_t nw = used_words(s);
     uint32_t *wd = dst->b.bits;
     for (uint32_t i = 0; i < nw; i++) {
@@ -154,8 +206,16 @@ sgrt_result sgrt_nodeset_from_changes(const sgrt_scene *s, sgrt_nodeset *dst, sg
 
 sgrt_node sgrt_nodeset_next(const sgrt_scene *s, const sgrt_nodeset *set, uint32_t *cursor)
 {
-    if (!own(s, set) || !cursor)
+    if (!s)
         return SGRT_NULL_NODE;
+    if (!own(s, set)) {
+        refuse(s, set, why_set, __func__);
+        return SGRT_NULL_NODE;
+    }
+    if (!cursor) {
+        sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "cursor is NULL", SGRT_NULL_NODE);
+        return SGRT_NULL_NODE;
+    }
     const uint32_t nw = used_words(s);
     const uint32_t slot = sgrt__bits_next_set(set->b.bits, nw, *cursor);
     if (slot >= s->slot_end) {
@@ -169,8 +229,12 @@ sgrt_node sgrt_nodeset_next(const sgrt_scene *s, const sgrt_nodeset *set, uint32
 const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, const sgrt_nodeset *set,
                                    uint32_t *out_word_count)
 {
-    if (!own(s, set))
+    if (!s)
         return NULL;
+    if (!own(s, set)) {
+        refuse(s, set, why_set, __func__);
+        return NULL;
+    }
     if (out_word_count)
         *out_word_count = used_words(s);
     return set->b.bits;

@@ -60,5 +60,11 @@ const float *sgrt_scene_prev_world_array(const sgrt_scene *s, uint32_t *out_slot
     const bool on = s && s->st.prev_world;
     if (out_slot_count)
         *out_slot_count = on ? s->slot_end : 0u;
+    if (s && !on)
+        sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                   "the scene keeps no previous worlds: create it with SGRT_SCENE_PREV_WORLD",
+                   SGRT_NULL_NODE);
+    else if (on && SGRT__VALIDATING(s))
+        sgrt__validate_array_read(s, __func__);
     return on ? &s->st.prev_world[0][0] : NULL;
 }

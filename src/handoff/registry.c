@@ -119,25 +119,67 @@ void sgrt__registry_add_writer(sgrt_scene *s, struct sgrt_writer *w)
     s->reg.writers[s->reg.writer_count++] = w;
 }
 
+bool sgrt__registry_lists_writer(const sgrt_scene *s, const struct sgrt_writer *w)
+{
+    for (uint32_t i = 0; s && i < s->reg.writer_count; i++)
+        if (s->reg.writers[i] == w)
+            return true;
+    return false;
+}
+
 void sgrt__registry_remove_writer(sgrt_scene *s, struct sgrt_writer *w)
 {
     (void)list_remove((void **)s->reg.writers, &s->reg.writer_count, w);
 }
 
-void sgrt__registry_remove_tracker(sgrt_scene *s, struct sgrt_tracker *t)
+/* Whether s lists obj as a tracker or a node set (pointers only). */
+static bool lists(const sgrt_scene *s, const void *obj)
 {
-    if (list_remove((void **)s->reg.trackers, &s->reg.tracker_count, t)) {
-        bits_free(s, &t->b);
-        t->summary = NULL;
-    }
+    for (uint32_t i = 0; i < s->reg.tracker_count; i++)
+        if ((const void *)s->reg.trackers[i] == obj)
+            return true;
+    for (uint32_t i = 0; i < s->reg.set_count; i++)
+        if ((const void *)s->reg.sets[i] == obj)
+            return true;
+    return false;
 }
 
-void sgrt__registry_remove_set(sgrt_scene *s, struct sgrt_nodeset *set)
+sgrt_result sgrt__registry_destroy(sgrt_scene *s, void *obj, bool tracker, const char *function)
 {
-    if (list_remove((void **)s->reg.sets, &s->reg.set_count, set)) {
-        bits_free(s, &set->b);
-        set->spare = NULL;
+    if (!obj)
+        return SGRT_OK;
+    if (s->busy)
+        return sgrt__reentered(s, function);
+    /* By the registry's pointers, not by obj's fields: obj may be of
+     * another scene, of the other kind, or freed already. */
+    const bool listed = tracker ? list_remove((void **)s->reg.trackers, &s->reg.tracker_count, obj)
+                                : list_remove((void **)s->reg.sets, &s->reg.set_count, obj);
+    if (!listed) {
+        const bool other_kind = lists(s, obj);
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function,
+                          tracker ? (other_kind ? "t is a node set of this scene, not a tracker: "
+                                                  "nothing was freed"
+                                                : "t is not a tracker of this scene (of another "
+                                                  "scene, or destroyed already): nothing was freed")
+                                  : (other_kind ? "set is a tracker of this scene, not a node set: "
+                                                  "nothing was freed"
+                                                : "set is not a node set of this scene (of "
+                                                  "another scene, or destroyed already): nothing "
+                                                  "was freed"),
+                          SGRT_NULL_NODE);
     }
+    sgrt__slotbits *b = obj; /* the first member of both kinds */
+    bits_free(s, b);
+    b->kind = 0; /* the other calls, given it after all, refuse it while the memory lasts */
+    sgrt__free(&s->alloc, obj,
+               tracker ? sizeof(struct sgrt_tracker) : sizeof(struct sgrt_nodeset));
+    return SGRT_OK;
+}
+
+const char *sgrt__slotbits_problem(const sgrt_scene *s, const void *obj, const char *const why[3])
+{
+    const sgrt__slotbits *b = obj; /* the first member of both kinds */
+    return !b ? why[0] : b->scene != s ? why[1] : why[2];
 }
 
 sgrt_result sgrt__registry_reserve(sgrt_scene *s, uint32_t words)

@@ -35,12 +35,25 @@ bool sgrt__tracker_of(const sgrt_scene *s, const sgrt_tracker *t)
 
 static bool own(const sgrt_scene *s, const sgrt_tracker *t) { return sgrt__tracker_of(s, t); }
 
+static const char *const why_t[3] = SGRT__WHY_OBJECT("t", "tracker");
+
+/* Refuse t, which is not a tracker of s. */
+static sgrt_result refuse_t(const sgrt_scene *s, const sgrt_tracker *t, const char *function)
+{
+    return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, sgrt__slotbits_problem(s, t, why_t),
+                      SGRT_NULL_NODE);
+}
+
 sgrt_result sgrt_tracker_check(const sgrt_scene *s, const sgrt_tracker *t, const char **out_what)
 {
     if (out_what)
         *out_what = NULL;
-    if (!own(s, t))
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
+    if (!own(s, t))
+        return refuse_t(s, t, __func__);
     const char *what = NULL;
     if (t->b.words < s->st.words)
         what = "trackers and node sets cover the scene's capacity";
@@ -51,26 +64,30 @@ sgrt_result sgrt_tracker_check(const sgrt_scene *s, const sgrt_tracker *t, const
     }
     if (out_what)
         *out_what = what;
-    return what ? SGRT_ERR_CORRUPT : SGRT_OK;
+    return what ? sgrt__fail(s, SGRT_ERR_CORRUPT, __func__, what, SGRT_NULL_NODE) : SGRT_OK;
 }
 
 /* ---- public: trackers ------------------------------------------------------ */
 
 sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out)
 {
-    if (!s || !out)
+    if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
+    if (!out)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", SGRT_NULL_NODE);
     sgrt_result err;
     struct sgrt_tracker *t = sgrt__alloc(&s->alloc, sizeof *t, 16, &err);
     if (!t)
-        return err;
+        return sgrt__fail_grow(s, err, __func__, SGRT_NULL_NODE);
     memset(t, 0, sizeof *t);
     t->b.scene = s;
     t->b.kind = SGRT__KIND_TRACKER;
     const sgrt_result r = sgrt__registry_add_tracker(s, t);
     if (r != SGRT_OK) {
         sgrt__free(&s->alloc, t, sizeof *t);
-        return r;
+        return sgrt__fail_grow(s, r, __func__, SGRT_NULL_NODE);
     }
     /* A new consumer has seen nothing yet. */
     sgrt__bits_set_range(t->b.bits, 0, s->slot_end);
@@ -79,22 +96,33 @@ sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out)
     return SGRT_OK;
 }
 
-void sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t)
+sgrt_result sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t)
 {
-    if (!own(s, t))
-        return;
-    sgrt__registry_remove_tracker(s, t);
-    t->b.kind = 0; /* a second destroy is refused, not a double free */
-    sgrt__free(&s->alloc, t, sizeof *t);
+    return s ? sgrt__registry_destroy(s, t, true, __func__) : SGRT_ERR_INVALID_ARG;
 }
 
-uint32_t sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
-                              uint32_t max_ranges, uint32_t merge_gap)
+sgrt_result sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
+                                 uint32_t max_ranges, uint32_t merge_gap, uint32_t *out_count,
+                                 bool *out_more)
 {
-    if (!own(s, t) || (max_ranges && !out))
-        return 0;
-    if (max_ranges == UINT32_MAX)
-        max_ranges = UINT32_MAX - 1u;
+    /* A refused call still answers "nothing, no more": a drain loop that
+     * ignores the result ends. */
+    if (out_count)
+        *out_count = 0;
+    if (out_more)
+        *out_more = false;
+    if (!s)
+        return SGRT_ERR_INVALID_ARG;
+    if (s->busy) /* the tasks write the trackers */
+        return sgrt__reentered(s, __func__);
+    if (!own(s, t))
+        return refuse_t(s, t, __func__);
+    if (!out_count || !out_more)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          !out_count ? "out_count is NULL" : "out_more is NULL", SGRT_NULL_NODE);
+    if (max_ranges && !out)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL with max_ranges > 0",
+                          SGRT_NULL_NODE);
     const uint32_t limit = s->slot_end;
     const uint32_t sum_words = (t->b.words + 31u) / 32u;
     uint32_t n = 0;
@@ -119,8 +147,11 @@ uint32_t sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *
                 if (n && first - end <= merge_gap) {
                     out[n - 1].count = base + hi - out[n - 1].first;
                 } else {
-                    if (n == max_ranges)
-                        return max_ranges + 1u; /* the rest stays pending */
+                    if (n == max_ranges) { /* the rest stays pending */
+                        *out_count = n;
+                        *out_more = true;
+                        return SGRT_OK;
+                    }
                     out[n].first = first;
                     out[n].count = hi - lo;
                     n++;
@@ -133,5 +164,6 @@ uint32_t sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *
             t->summary[si] &= ~(1u << (w & 31u));
         }
     }
-    return n;
+    *out_count = n;
+    return SGRT_OK;
 }

@@ -202,6 +202,7 @@ typedef struct fscene {
     uint32_t max_nodes; /* as configured (0 = default) */
     bool prev_on;       /* the scene keeps previous worlds */
     bool bounds_on, subtree_on; /* SGRT_SCENE_BOUNDS, SGRT_SCENE_SUBTREE_BOUNDS */
+    bool validate;      /* validation mode (SGRT_SCENE_VALIDATE) */
     bool extreme;       /* some local had values where the double check is not meaningful */
     uint32_t reserve_budget; /* creates that must not allocate (after a reserve) */
     uint64_t stamp;
@@ -500,6 +501,16 @@ static bool double_check_applies(const fscene *f, uint32_t id, const float *got)
 
 /* ---- scene lifetime ---------------------------------------------------------- */
 
+/* Every report names a public function and a known code, with a message. */
+static void check_log_entry(void *user, const sgrt_log_entry *e)
+{
+    (void)user;
+    ENSURE(e->function && strncmp(e->function, "sgrt_", 5) == 0 && e->message && e->message[0],
+           "log entry without a function or a message");
+    ENSURE(e->code <= SGRT_OK && e->code >= SGRT_ERR_EXECUTOR, "log entry with code %d",
+           (int)e->code);
+}
+
 static void fscene_open(fscene *f, reader *r)
 {
     const uint8_t cfg = u8(r);
@@ -525,8 +536,14 @@ static void fscene_open(fscene *f, reader *r)
      * subtree boxes. */
     f->bounds_on = ((cfg >> 5) ^ (cfg >> 6)) & 1u;
     f->subtree_on = f->bounds_on && (cfg & 1u);
+    /* Bit 0 xor bit 5: validation mode (0x00 and 0x50 off, 0xA0 and 0xF0
+     * on): with valid input it changes nothing; the models predict what it
+     * refuses (quaternions off unit length) and reports (PENDING reads). */
+    f->validate = (cfg ^ (cfg >> 5)) & 1u;
     d.flags = (f->prev_on ? SGRT_SCENE_PREV_WORLD : 0u) | (f->bounds_on ? SGRT_SCENE_BOUNDS : 0u) |
-              (f->subtree_on ? SGRT_SCENE_SUBTREE_BOUNDS : 0u);
+              (f->subtree_on ? SGRT_SCENE_SUBTREE_BOUNDS : 0u) |
+              (f->validate ? SGRT_SCENE_VALIDATE : 0u);
+    d.log = check_log_entry;
     for (;;) {
         sgrt_scene *const sentinel = (sgrt_scene *)(uintptr_t)64;
         sgrt_scene *s = sentinel;
@@ -607,6 +624,38 @@ static void verify_boxes(fscene *f, sgrt_node h, const shadow_node *e)
     }
 }
 
+/* Validation mode's quaternion rule, as the library states it: |q|^2 in
+ * double off 1 by more than the tolerance (an infinite q too; a NaN one is
+ * refused as non-finite). */
+static bool quat_refused(const fscene *f, const float q[4])
+{
+    const double x = q[0], y = q[1], z = q[2], w = q[3];
+    const double d = ((x * x + y * y) + (z * z + w * w)) - 1.0;
+    return f->validate && (d > SGRT_QUAT_NORM_TOLERANCE || d < -SGRT_QUAT_NORM_TOLERANCE);
+}
+
+static bool has_nan(const float *m)
+{
+    for (int k = 0; k < 16; k++)
+        if (isnan(m[k]))
+            return true;
+    return false;
+}
+
+/* What sgrt_node_world of a live node returns: OK, or in validation mode
+ * PENDING when the world the next update stores (the float model's now)
+ * differs in bits from the last update's. NaN payloads are not modelled:
+ * with a NaN either answer goes. */
+static bool world_rc_ok(fscene *f, uint32_t id, sgrt_result rc)
+{
+    if (!f->validate)
+        return rc == SGRT_OK;
+    const float *now = shadow_now(f, id), *stored = sh_find(f, id)->world;
+    if (has_nan(now) || has_nan(stored))
+        return rc == SGRT_OK || rc == SGRT_ERR_PENDING;
+    return rc == (memcmp(now, stored, 16 * sizeof(float)) == 0 ? SGRT_OK : SGRT_ERR_PENDING);
+}
+
 static void verify_node(fscene *f, uint32_t id, const float *wa, uint32_t slot_count,
                         bool worlds_now)
 {
@@ -622,7 +671,8 @@ static void verify_node(fscene *f, uint32_t id, const float *wa, uint32_t slot_c
     ENSURE(sgrt_node_local(f->s, h, got) == SGRT_OK, "local read");
     ref_model_local(f->m, id, want);
     ENSURE(memcmp(got, want, sizeof got) == 0, "local of 0x%08x differs", id);
-    ENSURE(sgrt_node_world(f->s, h, got) == SGRT_OK, "world read");
+    const sgrt_result wrc = sgrt_node_world(f->s, h, got);
+    ENSURE(world_rc_ok(f, id, wrc), "world read: %s", sgrt_result_str(wrc));
     ENSURE(same_matrix(got, e->world), "world of 0x%08x differs from the float model", id);
     uint64_t user = 1;
     ENSURE(sgrt_node_user(f->s, h, &user) == SGRT_OK && user == e->user,
@@ -1142,7 +1192,7 @@ static void do_set_trs(fscene *f, sgrt_node h, const float t[3], const float q[4
     const uint64_t calls0 = f->fa.calls;
     const sgrt_result rc = sgrt_node_set_trs(f->s, h, t, q, sc);
     ENSURE(f->fa.calls == calls0, "set_trs allocated");
-    apply_local(f, h, m, rc, ok);
+    apply_local(f, h, m, rc, ok && !quat_refused(f, q));
 }
 
 /* set_world: the keep-world local under the node's parent's world now
@@ -1196,6 +1246,7 @@ static void do_batch(fscene *f, const fscene *other, reader *r, bool trs)
     float m[MAX_BATCH][16], t[MAX_BATCH][3], q[MAX_BATCH][4], sc[MAX_BATCH][3];
     uint32_t bad = k;
     sgrt_result want = SGRT_OK;
+    bool either = false; /* the first bad entry has both faults: either code */
     for (uint32_t i = 0; i < k; i++) {
         nodes[i] = rd_handle(f, other, r);
         if (trs) {
@@ -1209,10 +1260,12 @@ static void do_batch(fscene *f, const fscene *other, reader *r, bool trs)
         } else {
             rd_matrix(f, other, r, m[i]);
         }
-        if (bad == k && !valid(f, nodes[i]))
-            bad = i, want = SGRT_ERR_STALE_HANDLE;
-        else if (bad == k && !finite16(m[i]))
-            bad = i, want = SGRT_ERR_INVALID_ARG;
+        const bool refused_values = !finite16(m[i]) || (trs && quat_refused(f, q[i]));
+        if (bad == k && (!valid(f, nodes[i]) || refused_values)) {
+            bad = i;
+            want = valid(f, nodes[i]) ? SGRT_ERR_INVALID_ARG : SGRT_ERR_STALE_HANDLE;
+            either = !valid(f, nodes[i]) && refused_values;
+        }
     }
     uint32_t out_bad = UINT32_MAX;
     const uint64_t calls0 = f->fa.calls;
@@ -1222,9 +1275,7 @@ static void do_batch(fscene *f, const fscene *other, reader *r, bool trs)
             : sgrt_nodes_set_local(f->s, k, nodes, m[0], &out_bad);
     ENSURE(f->fa.calls == calls0, "a batch write allocated");
     if (bad < k) {
-        /* An entry both stale and not finite may be refused for either. */
-        const bool both = want == SGRT_ERR_STALE_HANDLE && !finite16(m[bad]);
-        ENSURE((rc == want || (both && rc == SGRT_ERR_INVALID_ARG)) && out_bad == bad,
+        ENSURE((rc == want || (either && rc == SGRT_ERR_INVALID_ARG)) && out_bad == bad,
                "batch refused with %s at %u, expected %s at %u", sgrt_result_str(rc), out_bad,
                sgrt_result_str(want), bad);
         expect_unchanged(f, nodes[bad], SGRT_NULL_NODE);
@@ -1411,7 +1462,9 @@ static void do_read(fscene *f, sgrt_node h)
     const sgrt_result want = valid(f, h) ? SGRT_OK : SGRT_ERR_STALE_HANDLE;
     ENSURE(sgrt_node_alive(f->s, h) == (want == SGRT_OK), "alive(0x%08x)", h.id);
     ENSURE(sgrt_node_local(f->s, h, m) == want, "local(0x%08x)", h.id);
-    ENSURE(sgrt_node_world(f->s, h, m) == want, "world(0x%08x)", h.id);
+    const sgrt_result wrc = sgrt_node_world(f->s, h, m);
+    ENSURE(want == SGRT_OK ? world_rc_ok(f, h.id, wrc) : wrc == want, "world(0x%08x): %s", h.id,
+           sgrt_result_str(wrc));
     ENSURE(sgrt_node_world_now(f->s, h, m) == want, "world_now(0x%08x)", h.id);
     if (want == SGRT_OK) {
         ENSURE(same_matrix(m, shadow_now(f, h.id)), "world_now of 0x%08x", h.id);
@@ -1660,7 +1713,9 @@ static void do_tracker_destroy(fscene *f, const fscene *other, reader *r)
 {
     int k;
     sgrt_tracker *t = pick_tracker(f, other, r, &k);
-    sgrt_tracker_destroy(f->s, t); /* another scene's or NULL: a no-op */
+    const sgrt_result rc = sgrt_tracker_destroy(f->s, t);
+    ENSURE(rc == (k >= 0 || !t ? SGRT_OK : SGRT_ERR_INVALID_ARG), /* another scene's: refused */
+           "tracker_destroy: %s", sgrt_result_str(rc));
     if (k >= 0)
         f->tr[k] = NULL;
 }
@@ -1702,8 +1757,12 @@ static void do_collect(fscene *f, const fscene *other, reader *r)
     const uint64_t calls0 = f->fa.calls;
     uint32_t limit = 0;
     (void)sgrt_scene_world_array(f->s, &limit);
+    uint32_t got = 7;
+    bool more = true;
     if (k < 0 || (null_out && max > 0)) {
-        ENSURE(sgrt_tracker_collect(f->s, t, null_out ? NULL : rg, max, gap) == 0,
+        ENSURE(sgrt_tracker_collect(f->s, t, null_out ? NULL : rg, max, gap, &got, &more) ==
+                       SGRT_ERR_INVALID_ARG &&
+                   got == 0 && !more,
                "collect with a bad argument");
         ENSURE(f->fa.calls == calls0, "collect allocated");
         return;
@@ -1716,8 +1775,11 @@ static void do_collect(fscene *f, const fscene *other, reader *r)
             break;
         }
     if (max == 0) {
-        const uint32_t got = sgrt_tracker_collect(f->s, t, null_out ? NULL : rg, 0, gap);
-        ENSURE(got == (first != UINT32_MAX ? 1u : 0u), "collect(max 0) = %u", got);
+        ENSURE(sgrt_tracker_collect(f->s, t, null_out ? NULL : rg, 0, gap, &got, &more) ==
+                   SGRT_OK,
+               "collect(max 0) refused");
+        ENSURE(got == 0 && more == (first != UINT32_MAX), "collect(max 0): %u, more %d", got,
+               (int)more);
         /* Words up to the first pending one were scanned: slots at or past
          * the limit in them were dropped. */
         const uint32_t scanned_end = first == UINT32_MAX ? UINT32_MAX : (first / 32u + 1u) * 32u;
@@ -1729,22 +1791,26 @@ static void do_collect(fscene *f, const fscene *other, reader *r)
     /* Drain: every pending slot below the limit exactly once, in order. */
     uint32_t end_prev = 0, calls = 0;
     for (;;) {
-        const uint32_t got = sgrt_tracker_collect(f->s, t, rg, max, gap);
-        ENSURE(got <= max + 1u, "collect returned %u for max %u", got, max);
-        const uint32_t n = got > max ? max : got;
+        ENSURE(sgrt_tracker_collect(f->s, t, rg, max, gap, &got, &more) == SGRT_OK,
+               "collect refused");
+        ENSURE(got <= max, "collect wrote %u ranges for max %u", got, max);
+        const uint32_t n = got;
         check_ranges(f, k, rg, n, gap, limit, &end_prev);
         for (uint32_t i = 0; i < n; i++)
             for (uint32_t sl = rg[i].first; sl < rg[i].first + rg[i].count; sl++)
                 tp_clear(f, k, sl);
         ENSURE(++calls <= limit + 2u, "collect does not drain");
-        if (got <= max)
+        ENSURE(!more || got == max, "more pending with room left: %u of %u", got, max);
+        if (!more)
             break;
     }
     for (uint32_t sl = 0; sl < f->tp_words[k] * 32u; sl++)
         ENSURE(sl >= limit || !tp_get(f, k, sl), "pending slot %u was not reported", sl);
     if (f->tp[k]) /* past the limit: dropped */
         memset(f->tp[k], 0, f->tp_words[k] * sizeof *f->tp[k]);
-    ENSURE(sgrt_tracker_collect(f->s, t, rg, max, gap) == 0, "collect after a drain");
+    ENSURE(sgrt_tracker_collect(f->s, t, rg, max, gap, &got, &more) == SGRT_OK && got == 0 &&
+               !more,
+           "collect after a drain");
     ENSURE(f->fa.calls == calls0, "collect allocated");
 }
 
@@ -1776,7 +1842,9 @@ static void do_set_destroy(fscene *f, const fscene *other, reader *r)
 {
     int k;
     sgrt_nodeset *set = pick_set(f, other, r, &k);
-    sgrt_nodeset_destroy(f->s, set);
+    const sgrt_result rc = sgrt_nodeset_destroy(f->s, set);
+    ENSURE(rc == (k >= 0 || !set ? SGRT_OK : SGRT_ERR_INVALID_ARG), "nodeset_destroy: %s",
+           sgrt_result_str(rc));
     if (k >= 0) {
         f->ns[k] = NULL;
         for (uint32_t i = 0; i < f->sh_count; i++)

@@ -73,9 +73,12 @@ void snapshot_take(const sgrt_scene *s, const sgrt_node *handles, uint32_t n, sn
         if (!q->alive)
             continue;
         sgrt_node p = SGRT_NULL_NODE, c = SGRT_NULL_NODE, next = SGRT_NULL_NODE;
+        /* In validation mode a world the next update changes reads PENDING
+         * (the last update's world, as always). */
+        const sgrt_result w = sgrt_node_world(s, handles[i], q->world);
         if (sgrt_node_parent(s, handles[i], &p) != SGRT_OK ||
             sgrt_node_local(s, handles[i], q->local) != SGRT_OK ||
-            sgrt_node_world(s, handles[i], q->world) != SGRT_OK ||
+            (w != SGRT_OK && w != SGRT_ERR_PENDING) ||
             sgrt_node_world_now(s, handles[i], q->world_now) != SGRT_OK ||
             sgrt_node_first_child(s, handles[i], &c) != SGRT_OK ||
             sgrt_node_next_sibling(s, handles[i], &next) != SGRT_OK) {

@@ -1,0 +1,841 @@
+/* Misuse is loud (issue 22): what a hurried user gets wrong, and what the
+ * library says about it.
+ *
+ *  - every refusal path of every public call, on a scene with a log: the
+ *    call reports once, before it returns, with its own name, the code it
+ *    returns, a message naming the argument, and the node concerned; calls
+ *    that succeed report nothing;
+ *  - the issue's table, one test per mistake (table_*).
+ */
+#include "internal.h" /* white-box: breaking invariants for the checkers */
+#include "testutil.h"
+
+/* ---- the log ---------------------------------------------------------------- */
+
+typedef struct log_rec {
+    uint32_t count;
+    sgrt_log_entry last;
+    char message[512];
+} log_rec;
+
+static log_rec L;
+
+static void record(void *user, const sgrt_log_entry *e)
+{
+    log_rec *r = user;
+    r->count++;
+    r->last = *e;
+    snprintf(r->message, sizeof r->message, "%s", e->message ? e->message : "");
+}
+
+static void log_reset(void) { memset(&L, 0, sizeof L); }
+
+/* Exactly one entry since log_reset: from `function`, with `code`, a
+ * message naming `arg`, about `node`. */
+static void expect_entry(int line, const char *function, sgrt_result code, const char *arg,
+                         sgrt_node node)
+{
+    test_checks++;
+    const char *fn = L.count ? L.last.function : NULL;
+    if (L.count != 1 || !fn || strcmp(fn, function) != 0 || L.last.code != code ||
+        !L.message[0] || !strstr(L.message, arg) || L.last.node.id != node.id) {
+        test_failures++;
+        fprintf(stderr,
+                "%s:%d: %u entries; last: %s, %s, \"%s\", node 0x%08x; expected one: %s, %s, "
+                "naming \"%s\", node 0x%08x\n",
+                __FILE__, line, L.count, fn ? fn : "(none)",
+                L.count ? sgrt_result_str(L.last.code) : "-", L.message,
+                (unsigned)L.last.node.id, function, sgrt_result_str(code), arg,
+                (unsigned)node.id);
+        test_failed();
+    }
+}
+
+/* A call that must be refused with `code` and report it. */
+#define REFUSED(call, code, function, arg, node)                                       \
+    do {                                                                               \
+        log_reset();                                                                   \
+        CHECK_RES((call), (code));                                                     \
+        expect_entry(__LINE__, (function), (code), (arg), (node));                     \
+    } while (0)
+
+/* The same for a call that answers with a value: `cond` is its refused
+ * answer (0, false, NULL, SGRT_NULL_NODE). */
+#define REFUSED_ANSWER(cond, code, function, arg, node)                                \
+    do {                                                                               \
+        log_reset();                                                                   \
+        CHECK(cond);                                                                   \
+        expect_entry(__LINE__, (function), (code), (arg), (node));                     \
+    } while (0)
+
+/* A call that succeeds reports nothing. */
+#define QUIET(call)                                                                    \
+    do {                                                                               \
+        log_reset();                                                                   \
+        OK(call);                                                                      \
+        CHECK_EQ_U(L.count, 0);                                                        \
+    } while (0)
+
+static const sgrt_node NONE = {0};
+
+static sgrt_scene *logged_scene(test_alloc *ta, uint32_t flags, uint32_t max_nodes)
+{
+    memset(ta, 0, sizeof *ta);
+    const sgrt_allocator al = test_alloc_hooks(ta);
+    const sgrt_scene_desc d = {.allocator = &al, .flags = flags, .max_nodes = max_nodes,
+                               .log = record, .log_user = &L};
+    return new_scene_desc(&d);
+}
+
+/* ---- every refusal ------------------------------------------------------------ */
+
+static void refusals_scene(void)
+{
+    test_alloc ta;
+    memset(&ta, 0, sizeof ta);
+    sgrt_allocator al = test_alloc_hooks(&ta);
+    sgrt_scene *s = NULL;
+    const char *fn = "sgrt_scene_create";
+    sgrt_scene_desc d = {.log = record, .log_user = &L};
+    REFUSED(sgrt_scene_create(&d, NULL), SGRT_ERR_INVALID_ARG, fn, "out", NONE);
+    const sgrt_allocator half = {test_alloc_alloc, NULL, &ta};
+    d.allocator = &half;
+    REFUSED(sgrt_scene_create(&d, &s), SGRT_ERR_INVALID_ARG, fn, "desc->allocator", NONE);
+    d.allocator = &al;
+    d.max_nodes = SGRT_MAX_NODES + 1u;
+    REFUSED(sgrt_scene_create(&d, &s), SGRT_ERR_INVALID_ARG, fn, "desc->max_nodes", NONE);
+    d.max_nodes = 10;
+    d.initial_capacity = 11;
+    REFUSED(sgrt_scene_create(&d, &s), SGRT_ERR_INVALID_ARG, fn, "desc->initial_capacity", NONE);
+    d.max_nodes = d.initial_capacity = 0;
+    d.max_simd = (sgrt_simd)5;
+    REFUSED(sgrt_scene_create(&d, &s), SGRT_ERR_INVALID_ARG, fn, "desc->max_simd", NONE);
+    d.max_simd = SGRT_SIMD_AUTO;
+    d.flags = 1u << 31;
+    REFUSED(sgrt_scene_create(&d, &s), SGRT_ERR_INVALID_ARG, fn, "desc->flags", NONE);
+    d.flags = 0;
+    for (uint64_t k = 1; k <= 3; k++) { /* the scene, its storage, its handle table */
+        ta.fail_at = ta.calls + k;
+        REFUSED(sgrt_scene_create(&d, &s), SGRT_ERR_NOMEM, fn, "allocator", NONE);
+        ta.fail_at = 0;
+    }
+    ta.misalign_at = ta.calls + 1;
+    REFUSED(sgrt_scene_create(&d, &s), SGRT_ERR_ALIGNMENT, fn, "allocator", NONE);
+    CHECK(s == NULL);
+    check_alloc_empty(&ta);
+    test_alloc_release(&ta);
+
+    s = logged_scene(&ta, 0, 100);
+    REFUSED(sgrt_scene_reserve(s, 101), SGRT_ERR_CAPACITY, "sgrt_scene_reserve", "node_count",
+            NONE);
+    ta.fail_from = ta.calls + 1;
+    REFUSED(sgrt_scene_reserve(s, 100), SGRT_ERR_NOMEM, "sgrt_scene_reserve", "allocator", NONE);
+    REFUSED(sgrt_scene_compact(s), SGRT_ERR_NOMEM, "sgrt_scene_compact", "allocator", NONE);
+    ta.fail_from = 0;
+    QUIET(sgrt_scene_compact(s));
+    QUIET(sgrt_scene_reserve(s, 100));
+    end_scene_alloc(s, &ta);
+}
+
+static void refusals_nodes(void)
+{
+    test_alloc ta;
+    sgrt_scene *s = logged_scene(&ta, 0, 40);
+    sgrt_node n[40], dead, out;
+    for (int i = 0; i < 39; i++)
+        QUIET(sgrt_node_create(s, i ? n[(i - 1) / 2] : NONE, &n[i]));
+    QUIET(sgrt_node_create(s, n[3], &dead));
+    QUIET(sgrt_node_destroy(s, dead));
+    const char *fn = "sgrt_node_create";
+    REFUSED(sgrt_node_create(s, n[1], NULL), SGRT_ERR_INVALID_ARG, fn, "out", n[1]);
+    REFUSED(sgrt_node_create(s, dead, &out), SGRT_ERR_STALE_HANDLE, fn, "parent", dead);
+    QUIET(sgrt_node_create(s, NONE, &n[39]));
+    REFUSED(sgrt_node_create(s, n[2], &out), SGRT_ERR_CAPACITY, fn, "max_nodes", n[2]);
+    QUIET(sgrt_node_destroy(s, n[39]));
+    end_scene_alloc(s, &ta);
+    s = logged_scene(&ta, 0, 40);
+    for (int i = 0; i < 39; i++)
+        QUIET(sgrt_node_create(s, i ? n[(i - 1) / 2] : NONE, &n[i]));
+    QUIET(sgrt_node_create(s, n[3], &dead));
+    QUIET(sgrt_node_destroy(s, dead));
+    /* Growth: 64 slots at first; slot 64 needs more storage. */
+    test_alloc tg;
+    sgrt_node big[80];
+    sgrt_scene *g = logged_scene(&tg, 0, 0);
+    for (int i = 0; i < 64; i++)
+        OK(sgrt_node_create(g, NONE, &big[i]));
+    tg.fail_from = tg.calls + 1;
+    REFUSED(sgrt_node_create(g, big[3], &out), SGRT_ERR_NOMEM, fn, "allocator", big[3]);
+    tg.fail_from = 0;
+    end_scene_alloc(g, &tg);
+    (void)big;
+
+    REFUSED(sgrt_node_destroy(s, dead), SGRT_ERR_STALE_HANDLE, "sgrt_node_destroy", "node", dead);
+    sgrt_node p;
+    REFUSED(sgrt_node_parent(s, n[4], NULL), SGRT_ERR_INVALID_ARG, "sgrt_node_parent",
+            "out_parent", n[4]);
+    REFUSED(sgrt_node_parent(s, dead, &p), SGRT_ERR_STALE_HANDLE, "sgrt_node_parent", "node", dead);
+    REFUSED(sgrt_node_first_child(s, n[4], NULL), SGRT_ERR_INVALID_ARG, "sgrt_node_first_child",
+            "out", n[4]);
+    REFUSED(sgrt_node_first_child(s, dead, &p), SGRT_ERR_STALE_HANDLE, "sgrt_node_first_child",
+            "node", dead);
+    REFUSED(sgrt_node_next_sibling(s, n[4], NULL), SGRT_ERR_INVALID_ARG,
+            "sgrt_node_next_sibling", "out", n[4]);
+    REFUSED(sgrt_node_next_sibling(s, dead, &p), SGRT_ERR_STALE_HANDLE, "sgrt_node_next_sibling",
+            "node", dead);
+    QUIET(sgrt_node_parent(s, n[4], &p));
+
+    fn = "sgrt_node_set_parent";
+    REFUSED(sgrt_node_set_parent(s, n[5], n[1], (sgrt_keep)2), SGRT_ERR_INVALID_ARG, fn, "keep",
+            n[5]);
+    REFUSED(sgrt_node_set_parent(s, dead, n[1], SGRT_KEEP_LOCAL), SGRT_ERR_STALE_HANDLE, fn,
+            "node", dead);
+    REFUSED(sgrt_node_set_parent(s, n[5], dead, SGRT_KEEP_LOCAL), SGRT_ERR_STALE_HANDLE, fn,
+            "parent", dead);
+    REFUSED(sgrt_node_set_parent(s, n[1], n[3], SGRT_KEEP_LOCAL), SGRT_ERR_CYCLE, fn, "parent",
+            n[1]);
+    const float flat[16] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}; /* no inverse */
+    QUIET(sgrt_node_set_local(s, n[6], flat));
+    REFUSED(sgrt_node_set_parent(s, n[5], n[6], SGRT_KEEP_WORLD), SGRT_ERR_SINGULAR, fn,
+            "parent", n[5]);
+    const float huge[16] = {3e38f, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    QUIET(sgrt_node_set_local(s, n[0], huge));
+    QUIET(sgrt_node_set_local(s, n[1], huge)); /* n[3]'s world overflows */
+    REFUSED(sgrt_node_set_parent(s, n[3], NONE, SGRT_KEEP_WORLD), SGRT_ERR_SINGULAR, fn, "node",
+            n[3]);
+    sgrt_scene_update(s);
+    end_scene_alloc(s, &ta);
+
+    /* A relocation that must grow storage (the new parent is stored after
+     * the node, and every slot is taken). */
+    s = logged_scene(&ta, 0, 0);
+    for (int i = 0; i < 32; i++)
+        OK(sgrt_node_create(s, NONE, &n[i]));
+    for (int i = 32; i < 40; i++)
+        OK(sgrt_node_create(s, n[i - 32], &n[i]));
+    sgrt_node filler;
+    for (uint32_t i = sgrt_scene_node_count(s); i < 64; i++)
+        OK(sgrt_node_create(s, NONE, &filler));
+    ta.fail_from = ta.calls + 1;
+    REFUSED(sgrt_node_set_parent(s, n[0], n[39], SGRT_KEEP_LOCAL), SGRT_ERR_NOMEM, fn,
+            "allocator", n[0]);
+    ta.fail_from = 0;
+    end_scene_alloc(s, &ta);
+}
+
+static void refusals_transforms(void)
+{
+    test_alloc ta;
+    sgrt_scene *s = logged_scene(&ta, 0, 0);
+    sgrt_node a, b, dead;
+    QUIET(sgrt_node_create(s, NONE, &a));
+    QUIET(sgrt_node_create(s, a, &b));
+    QUIET(sgrt_node_create(s, a, &dead));
+    QUIET(sgrt_node_destroy(s, dead));
+    float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, nan_m[16];
+    memcpy(nan_m, m, sizeof m);
+    nan_m[13] = NAN;
+    const float t[3] = {1, 2, 3}, q[4] = {0, 0, 0, 1}, sc[3] = {1, 1, 1};
+    const float nan3[3] = {0, NAN, 0}, nan4[4] = {0, 0, NAN, 1}, inf3[3] = {1, INFINITY, 1};
+    const float big4[4] = {3e18f, 0, 0, 1}, big3[3] = {3e18f, 3e18f, 3e18f};
+
+    const char *fn = "sgrt_node_set_local";
+    REFUSED(sgrt_node_set_local(s, b, NULL), SGRT_ERR_INVALID_ARG, fn, "m", b);
+    REFUSED(sgrt_node_set_local(s, dead, m), SGRT_ERR_STALE_HANDLE, fn, "node", dead);
+    REFUSED(sgrt_node_set_local(s, b, nan_m), SGRT_ERR_INVALID_ARG, fn, "m", b);
+    QUIET(sgrt_node_set_local(s, b, m));
+
+    fn = "sgrt_node_set_trs";
+    REFUSED(sgrt_node_set_trs(s, b, NULL, q, sc), SGRT_ERR_INVALID_ARG, fn, "t", b);
+    REFUSED(sgrt_node_set_trs(s, b, t, NULL, sc), SGRT_ERR_INVALID_ARG, fn, "q", b);
+    REFUSED(sgrt_node_set_trs(s, b, t, q, NULL), SGRT_ERR_INVALID_ARG, fn, "scale", b);
+    REFUSED(sgrt_node_set_trs(s, dead, t, q, sc), SGRT_ERR_STALE_HANDLE, fn, "node", dead);
+    REFUSED(sgrt_node_set_trs(s, b, nan3, q, sc), SGRT_ERR_INVALID_ARG, fn, "t", b);
+    REFUSED(sgrt_node_set_trs(s, b, t, nan4, sc), SGRT_ERR_INVALID_ARG, fn, "q", b);
+    REFUSED(sgrt_node_set_trs(s, b, t, q, inf3), SGRT_ERR_INVALID_ARG, fn, "scale", b);
+    REFUSED(sgrt_node_set_trs(s, b, t, big4, big3), SGRT_ERR_INVALID_ARG, fn, "overflows", b);
+    QUIET(sgrt_node_set_trs(s, b, t, q, sc));
+
+    fn = "sgrt_node_set_world";
+    REFUSED(sgrt_node_set_world(s, b, NULL), SGRT_ERR_INVALID_ARG, fn, "m", b);
+    REFUSED(sgrt_node_set_world(s, dead, m), SGRT_ERR_STALE_HANDLE, fn, "node", dead);
+    REFUSED(sgrt_node_set_world(s, b, nan_m), SGRT_ERR_INVALID_ARG, fn, "m", b);
+    const float flat[16] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    QUIET(sgrt_node_set_local(s, a, flat));
+    REFUSED(sgrt_node_set_world(s, b, m), SGRT_ERR_SINGULAR, fn, "parent", b);
+    QUIET(sgrt_node_set_local(s, a, m));
+    QUIET(sgrt_node_set_world(s, b, m));
+
+    const sgrt_node two[2] = {a, b}, stale2[2] = {a, dead};
+    float ms[2][16], bad_ms[2][16];
+    memcpy(ms[0], m, sizeof m);
+    memcpy(ms[1], m, sizeof m);
+    memcpy(bad_ms[0], m, sizeof m);
+    memcpy(bad_ms[1], nan_m, sizeof m);
+    uint32_t at = 99;
+    fn = "sgrt_nodes_set_local";
+    REFUSED(sgrt_nodes_set_local(s, 2, NULL, ms[0], &at), SGRT_ERR_INVALID_ARG, fn, "nodes", NONE);
+    REFUSED(sgrt_nodes_set_local(s, 2, two, NULL, &at), SGRT_ERR_INVALID_ARG, fn, "local", NONE);
+    REFUSED(sgrt_nodes_set_local(s, 2, stale2, ms[0], &at), SGRT_ERR_STALE_HANDLE, fn,
+            "nodes[*out_bad]", dead);
+    CHECK_EQ_U(at, 1);
+    REFUSED(sgrt_nodes_set_local(s, 2, two, bad_ms[0], &at), SGRT_ERR_INVALID_ARG, fn,
+            "local[*out_bad]", b);
+    QUIET(sgrt_nodes_set_local(s, 2, two, ms[0], &at));
+
+    const float ts[2][3] = {{0, 0, 0}, {1, 1, 1}}, qs[2][4] = {{0, 0, 0, 1}, {0, 0, 0, 1}};
+    const float scs[2][3] = {{1, 1, 1}, {1, 1, 1}}, nan_ts[2][3] = {{0, 0, 0}, {NAN, 0, 0}};
+    fn = "sgrt_nodes_set_trs";
+    REFUSED(sgrt_nodes_set_trs(s, 2, NULL, ts[0], qs[0], scs[0], &at), SGRT_ERR_INVALID_ARG, fn, "nodes",
+            NONE);
+    REFUSED(sgrt_nodes_set_trs(s, 2, two, ts[0], NULL, scs[0], &at), SGRT_ERR_INVALID_ARG, fn, "q",
+            NONE);
+    REFUSED(sgrt_nodes_set_trs(s, 2, stale2, ts[0], qs[0], scs[0], &at), SGRT_ERR_STALE_HANDLE, fn,
+            "nodes[*out_bad]", dead);
+    REFUSED(sgrt_nodes_set_trs(s, 2, two, nan_ts[0], qs[0], scs[0], &at), SGRT_ERR_INVALID_ARG, fn,
+            "[*out_bad]", b);
+    CHECK_EQ_U(at, 1);
+    QUIET(sgrt_nodes_set_trs(s, 2, two, ts[0], qs[0], scs[0], &at));
+
+    float out[16];
+    REFUSED(sgrt_node_local(s, b, NULL), SGRT_ERR_INVALID_ARG, "sgrt_node_local", "out", b);
+    REFUSED(sgrt_node_local(s, dead, out), SGRT_ERR_STALE_HANDLE, "sgrt_node_local", "node", dead);
+    REFUSED(sgrt_node_world(s, b, NULL), SGRT_ERR_INVALID_ARG, "sgrt_node_world", "out", b);
+    REFUSED(sgrt_node_world(s, dead, out), SGRT_ERR_STALE_HANDLE, "sgrt_node_world", "node", dead);
+    REFUSED(sgrt_node_world_now(s, b, NULL), SGRT_ERR_INVALID_ARG, "sgrt_node_world_now", "out",
+            b);
+    REFUSED(sgrt_node_world_now(s, dead, out), SGRT_ERR_STALE_HANDLE, "sgrt_node_world_now",
+            "node", dead);
+    QUIET(sgrt_node_world_now(s, b, out));
+
+    uint32_t slot;
+    uint64_t user;
+    REFUSED_ANSWER(sgrt_scene_prev_world_array(s, &slot) == NULL, SGRT_ERR_INVALID_ARG,
+                   "sgrt_scene_prev_world_array", "SGRT_SCENE_PREV_WORLD", NONE);
+    REFUSED(sgrt_node_slot(s, b, NULL), SGRT_ERR_INVALID_ARG, "sgrt_node_slot", "out_slot", b);
+    REFUSED(sgrt_node_slot(s, dead, &slot), SGRT_ERR_STALE_HANDLE, "sgrt_node_slot", "node", dead);
+    REFUSED(sgrt_node_set_user(s, dead, 7), SGRT_ERR_STALE_HANDLE, "sgrt_node_set_user", "node",
+            dead);
+    REFUSED(sgrt_node_user(s, b, NULL), SGRT_ERR_INVALID_ARG, "sgrt_node_user", "out", b);
+    REFUSED(sgrt_node_user(s, dead, &user), SGRT_ERR_STALE_HANDLE, "sgrt_node_user", "node", dead);
+    QUIET(sgrt_node_user(s, b, &user));
+    /* Answers, not refusals: nothing to report. */
+    log_reset();
+    CHECK(!sgrt_node_alive(s, dead));
+    CHECK(sgrt_scene_slot_node(s, 1000).id == 0u);
+    CHECK_EQ_U(L.count, 0);
+
+    /* The checkers and the dump. */
+    const char *what = NULL;
+    s->st.dirty_sum[0] ^= 1u << 5; /* white-box: a summary bit with no dirty word */
+    REFUSED(sgrt_scene_check(s, &what), SGRT_ERR_CORRUPT, "sgrt_scene_check", "summar", NONE);
+    CHECK(what && strcmp(what, L.message) == 0);
+    s->st.dirty_sum[0] ^= 1u << 5;
+    QUIET(sgrt_scene_check(s, &what));
+    end_scene_alloc(s, &ta);
+}
+
+static int refuse_write(void *user, const char *bytes, size_t len)
+{
+    (void)user;
+    (void)bytes;
+    (void)len;
+    return 1;
+}
+
+static void refusals_handoff(void)
+{
+    test_alloc ta;
+    sgrt_scene *s = logged_scene(&ta, 0, 0);
+    sgrt_scene *other = new_scene();
+    sgrt_node a, dead;
+    QUIET(sgrt_node_create(s, NONE, &a));
+    QUIET(sgrt_node_create(s, a, &dead));
+    QUIET(sgrt_node_destroy(s, dead));
+    sgrt_tracker *t = NULL, *ot = NULL;
+    sgrt_nodeset *set = NULL, *os = NULL;
+    QUIET(sgrt_tracker_create(s, &t));
+    QUIET(sgrt_nodeset_create(s, &set));
+    OK(sgrt_tracker_create(other, &ot));
+    OK(sgrt_nodeset_create(other, &os));
+    sgrt_nodeset *t_as_set = (sgrt_nodeset *)(void *)t;
+    sgrt_tracker *set_as_t = (sgrt_tracker *)(void *)set;
+
+    REFUSED(sgrt_tracker_create(s, NULL), SGRT_ERR_INVALID_ARG, "sgrt_tracker_create", "out",
+            NONE);
+    sgrt_tracker *t2 = NULL;
+    ta.fail_at = ta.calls + 1;
+    REFUSED(sgrt_tracker_create(s, &t2), SGRT_ERR_NOMEM, "sgrt_tracker_create", "allocator", NONE);
+    ta.fail_at = ta.calls + 2; /* the object, then its bits */
+    REFUSED(sgrt_tracker_create(s, &t2), SGRT_ERR_NOMEM, "sgrt_tracker_create", "allocator", NONE);
+    ta.fail_at = 0;
+    REFUSED(sgrt_nodeset_create(s, NULL), SGRT_ERR_INVALID_ARG, "sgrt_nodeset_create", "out",
+            NONE);
+    sgrt_nodeset *s2 = NULL;
+    ta.fail_at = ta.calls + 1;
+    REFUSED(sgrt_nodeset_create(s, &s2), SGRT_ERR_NOMEM, "sgrt_nodeset_create", "allocator", NONE);
+    ta.fail_at = 0;
+
+    sgrt_range r[4];
+    const char *fn = "sgrt_tracker_collect";
+    uint32_t got;
+    bool more;
+    REFUSED(sgrt_tracker_collect(s, ot, r, 4, 0, &got, &more), SGRT_ERR_INVALID_ARG, fn,
+            "t belongs to another scene", NONE);
+    REFUSED(sgrt_tracker_collect(s, set_as_t, r, 4, 0, &got, &more), SGRT_ERR_INVALID_ARG, fn,
+            "t is not a tracker", NONE);
+    REFUSED(sgrt_tracker_collect(s, NULL, r, 4, 0, &got, &more), SGRT_ERR_INVALID_ARG, fn,
+            "t is NULL", NONE);
+    REFUSED(sgrt_tracker_collect(s, t, NULL, 4, 0, &got, &more), SGRT_ERR_INVALID_ARG, fn, "out",
+            NONE);
+    REFUSED(sgrt_tracker_collect(s, t, r, 4, 0, NULL, &more), SGRT_ERR_INVALID_ARG, fn,
+            "out_count", NONE);
+    REFUSED(sgrt_tracker_collect(s, t, r, 4, 0, &got, NULL), SGRT_ERR_INVALID_ARG, fn,
+            "out_more", NONE);
+    QUIET(sgrt_tracker_collect(s, t, r, 4, 0, &got, &more));
+    REFUSED(sgrt_tracker_check(s, ot, NULL), SGRT_ERR_INVALID_ARG, "sgrt_tracker_check", "t",
+            NONE);
+    const uint32_t keep = t->summary[0];
+    t->summary[0] ^= 1u << 30; /* white-box: a summary bit with no pending word */
+    REFUSED(sgrt_tracker_check(s, t, NULL), SGRT_ERR_CORRUPT, "sgrt_tracker_check", "summary",
+            NONE);
+    t->summary[0] = keep;
+    QUIET(sgrt_tracker_check(s, t, NULL));
+    REFUSED(sgrt_tracker_destroy(s, ot), SGRT_ERR_INVALID_ARG, "sgrt_tracker_destroy",
+            "t is not a tracker of this scene", NONE);
+    REFUSED(sgrt_tracker_destroy(s, set_as_t), SGRT_ERR_INVALID_ARG, "sgrt_tracker_destroy",
+            "t is a node set", NONE);
+    QUIET(sgrt_tracker_destroy(s, NULL));
+
+    fn = "sgrt_nodeset_add";
+    REFUSED(sgrt_nodeset_add(s, os, a), SGRT_ERR_INVALID_ARG, fn, "set", NONE);
+    REFUSED(sgrt_nodeset_add(s, set, dead), SGRT_ERR_STALE_HANDLE, fn, "node", dead);
+    REFUSED(sgrt_nodeset_remove(s, t_as_set, a), SGRT_ERR_INVALID_ARG, "sgrt_nodeset_remove",
+            "set", NONE);
+    REFUSED(sgrt_nodeset_remove(s, set, dead), SGRT_ERR_STALE_HANDLE, "sgrt_nodeset_remove",
+            "node", dead);
+    REFUSED_ANSWER(!sgrt_nodeset_has(s, os, a), SGRT_ERR_INVALID_ARG, "sgrt_nodeset_has", "set",
+                   NONE);
+    REFUSED(sgrt_nodeset_clear(s, os), SGRT_ERR_INVALID_ARG, "sgrt_nodeset_clear", "set", NONE);
+    REFUSED_ANSWER(sgrt_nodeset_count(s, NULL) == 0, SGRT_ERR_INVALID_ARG, "sgrt_nodeset_count",
+                   "set", NONE);
+    fn = "sgrt_nodeset_combine";
+    REFUSED(sgrt_nodeset_combine(s, os, set, SGRT_SET_OR, set), SGRT_ERR_INVALID_ARG, fn, "dst",
+            NONE);
+    REFUSED(sgrt_nodeset_combine(s, set, os, SGRT_SET_OR, set), SGRT_ERR_INVALID_ARG, fn, "a",
+            NONE);
+    REFUSED(sgrt_nodeset_combine(s, set, set, SGRT_SET_OR, t_as_set), SGRT_ERR_INVALID_ARG, fn,
+            "b", NONE);
+    REFUSED(sgrt_nodeset_combine(s, set, set, (sgrt_set_op)3, set), SGRT_ERR_INVALID_ARG, fn, "op",
+            NONE);
+    QUIET(sgrt_nodeset_combine(s, set, set, SGRT_SET_OR, set));
+    fn = "sgrt_nodeset_from_changes";
+    REFUSED(sgrt_nodeset_from_changes(s, os, t, SGRT_SET_AND, NULL, false), SGRT_ERR_INVALID_ARG,
+            fn, "dst", NONE);
+    REFUSED(sgrt_nodeset_from_changes(s, set, ot, SGRT_SET_AND, NULL, false), SGRT_ERR_INVALID_ARG,
+            fn, "t", NONE);
+    REFUSED(sgrt_nodeset_from_changes(s, set, t, SGRT_SET_AND, os, false), SGRT_ERR_INVALID_ARG,
+            fn, "b", NONE);
+    REFUSED(sgrt_nodeset_from_changes(s, set, t, (sgrt_set_op)-1, set, false),
+            SGRT_ERR_INVALID_ARG, fn, "op", NONE);
+    QUIET(sgrt_nodeset_from_changes(s, set, t, SGRT_SET_AND, set, false));
+    uint32_t cursor = 0, words = 0;
+    REFUSED_ANSWER(sgrt_nodeset_next(s, os, &cursor).id == 0u, SGRT_ERR_INVALID_ARG,
+                   "sgrt_nodeset_next", "set", NONE);
+    REFUSED_ANSWER(sgrt_nodeset_next(s, set, NULL).id == 0u, SGRT_ERR_INVALID_ARG,
+                   "sgrt_nodeset_next", "cursor", NONE);
+    REFUSED_ANSWER(sgrt_nodeset_words(s, os, &words) == NULL, SGRT_ERR_INVALID_ARG,
+                   "sgrt_nodeset_words", "set", NONE);
+    REFUSED(sgrt_nodeset_destroy(s, os), SGRT_ERR_INVALID_ARG, "sgrt_nodeset_destroy",
+            "set is not a node set of this scene", NONE);
+    REFUSED(sgrt_nodeset_destroy(s, t_as_set), SGRT_ERR_INVALID_ARG, "sgrt_nodeset_destroy",
+            "set is a tracker", NONE);
+    QUIET(sgrt_nodeset_destroy(s, NULL));
+    /* Destroyed twice: the second is refused without reading the freed
+     * object (ASan would report it). */
+    sgrt_nodeset *gone = NULL;
+    QUIET(sgrt_nodeset_create(s, &gone));
+    QUIET(sgrt_nodeset_destroy(s, gone));
+    REFUSED(sgrt_nodeset_destroy(s, gone), SGRT_ERR_INVALID_ARG, "sgrt_nodeset_destroy",
+            "destroyed already", NONE);
+    sgrt_tracker *gone_t = NULL;
+    QUIET(sgrt_tracker_create(s, &gone_t));
+    QUIET(sgrt_tracker_destroy(s, gone_t));
+    REFUSED(sgrt_tracker_destroy(s, gone_t), SGRT_ERR_INVALID_ARG, "sgrt_tracker_destroy",
+            "destroyed already", NONE);
+
+    fn = "sgrt_scene_dump";
+    REFUSED(sgrt_scene_dump(s, NULL, NULL, SGRT_DUMP_DOT), SGRT_ERR_INVALID_ARG, fn, "write_fn",
+            NONE);
+    REFUSED(sgrt_scene_dump(s, refuse_write, NULL, (sgrt_dump_format)2), SGRT_ERR_INVALID_ARG, fn,
+            "format", NONE);
+    REFUSED(sgrt_scene_dump(s, refuse_write, NULL, SGRT_DUMP_JSON), SGRT_ERR_WRITE, fn, "write_fn",
+            NONE);
+    sgrt_scene_destroy(other);
+    end_scene_alloc(s, &ta);
+}
+
+/* ---- the table ---------------------------------------------------------------- */
+
+/* Destroy a tracker or node set with the wrong scene: refused with an error
+ * and reported; the object stays alive in its own scene. */
+static void table_destroy_wrong_scene(void)
+{
+    test_alloc ta, tb;
+    sgrt_scene *a = logged_scene(&ta, 0, 0), *b = logged_scene(&tb, 0, 0);
+    sgrt_node n;
+    OK(sgrt_node_create(a, NONE, &n));
+    sgrt_tracker *t = NULL;
+    sgrt_nodeset *set = NULL;
+    OK(sgrt_tracker_create(a, &t));
+    OK(sgrt_nodeset_create(a, &set));
+    OK(sgrt_nodeset_add(a, set, n));
+    const uint64_t frees = ta.frees + tb.frees;
+    REFUSED(sgrt_tracker_destroy(b, t), SGRT_ERR_INVALID_ARG, "sgrt_tracker_destroy", "t", NONE);
+    REFUSED(sgrt_nodeset_destroy(b, set), SGRT_ERR_INVALID_ARG, "sgrt_nodeset_destroy", "set",
+            NONE);
+    CHECK_EQ_U(ta.frees + tb.frees, frees);
+    /* Alive and working in a. */
+    OK(sgrt_tracker_check(a, t, NULL));
+    CHECK(sgrt_nodeset_has(a, set, n));
+    check_scene(a);
+    OK(sgrt_tracker_destroy(a, t));
+    OK(sgrt_nodeset_destroy(a, set));
+    end_scene_alloc(b, &tb);
+    end_scene_alloc(a, &ta);
+}
+
+/* Five separate changed slots: 0, 2, 4, 6, 8 of ten roots. */
+static sgrt_scene *five_changes(test_alloc *ta, sgrt_tracker **t)
+{
+    sgrt_scene *s = logged_scene(ta, 0, 0);
+    sgrt_node n[10];
+    for (int i = 0; i < 10; i++)
+        OK(sgrt_node_create(s, NONE, &n[i]));
+    sgrt_scene_update(s);
+    OK(sgrt_tracker_create(s, t));
+    sgrt_range drain[16];
+    bool more;
+    do
+        test_collect(s, *t, drain, 16, 0, &more);
+    while (more);
+    const float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1};
+    for (int i = 0; i < 10; i += 2)
+        OK(sgrt_node_set_local(s, n[i], m));
+    CHECK_EQ_U(sgrt_scene_update(s), 5);
+    return s;
+}
+
+/* Collect with the wrong scene: an error, reported, never "nothing
+ * changed"; the tracker keeps its changes for the right call. */
+static void table_collect_wrong_scene(void)
+{
+    test_alloc ta, tb;
+    sgrt_tracker *t;
+    sgrt_scene *s = five_changes(&ta, &t), *other = logged_scene(&tb, 0, 0);
+    sgrt_range r[8];
+    uint32_t n = 99;
+    bool more = true;
+    REFUSED(sgrt_tracker_collect(other, t, r, 8, 0, &n, &more), SGRT_ERR_INVALID_ARG,
+            "sgrt_tracker_collect", "t belongs to another scene", NONE);
+    CHECK(n == 0 && !more);
+    CHECK_EQ_U(test_collect(s, t, r, 8, 0, NULL), 5);
+    end_scene_alloc(other, &tb);
+    end_scene_alloc(s, &ta);
+}
+
+/* collect(max 4) with five ranges pending: four written, "more" apart; the
+ * entry after the fourth is never touched. */
+static void table_collect_count(void)
+{
+    test_alloc ta;
+    sgrt_tracker *t;
+    sgrt_scene *s = five_changes(&ta, &t);
+    sgrt_range r[5];
+    memset(r, 0xA5, sizeof r);
+    uint32_t n = 0;
+    bool more = false;
+    QUIET(sgrt_tracker_collect(s, t, r, 4, 0, &n, &more));
+    CHECK_EQ_U(n, 4);
+    CHECK(more);
+    CHECK(r[4].first == 0xA5A5A5A5u && r[4].count == 0xA5A5A5A5u);
+    for (uint32_t i = 0; i < n; i++)
+        CHECK(r[i].first == 2u * i && r[i].count == 1u);
+    QUIET(sgrt_tracker_collect(s, t, r, 4, 0, &n, &more));
+    CHECK(n == 1 && !more && r[0].first == 8u);
+    end_scene_alloc(s, &ta);
+}
+
+/* Keep the world array's pointer across growth: the storage version says
+ * when it moved. It changes exactly when the block does: growth (create,
+ * reserve, a relocating re-parent) and compaction, not updates, writes,
+ * destroys or hole reclamation (in place). */
+static void table_stale_world_array(void)
+{
+    test_alloc ta;
+    sgrt_scene *s = logged_scene(&ta, SGRT_SCENE_PREV_WORLD, 0);
+    sgrt_nodeset *set;
+    OK(sgrt_nodeset_create(s, &set));
+    CHECK_EQ_U(sgrt_scene_storage_version(NULL), 0);
+    uint64_t v = sgrt_scene_storage_version(s);
+    CHECK_EQ_U(v, 1);
+    const float *w = sgrt_scene_world_array(s, NULL);
+    const float *p = sgrt_scene_prev_world_array(s, NULL);
+    const uint32_t *words = sgrt_nodeset_words(s, set, NULL);
+    /* 64 slots fit the first block. */
+    sgrt_node n[200];
+    for (int i = 0; i < 64; i++)
+        OK(sgrt_node_create(s, NONE, &n[i]));
+    sgrt_scene_update(s);
+    CHECK_EQ_U(sgrt_scene_storage_version(s), v);
+    CHECK(sgrt_scene_world_array(s, NULL) == w);
+    /* The 65th node grows the block: every pointer moves with it. */
+    const uint64_t blocks = ta.calls;
+    OK(sgrt_node_create(s, NONE, &n[64]));
+    CHECK(ta.calls > blocks);
+    CHECK_EQ_U(sgrt_scene_storage_version(s), v + 1);
+    v = sgrt_scene_storage_version(s);
+    CHECK(sgrt_scene_world_array(s, NULL) != w);
+    CHECK(sgrt_scene_prev_world_array(s, NULL) != p);
+    CHECK(sgrt_nodeset_words(s, set, NULL) != words);
+    w = sgrt_scene_world_array(s, NULL);
+    /* Writes, updates, destroys, in-place reclamation: same block. */
+    sgrt__scene_set_hole_slack(s, 0);
+    const float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 3, 0, 0, 1};
+    OK(sgrt_node_set_local(s, n[5], m));
+    sgrt_scene_update(s);
+    for (int i = 0; i < 60; i += 2)
+        OK(sgrt_node_destroy(s, n[i]));
+    CHECK_EQ_U(sgrt_scene_storage_version(s), v);
+    CHECK(sgrt_scene_world_array(s, NULL) == w);
+    /* reserve past the capacity, then compact: two new blocks. */
+    OK(sgrt_scene_reserve(s, 1000));
+    CHECK_EQ_U(sgrt_scene_storage_version(s), v + 1);
+    OK(sgrt_scene_reserve(s, 10)); /* no growth */
+    CHECK_EQ_U(sgrt_scene_storage_version(s), v + 1);
+    OK(sgrt_scene_compact(s));
+    CHECK_EQ_U(sgrt_scene_storage_version(s), v + 2);
+    end_scene_alloc(s, &ta);
+}
+
+/* Forget sgrt_scene_update and read worlds: in validation mode the read
+ * says PENDING (out still holds the last update's world) and the array
+ * calls warn; after the update both are quiet. */
+static void table_forgot_update(void)
+{
+    test_alloc ta;
+    sgrt_scene *s = logged_scene(&ta, SGRT_SCENE_VALIDATE, 0);
+    sgrt_node a;
+    QUIET(sgrt_node_create(s, NONE, &a));
+    float m[16], out[16];
+    translation(1, 2, 3, m);
+    QUIET(sgrt_node_set_local(s, a, m));
+    REFUSED(sgrt_node_world(s, a, out), SGRT_ERR_PENDING, "sgrt_node_world", "node", a);
+    CHECK(memcmp(out, IDENTITY, sizeof out) == 0); /* the last update's, as without the flag */
+    log_reset();
+    (void)sgrt_scene_world_array(s, NULL);
+    expect_entry(__LINE__, "sgrt_scene_world_array", SGRT_OK, "sgrt_scene_update", NONE);
+    log_reset();
+    CHECK_EQ_U(sgrt_scene_update(s), 1);
+    QUIET(sgrt_node_world(s, a, out));
+    CHECK(memcmp(out, m, sizeof out) == 0);
+    (void)sgrt_scene_world_array(s, NULL);
+    CHECK_EQ_U(L.count, 0);
+    /* Without the flag: the same call, OK and silent (documented). */
+    test_alloc tb;
+    sgrt_scene *plain = logged_scene(&tb, 0, 0);
+    QUIET(sgrt_node_create(plain, NONE, &a));
+    QUIET(sgrt_node_set_local(plain, a, m));
+    QUIET(sgrt_node_world(plain, a, out));
+    (void)sgrt_scene_world_array(plain, NULL);
+    CHECK_EQ_U(L.count, 0);
+    end_scene_alloc(plain, &tb);
+    end_scene_alloc(s, &ta);
+}
+
+/* Read a world right after moving an ancestor: PENDING for the nodes below
+ * it; the others, and a new node whose world the update will not change,
+ * read OK. */
+static void table_moved_ancestor(void)
+{
+    test_alloc ta;
+    sgrt_scene *s = logged_scene(&ta, SGRT_SCENE_VALIDATE | SGRT_SCENE_PREV_WORLD, 0);
+    sgrt_node a, b, c, other, fresh;
+    QUIET(sgrt_node_create(s, NONE, &a));
+    QUIET(sgrt_node_create(s, a, &b));
+    QUIET(sgrt_node_create(s, b, &c));
+    QUIET(sgrt_node_create(s, NONE, &other));
+    sgrt_scene_update(s);
+    float m[16], out[16], now[16];
+    translation(0, 5, 0, m);
+    QUIET(sgrt_node_set_local(s, a, m));
+    QUIET(sgrt_node_create(s, other, &fresh)); /* under a node that did not move */
+    REFUSED(sgrt_node_world(s, c, out), SGRT_ERR_PENDING, "sgrt_node_world", "ancestor", c);
+    CHECK(out[13] == 0.0f);
+    QUIET(sgrt_node_world_now(s, c, now));
+    CHECK(now[13] == 5.0f);
+    QUIET(sgrt_node_world(s, other, out));
+    QUIET(sgrt_node_world(s, fresh, out));
+    log_reset();
+    (void)sgrt_scene_prev_world_array(s, NULL);
+    expect_entry(__LINE__, "sgrt_scene_prev_world_array", SGRT_OK, "sgrt_scene_update", NONE);
+    CHECK_EQ_U(sgrt_scene_update(s), 4);
+    QUIET(sgrt_node_world(s, c, out));
+    CHECK(memcmp(out, now, sizeof out) == 0);
+    end_scene_alloc(s, &ta);
+}
+
+static void run_inline(void *user, uint32_t count, void (*fn)(void *ctx, uint32_t i), void *ctx)
+{
+    (void)user;
+    for (uint32_t i = 0; i < count; i++)
+        fn(ctx, i);
+}
+
+/* The parallel update with an executor it cannot use runs serially and says
+ * so: NULL ex, NULL run or 0 workers always, 1 worker in validation mode. */
+static void table_unusable_executor(void)
+{
+    for (int validate = 0; validate < 2; validate++) {
+        test_alloc ta;
+        sgrt_scene *s = logged_scene(&ta, validate ? SGRT_SCENE_VALIDATE : 0u, 0);
+        sgrt_node n[4];
+        for (int i = 0; i < 4; i++)
+            QUIET(sgrt_node_create(s, i ? n[i - 1] : NONE, &n[i]));
+        const char *fn = "sgrt_scene_update_parallel";
+        const sgrt_executor no_run = {NULL, NULL, 4}, no_workers = {run_inline, NULL, 0};
+        const sgrt_executor one = {run_inline, NULL, 1};
+        float m[16];
+        log_reset();
+        CHECK_EQ_U(sgrt_scene_update_parallel(s, NULL), 4);
+        expect_entry(__LINE__, fn, SGRT_OK, "ex is NULL", NONE);
+        translation(1, 0, 0, m);
+        QUIET(sgrt_node_set_local(s, n[1], m));
+        log_reset();
+        CHECK_EQ_U(sgrt_scene_update_parallel(s, &no_run), 3);
+        expect_entry(__LINE__, fn, SGRT_OK, "ex->run is NULL", NONE);
+        translation(2, 0, 0, m);
+        QUIET(sgrt_node_set_local(s, n[2], m));
+        log_reset();
+        CHECK_EQ_U(sgrt_scene_update_parallel(s, &no_workers), 2);
+        expect_entry(__LINE__, fn, SGRT_OK, "ex->workers is 0", NONE);
+        translation(3, 0, 0, m);
+        QUIET(sgrt_node_set_local(s, n[3], m));
+        log_reset();
+        CHECK_EQ_U(sgrt_scene_update_parallel(s, &one), 1);
+        if (validate)
+            expect_entry(__LINE__, fn, SGRT_OK, "ex->workers is 1", NONE);
+        else
+            CHECK_EQ_U(L.count, 0);
+        end_scene_alloc(s, &ta);
+    }
+}
+
+/* Quaternions in w, x, y, z order or not normalised: validation mode
+ * refuses |q|^2 off 1 beyond the tolerance (single and batch, the batch
+ * naming the entry) and warns about the w, x, y, z identity. */
+static void table_quaternions(void)
+{
+    test_alloc ta;
+    sgrt_scene *s = logged_scene(&ta, SGRT_SCENE_VALIDATE, 0);
+    sgrt_node a, b, dead;
+    QUIET(sgrt_node_create(s, NONE, &a));
+    QUIET(sgrt_node_create(s, a, &b));
+    QUIET(sgrt_node_create(s, a, &dead));
+    QUIET(sgrt_node_destroy(s, dead));
+    float local[16];
+    const float t[3] = {1, 2, 3}, sc[3] = {1, 1, 1};
+    const char *fn = "sgrt_node_set_trs";
+    const float doubled[4] = {0, 0, 0, 2}, halfway[4] = {0.6f, 0, 0, 0.6f};
+    REFUSED(sgrt_node_set_trs(s, b, t, doubled, sc), SGRT_ERR_INVALID_ARG, fn, "q", b);
+    REFUSED(sgrt_node_set_trs(s, b, t, halfway, sc), SGRT_ERR_INVALID_ARG, fn, "unit length", b);
+    QUIET(sgrt_node_local(s, b, local));
+    CHECK(memcmp(local, IDENTITY, sizeof local) == 0); /* refused: nothing changed */
+    /* The tolerance, both sides (|q|^2 - 1 = 0.9 and 1.1 x 2^-10). */
+    const float inside[4] = {0, 0, 0, (float)sqrt(1.0 + 0.9 / 1024.0)};
+    const float outside[4] = {0, 0, 0, (float)sqrt(1.0 + 1.1 / 1024.0)};
+    QUIET(sgrt_node_set_trs(s, b, t, inside, sc));
+    REFUSED(sgrt_node_set_trs(s, b, t, outside, sc), SGRT_ERR_INVALID_ARG, fn, "q", b);
+    /* The identity written w, x, y, z: taken, with a warning. */
+    const float wxyz[4] = {1, 0, 0, 0};
+    log_reset();
+    OK(sgrt_node_set_trs(s, b, t, wxyz, sc));
+    expect_entry(__LINE__, fn, SGRT_OK, "x, y, z, w", b);
+    /* A unit quaternion: silent. */
+    rng r = {22};
+    float q[4];
+    random_unit_quat(&r, q);
+    QUIET(sgrt_node_set_trs(s, b, t, q, sc));
+
+    /* Batches: the first refused entry, whatever refuses it. */
+    fn = "sgrt_nodes_set_trs";
+    const float ts[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    const float scs[3][3] = {{1, 1, 1}, {1, 1, 1}, {1, 1, 1}};
+    const float qs[3][4] = {{0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0.5f, 0, 1}};
+    const sgrt_node good[3] = {a, b, a}, stale_last[3] = {a, b, dead}, stale_first[3] = {dead, b, a};
+    uint32_t at = 99;
+    REFUSED(sgrt_nodes_set_trs(s, 3, good, ts[0], qs[0], scs[0], &at), SGRT_ERR_INVALID_ARG, fn,
+            "q[*out_bad]", a);
+    CHECK_EQ_U(at, 2);
+    REFUSED(sgrt_nodes_set_trs(s, 3, stale_last, ts[0], qs[0], scs[0], &at), SGRT_ERR_INVALID_ARG, fn,
+            "q[*out_bad]", dead);
+    CHECK_EQ_U(at, 2);
+    REFUSED(sgrt_nodes_set_trs(s, 3, stale_first, ts[0], qs[0], scs[0], &at), SGRT_ERR_STALE_HANDLE, fn,
+            "nodes[*out_bad]", dead);
+    CHECK_EQ_U(at, 0);
+    const float qw[3][4] = {{0, 0, 0, 1}, {1, 0, 0, 0}, {-1, 0, 0, 0}};
+    log_reset();
+    OK(sgrt_nodes_set_trs(s, 3, good, ts[0], qw[0], scs[0], &at));
+    expect_entry(__LINE__, fn, SGRT_OK, "x, y, z, w", b); /* once, for the first */
+
+    /* Without the flag a non-unit quaternion is used as given (documented). */
+    test_alloc tb;
+    sgrt_scene *plain = logged_scene(&tb, 0, 0);
+    QUIET(sgrt_node_create(plain, NONE, &a));
+    QUIET(sgrt_node_set_trs(plain, a, t, doubled, sc));
+    QUIET(sgrt_nodes_set_trs(plain, 3, (const sgrt_node[3]){a, a, a}, ts[0], qs[0], scs[0], &at));
+    end_scene_alloc(plain, &tb);
+    end_scene_alloc(s, &ta);
+}
+
+/* A row-major matrix (translation in the last row): legal, so written, and
+ * the next update warns about it in validation mode. */
+static void table_row_major(void)
+{
+    test_alloc ta;
+    sgrt_scene *s = logged_scene(&ta, SGRT_SCENE_VALIDATE, 0);
+    sgrt_node a, b;
+    QUIET(sgrt_node_create(s, NONE, &a));
+    QUIET(sgrt_node_create(s, a, &b));
+    sgrt_scene_update(s);
+    float m[16];
+    memcpy(m, IDENTITY, sizeof m);
+    m[3] = 4.0f; /* row-major: x translation */
+    QUIET(sgrt_node_set_local(s, b, m));
+    log_reset();
+    CHECK_EQ_U(sgrt_scene_update(s), 1);
+    expect_entry(__LINE__, "sgrt_scene_update", SGRT_OK, "row-major", b);
+    QUIET(sgrt_node_set_local(s, b, IDENTITY));
+    log_reset();
+    CHECK_EQ_U(sgrt_scene_update(s), 1);
+    CHECK_EQ_U(L.count, 0);
+    end_scene_alloc(s, &ta);
+}
+
+int main(void)
+{
+    refusals_scene();
+    refusals_nodes();
+    refusals_transforms();
+    refusals_handoff();
+    table_destroy_wrong_scene();
+    table_collect_wrong_scene();
+    table_collect_count();
+    table_stale_world_array();
+    table_forgot_update();
+    table_moved_ancestor();
+    table_unusable_executor();
+    table_quaternions();
+    table_row_major();
+    return test_report("test_misuse");
+}
