@@ -312,14 +312,14 @@ static bool cull_measure(uint32_t n, int rounds, evictor *ev, cull_row *row)
     for (int round = -1; ok && round < rounds; round++) {
         evict(ev);
         double t0 = now_ns();
-        sgrt_scene_cull(s, (const float(*)[4])planes, 6, NULL, set, &st);
+        sgrt_scene_cull(s, planes[0], 6, NULL, set, &st);
         const double c_cold = now_ns() - t0;
         evict(ev);
         t0 = now_ns();
         sink += read_once(&a);
         const double r_cold = now_ns() - t0;
         t0 = now_ns();
-        sgrt_scene_cull(s, (const float(*)[4])planes, 6, NULL, set, &st);
+        sgrt_scene_cull(s, planes[0], 6, NULL, set, &st);
         const double c_warm = now_ns() - t0;
         t0 = now_ns();
         sink += read_once(&a);
@@ -454,10 +454,10 @@ static bool city_measure(int rounds, city_row *row)
     double ft[MAX_ROUNDS], tt[MAX_ROUNDS];
     for (int round = -1; ok && round < rounds; round++) {
         double t0 = now_ns();
-        sgrt_scene_cull(s[0], (const float(*)[4])planes, 6, NULL, set[0], &row->flat);
+        sgrt_scene_cull(s[0], planes[0], 6, NULL, set[0], &row->flat);
         const double f = now_ns() - t0;
         t0 = now_ns();
-        sgrt_scene_cull(s[1], (const float(*)[4])planes, 6, NULL, set[1], &row->tree);
+        sgrt_scene_cull(s[1], planes[0], 6, NULL, set[1], &row->tree);
         const double t = now_ns() - t0;
         if (round >= 0) {
             ft[round] = f / row->nodes;

@@ -1120,7 +1120,7 @@ int main(int argc, char **argv)
         staging = realloc(staging, (size_t)(slot_count + 1) * sizeof *staging);
         const upload_stats st = upload_changes(&g, s, tracker, &holder, &holder_cap, staging);
         sgrt_cull_stats cs;
-        if (sgrt_scene_cull(s, (const float(*)[4])planes, 6, NULL, visible, &cs) != SGRT_OK)
+        if (sgrt_scene_cull(s, planes[0], 6, NULL, visible, &cs) != SGRT_OK)
             return 1;
         const uint32_t draws = gpu_draw_visible(&g, &cam, s, visible);
         const size_t up = st.world_bytes + st.attr_bytes;

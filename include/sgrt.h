@@ -906,7 +906,8 @@ SGRT_API sgrt_result sgrt_node_set_bounds(sgrt_scene *s, sgrt_node node, const f
                                           const float half_extent[3]);
 
 /** Set `count` boxes as if sgrt_node_set_bounds were called for i = 0 ..
- *  count-1 in order. All or nothing: if any entry is refused (stale handle:
+ *  count-1 in order: center and half_extent hold 3 floats per entry, packed
+ *  (entry i at center + 3 * i; any alignment). All or nothing: if any entry is refused (stale handle:
  *  STALE_HANDLE; a value NaN, infinite, or a negative half extent:
  *  INVALID_ARG) nothing changes, that error is returned, and *out_bad
  *  (optional) receives the index of the first refused entry. nodes, center
@@ -915,8 +916,8 @@ SGRT_API sgrt_result sgrt_node_set_bounds(sgrt_scene *s, sgrt_node node, const f
  *  NULL, arrays NULL with count > 0, a scene without SGRT_SCENE_BOUNDS;
  *  *out_bad untouched), or the refused entry's error. */
 SGRT_API sgrt_result sgrt_nodes_set_bounds(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
-                                           const float (*center)[3],
-                                           const float (*half_extent)[3], uint32_t *out_bad);
+                                           const float *center, const float *half_extent,
+                                           uint32_t *out_bad);
 
 /** Take a node's box away: it becomes a pure transform again (invisible
  *  after the next update). A node without a box is left as it is. O(1);
@@ -991,7 +992,7 @@ typedef struct sgrt_cull_stats {
  *  Errors: INVALID_ARG (s, planes or out NULL; plane_count 0 or above 8; a
  *  plane with a value NaN or infinite; a set of another scene; a scene
  *  without SGRT_SCENE_BOUNDS), each leaving out unchanged. */
-SGRT_API sgrt_result sgrt_scene_cull(const sgrt_scene *s, const float (*planes)[4],
+SGRT_API sgrt_result sgrt_scene_cull(const sgrt_scene *s, const float *planes,
                                      uint32_t plane_count, const sgrt_nodeset *only,
                                      sgrt_nodeset *out, sgrt_cull_stats *out_stats);
 

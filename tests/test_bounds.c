@@ -74,7 +74,7 @@ static void refuse_all(sgrt_scene *s, sgrt_node n, log_capture *log)
         sgrt_result r;
         switch (k) {
         case 0: r = sgrt_node_set_bounds(s, n, ZERO3, ONE3); break;
-        case 1: r = sgrt_nodes_set_bounds(s, 1, &n, &ZERO3, &ONE3, NULL); break;
+        case 1: r = sgrt_nodes_set_bounds(s, 1, &n, ZERO3, ONE3, NULL); break;
         case 2: r = sgrt_node_clear_bounds(s, n); break;
         case 3: r = sgrt_node_bounds(s, n, a, b); break;
         case 4: r = sgrt_node_world_bounds(s, n, a, b); break;
@@ -157,13 +157,13 @@ static void test_refusals(void)
     float cs[4][3] = {{5, 5, 5}, {6, 6, 6}, {7, 7, 7}, {8, 8, 8}};
     float hs[4][3] = {{1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, -1, 1}};
     uint32_t out_bad = 99;
-    CHECK_RES(sgrt_nodes_set_bounds(s, 4, nodes, (const float(*)[3])cs, (const float(*)[3])hs,
+    CHECK_RES(sgrt_nodes_set_bounds(s, 4, nodes, cs[0], hs[0],
                                     &out_bad),
               SGRT_ERR_STALE_HANDLE);
     CHECK_EQ_U(out_bad, 2);
     check_logged(&log, SGRT_ERR_STALE_HANDLE, "sgrt_nodes_set_bounds");
     nodes[2] = a;
-    CHECK_RES(sgrt_nodes_set_bounds(s, 4, nodes, (const float(*)[3])cs, (const float(*)[3])hs,
+    CHECK_RES(sgrt_nodes_set_bounds(s, 4, nodes, cs[0], hs[0],
                                     &out_bad),
               SGRT_ERR_INVALID_ARG);
     CHECK_EQ_U(out_bad, 3);
@@ -174,7 +174,7 @@ static void test_refusals(void)
     CHECK(h[0] == -1.0f);
     CHECK_EQ_U(sgrt_scene_update(s), 0);
     out_bad = 77;
-    CHECK_RES(sgrt_nodes_set_bounds(s, 2, NULL, (const float(*)[3])cs, (const float(*)[3])hs,
+    CHECK_RES(sgrt_nodes_set_bounds(s, 2, NULL, cs[0], hs[0],
                                     &out_bad),
               SGRT_ERR_INVALID_ARG);
     CHECK_EQ_U(out_bad, 77);
@@ -182,7 +182,7 @@ static void test_refusals(void)
     OK(sgrt_nodes_set_bounds(s, 0, NULL, NULL, NULL, NULL));
     /* A good batch, a node given twice: its last box wins. */
     hs[3][1] = -0.0f;
-    OK(sgrt_nodes_set_bounds(s, 4, nodes, (const float(*)[3])cs, (const float(*)[3])hs,
+    OK(sgrt_nodes_set_bounds(s, 4, nodes, cs[0], hs[0],
                              &out_bad));
     CHECK_EQ_U(out_bad, 77);
     OK(sgrt_node_bounds(s, b, c, h));
@@ -565,7 +565,7 @@ static void test_update_and_trackers(void)
     CHECK(lo[0] == INFINITY && hi[0] == -INFINITY);
     got = collect_slots(s, t, slots, 256);
     CHECK(got == 1 && slots[0] == slot);
-    sgrt_nodes_set_bounds(s, 1, &n[10], &c2, &h2, NULL);
+    sgrt_nodes_set_bounds(s, 1, &n[10], c2, h2, NULL);
     /* A moved node: its world and box are recomputed, its slot reported once. */
     float m[16];
     random_affine(&R, m);
@@ -910,14 +910,14 @@ static void test_no_alloc(void)
             OK(sgrt_node_set_local(s, h[i], m));
             OK(sgrt_node_set_bounds(s, h[i], c, e));
         }
-        OK(sgrt_nodes_set_bounds(s, 1, &h[frame], &ZERO3, &ONE3, NULL));
+        OK(sgrt_nodes_set_bounds(s, 1, &h[frame], ZERO3, ONE3, NULL));
         OK(sgrt_node_clear_bounds(s, h[N - 1 - (uint32_t)frame]));
         if (frame % 2)
             (void)sgrt_scene_update(s);
         else
             (void)sgrt_scene_update_parallel(s, &ex);
         sgrt_cull_stats st;
-        OK(sgrt_scene_cull(s, planes, 6, NULL, vis, &st));
+        OK(sgrt_scene_cull(s, planes[0], 6, NULL, vis, &st));
         float lo[3], hi[3];
         OK(sgrt_node_world_bounds(s, h[frame], lo, hi));
         OK(sgrt_node_subtree_bounds(s, h[0], lo, hi));

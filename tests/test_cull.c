@@ -76,12 +76,12 @@ static void test_refusals(void)
         CHECK(st.visible == 7 && st.boxes_tested == 7);                                \
     } while (0)
     REFUSED(sgrt_scene_cull(s, NULL, 6, NULL, out, &st));
-    REFUSED(sgrt_scene_cull(s, (const float(*)[4])planes, 0, NULL, out, &st));
-    REFUSED(sgrt_scene_cull(s, (const float(*)[4])planes, 9, NULL, out, &st));
-    REFUSED(sgrt_scene_cull(s, (const float(*)[4])planes, UINT32_MAX, NULL, out, &st));
-    REFUSED(sgrt_scene_cull(s, (const float(*)[4])planes, 6, NULL, NULL, &st));
-    REFUSED(sgrt_scene_cull(s, (const float(*)[4])planes, 6, NULL, foreign, &st));
-    REFUSED(sgrt_scene_cull(s, (const float(*)[4])planes, 6, foreign, out, &st));
+    REFUSED(sgrt_scene_cull(s, planes[0], 0, NULL, out, &st));
+    REFUSED(sgrt_scene_cull(s, planes[0], 9, NULL, out, &st));
+    REFUSED(sgrt_scene_cull(s, planes[0], UINT32_MAX, NULL, out, &st));
+    REFUSED(sgrt_scene_cull(s, planes[0], 6, NULL, NULL, &st));
+    REFUSED(sgrt_scene_cull(s, planes[0], 6, NULL, foreign, &st));
+    REFUSED(sgrt_scene_cull(s, planes[0], 6, foreign, out, &st));
     const float bad[] = {NAN, INFINITY, -INFINITY};
     for (int k = 0; k < 8; k++)
         for (int c = 0; c < 4; c++)
@@ -90,20 +90,20 @@ static void test_refusals(void)
                 memcpy(planes[6], CUBE[0], sizeof CUBE[0]);
                 memcpy(planes[7], CUBE[1], sizeof CUBE[1]);
                 planes[k][c] = bad[v];
-                REFUSED(sgrt_scene_cull(s, (const float(*)[4])planes, 8, NULL, out, &st));
+                REFUSED(sgrt_scene_cull(s, planes[0], 8, NULL, out, &st));
             }
 #undef REFUSED
-    CHECK_RES(sgrt_scene_cull(plain, CUBE, 6, NULL, plain_set, &st), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_scene_cull(plain, CUBE[0], 6, NULL, plain_set, &st), SGRT_ERR_INVALID_ARG);
     check_logged(&log, SGRT_ERR_INVALID_ARG, fn);
-    CHECK_RES(sgrt_scene_cull(NULL, CUBE, 6, NULL, out, &st), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_scene_cull(NULL, CUBE[0], 6, NULL, out, &st), SGRT_ERR_INVALID_ARG);
     CHECK(log.entries == 0);
     /* The accepted edges: 1 and 8 planes, no stats. */
-    OK(sgrt_scene_cull(s, CUBE, 1, NULL, out, NULL));
+    OK(sgrt_scene_cull(s, CUBE[0], 1, NULL, out, NULL));
     CHECK(sgrt_nodeset_has(s, out, a) && sgrt_nodeset_has(s, out, b));
     memcpy(planes, CUBE, sizeof CUBE);
     memcpy(planes[6], CUBE[0], sizeof CUBE[0]);
     memcpy(planes[7], CUBE[1], sizeof CUBE[1]);
-    OK(sgrt_scene_cull(s, (const float(*)[4])planes, 8, NULL, out, &st));
+    OK(sgrt_scene_cull(s, planes[0], 8, NULL, out, &st));
     CHECK_EQ_U(st.visible, 2);
     CHECK(log.entries == 0);
     sgrt_scene_destroy(s);
@@ -264,7 +264,7 @@ static void test_exact(void)
             }
             const bool restrict_set = round % 4 == 1;
             sgrt_cull_stats st;
-            OK(sgrt_scene_cull(s, (const float(*)[4])planes, count, restrict_set ? only : NULL,
+            OK(sgrt_scene_cull(s, planes[0], count, restrict_set ? only : NULL,
                                out, &st));
             CHECK_EQ_U(st.visible, sgrt_nodeset_count(s, out));
             verify_cull(s, h, N, (const float(*)[4])planes, count, restrict_set ? only : NULL,
@@ -302,7 +302,7 @@ static void test_touching(void)
         }
         (void)sgrt_scene_update(s);
         const float planes[2][4] = {{1, 0, 0, 0}, {-1, 0, 0, (float)(4.0 * scales[sc])}};
-        OK(sgrt_scene_cull(s, planes, 2, NULL, out, NULL));
+        OK(sgrt_scene_cull(s, planes[0], 2, NULL, out, NULL));
         for (int i = 0; i < N; i++) {
             const int x0 = i - 2 - N / 2;       /* box [x0, x0 + 2] in units of w */
             const bool meets = x0 + 2 >= 0 && x0 <= 4;
@@ -337,29 +337,29 @@ static void test_membership(void)
     OK(sgrt_nodeset_create(s, &only));
     sgrt_cull_stats st;
     /* Before the first update nothing has a world box. */
-    OK(sgrt_scene_cull(s, CUBE, 6, NULL, out, &st));
+    OK(sgrt_scene_cull(s, CUBE[0], 6, NULL, out, &st));
     CHECK_EQ_U(st.visible, 0);
     (void)sgrt_scene_update(s);
-    OK(sgrt_scene_cull(s, CUBE, 6, NULL, out, &st));
+    OK(sgrt_scene_cull(s, CUBE[0], 6, NULL, out, &st));
     CHECK_EQ_U(st.visible, 3);
     CHECK(sgrt_nodeset_has(s, out, a) && !sgrt_nodeset_has(s, out, b));
     /* A new node, a cleared box: as of the last update. */
     const sgrt_node e = add(s, a);
     OK(sgrt_node_set_bounds(s, e, ORIGIN, UNIT));
     OK(sgrt_node_clear_bounds(s, c));
-    OK(sgrt_scene_cull(s, CUBE, 6, NULL, out, &st));
+    OK(sgrt_scene_cull(s, CUBE[0], 6, NULL, out, &st));
     CHECK(!sgrt_nodeset_has(s, out, e) && sgrt_nodeset_has(s, out, c));
     (void)sgrt_scene_update(s);
-    OK(sgrt_scene_cull(s, CUBE, 6, NULL, out, &st));
+    OK(sgrt_scene_cull(s, CUBE[0], 6, NULL, out, &st));
     CHECK(sgrt_nodeset_has(s, out, e) && !sgrt_nodeset_has(s, out, c));
     /* Destroyed: gone at once (its slot is dead). */
     OK(sgrt_node_destroy(s, d));
-    OK(sgrt_scene_cull(s, CUBE, 6, NULL, out, &st));
+    OK(sgrt_scene_cull(s, CUBE[0], 6, NULL, out, &st));
     CHECK_EQ_U(st.visible, 2);
     /* Restricted, in place: out = only. */
     OK(sgrt_nodeset_add(s, only, e));
     OK(sgrt_nodeset_add(s, only, b));
-    OK(sgrt_scene_cull(s, CUBE, 6, only, only, &st));
+    OK(sgrt_scene_cull(s, CUBE[0], 6, only, only, &st));
     CHECK(sgrt_nodeset_has(s, only, e) && !sgrt_nodeset_has(s, only, b) &&
           !sgrt_nodeset_has(s, only, a));
     CHECK_EQ_U(sgrt_nodeset_count(s, only), 1);
@@ -506,10 +506,10 @@ static void test_levels_api(void)
         random_planes(planes, count, 80.0);
         sgrt__scene_set_kernels(s, SGRT__LEVEL_SCALAR, NULL);
         sgrt_cull_stats s0, s1;
-        OK(sgrt_scene_cull(s, (const float(*)[4])planes, count, NULL, ref, &s0));
+        OK(sgrt_scene_cull(s, planes[0], count, NULL, ref, &s0));
         for (uint32_t level = SGRT__LEVEL_X4; level <= SGRT__LEVEL_MAX; level++) {
             sgrt__scene_set_kernels(s, level, NULL);
-            OK(sgrt_scene_cull(s, (const float(*)[4])planes, count, NULL, got, &s1));
+            OK(sgrt_scene_cull(s, planes[0], count, NULL, got, &s1));
             uint32_t nw0, nw1;
             const uint32_t *w0 = sgrt_nodeset_words(s, ref, &nw0), *w1 = sgrt_nodeset_words(s, got, &nw1);
             CHECK_MSG(nw0 == nw1 && memcmp(w0, w1, nw0 * sizeof *w0) == 0 &&
@@ -562,8 +562,8 @@ static void test_subtree(void)
         const double at[3] = {rng_range(&R, 0, 300), 0, rng_range(&R, 0, 300)};
         frustum_from_camera(eye, at, rng_range(&R, 0.3, 1.2), 1.5, 1.0, 500.0, planes);
         sgrt_cull_stats sf, st;
-        OK(sgrt_scene_cull(s[0], (const float(*)[4])planes, 6, NULL, flat, &sf));
-        OK(sgrt_scene_cull(s[1], (const float(*)[4])planes, 6, NULL, tree, &st));
+        OK(sgrt_scene_cull(s[0], planes[0], 6, NULL, flat, &sf));
+        OK(sgrt_scene_cull(s[1], planes[0], 6, NULL, tree, &st));
         CHECK(sf.subtrees_tested == 0 && st.subtrees_tested > 0);
         skipped += st.subtrees_skipped;
         accepted += st.subtrees_accepted;
@@ -594,23 +594,23 @@ static void test_subtree(void)
     const float planes[6][4] = {{1, 0, 0, -20}, {-1, 0, 0, 200}, {0, 1, 0, 50},
                                 {0, -1, 0, 50}, {0, 0, 1, 0}, {0, 0, -1, 100}};
     sgrt_cull_stats sf, st;
-    OK(sgrt_scene_cull(s[0], planes, 6, NULL, flat, &sf));
-    OK(sgrt_scene_cull(s[1], planes, 6, NULL, tree, &st));
+    OK(sgrt_scene_cull(s[0], planes[0], 6, NULL, flat, &sf));
+    OK(sgrt_scene_cull(s[1], planes[0], 6, NULL, tree, &st));
     CHECK(st.subtrees_tested == 0 && sf.visible == st.visible);
     for (uint32_t i = 0; i < N; i++)
         CHECK(sgrt_nodeset_has(s[0], flat, h[0][i]) == sgrt_nodeset_has(s[1], tree, h[1][i]));
     for (int k = 0; k < 2; k++)
         (void)sgrt_scene_update(s[k]);
-    OK(sgrt_scene_cull(s[1], planes, 6, NULL, tree, &st));
+    OK(sgrt_scene_cull(s[1], planes[0], 6, NULL, tree, &st));
     CHECK(st.subtrees_tested > 0);
     verify_cull(s[1], h[1], N, planes, 6, NULL, tree, "after a relocation and an update");
     /* A compaction: the same until the next update. */
     OK(sgrt_scene_compact(s[1]));
-    OK(sgrt_scene_cull(s[1], planes, 6, NULL, tree, &st));
+    OK(sgrt_scene_cull(s[1], planes[0], 6, NULL, tree, &st));
     CHECK(st.subtrees_tested == 0);
     verify_cull(s[1], h[1], N, planes, 6, NULL, tree, "after a compaction");
     (void)sgrt_scene_update(s[1]);
-    OK(sgrt_scene_cull(s[1], planes, 6, NULL, tree, &st));
+    OK(sgrt_scene_cull(s[1], planes[0], 6, NULL, tree, &st));
     CHECK(st.subtrees_tested > 0);
     verify_cull(s[1], h[1], N, planes, 6, NULL, tree, "after a compaction and an update");
     check_scene(s[1]);

@@ -646,7 +646,7 @@ static void op_bounds(void)
         }
     }
     if (k > 1)
-        expect(sgrt_nodes_set_bounds(scene, k, n, (const float(*)[3])c, (const float(*)[3])e,
+        expect(sgrt_nodes_set_bounds(scene, k, n, c[0], e[0],
                                      NULL),
                SGRT_OK, "sgrt_nodes_set_bounds");
     else
@@ -741,7 +741,7 @@ static void op_cull(void)
         planes[k][3] = (float)rng_range(&R, -30, 30);
     }
     sgrt_cull_stats st;
-    expect(sgrt_scene_cull(scene, (const float(*)[4])planes, count, NULL, out, &st), SGRT_OK,
+    expect(sgrt_scene_cull(scene, planes[0], count, NULL, out, &st), SGRT_OK,
            "sgrt_scene_cull");
     stats_culls++;
     const uint32_t n = live_count();

@@ -382,7 +382,7 @@ sgrt_result sgrt_node_set_bounds(sgrt_scene *s, sgrt_node node, const float cent
 }
 
 sgrt_result sgrt_nodes_set_bounds(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
-                                  const float (*center)[3], const float (*half_extent)[3],
+                                  const float *center, const float *half_extent,
                                   uint32_t *out_bad)
 {
     static const char fn[] = "sgrt_nodes_set_bounds";
@@ -399,7 +399,7 @@ sgrt_result sgrt_nodes_set_bounds(sgrt_scene *s, uint32_t count, const sgrt_node
         if (sgrt__resolve(s, nodes[i]) == SGRT__NONE)
             r = sgrt__fail(s, SGRT_ERR_STALE_HANDLE, fn,
                            "nodes[*out_bad] is not a live node of this scene", nodes[i]);
-        else if (!box_ok(center[i], half_extent[i]))
+        else if (!box_ok(center + 3u * i, half_extent + 3u * i))
             r = sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
                            "center or half_extent of entry *out_bad is not finite, or a half "
                            "extent is negative",
@@ -411,7 +411,7 @@ sgrt_result sgrt_nodes_set_bounds(sgrt_scene *s, uint32_t count, const sgrt_node
         }
     }
     for (uint32_t i = 0; i < count; i++)
-        put_box(s, sgrt__resolve(s, nodes[i]), center[i], half_extent[i]);
+        put_box(s, sgrt__resolve(s, nodes[i]), center + 3u * i, half_extent + 3u * i);
     return SGRT_OK;
 }
 

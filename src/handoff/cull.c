@@ -155,10 +155,11 @@ static void walk(const sgrt_scene *s, const prepared *p, uint32_t nw, uint32_t *
     }
 }
 
-sgrt_result sgrt_scene_cull(const sgrt_scene *s, const float (*planes)[4], uint32_t plane_count,
+sgrt_result sgrt_scene_cull(const sgrt_scene *s, const float *plane_floats, uint32_t plane_count,
                             const sgrt_nodeset *only, sgrt_nodeset *out, sgrt_cull_stats *out_stats)
 {
     static const char fn[] = "sgrt_scene_cull";
+    const float(*planes)[4] = (const float(*)[4])(const void *)plane_floats;
     if (!s)
         return SGRT_ERR_INVALID_ARG;
     if (!s->st.b_has)

@@ -1589,7 +1589,7 @@ static void do_bad_args(fscene *f, const fscene *other, reader *r)
     ENSURE(sgrt_node_set_bounds(NULL, h, m, m) == SGRT_ERR_INVALID_ARG, "set_bounds(NULL)");
     ENSURE(sgrt_node_clear_bounds(NULL, h) == SGRT_ERR_INVALID_ARG, "clear_bounds(NULL)");
     ENSURE(sgrt_node_world_bounds(NULL, h, m, m) == SGRT_ERR_INVALID_ARG, "world_bounds(NULL)");
-    ENSURE(sgrt_scene_cull(NULL, (const float(*)[4])m, 1, NULL, NULL, NULL) == SGRT_ERR_INVALID_ARG,
+    ENSURE(sgrt_scene_cull(NULL, m[0], 1, NULL, NULL, NULL) == SGRT_ERR_INVALID_ARG,
            "cull(NULL)");
     sgrt_scene_destroy(NULL);
 
@@ -2099,8 +2099,8 @@ static void do_bounds(fscene *f, const fscene *other, reader *r)
                 bad = i, want = SGRT_ERR_INVALID_ARG;
         }
         uint32_t out_bad = UINT32_MAX;
-        const sgrt_result rc = sgrt_nodes_set_bounds(f->s, k, nodes, (const float(*)[3])c,
-                                                     (const float(*)[3])x, &out_bad);
+        const sgrt_result rc = sgrt_nodes_set_bounds(f->s, k, nodes, c[0],
+                                                     x[0], &out_bad);
         if (!f->bounds_on) {
             ENSURE(rc == SGRT_ERR_INVALID_ARG && out_bad == UINT32_MAX, "batch bounds: %s",
                    sgrt_result_str(rc));
@@ -2175,7 +2175,7 @@ static void do_cull(fscene *f, const fscene *other, reader *r)
     sgrt_cull_stats st;
     const bool stats = u8(r) & 1u;
     const uint64_t calls0 = f->fa.calls;
-    const sgrt_result rc = sgrt_scene_cull(f->s, (const float(*)[4])planes, count, only, out,
+    const sgrt_result rc = sgrt_scene_cull(f->s, planes[0], count, only, out,
                                            stats ? &st : NULL);
     ENSURE(f->fa.calls == calls0, "a cull allocated");
     if (!f->bounds_on || count == 0 || count > 8u || ko < 0 || (only && kq < 0) || !finite) {

@@ -676,7 +676,7 @@ static void bounds_checkpoint(run *R, sgrt_nodeset *set)
     }
     for (int k = 0; k < 3; k++) {
         sgrt_cull_stats st;
-        const sgrt_result r = sgrt_scene_cull(R->s, frusta[k], 6, NULL, set, &st);
+        const sgrt_result r = sgrt_scene_cull(R->s, frusta[k][0], 6, NULL, set, &st);
         log_result(R, r);
         fnv_u32(&f, st.visible);
         for (uint32_t i = 0; i < M.created; i++)
