@@ -64,7 +64,7 @@ if CC=clang setup "$fz" -Dfuzz=true --buildtype=debugoptimized \
   # New inputs go to a scratch directory; the checked-in corpus is only read.
   work="$fz/corpus-work"
   mkdir -p "$work" "$fz/artifacts"
-  if "$fz/tests/fuzz/fuzz_ops" -runs=0 tests/fuzz/corpus >"$fz/hostile-corpus.log" 2>&1; then
+  if "$fz/tests/fuzz/fuzz_ops" -runs=0 -artifact_prefix="$fz/artifacts/" tests/fuzz/corpus >"$fz/hostile-corpus.log" 2>&1; then
     record corpus pass "$(ls tests/fuzz/corpus | wc -l) seed inputs replayed"
   else
     tail -30 "$fz/hostile-corpus.log"

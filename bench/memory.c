@@ -91,7 +91,7 @@ bool bench_memory_print(FILE *out, uint32_t n)
             sgrt_nodeset *set;
             sgrt_writer *w;
             ok = sgrt_tracker_create(s, &t) == SGRT_OK && sgrt_nodeset_create(s, &set) == SGRT_OK &&
-                 sgrt_writer_create(s, n, h, &w) == SGRT_OK;
+                 sgrt_writer_create(s, n, h, 0, &w) == SGRT_OK;
         }
         if (ok && sh->compact)
             ok = sgrt_scene_compact(s) == SGRT_OK;

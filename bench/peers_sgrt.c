@@ -5,9 +5,16 @@
  * matrices (the game copies each local straight into the scene's storage,
  * as flat's game writes its own array, and commits in chunks while the
  * locals are in cache) and with sgrt_writer_set_trs for TRS; a 1 % frame's
- * nodes change every frame, so it goes through sgrt_nodes_set_local. */
+ * nodes change every frame, so it goes through sgrt_nodes_set_local. A
+ * writer of whole subtrees (every node: all, trs100, skeletons) computes
+ * worlds in the write (SGRT_WRITER_WORLDS_NOW: the update takes them as
+ * they are); trs10's scattered nodes, whose parents mostly wait for the
+ * update, get a plain writer. SGRT_BENCH_WRITER=plain binds plain writers
+ * everywhere, SGRT_BENCH_WRITER=now compute-now writers everywhere (an A/B
+ * of the flag). */
 #include "peers_sgrt.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static uint32_t single_local(sgrt_scene *s, void *bound, const peers_input *in)
@@ -30,11 +37,17 @@ static uint32_t single_trs(sgrt_scene *s, void *bound, const peers_input *in)
 
 static void *writer_bind(sgrt_scene *s, const sgrt_node *nodes, uint32_t count)
 {
+    const char *env = getenv("SGRT_BENCH_WRITER");
+    const bool whole = count == sgrt_scene_node_count(s);
+    const bool now = env && strcmp(env, "plain") == 0 ? false
+                     : env && strcmp(env, "now") == 0 ? true
+                                                      : whole;
+    const uint32_t flags = now ? (uint32_t)SGRT_WRITER_WORLDS_NOW : 0u;
     sgrt_writer *w = NULL;
-    return sgrt_writer_create(s, count, nodes, &w) == SGRT_OK ? w : NULL;
+    return sgrt_writer_create(s, count, nodes, flags, &w) == SGRT_OK ? w : NULL;
 }
 
-static void writer_unbind(sgrt_scene *s, void *bound) { sgrt_writer_destroy(s, bound); }
+static void writer_unbind(sgrt_scene *s, void *bound) { (void)sgrt_writer_destroy(s, bound); }
 
 /* Commit every COMMIT_CHUNK entries: the check re-reads the locals, which
  * are still in L1 then (16 KiB). */
@@ -70,4 +83,4 @@ const peers_sgrt_writer peers_sgrt_single = {"sgrt_node_set_local", "sgrt_node_s
                                              NULL, single_local, single_trs};
 const peers_sgrt_writer peers_sgrt_batch = {
     "sgrt_writer in place (begin, copy, commit; 1%: sgrt_nodes_set_local)",
-    "sgrt_writer_set_trs", writer_bind, writer_unbind, batch_local, batch_trs};
+    "sgrt_writer_set_trs (WORLDS_NOW on whole subtrees: all, trs100, skeletons)", writer_bind, writer_unbind, batch_local, batch_trs};

@@ -160,7 +160,9 @@ void bench_report_peers_print(FILE *out, const bench_results *res)
     }
     fprintf(out,
             "  P1: tree frames against flat; P2: skeletons against fused; P3: 1%% frames against\n"
-            "  flat; P4: per write, the single calls' writes / the batch call's (writes only).\n");
+            "  flat; P4: per write, the single calls' writes / the batch call's (writes only; on\n"
+            "  all and trs100 the batch writer computes the worlds too, SGRT_WRITER_WORLDS_NOW,\n"
+            "  which the single calls leave to the update).\n");
     if (res->quick)
         fprintf(out, "  quick run: tree-64K and skel-1000x64 only.\n");
     bool skel = false;

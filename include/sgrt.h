@@ -468,18 +468,53 @@ SGRT_API sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t count, const sgr
  *  created on; sgrt_scene_destroy frees the writers still alive. */
 typedef struct sgrt_writer sgrt_writer;
 
+/** Options of sgrt_writer_create. */
+typedef enum sgrt_writer_flags {
+    /** Compute worlds in the write: each write (sgrt_writer_set_local,
+     *  sgrt_writer_set_trs, sgrt_writer_commit) computes the world of every
+     *  entry it marks, chunk by chunk while the local is in cache, wherever
+     *  the parent's world is final already: the entry is a root, its parent
+     *  is an entry computed before it in this write, or its parent has not
+     *  moved since the last update. The next update takes those worlds as
+     *  they are (they count in its result, trackers and previous worlds see
+     *  them as recomputed, boxes follow) and recomputes the rest as usual:
+     *  the entries under a node that moved and was not computed, the
+     *  entries' descendants that are not entries. The results, bit for bit,
+     *  are those of a plain writer and the update.
+     *    Between the write and the next update the computed worlds are
+     *  visible (sgrt_node_world, the world array), and so are their
+     *  previous worlds with SGRT_SCENE_PREV_WORLD (the prev array's entries
+     *  of those nodes already hold the last update's worlds). A later call
+     *  that moves something above a computed world (a write, a
+     *  re-parenting) is noticed: the update recomputes what it changed.
+     *  Works when the entries are in increasing slot order (created parent
+     *  before child, one after another: a skeleton's joints, a subtree's
+     *  nodes depth-first); otherwise, and after moves that break that
+     *  order, the writer writes as a plain one (validation mode warns).
+     *  Cost: the update's work for those nodes, moved into the write; the
+     *  frame saves the update's second pass over their matrices. On a
+     *  parallel update, that work is done on the writing thread instead. */
+    SGRT_WRITER_WORLDS_NOW = 1
+} sgrt_writer_flags;
+
 /** Create a writer for nodes[0 .. count-1] (count > 0), in the order the
  *  system's data comes in; a node may appear more than once (its last
  *  entry wins, as in sgrt_nodes_set_local). Entries that follow each other
  *  in slot order write fastest: nodes created in that order (a skeleton's
- *  joints parent before child, depth-first) are. Memory: 8 bytes per entry.
- *  Allocates. Errors: INVALID_ARG (s, nodes or out NULL, count 0),
- *  STALE_HANDLE (a node is not live), NOMEM. */
+ *  joints parent before child, depth-first) are. `flags`: 0 or
+ *  SGRT_WRITER_WORLDS_NOW (above). Memory: 8 bytes per entry.
+ *  Allocates. Errors: INVALID_ARG (s, nodes or out NULL, count 0, a flag
+ *  that is not an sgrt_writer_flags), STALE_HANDLE (a node is not live),
+ *  NOMEM. */
 SGRT_API sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
-                                        sgrt_writer **out);
+                                        uint32_t flags, sgrt_writer **out);
 
-/** Destroy a writer of `s`. NULL w is a no-op. O(writers). */
-SGRT_API void sgrt_writer_destroy(sgrt_scene *s, sgrt_writer *w);
+/** Destroy a writer of `s`. NULL w is a no-op (SGRT_OK). w is looked up
+ *  among the scene's writers by address before it is read: a writer of
+ *  another scene, or one destroyed already, is refused and nothing is
+ *  freed. O(writers); never allocates. Errors: INVALID_ARG (s NULL, w not a
+ *  live writer of s). */
+SGRT_API sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writer *w);
 
 /** Set the locals of all the writer's entries, as sgrt_nodes_set_local with
  *  the writer's nodes: `local` holds one matrix per entry, 16 floats each,

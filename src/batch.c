@@ -20,9 +20,13 @@ struct sgrt_writer {
     const sgrt_scene *scene; /* owner, to refuse writers of another scene */
     uint32_t kind;           /* SGRT__KIND_WRITER */
     uint32_t count;
+    uint32_t flags;          /* SGRT_WRITER_* */
     uint64_t slots_version; /* the scene's slots_version when slots[] was resolved */
     sgrt_node *nodes;
     uint32_t *slots;
+    /* slots[] strictly increase (set with slots[]): a compute-now write
+     * can take the entries in order, parents before children. */
+    bool ordered;
     size_t block_size; /* nodes and slots, one allocation */
     /* What sgrt_writer_begin handed out: the storage block and slots
      * version the in-place writes go to. */
@@ -85,6 +89,19 @@ static inline const float *chunk_matrices(const sgrt_scene *s, const source *src
     return buf;
 }
 
+/* The checking pass over one chunk: the index of its first matrix with an
+ * element NaN or infinite, n when none. TRS inputs whose matrices are
+ * surely finite (the kernel's trs_fits) are not converted: the writing pass
+ * does that. Others are converted here and their matrices checked. */
+static inline uint32_t chunk_bad(const sgrt_scene *s, const source *src, uint32_t base,
+                                 uint32_t n, float *buf)
+{
+    if (!src->m && s->k.trs_fits(src->t + 3u * (size_t)base, src->q + 4u * (size_t)base,
+                                 src->scale + 3u * (size_t)base, n))
+        return n;
+    return s->k.check16(chunk_matrices(s, src, base, n, buf), NULL, n);
+}
+
 /* The writing pass over one chunk: store where the bits differ, mark what
  * changed. `ahead` more slots follow slot[n - 1] (the next chunk's):
  * store16 fetches their locals while it works. */
@@ -101,15 +118,15 @@ static inline void write_chunk(sgrt_scene *s, const uint32_t *slot, uint32_t n, 
  * tail again. */
 static uint64_t scratch_entries(const sgrt_scene *s) { return 2u * (uint64_t)s->st.cap; }
 
-/* The checking pass over one chunk: the matrices first (check16 says which
- * is bad), then the handles, resolved into slot[] with the handle entries
- * fetched SGRT__WRITE_AHEAD ahead. Returns SGRT_OK, or the first refused
- * entry's error with its index in *at. */
+/* The checking pass over one chunk: `bad` is its first entry whose matrix
+ * is refused (chunk_bad; n when none), then the handles before it are
+ * resolved into slot[] with the handle entries fetched SGRT__WRITE_AHEAD
+ * ahead. Returns SGRT_OK, or the first refused entry's error with its
+ * index in *at. */
 static sgrt_result check_chunk(const sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
-                               uint32_t base, uint32_t n, const float *m, uint32_t *slot,
+                               uint32_t base, uint32_t n, uint32_t bad, uint32_t *slot,
                                uint32_t *at)
 {
-    const uint32_t bad = s->k.check16(m, NULL, n);
     for (uint32_t j = 0; j < bad; j++) {
         const uint32_t i = base + j;
         if (i + SGRT__WRITE_AHEAD < count)
@@ -139,7 +156,7 @@ static sgrt_result nodes_write(sgrt_scene *s, uint32_t count, const sgrt_node *n
     for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n) {
         uint32_t *slot = base + (uint64_t)n <= kept ? s->st.scratch + base : slots;
         const sgrt_result r =
-            check_chunk(s, count, nodes, base, n, chunk_matrices(s, src, base, n, buf), slot, &at);
+            check_chunk(s, count, nodes, base, n, chunk_bad(s, src, base, n, buf), slot, &at);
         if (r != SGRT_OK && at < qbad)
             return refuse(s, src->function, nodes[at], out_bad, at, r,
                           src->m ? local_bad : trs_bad);
@@ -219,18 +236,24 @@ static sgrt_result refresh(const sgrt_scene *s, sgrt_writer *w, uint32_t *at)
             return SGRT_ERR_STALE_HANDLE;
         }
     }
+    w->ordered = true;
+    for (uint32_t i = 1; i < w->count && w->ordered; i++)
+        w->ordered = w->slots[i - 1] < w->slots[i];
     w->slots_version = s->slots_version;
     return SGRT_OK;
 }
 
 sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
-                               sgrt_writer **out)
+                               uint32_t flags, sgrt_writer **out)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
-    if (!nodes || !out || !count)
+    if (!nodes || !out || !count || (flags & ~(uint32_t)SGRT_WRITER_WORLDS_NOW))
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
-                          !count ? "count is 0" : !nodes ? "nodes is NULL" : "out is NULL",
+                          !count   ? "count is 0"
+                          : !nodes ? "nodes is NULL"
+                          : !out   ? "out is NULL"
+                                   : "flags holds a bit that is not an sgrt_writer_flags",
                           SGRT_NULL_NODE);
     for (uint32_t i = 0; i < count; i++)
         if (sgrt__resolve(s, nodes[i]) == SGRT__NONE)
@@ -249,6 +272,7 @@ sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *n
     w->scene = s;
     w->kind = SGRT__KIND_WRITER;
     w->count = count;
+    w->flags = flags;
     w->block_size = size;
     w->nodes = (sgrt_node *)(void *)(block + sizeof *w);
     w->slots = (uint32_t *)(void *)(w->nodes + count);
@@ -257,6 +281,11 @@ sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *n
     w->slots_version = s->slots_version + 1u; /* resolve now */
     (void)refresh(s, w, &at); /* every node was checked live above */
     sgrt__registry_add_writer(s, w);
+    if ((flags & SGRT_WRITER_WORLDS_NOW) && !w->ordered && SGRT__VALIDATING(s))
+        sgrt__warn(s, __func__,
+                   "SGRT_WRITER_WORLDS_NOW with entries out of slot order: the writer writes "
+                   "as a plain one (list the nodes parent before child, in creation order)",
+                   SGRT_NULL_NODE);
     *out = w;
     return SGRT_OK;
 }
@@ -267,19 +296,256 @@ void sgrt__writer_free(sgrt_scene *s, sgrt_writer *w)
     sgrt__free(&s->alloc, w, w->block_size);
 }
 
-void sgrt_writer_destroy(sgrt_scene *s, sgrt_writer *w)
+sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writer *w)
 {
+    if (!s)
+        return SGRT_ERR_INVALID_ARG;
     if (!w)
-        return;
+        return SGRT_OK;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
     /* Looked up by address first: a writer of another scene, or destroyed
      * already, is never read. */
-    if (!sgrt__registry_lists_writer(s, w)) {
-        (void)sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
-                         "w is not a live writer of s: of another scene, or destroyed", SGRT_NULL_NODE);
-        return;
-    }
+    if (!sgrt__registry_lists_writer(s, w))
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          "w is not a live writer of s: of another scene, or destroyed",
+                          SGRT_NULL_NODE);
     sgrt__registry_remove_writer(s, w);
     sgrt__writer_free(s, w);
+    return SGRT_OK;
+}
+
+/* ---- compute-now writes (SGRT_WRITER_WORLDS_NOW) ----------------------------- */
+
+/* The entries a compute-now write marks before the update kernel computes
+ * their worlds: 8 chunks, 16 KiB of locals and as many of worlds, still in
+ * L1 (a kernel call per chunk costs more than its walk saves). */
+#define NOW_BATCH (8u * CHUNK)
+
+/* One compute-now write: its number among the writes since the last update
+ * (0: the write is a plain one), and the update kernel's view, walking the
+ * scene's `work` bits (zero between calls) over the entries marked since
+ * the last kernel call: `batched` of them, the worlds to compute lying in
+ * slots [first, last]. */
+typedef struct now_write {
+    uint16_t number;
+    uint32_t batched, first, last;
+    sgrt__bounds_view bounds;
+    sgrt__update_view view;
+} now_write;
+
+/* Whether this write of w, from entry `first` on, computes worlds, and if so
+ * its start: a write reaching below early worlds casts doubt on them. */
+static void now_begin(sgrt_scene *s, const sgrt_writer *w, uint32_t first, now_write *nw)
+{
+    nw->number = 0;
+    if (!(w->flags & SGRT_WRITER_WORLDS_NOW) || !w->ordered || s->early_writes == UINT16_MAX)
+        return;
+    if (w->slots[first] < s->early_end)
+        s->early_doubt = true;
+    nw->number = ++s->early_writes;
+    nw->batched = 0;
+    nw->first = nw->last = SGRT__NONE;
+    sgrt__storage *st = &s->st;
+    sgrt__bounds_view_of(s, &nw->bounds);
+    const sgrt__update_view v = {
+        (const float(*)[16])st->local, st->world, st->parent, st->work, st->work_sum,
+        0, 0, st->b_has ? &nw->bounds : NULL,
+    };
+    nw->view = v;
+}
+
+/* The most ancestors parent_final looks at above a clean parent. */
+#define FINAL_WALK 4u
+
+/* Whether the world of p, the parent of an entry being marked, is final: a
+ * root's; an early world; a clean one below no dirty node. A clean node
+ * before close_from is below none; past it, its ancestors are looked at (at
+ * most FINAL_WALK of them) until one lies before close_from (final), or
+ * one is dirty (not: p's world waits for the update). */
+static inline bool parent_final(const sgrt_scene *s, uint32_t p)
+{
+    if (p != SGRT__NONE && sgrt__bit_get(s->st.dirty, p))
+        return sgrt__bit_get(s->st.early, p);
+    for (uint32_t steps = 0; p != SGRT__NONE && p >= s->close_from; steps++) {
+        if (steps == FINAL_WALK || sgrt__bit_get(s->st.dirty, p))
+            return false;
+        p = s->st.parent[p];
+    }
+    return true;
+}
+
+/* The compute-now pass over a chunk of n entries in consecutive slots
+ * [a, a + n), all of which moved (a skeleton's joints, a subtree written
+ * whole): each is marked, and its parent is either an entry before it in
+ * the run or lies before the run. When every parent before the run is
+ * final, so is every world of the run, and the marks are made a word at a
+ * time. Returns false (nothing done) when one is not. */
+static bool now_run(sgrt_scene *s, uint32_t a, uint32_t n, uint16_t number, uint32_t *last)
+{
+    sgrt__storage *st = &s->st;
+    const uint32_t *parent = st->parent + a;
+    uint32_t heads = 0; /* entries whose parent lies before the run (or none) */
+    for (uint32_t j = 0; j < n; j++)
+        heads |= (uint32_t)(parent[j] + 1u <= a) << j;
+    for (uint32_t h = heads; h; h &= h - 1u)
+        if (!parent_final(s, parent[sgrt__ctz32(h)]))
+            return false;
+    for (uint32_t x = a, end = a + n; x < end;) {
+        const uint32_t w = x >> 5, lo = x & 31u;
+        const uint32_t k = end - x < 32u - lo ? end - x : 32u - lo;
+        const uint32_t bits = (k == 32u ? ~0u : ((1u << k) - 1u)) << lo;
+        const uint32_t pend = st->inner[w] & bits & ~st->dirty[w];
+        st->dirty[w] |= bits;
+        sgrt__bit_set(st->dirty_sum, w);
+        st->early[w] |= bits;
+        st->work[w] |= bits;
+        sgrt__bit_set(st->work_sum, w);
+        if (pend)
+            sgrt__dirty_pend(s, w, pend);
+        if (st->prev_world) {
+            uint32_t save = bits & ~st->prev_kept[w];
+            SGRT__FOR_EACH_IN_WORD(w, save, i,
+                memcpy(st->prev_world[i], st->world[i], sizeof st->prev_world[i]);)
+            st->prev_kept[w] |= bits;
+            sgrt__bit_set(st->prev_kept_sum, w);
+        }
+        x += k;
+    }
+    for (uint32_t j = 0; j < n; j++)
+        st->early_write[a + j] = number;
+    *last = a + n - 1u;
+    return true;
+}
+
+/* The compute-now marks of n entries in increasing slots after their locals
+ * were stored, entry by entry: `moved` has bit j when entry base + j was written (store16's
+ * bits; all of a commit's). An entry is marked when it moved or its parent
+ * is dirty (a parent this write marked leaves no closure pending for the
+ * entries below it), and its world is computed now when its parent's is
+ * final: a root; an early world (computed by this write before, or by an
+ * earlier one: the update checks that under doubt); a clean parent below no
+ * pending closure. The others are left to the update.
+ *   The bits of the entries' current word are kept in locals (entries in
+ * one word are the common case, and a parent in the same word is read from
+ * them), written back when the word changes. Returns the last entry whose
+ * world is to be computed (its `work` bit set), SGRT__NONE when none. */
+static uint32_t now_scan(sgrt_scene *s, const uint32_t *slot, uint32_t n, uint32_t moved,
+                         uint16_t number)
+{
+    sgrt__storage *st = &s->st;
+    uint32_t last = SGRT__NONE;
+    const uint32_t *parent = st->parent;
+    uint16_t *early_write = st->early_write;
+    const bool prev = st->prev_world != NULL;
+    /* The current word: its dirty, early and inner bits as they become, the
+     * worlds to compute, the marked nodes with children to pend. */
+    uint32_t cw = slot[0] >> 5;
+    uint32_t dirty = st->dirty[cw], early = st->early[cw], inner = st->inner[cw];
+    uint32_t work = 0, pend = 0;
+#define STORE_WORD()                                                                   \
+    do {                                                                               \
+        st->dirty[cw] = dirty;                                                         \
+        if (dirty)                                                                     \
+            sgrt__bit_set(st->dirty_sum, cw);                                          \
+        st->early[cw] = early;                                                         \
+        if (work) {                                                                    \
+            st->work[cw] |= work;                                                      \
+            sgrt__bit_set(st->work_sum, cw);                                           \
+        }                                                                              \
+        if (pend)                                                                      \
+            sgrt__dirty_pend(s, cw, pend);                                             \
+    } while (0)
+    for (uint32_t j = 0; j < n; j++) {
+        const uint32_t x = slot[j], p = parent[x];
+        if (x >> 5 != cw) {
+            STORE_WORD();
+            cw = x >> 5;
+            dirty = st->dirty[cw], early = st->early[cw], inner = st->inner[cw];
+            work = pend = 0;
+        }
+        uint32_t pd, pe; /* the parent's dirty and early bits */
+        if (p >> 5 == cw) { /* SGRT__NONE >> 5 is no word */
+            pd = dirty >> (p & 31u), pe = early >> (p & 31u);
+        } else if (p != SGRT__NONE) {
+            pd = st->dirty[p >> 5] >> (p & 31u), pe = st->early[p >> 5] >> (p & 31u);
+        } else {
+            pd = pe = 0;
+        }
+        pd &= 1u, pe &= pd;
+        if (!(((moved >> j) | pd) & 1u))
+            continue;
+        const uint32_t bit = 1u << (x & 31u);
+        pend |= inner & bit & ~dirty;
+        dirty |= bit;
+        bool final = p == SGRT__NONE || pe;
+        if (p != SGRT__NONE && !pd) {
+            /* A clean parent is final below close_from and below this
+             * word's marks not yet pended; past them, parent_final looks
+             * above it, in the scene's bits: this word's go there first. */
+            final = p < s->close_from && (!pend || p < cw * 32u + sgrt__ctz32(pend));
+            if (!final) {
+                st->dirty[cw] = dirty;
+                sgrt__bit_set(st->dirty_sum, cw);
+                if (pend)
+                    sgrt__dirty_pend(s, cw, pend);
+                pend = 0;
+                final = parent_final(s, p);
+            }
+        }
+        if (!final) {
+            early &= ~bit; /* an early world of an earlier write is stale */
+            continue;
+        }
+        early |= bit;
+        work |= bit;
+        early_write[x] = number;
+        if (prev && !(st->prev_kept[cw] & bit)) {
+            /* The update would have saved it before recomputing it. */
+            memcpy(st->prev_world[x], st->world[x], sizeof st->prev_world[x]);
+            st->prev_kept[cw] |= bit;
+            sgrt__bit_set(st->prev_kept_sum, cw);
+        }
+        last = x;
+    }
+    STORE_WORD();
+#undef STORE_WORD
+    return last;
+}
+
+/* The worlds marked since the last call, computed by the update kernel in
+ * slot order. */
+static void now_flush(sgrt_scene *s, now_write *nw)
+{
+    if (nw->first != SGRT__NONE) {
+        nw->view.sum_first = nw->first / SGRT__SLOTS_PER_SUM;
+        nw->view.sum_end = nw->last / SGRT__SLOTS_PER_SUM + 1u;
+        (void)s->k.update(&nw->view);
+        if (nw->last >= s->early_end)
+            s->early_end = nw->last + 1u;
+    }
+    nw->batched = 0;
+    nw->first = nw->last = SGRT__NONE;
+}
+
+/* One chunk of a compute-now write, entries [base, base + n) after their
+ * locals were stored (`moved`: see now_scan): marked, and their worlds
+ * computed every NOW_BATCH entries (and by the write's last now_flush). */
+static void now_chunk(sgrt_scene *s, const sgrt_writer *w, uint32_t base, uint32_t n,
+                      uint32_t moved, now_write *nw)
+{
+    const uint32_t *slot = w->slots + base;
+    uint32_t last;
+    if (moved != (n == 32u ? ~0u : (1u << n) - 1u) || slot[n - 1] - slot[0] != n - 1u ||
+        !now_run(s, slot[0], n, nw->number, &last))
+        last = now_scan(s, slot, n, moved, nw->number);
+    if (last != SGRT__NONE) {
+        if (nw->first == SGRT__NONE)
+            nw->first = slot[0];
+        nw->last = last;
+    }
+    if ((nw->batched += n) >= NOW_BATCH)
+        now_flush(s, nw);
 }
 
 static sgrt_result writer_write(sgrt_scene *s, sgrt_writer *w, const source *src,
@@ -293,7 +559,7 @@ static sgrt_result writer_write(sgrt_scene *s, sgrt_writer *w, const source *src
     const uint32_t count = w->count;
     const uint32_t qbad = quats_off(s, src, w->nodes, count);
     for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n) {
-        const uint32_t bad = base + s->k.check16(chunk_matrices(s, src, base, n, buf), NULL, n);
+        const uint32_t bad = base + chunk_bad(s, src, base, n, buf);
         if (bad < base + n && bad < qbad)
             return refuse(s, src->function, w->nodes[bad], out_bad, bad, SGRT_ERR_INVALID_ARG,
                           src->m ? local_bad : trs_bad);
@@ -301,9 +567,19 @@ static sgrt_result writer_write(sgrt_scene *s, sgrt_writer *w, const source *src
             return refuse(s, src->function, w->nodes[qbad], out_bad, qbad, SGRT_ERR_INVALID_ARG,
                           quat_bad);
     }
-    for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n)
-        write_chunk(s, w->slots + base, n, chunk_matrices(s, src, base, n, buf),
-                    chunk_of(count, base + n));
+    now_write nw;
+    now_begin(s, w, 0, &nw);
+    for (uint32_t base = 0, n; (n = chunk_of(count, base)) != 0; base += n) {
+        const uint32_t *slot = w->slots + base;
+        const uint32_t ahead = chunk_of(count, base + n);
+        const float *m = chunk_matrices(s, src, base, n, buf);
+        if (!nw.number)
+            write_chunk(s, slot, n, m, ahead);
+        else
+            now_chunk(s, w, base, n, s->k.store16(s->st.local, slot, m, n, ahead), &nw);
+    }
+    if (nw.number)
+        now_flush(s, &nw);
     return SGRT_OK;
 }
 
@@ -379,6 +655,9 @@ sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer *w, uint32_t first, ui
                           SGRT_NULL_NODE);
     const float *locals = &s->st.local[0][0];
     uint32_t first_bad = SGRT__NONE;
+    now_write nw;
+    if (count)
+        now_begin(s, w, first, &nw);
     for (uint32_t base = first, end = first + count, n; (n = chunk_of(end, base)) != 0;
          base += n) {
         const uint32_t *slot = w->slots + base;
@@ -388,8 +667,14 @@ sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer *w, uint32_t first, ui
             if (first_bad == SGRT__NONE)
                 first_bad = base + bad;
         }
-        sgrt__dirty_mark_slots(s, slot, n == 32u ? ~0u : (1u << n) - 1u);
+        const uint32_t all = n == 32u ? ~0u : (1u << n) - 1u;
+        if (!nw.number)
+            sgrt__dirty_mark_slots(s, slot, all);
+        else
+            now_chunk(s, w, base, n, all, &nw);
     }
+    if (count && nw.number)
+        now_flush(s, &nw);
     if (first_bad != SGRT__NONE)
         return refuse(s, __func__, w->nodes[first_bad], out_bad, first_bad, SGRT_ERR_INVALID_ARG,
                       "the local of entry *out_bad (in place) held a NaN or an infinity: it "

@@ -42,7 +42,10 @@ static inline uint32_t sgrt__clz32(uint32_t x) /* x != 0 */
 
 static inline unsigned sgrt__popcount32(uint32_t x)
 {
-#if defined(__GNUC__) || defined(__clang__)
+    /* The builtin where the target has the instruction; elsewhere it is a
+     * library call, slower than the three steps below. */
+#if (defined(__GNUC__) || defined(__clang__)) &&                                     \
+    (defined(__POPCNT__) || defined(__aarch64__) || defined(__ARM_NEON))
     return (unsigned)__builtin_popcount(x);
 #else
     x = x - ((x >> 1) & 0x55555555u);

@@ -40,6 +40,13 @@ void sgrt__dirty_pend(sgrt_scene *s, uint32_t w, uint32_t inner)
         s->close_from = slot;
 }
 
+void sgrt__early_touch(sgrt_scene *s, uint32_t w, uint32_t bits)
+{
+    s->st.early[w] &= ~bits;
+    if (w * 32u + sgrt__ctz32(bits) < s->early_end)
+        s->early_doubt = true;
+}
+
 void sgrt__dirty_mark_slots(sgrt_scene *s, const uint32_t *slot, uint32_t entries)
 {
     uint32_t word = SGRT__NONE, bits = 0;

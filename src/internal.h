@@ -55,6 +55,7 @@ typedef float sgrt__mat4[16];
     X(local, sgrt__mat4, DATA)        /* 64-byte aligned: one matrix per cache line */ \
     X(world, sgrt__mat4, DATA)                                                         \
     X(user, uint64_t, DATA)           /* user value that travels with the node */      \
+    X(early_write, uint16_t, DATA)    /* the compute-now write that computed an early world */ \
     X(slot_handle, uint32_t, DATA)    /* handle index of the node in this slot */      \
     X(parent, uint32_t, LINK)         /* SGRT__NONE for roots */                       \
     X(first_child, uint32_t, LINK)                                                     \
@@ -65,7 +66,8 @@ typedef float sgrt__mat4[16];
 #define SGRT__SLOT_BITFIELDS(X)                                                        \
     X(alive)                                                                           \
     X(dirty)                                                                           \
-    X(inner) /* the slot has a child: a write to a leaf marks one bit */
+    X(inner) /* the slot has a child: a write to a leaf marks one bit */              \
+    X(early) /* dirty, but its world computed already by a compute-now write (batch.c) */
 
 /* Bitfields of the parallel update's plan (parallel.c): not carried across
  * a reallocation (a new block starts them at zero, and the plan is rebuilt).
@@ -112,6 +114,7 @@ typedef struct sgrt__subtree {
     X(sub_delta, int32_t, DATA, SGRT_SCENE_SUBTREE_BOUNDS) /* nodes gained, not yet counted */
 #define SGRT__OPTIONAL_SLOT_BITFIELDS(X)                                               \
     X(prev_moved, SGRT_SCENE_PREV_WORLD) /* recomputed by the last update */          \
+    X(prev_kept, SGRT_SCENE_PREV_WORLD)  /* previous world saved by a compute-now write */ \
     X(prev_fresh, SGRT_SCENE_PREV_WORLD) /* created since the last update */          \
     X(b_has, SGRT_SCENE_BOUNDS)       /* has a local box (now) */                     \
     X(b_valid, SGRT_SCENE_BOUNDS)     /* had one at the last update: world box valid */ \
@@ -226,6 +229,18 @@ struct sgrt_scene {
     /* Bumped whenever a node moves to another slot or is destroyed: a
      * writer's cached slots are current while it holds the same value. */
     uint64_t slots_version;
+    /* Worlds computed early, by compute-now writes since the last update
+     * (batch.c): the `early` slots, all below early_end (0: none), each
+     * with the number of the write that computed it (early_write; writes
+     * counted in early_writes from 1 after each update). An early world is
+     * final unless something above the node changed after it was computed.
+     * Nodes above lie in lower slots, so only a mark below early_end can
+     * do that; it makes early_doubt true, and the update then keeps an
+     * early world only where the parent's world was final when it was
+     * computed and still is (sgrt__early_settle). */
+    uint32_t early_end;
+    uint16_t early_writes;
+    bool early_doubt;
 
     sgrt__storage st;
 
@@ -356,12 +371,17 @@ void sgrt__dirty_clear(sgrt_scene *s, uint32_t slot);
 /* The slots `inner` of word w are dirty nodes with children: the next
  * closure pass starts at the lowest of them at the latest. O(1). */
 void sgrt__dirty_pend(sgrt_scene *s, uint32_t w, uint32_t inner);
+/* A plain mark of the slots `bits` of word w while early worlds exist: those
+ * slots' own early worlds are gone, and below early_end there is doubt. */
+void sgrt__early_touch(sgrt_scene *s, uint32_t w, uint32_t bits);
 /* The one marking path of every call that changes worlds: the slots `bits`
  * of word w moved (their locals were written). Each gets its own bit, and
  * its descendants are left to the closure pass. A node already dirty has
  * its descendants dirty or pending: only the fresh ones count. O(1). */
 static inline void sgrt__dirty_mark_word(sgrt_scene *s, uint32_t w, uint32_t bits)
 {
+    if (s->early_end) /* it may lie above an early world (batch.c) */
+        sgrt__early_touch(s, w, bits);
     const uint32_t fresh = bits & ~s->st.dirty[w];
     if (!fresh)
         return;
@@ -381,6 +401,8 @@ static inline void sgrt__dirty_mark(sgrt_scene *s, uint32_t slot, bool relinked)
         sgrt__dirty_mark_word(s, w, bit);
         return;
     }
+    if (s->early_end)
+        sgrt__early_touch(s, w, bit);
     s->st.dirty[w] |= bit;
     sgrt__bit_set(s->st.dirty_sum, w);
     if (s->st.inner[w] & bit)
@@ -416,15 +438,28 @@ void sgrt__dirty_close_done(sgrt_scene *s);
 /* sgrt_scene_update without its validation: also the parallel update's
  * serial fallback. */
 uint32_t sgrt__update_serial(sgrt_scene *s);
+/* At the start of an update, after the closure of s (or with close_from
+ * standing for it): which early worlds stay. Without doubt all of them;
+ * with it, in slot order, those of roots and those whose parent's world is
+ * current (clean and below no pending closure) or early, kept, and
+ * computed by the same write or an earlier one. The others are only dirty.
+ * O(1) without doubt, else O(early_end / 32 + early nodes). */
+void sgrt__early_settle(sgrt_scene *s);
 /* Exact current world of a live slot, as the next update will store it. */
 void sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16]);
 /* What an update owes the hand-off for word w, before its kernel recomputes
  * the slots `d` of the word (their final dirty bits), for the slots `mask`
  * of the word that the caller owns: trackers learn `d`, previous worlds are
- * saved (sgrt__prev_save_word). The one route of both updates: the serial
- * one calls it for every word with work, each task of the parallel one for
- * the words of its range. */
-void sgrt__update_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask);
+ * saved (sgrt__prev_save_word), boxes follow; and the early slots of `d`
+ * (worlds a compute-now write computed already) leave the dirty bits, so
+ * that the kernel skips them: returns how many, which the update counts as
+ * recomputed. The one route of both updates: the serial one calls it for
+ * every word with work, each task of the parallel one for the words of its
+ * range, after the range's closure. */
+uint32_t sgrt__update_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask);
+/* Whether the update has side work per word beyond the kernel: trackers,
+ * previous worlds, boxes, or early worlds to take out of the kernel's walk. */
+bool sgrt__update_has_side_work(const sgrt_scene *s);
 /* What both updates do after their kernels: new nodes' previous worlds,
  * subtree boxes. */
 void sgrt__update_finish(sgrt_scene *s);
@@ -469,9 +504,11 @@ void sgrt__bounds_slots_moved(sgrt_scene *s, bool renumbered, bool reordered);
 /* Before an update's kernel recomputes the slots `d` of word w, for the
  * slots `mask` of the word: the world boxes of nodes whose box changed but
  * whose world does not are computed, validity follows the boxes, trackers
- * learn of the changed boxes, subtree records to revisit are marked. Only
- * with SGRT_SCENE_BOUNDS. */
-void sgrt__bounds_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask);
+ * learn of the changed boxes, subtree records to revisit are marked. The
+ * slots `early` of d keep the worlds (and the boxes) a compute-now write
+ * gave them: the boxes of those whose box was set since are computed here.
+ * Only with SGRT_SCENE_BOUNDS. */
+void sgrt__bounds_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask, uint32_t early);
 /* Whether an update has bounds work even when no world is dirty. */
 bool sgrt__bounds_pending(const sgrt_scene *s);
 /* After the kernels: the subtree records of the marked nodes and their

@@ -76,13 +76,17 @@ static uint32_t update_cross(sgrt_scene *s)
     SGRT__FOR_EACH_SUMMARIZED(st->cross_sum, 0, st->sum_words, st->cross, false, w, members,
         sgrt__dirty_close_word(s, w, members, NULL, NULL);
     )
+    uint32_t early = 0;
     SGRT__FOR_EACH_SUMMARIZED(st->cross_sum, 0, st->sum_words, st->cross, false, w, members,
         const uint32_t moved = st->dirty[w] & members;
-        sgrt__update_side_word(s, w, moved, members);
+        /* Members with early worlds leave the dirty bits (their worlds are
+         * final) but count as moved for their children's closure. */
+        early += sgrt__update_side_word(s, w, moved, members);
         st->pdirty[w] = moved;
-        st->work[w] = moved;
-        if (moved) {
+        st->work[w] = st->dirty[w] & members;
+        if (st->work[w])
             sgrt__bit_set(st->work_sum, w);
+        if (moved) {
             st->dirty[w] &= ~moved;
             if (!st->dirty[w])
                 sgrt__bit_clear(st->dirty_sum, w);
@@ -94,7 +98,7 @@ static uint32_t update_cross(sgrt_scene *s)
         (const float(*)[16])st->local, st->world, st->parent, st->work, st->work_sum,
         0, st->sum_words, st->b_has ? &bv : NULL,
     };
-    return s->k.update(&v);
+    return s->k.update(&v) + early;
 }
 
 /* One range: complete the closure of its slots outside the cross set, do
@@ -106,18 +110,22 @@ static void update_range(sgrt_scene *s, uint32_t r)
     uint32_t w_end = sum_end * 32u;
     if (w_end > st->words)
         w_end = st->words;
-    for (uint32_t w = sum_first * 32u; w < w_end; w++) {
+    /* The closure of every word first: the side work takes early slots out
+     * of the dirty bits, which later words' closure must still see. */
+    for (uint32_t w = sum_first * 32u; w < w_end; w++)
         sgrt__dirty_close_word(s, w, ~st->cross[w], st->cross, st->pdirty);
-        /* The cross set's slots had theirs before the tasks. */
-        sgrt__update_side_word(s, w, st->dirty[w], ~st->cross[w]);
-    }
+    uint32_t early = 0;
+    if (sgrt__update_has_side_work(s))
+        for (uint32_t w = sum_first * 32u; w < w_end; w++)
+            /* The cross set's slots had theirs before the tasks. */
+            early += sgrt__update_side_word(s, w, st->dirty[w], ~st->cross[w]);
     sgrt__bounds_view bv;
     sgrt__bounds_view_of(s, &bv);
     const sgrt__update_view v = {
         (const float(*)[16])st->local, st->world, st->parent, st->dirty, st->dirty_sum,
         sum_first, sum_end, st->b_has ? &bv : NULL,
     };
-    s->range_count[r] = s->k.update(&v);
+    s->range_count[r] = s->k.update(&v) + early;
 }
 
 /* A task, as the executor calls it: each index does its range once. A
@@ -244,6 +252,7 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
      * none to do. */
     if (sgrt__dirty_closure_is_sparse(s))
         sgrt__dirty_close(s);
+    sgrt__early_settle(s);
     const uint32_t wanted = ex->workers > SGRT__MAX_RANGES / RANGES_PER_WORKER
                                 ? SGRT__MAX_RANGES
                                 : ex->workers * RANGES_PER_WORKER;

@@ -353,6 +353,43 @@ static void test_put_trs(const sgrt__kernels *k)
     test_aligned_free(a);
 }
 
+/* The check of TRS inputs without converting them: the same answer as the
+ * reference's, never "fits" for inputs whose matrix has an element NaN or
+ * infinite, and "fits" for the inputs an animation system gives and at the
+ * edges of the bounds (2^16 per quaternion component, 2^64 per scale). */
+static void test_trs_fits(const sgrt__kernels *k)
+{
+    enum { N = 40 };
+    float t[N][3], q[N][4], sc[N][3], m[16];
+    rng r = {0xF175};
+    for (int round = 0; round < 20000; round++) {
+        const uint32_t n = 1u + rng_below(&r, N);
+        for (uint32_t i = 0; i < n; i++)
+            random_trs(&r, t[i], q[i], sc[i], round % 3);
+        if (round % 5 == 1) { /* big but within the bounds, or just past them */
+            const uint32_t i = rng_below(&r, n);
+            const float past = rng_below(&r, 2) ? 1.0f : nextafterf(1.0f, 2.0f);
+            q[i][rng_below(&r, 4)] = 65536.0f * past;
+            sc[i][rng_below(&r, 3)] = -0x1p64f * past;
+        }
+        const bool got = k->trs_fits(t[0], q[0], sc[0], n);
+        compared++;
+        if (got != reference.trs_fits(t[0], q[0], sc[0], n) && ++mismatches <= 10)
+            fprintf(stderr, "trs_fits: %d, the reference's differs\n", got);
+        bool finite = true, within = true;
+        for (uint32_t i = 0; i < n; i++) {
+            sgrt__trs_to_mat4(t[i], q[i], sc[i], m);
+            for (int e = 0; e < 16; e++)
+                finite = finite && isfinite(m[e]);
+            for (int j = 0; j < 4; j++)
+                within = within && fabsf(q[i][j]) <= 65536.0f && (j == 3 || (isfinite(t[i][j]) &&
+                                                                             fabsf(sc[i][j]) <= 0x1p64f));
+        }
+        CHECK(!got || finite);      /* never a non-finite matrix let through */
+        CHECK_EQ_U(got, within);    /* exactly the stated bounds */
+    }
+}
+
 /* ---- the table's entries ---------------------------------------------------- */
 
 /* Each entry of sgrt__kernels with the test of an implementation of it:
@@ -364,7 +401,8 @@ static void test_put_trs(const sgrt__kernels *k)
     X(check16, test_check16)                                                           \
     X(store16, test_store16)                                                           \
     X(put16, test_store16)                                                             \
-    X(put_trs, test_put_trs)
+    X(put_trs, test_put_trs)                                                           \
+    X(trs_fits, test_trs_fits)
 
 typedef struct kernel_entry {
     const char *name;

@@ -5,12 +5,21 @@
  * through sgrt_node_set_local / sgrt_node_set_trs in entry order. After each
  * frame both must hold the same locals bit for bit, and the next update
  * must recompute the same count and the same worlds, with the same tracker
- * ranges. Writer lists carry duplicates; frames carry non-finite values
- * (refused: nothing changes, the first refused entry is named; in place:
- * the identity, reported, the rest committed); the structure changes in
- * between (destroys, relocating re-parents, compaction, growth) so that
- * writers resolve their slots again, and a writer whose node died refuses
- * with the entry's index. Writes never allocate. */
+ * ranges, previous worlds and world boxes. Writer lists carry duplicates;
+ * frames carry non-finite values (refused: nothing changes, the first
+ * refused entry is named; in place: the identity, reported, the rest
+ * committed); the structure changes in between (destroys, relocating
+ * re-parents, compaction, growth) so that writers resolve their slots
+ * again, and a writer whose node died refuses with the entry's index.
+ * Writes never allocate.
+ *
+ * Compute-now writers (SGRT_WRITER_WORLDS_NOW) run the same programs, with
+ * the calls that may change what an early world rests on between the
+ * write and the update: plain writes of other nodes, writes of a second
+ * compute-now writer over a random subtree (before or after the first's
+ * slots, overlapping it or not), re-parenting, destroys, compaction; the
+ * invariant checker verifies, while nothing casts doubt, that every early
+ * world is the node's exact world now. */
 #include "testutil.h"
 
 enum { NODES = 500, ENTRIES = 120, ROUNDS = 300 };
@@ -23,16 +32,26 @@ typedef struct world {
 
 static test_alloc alloc_a, alloc_b;
 
+/* The options of the programs: the writer's flags, the scenes' flags. */
+static uint32_t writer_flags, scene_flags;
+
 static void build(world *w, test_alloc *ta, uint64_t seed)
 {
     rng r = {seed};
-    w->s = new_scene_alloc(ta);
+    memset(ta, 0, sizeof *ta);
+    const sgrt_allocator al = test_alloc_hooks(ta);
+    const sgrt_scene_desc desc = {.allocator = &al, .flags = scene_flags};
+    w->s = new_scene_desc(&desc);
     OK(sgrt_tracker_create(w->s, &w->t));
     for (uint32_t i = 0; i < NODES; i++) {
         const sgrt_node parent = (i == 0 || rng_below(&r, 8) == 0)
                                      ? SGRT_NULL_NODE
                                      : w->n[rng_below(&r, i)];
         OK(sgrt_node_create(w->s, parent, &w->n[i]));
+        if ((scene_flags & SGRT_SCENE_BOUNDS) && rng_below(&r, 2)) {
+            const float c[3] = {rng_float(&r, -1, 1), 0, 1}, e[3] = {1, rng_float(&r, 0, 2), 0};
+            OK(sgrt_node_set_bounds(w->s, w->n[i], c, e));
+        }
     }
 }
 
@@ -61,6 +80,39 @@ static void compare(world *a, world *b, const char *what)
     }
     if (world_diff)
         FAIL("%s: %u worlds differ", what, world_diff);
+    uint32_t ca = 0, cb = 0;
+    if (scene_flags & SGRT_SCENE_PREV_WORLD) {
+        const float *pa = sgrt_scene_prev_world_array(a->s, &ca);
+        const float *pb = sgrt_scene_prev_world_array(b->s, &cb);
+        uint32_t prev_diff = 0;
+        for (uint32_t i = 0; i < NODES; i++) {
+            uint32_t sa, sb;
+            if (sgrt_node_slot(a->s, a->n[i], &sa) == SGRT_OK &&
+                sgrt_node_slot(b->s, b->n[i], &sb) == SGRT_OK)
+                prev_diff += memcmp(pa + 16u * sa, pb + 16u * sb, 64) != 0;
+        }
+        if (prev_diff)
+            FAIL("%s: %u previous worlds differ", what, prev_diff);
+    }
+    if (scene_flags & SGRT_SCENE_BOUNDS) {
+        uint32_t box_diff = 0;
+        for (uint32_t i = 0; i < NODES; i++) {
+            float la3[3], ha3[3], lb3[3], hb3[3];
+            if (!sgrt_node_alive(a->s, a->n[i]))
+                continue;
+            for (int sub = 0; sub < 2; sub++) {
+                if (sub && !(scene_flags & SGRT_SCENE_SUBTREE_BOUNDS))
+                    break;
+                OK((sub ? sgrt_node_subtree_bounds : sgrt_node_world_bounds)(a->s, a->n[i], la3,
+                                                                              ha3));
+                OK((sub ? sgrt_node_subtree_bounds : sgrt_node_world_bounds)(b->s, b->n[i], lb3,
+                                                                              hb3));
+                box_diff += memcmp(la3, lb3, sizeof la3) != 0 || memcmp(ha3, hb3, sizeof ha3) != 0;
+            }
+        }
+        if (box_diff)
+            FAIL("%s: %u world boxes differ", what, box_diff);
+    }
     sgrt_range ra[NODES], rb[NODES];
     const uint32_t na = test_collect(a->s, a->t, ra, NODES, 0, NULL);
     const uint32_t nb = test_collect(b->s, b->t, rb, NODES, 0, NULL);
@@ -155,31 +207,86 @@ static uint32_t first_bad(const frame *f, uint32_t count, int how)
     return i;
 }
 
-static void new_writer(rng *r, world *a, uint32_t *pick, uint32_t *count, sgrt_writer **wr)
+/* The index in w->n of a node (NODES: none). */
+static uint32_t index_of(const world *w, sgrt_node x)
 {
-    *count = 1u + rng_below(r, ENTRIES);
-    for (uint32_t i = 0; i < *count; i++) {
-        if (i > 0 && rng_below(r, 8) == 0) {
-            pick[i] = pick[rng_below(r, i)]; /* duplicates: the last entry wins */
-            continue;
-        }
+    for (uint32_t i = 0; i < NODES; i++)
+        if (w->n[i].id == x.id)
+            return i;
+    return NODES;
+}
+
+/* Entries for a writer of w: random live nodes with duplicates, or a live
+ * node's whole subtree (at most ENTRIES of it); often put in slot order, as
+ * a skeleton's joints are. Returns the count. */
+static uint32_t pick_entries(rng *r, const world *a, uint32_t *pick)
+{
+    uint32_t count = 0;
+    if (rng_below(r, 3) == 0) {
+        uint32_t root;
         do
-            pick[i] = rng_below(r, NODES);
-        while (!sgrt_node_alive(a->s, a->n[pick[i]]));
+            root = rng_below(r, NODES);
+        while (!sgrt_node_alive(a->s, a->n[root]));
+        /* Creation order is not parent order after re-parenting: repeat
+         * until nothing joins. */
+        bool in[NODES] = {false};
+        in[root] = true;
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (uint32_t i = 0; i < NODES; i++) {
+                sgrt_node p;
+                if (in[i] || !sgrt_node_alive(a->s, a->n[i]) ||
+                    sgrt_node_parent(a->s, a->n[i], &p) != SGRT_OK || p.id == 0)
+                    continue;
+                const uint32_t pi = index_of(a, p);
+                if (pi < NODES && in[pi])
+                    in[i] = grew = true;
+            }
+        }
+        for (uint32_t i = 0; i < NODES && count < ENTRIES; i++)
+            if (in[i])
+                pick[count++] = i;
+    } else {
+        count = 1u + rng_below(r, ENTRIES);
+        for (uint32_t i = 0; i < count; i++) {
+            if (i > 0 && rng_below(r, 8) == 0) {
+                pick[i] = pick[rng_below(r, i)]; /* duplicates: the last entry wins */
+                continue;
+            }
+            do
+                pick[i] = rng_below(r, NODES);
+            while (!sgrt_node_alive(a->s, a->n[pick[i]]));
+        }
     }
-    /* Often a run in slot order, as a skeleton's joints are. */
-    if (rng_below(r, 2) == 0) {
-        for (uint32_t i = 1; i < *count; i++)
-            for (uint32_t j = i; j > 0 && pick[j - 1] > pick[j]; j--) {
+    if (rng_below(r, 4) != 0) {
+        for (uint32_t i = 1; i < count; i++)
+            for (uint32_t j = i; j > 0 && slot_of(a->s, a->n[pick[j - 1]]) >
+                                              slot_of(a->s, a->n[pick[j]]);
+                 j--) {
                 const uint32_t x = pick[j];
                 pick[j] = pick[j - 1];
                 pick[j - 1] = x;
             }
+        /* Mostly without repeats, as a skeleton's joints: strictly
+         * increasing slots, what a compute-now write needs. */
+        if (rng_below(r, 4) != 0) {
+            uint32_t kept = 0;
+            for (uint32_t i = 0; i < count; i++)
+                if (kept == 0 || pick[kept - 1] != pick[i])
+                    pick[kept++] = pick[i];
+            count = kept;
+        }
     }
+    return count;
+}
+
+static void new_writer(rng *r, world *a, uint32_t *pick, uint32_t *count, sgrt_writer **wr)
+{
+    *count = pick_entries(r, a, pick);
     sgrt_node nodes[ENTRIES];
     for (uint32_t i = 0; i < *count; i++)
         nodes[i] = a->n[pick[i]];
-    OK(sgrt_writer_create(a->s, *count, nodes, wr));
+    OK(sgrt_writer_create(a->s, *count, nodes, writer_flags, wr));
 }
 
 static void write_frame(world *a, world *b, sgrt_writer *wr, const uint32_t *pick,
@@ -271,6 +378,63 @@ static void restructure(rng *r, world *a, world *b)
     }
 }
 
+/* Between a compute-now write and the update: calls that may change what
+ * its early worlds rest on, the same on both scenes. */
+static void interfere(rng *r, world *a, world *b, sgrt_writer *wr, const uint32_t *pick,
+                      uint32_t count, int how)
+{
+    static frame g;
+    for (uint32_t k = rng_below(r, 4); k > 0; k--) {
+        switch (rng_below(r, 5)) {
+        case 0: { /* a plain write of any node */
+            const uint32_t x = rng_below(r, NODES);
+            if (!sgrt_node_alive(a->s, a->n[x]))
+                break;
+            float m[16];
+            memcpy(m, identity, sizeof m);
+            m[12] = rng_float(r, -3, 3);
+            m[0] = rng_float(r, 0.5f, 2);
+            OK(sgrt_node_set_local(a->s, a->n[x], m));
+            OK(sgrt_node_set_local(b->s, b->n[x], m));
+            break;
+        }
+        case 1: { /* another compute-now writer, anywhere */
+            uint32_t other[ENTRIES];
+            const uint32_t n = pick_entries(r, a, other);
+            sgrt_node nodes[ENTRIES];
+            for (uint32_t i = 0; i < n; i++)
+                nodes[i] = a->n[other[i]];
+            sgrt_writer *w2;
+            OK(sgrt_writer_create(a->s, n, nodes, SGRT_WRITER_WORLDS_NOW, &w2));
+            random_frame(r, &g, n, false, BY_LOCAL);
+            OK(sgrt_writer_set_local(a->s, w2, g.local[0], NULL));
+            singles(b, other, n, &g, BY_LOCAL);
+            OK(sgrt_writer_destroy(a->s, w2));
+            break;
+        }
+        case 2: /* the same writer again */
+            if (wr && first_dead(a, pick, count) == count) {
+                random_frame(r, &g, count, false, how);
+                write_frame(a, b, wr, pick, count, &g, how, r);
+            }
+            break;
+        case 3: { /* a box set after the world was computed */
+            const uint32_t x = rng_below(r, NODES);
+            if (!(scene_flags & SGRT_SCENE_BOUNDS) || !sgrt_node_alive(a->s, a->n[x]))
+                break;
+            const float c[3] = {rng_float(r, -1, 1), 2, 0}, e[3] = {0.5f, 0, 1};
+            OK(sgrt_node_set_bounds(a->s, a->n[x], c, e));
+            OK(sgrt_node_set_bounds(b->s, b->n[x], c, e));
+            break;
+        }
+        default:
+            restructure(r, a, b);
+            break;
+        }
+        check_scene(a->s);
+    }
+}
+
 static void run(uint64_t seed, int how)
 {
     world a, b;
@@ -283,13 +447,16 @@ static void run(uint64_t seed, int how)
     sgrt_writer *wr = NULL;
     for (uint32_t round = 0; round < ROUNDS; round++) {
         if (!wr || rng_below(&r, 20) == 0) {
-            sgrt_writer_destroy(a.s, wr);
+            OK(sgrt_writer_destroy(a.s, wr));
             new_writer(&r, &a, pick, &count, &wr);
         }
         random_frame(&r, &f, count, rng_below(&r, 5) == 0, how);
         write_frame(&a, &b, wr, pick, count, &f, how, &r);
+        check_scene(a.s);
+        if (writer_flags & SGRT_WRITER_WORLDS_NOW)
+            interfere(&r, &a, &b, wr, pick, count, how);
         if (first_dead(&a, pick, count) < count) {
-            sgrt_writer_destroy(a.s, wr);
+            OK(sgrt_writer_destroy(a.s, wr));
             wr = NULL;
         }
         compare(&a, &b, how == BY_TRS ? "writer_set_trs" : how == BY_LOCAL ? "writer_set_local"
@@ -313,16 +480,17 @@ static void refusals(void)
     for (int i = 1; i < 4; i++)
         OK(sgrt_node_create(s, n[i - 1], &n[i]));
     sgrt_writer *w = NULL, *wo = NULL;
-    CHECK_RES(sgrt_writer_create(s, 0, n, &w), SGRT_ERR_INVALID_ARG);
-    CHECK_RES(sgrt_writer_create(NULL, 4, n, &w), SGRT_ERR_INVALID_ARG);
-    CHECK_RES(sgrt_writer_create(s, 4, NULL, &w), SGRT_ERR_INVALID_ARG);
-    CHECK_RES(sgrt_writer_create(s, 4, n, NULL), SGRT_ERR_INVALID_ARG);
-    CHECK_RES(sgrt_writer_create(other, 4, n, &w), SGRT_ERR_STALE_HANDLE);
+    CHECK_RES(sgrt_writer_create(s, 0, n, 0, &w), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_writer_create(s, 4, n, 2, &w), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_writer_create(NULL, 4, n, 0, &w), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_writer_create(s, 4, NULL, 0, &w), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_writer_create(s, 4, n, 0, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_writer_create(other, 4, n, 0, &w), SGRT_ERR_STALE_HANDLE);
     CHECK(w == NULL);
-    OK(sgrt_writer_create(s, 4, n, &w));
+    OK(sgrt_writer_create(s, 4, n, 0, &w));
     sgrt_node on;
     OK(sgrt_node_create(other, SGRT_NULL_NODE, &on));
-    OK(sgrt_writer_create(other, 1, &on, &wo));
+    OK(sgrt_writer_create(other, 1, &on, 0, &wo));
     float local[4][16];
     for (int i = 0; i < 4; i++)
         memcpy(local[i], identity, sizeof identity);
@@ -389,10 +557,11 @@ static void refusals(void)
     CHECK_RES(sgrt_writer_set_local(s, w, local[0], &bad), SGRT_ERR_STALE_HANDLE);
     CHECK_EQ_U(bad, 2);
     CHECK_RES(sgrt_writer_begin(s, w, &locals, &slots), SGRT_ERR_STALE_HANDLE);
-    sgrt_writer_destroy(other, w); /* another scene's: refused, nothing freed */
+    CHECK_RES(sgrt_writer_destroy(other, w), SGRT_ERR_INVALID_ARG); /* another scene's: nothing freed */
     OK(sgrt_writer_set_trs(other, wo, t, q, sc, NULL));
-    sgrt_writer_destroy(s, w);
-    sgrt_writer_destroy(s, NULL);
+    OK(sgrt_writer_destroy(s, w));
+    OK(sgrt_writer_destroy(s, NULL));
+    CHECK_RES(sgrt_writer_destroy(NULL, NULL), SGRT_ERR_INVALID_ARG);
     check_scene(s);
     sgrt_scene_destroy(s);
     sgrt_scene_destroy(other); /* frees wo */
@@ -412,7 +581,7 @@ static void word_marks(void)
     CHECK_EQ_U(sgrt_scene_update(s), 5);
     const sgrt_node both[2] = {q, p};
     sgrt_writer *w;
-    OK(sgrt_writer_create(s, 2, both, &w));
+    OK(sgrt_writer_create(s, 2, both, 0, &w));
     float m[2][16];
     for (int i = 0; i < 2; i++) {
         memcpy(m[i], identity, sizeof identity);
@@ -427,12 +596,213 @@ static void word_marks(void)
     sgrt_scene_destroy(s);
 }
 
+/* Compute-now writes, directed: worlds visible right after the write, the
+ * update's count, the entries' children left to the update, doubt cast by
+ * a plain write above, and a writer out of slot order (a plain one, and
+ * validation mode says so). */
+static int warnings;
+static void count_warning(void *user, const sgrt_log_entry *entry)
+{
+    (void)user;
+    warnings += entry->code == SGRT_OK;
+}
+
+/* Whether n's world is its exact world now; validation mode says PENDING
+ * exactly when it is not. */
+static bool world_is_now(sgrt_scene *s, sgrt_node n)
+{
+    float w[16], now[16];
+    const sgrt_result r = sgrt_node_world(s, n, w);
+    OK(sgrt_node_world_now(s, n, now));
+    const bool same = memcmp(w, now, sizeof w) == 0;
+    CHECK_RES(r, same ? SGRT_OK : SGRT_ERR_PENDING);
+    return same;
+}
+
+static void worlds_now(void)
+{
+    const sgrt_scene_desc desc = {.flags = SGRT_SCENE_VALIDATE, .log = count_warning};
+    sgrt_scene *s = new_scene_desc(&desc);
+    sgrt_node r, a, b, c, d, e;
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &r));
+    OK(sgrt_node_create(s, r, &a));
+    OK(sgrt_node_create(s, a, &b));
+    OK(sgrt_node_create(s, b, &c));
+    OK(sgrt_node_create(s, b, &d)); /* not an entry */
+    OK(sgrt_node_create(s, c, &e)); /* not an entry */
+    CHECK_EQ_U(sgrt_scene_update(s), 6);
+    const sgrt_node chain[4] = {r, a, b, c};
+    sgrt_writer *w;
+    OK(sgrt_writer_create(s, 4, chain, SGRT_WRITER_WORLDS_NOW, &w));
+    float m[4][16];
+    for (int i = 0; i < 4; i++)
+        translation((float)(i + 1), 0, 0, m[i]);
+    OK(sgrt_writer_set_local(s, w, m[0], NULL));
+    /* The entries' worlds are current now; their other children wait. */
+    for (int i = 0; i < 4; i++)
+        CHECK(world_is_now(s, chain[i]));
+    float wc[16];
+    OK(sgrt_node_world(s, c, wc));
+    CHECK(wc[12] == 10.0f);
+    CHECK(!world_is_now(s, d) && !world_is_now(s, e));
+    check_scene(s);
+    CHECK_EQ_U(sgrt_scene_update(s), 6); /* early worlds count as recomputed */
+    CHECK(world_is_now(s, d) && world_is_now(s, e));
+    check_scene(s);
+    /* A plain write above after the write: b and c are recomputed from it. */
+    translation(0, 1, 0, m[2]);
+    OK(sgrt_writer_set_local(s, w, m[0], NULL)); /* only b changed: b, c marked */
+    CHECK(world_is_now(s, b) && world_is_now(s, c));
+    float up[16];
+    translation(0, 0, 5, up);
+    OK(sgrt_node_set_local(s, a, up));
+    CHECK(!world_is_now(s, c));
+    check_scene(s); /* doubt: the early worlds are not checked against now */
+    CHECK_EQ_U(sgrt_scene_update(s), 5); /* a, b, c, d, e */
+    for (int i = 0; i < 4; i++)
+        CHECK(world_is_now(s, chain[i]));
+    OK(sgrt_node_world(s, c, wc));
+    CHECK(wc[12] == 5.0f && wc[13] == 1.0f && wc[14] == 5.0f);
+    /* The same bits again: nothing marked, nothing computed. */
+    translation(0, 0, 5, m[1]);
+    OK(sgrt_writer_set_local(s, w, m[0], NULL));
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
+    /* Out of slot order: a plain writer, and a warning in validation mode. */
+    const int before = warnings;
+    const sgrt_node back[2] = {c, b};
+    sgrt_writer *wb;
+    OK(sgrt_writer_create(s, 2, back, SGRT_WRITER_WORLDS_NOW, &wb));
+    CHECK_EQ_U(warnings, before + 1);
+    translation(9, 9, 9, m[0]);
+    OK(sgrt_writer_set_local(s, wb, m[0], NULL));
+    CHECK(!world_is_now(s, c));
+    CHECK_EQ_U(sgrt_scene_update(s), 4); /* b, c, d, e */
+    CHECK(world_is_now(s, c));
+    check_scene(s);
+    sgrt_scene_destroy(s);
+
+    /* The world array is current after a compute-now write of leaves:
+     * validation mode has nothing to warn about; after a plain write it has. */
+    s = new_scene_desc(&desc);
+    sgrt_node pair[2];
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &pair[0]));
+    OK(sgrt_node_create(s, pair[0], &pair[1]));
+    CHECK_EQ_U(sgrt_scene_update(s), 2);
+    OK(sgrt_writer_create(s, 2, pair, SGRT_WRITER_WORLDS_NOW, &w));
+    translation(1, 2, 3, m[0]);
+    translation(4, 5, 6, m[1]);
+    OK(sgrt_writer_set_local(s, w, m[0], NULL));
+    int quiet = warnings;
+    CHECK(sgrt_scene_world_array(s, NULL) != NULL);
+    CHECK_EQ_U(warnings, quiet);
+    OK(sgrt_node_set_local(s, pair[1], m[0]));
+    CHECK(sgrt_scene_world_array(s, NULL) != NULL);
+    CHECK_EQ_U(warnings, quiet + 1);
+    CHECK_EQ_U(sgrt_scene_update(s), 2);
+    sgrt_scene_destroy(s);
+}
+
+/* Compute-now writers beside the parallel update: a scene large enough for
+ * several ranges, skeleton-like chains written by compute-now writers (one
+ * per group, in slot order, some overlapping), plain writes in between,
+ * then the parallel update on a shuffling executor, against a twin scene
+ * written by single calls and updated serially: the same count, worlds,
+ * previous worlds and tracker ranges. */
+enum { CHAINS = 400, JOINTS = 24 };
+
+static void parallel_now(void)
+{
+    const sgrt_scene_desc desc = {.flags = SGRT_SCENE_PREV_WORLD};
+    sgrt_scene *s[2] = {new_scene_desc(&desc), new_scene_desc(&desc)};
+    sgrt_tracker *t[2];
+    static sgrt_node h[2][CHAINS * JOINTS];
+    rng r = {77};
+    for (int k = 0; k < 2; k++) {
+        OK(sgrt_tracker_create(s[k], &t[k]));
+        for (uint32_t c = 0; c < CHAINS; c++)
+            for (uint32_t j = 0; j < JOINTS; j++) {
+                const uint32_t i = c * JOINTS + j;
+                /* A skeleton: each joint under the one before or one of
+                 * the first few (branches). */
+                const sgrt_node parent =
+                    j == 0 ? SGRT_NULL_NODE : h[k][c * JOINTS + (j < 4 ? j - 1 : j % 4)];
+                OK(sgrt_node_create(s[k], parent, &h[k][i]));
+            }
+        CHECK_EQ_U(sgrt_scene_update(s[k]), CHAINS * JOINTS);
+    }
+    test_exec ex;
+    CHECK(test_exec_start(&ex, TEST_EXEC_SHUFFLED, 5, 1));
+    const sgrt_executor exe = test_exec_executor(&ex, 4);
+    static float m[CHAINS * JOINTS][16];
+    for (uint32_t frame = 0; frame < 12; frame++) {
+        /* Groups of chains, each its own writer (created this frame). */
+        for (uint32_t g = 0; g < 6; g++) {
+            const uint32_t first = rng_below(&r, CHAINS - 40) * JOINTS;
+            const uint32_t count = (1u + rng_below(&r, 40)) * JOINTS;
+            for (uint32_t i = 0; i < count; i++) {
+                translation(rng_float(&r, -2, 2), (float)frame, 1, m[i]);
+                m[i][0] = rng_float(&r, 0.5f, 1.5f);
+            }
+            sgrt_writer *w;
+            OK(sgrt_writer_create(s[0], count, h[0] + first, SGRT_WRITER_WORLDS_NOW, &w));
+            OK(sgrt_writer_set_local(s[0], w, m[0], NULL));
+            OK(sgrt_writer_destroy(s[0], w));
+            for (uint32_t i = 0; i < count; i++)
+                OK(sgrt_node_set_local(s[1], h[1][first + i], m[i]));
+            if (rng_below(&r, 3) == 0) { /* a plain write, anywhere */
+                const uint32_t x = rng_below(&r, CHAINS * JOINTS);
+                translation(0, 0, (float)g, m[0]);
+                OK(sgrt_node_set_local(s[0], h[0][x], m[0]));
+                OK(sgrt_node_set_local(s[1], h[1][x], m[0]));
+            }
+            check_scene(s[0]);
+        }
+        CHECK_EQ_U(sgrt_scene_update_parallel(s[0], &exe), sgrt_scene_update(s[1]));
+        uint32_t n0, n1, diff = 0;
+        const float *w0 = sgrt_scene_world_array(s[0], &n0), *w1 = sgrt_scene_world_array(s[1], &n1);
+        const float *p0 = sgrt_scene_prev_world_array(s[0], NULL);
+        const float *p1 = sgrt_scene_prev_world_array(s[1], NULL);
+        CHECK_EQ_U(n0, n1);
+        diff += memcmp(w0, w1, (size_t)n0 * 64) != 0;
+        diff += memcmp(p0, p1, (size_t)n0 * 64) != 0;
+        CHECK_EQ_U(diff, 0);
+        sgrt_range ra[64], rb[64];
+        bool more_a = true, more_b = true;
+        while (more_a || more_b) {
+            const uint32_t na = test_collect(s[0], t[0], ra, 64, 0, &more_a);
+            const uint32_t nb = test_collect(s[1], t[1], rb, 64, 0, &more_b);
+            CHECK_EQ_U(na, nb);
+            CHECK(na == nb && memcmp(ra, rb, na * sizeof ra[0]) == 0);
+            if (na != nb)
+                break;
+        }
+        check_scene(s[0]);
+    }
+    test_exec_stop(&ex);
+    sgrt_scene_destroy(s[0]);
+    sgrt_scene_destroy(s[1]);
+}
+
 int main(void)
 {
     word_marks();
-    for (uint64_t seed = 1; seed <= 3; seed++)
-        for (int how = 0; how < HOW_COUNT; how++)
-            run(seed, how);
+    worlds_now();
+    parallel_now();
+    /* Plain writers; compute-now writers, bare and with every kept state. */
+    static const uint32_t options[][2] = {
+        {0, 0},
+        {SGRT_WRITER_WORLDS_NOW, 0},
+        {SGRT_WRITER_WORLDS_NOW, SGRT_SCENE_PREV_WORLD | SGRT_SCENE_SUBTREE_BOUNDS |
+                                     SGRT_SCENE_BOUNDS},
+    };
+    for (size_t o = 0; o < sizeof options / sizeof options[0]; o++) {
+        writer_flags = options[o][0];
+        scene_flags = options[o][1];
+        for (uint64_t seed = 1; seed <= 3; seed++)
+            for (int how = 0; how < HOW_COUNT; how++)
+                run(seed, how);
+    }
+    writer_flags = scene_flags = 0;
     refusals();
     return test_report("writer");
 }

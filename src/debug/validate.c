@@ -84,14 +84,25 @@ sgrt_result sgrt__validate_world_read(const sgrt_scene *s, uint32_t slot, const 
 
 void sgrt__validate_array_read(const sgrt_scene *s, const char *function)
 {
-    for (uint32_t sw = 0; sw < s->st.sum_words; sw++)
-        if (s->st.dirty_sum[sw]) {
-            sgrt__warn(s, function,
-                       "nodes moved since the last sgrt_scene_update: the array holds that "
-                       "update's worlds, and the next update will change some of them",
-                       SGRT_NULL_NODE);
-            return;
-        }
+    /* Worlds a compute-now write computed are current already: only other
+     * dirty nodes, a pending closure or doubt on early worlds mean that
+     * the next update will change something. */
+    bool pending = s->early_doubt;
+    /* A closure pending: some clean node after close_from under a dirty
+     * parent (the highest of any pending subtree is one). */
+    for (uint32_t i = s->close_from + 1u; !pending && s->close_from != SGRT__NONE &&
+                                          i < s->slot_end; i++)
+        pending = sgrt__bit_get(s->st.alive, i) && !sgrt__bit_get(s->st.dirty, i) &&
+                  s->st.parent[i] != SGRT__NONE && sgrt__bit_get(s->st.dirty, s->st.parent[i]);
+    for (uint32_t sw = 0; !pending && sw < s->st.sum_words; sw++) {
+        uint32_t words = s->st.dirty_sum[sw];
+        SGRT__FOR_EACH_IN_WORD(sw, words, w, pending = pending || (s->st.dirty[w] & ~s->st.early[w]);)
+    }
+    if (pending)
+        sgrt__warn(s, function,
+                   "nodes moved since the last sgrt_scene_update: the array holds that "
+                   "update's worlds, and the next update will change some of them",
+                   SGRT_NULL_NODE);
 }
 
 void sgrt__validate_locals(const sgrt_scene *s, const char *function)

@@ -255,12 +255,18 @@ static uint32_t put16_avx(float *dst, const float *m)
     return store2(dst, &v) ? SGRT__PUT_CHANGED : SGRT__PUT_SAME;
 }
 
+static bool trs_fits_avx(const float *t, const float *q, const float *scale, uint32_t n)
+{
+    return sgrt__trs_fits_generic(t, q, scale, n);
+}
+
 void sgrt__kernels_init_avx(sgrt__kernels *k)
 {
     k->name = "avx";
     k->mul = mul_avx;
     k->update = update_avx;
     k->trs = trs_avx;
+    k->trs_fits = trs_fits_avx;
     k->check16 = check16_avx;
     k->store16 = store16_avx;
     k->put16 = put16_avx;

@@ -423,6 +423,11 @@ static uint32_t put_trs_avx512(float *dst, const float t[3], const float q[4],
     return store1(dst, bits) ? SGRT__PUT_CHANGED : SGRT__PUT_SAME;
 }
 
+static bool trs_fits_avx512(const float *t, const float *q, const float *scale, uint32_t n)
+{
+    return sgrt__trs_fits_generic(t, q, scale, n);
+}
+
 void sgrt__kernels_init_avx512(sgrt__kernels *k, uint32_t cpu)
 {
     /* The products: on a CPU that splits 512-bit operations in halves the
@@ -431,6 +436,7 @@ void sgrt__kernels_init_avx512(sgrt__kernels *k, uint32_t cpu)
      * instructions there too. */
     k->name = "avx512";
     k->trs = trs_avx512;
+    k->trs_fits = trs_fits_avx512;
     k->check16 = check16_avx512;
     k->store16 = store16_avx512;
     k->put16 = put16_avx512;

@@ -177,6 +177,11 @@ typedef struct sgrt__kernels {
     /* sgrt_node_set_trs's path: T x R x S of one node (as trs computes it,
      * to the bit), then put16 of it. */
     uint32_t (*put_trs)(float *dst, const float t[3], const float q[4], const float scale[3]);
+    /* The batch writes' check of TRS inputs without converting them: true
+     * when T x R x S of entries [0, n) is surely finite
+     * (sgrt__trs_fits_generic); false says nothing (the caller converts and
+     * checks the matrices). */
+    bool (*trs_fits)(const float *t, const float *q, const float *scale, uint32_t n);
     /* The world boxes (definition above) of the slots `bits` of word w, from
      * world[slot] and the local boxes; only slots with a local box. */
     void (*boxes)(const sgrt__bounds_view *b, const float (*world)[16], uint32_t w,
@@ -227,6 +232,33 @@ enum { SGRT__PUT_BAD = 0, SGRT__PUT_SAME = 1, SGRT__PUT_CHANGED = 2 };
 /* The definition of T x R x S (the reference's), one fixed order of exact
  * IEEE single-precision operations. */
 void sgrt__trs_to_mat4(const float t[3], const float q[4], const float scale[3], float out[16]);
+
+/* Whether every element of x[0 .. n) has a magnitude at most the float
+ * whose bits are `limit` (a NaN never has). */
+static inline bool sgrt__floats_within(const float *x, size_t n, uint32_t limit)
+{
+    uint32_t over = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &x[i], sizeof u);
+        over |= (uint32_t)((u & 0x7FFFFFFFu) > limit);
+    }
+    return !over;
+}
+
+/* trs_fits, written once: each ISA's file compiles it with its own flags
+ * (the compiler's vectorizer picks the width). With t finite, every
+ * quaternion component at most 2^16 and every scale at most 2^64 in
+ * magnitude, each element of sgrt__trs_to_mat4's matrix is a scale times
+ * at most 1 plus twice a sum of two products of components (at most about
+ * 2^34): below 2^99, finite. */
+static inline bool sgrt__trs_fits_generic(const float *t, const float *q, const float *scale,
+                                          uint32_t n)
+{
+    return sgrt__floats_within(t, 3u * (size_t)n, 0x7F7FFFFFu) &&  /* FLT_MAX */
+           sgrt__floats_within(q, 4u * (size_t)n, 0x47800000u) &&  /* 2^16 */
+           sgrt__floats_within(scale, 3u * (size_t)n, 0x5F800000u); /* 2^64 */
+}
 
 /* CPU properties that make an implementation slower than the level below
  * it (dav1d's way, its SLOW_GATHER flag): an ISA's init leaves out exactly

@@ -178,12 +178,18 @@ static void trs_ref(const float *t, const float *q, const float *scale, float *o
         sgrt__trs_to_mat4(t + 3u * i, q + 4u * i, scale + 3u * i, out + 16u * i);
 }
 
+static bool trs_fits_ref(const float *t, const float *q, const float *scale, uint32_t n)
+{
+    return sgrt__trs_fits_generic(t, q, scale, n);
+}
+
 void sgrt__kernels_init_ref(sgrt__kernels *k)
 {
     k->name = "scalar";
     k->mul = mul_ref;
     k->update = update_ref;
     k->trs = trs_ref;
+    k->trs_fits = trs_fits_ref;
     k->check16 = check16_ref;
     k->store16 = store16_ref;
     k->put16 = put16_ref;

@@ -303,6 +303,11 @@ static uint32_t put_trs_x4(float *dst, const float t[3], const float q[4], const
 #define X4_NAME "simde-portable"
 #endif
 
+static bool trs_fits_x4(const float *t, const float *q, const float *scale, uint32_t n)
+{
+    return sgrt__trs_fits_generic(t, q, scale, n);
+}
+
 void sgrt__kernels_init_x4(sgrt__kernels *k)
 {
     k->name = X4_NAME;
@@ -312,6 +317,7 @@ void sgrt__kernels_init_x4(sgrt__kernels *k)
     k->store16 = store16_x4;
     k->put16 = put16_x4;
     k->boxes = boxes_x4;
+    k->trs_fits = trs_fits_x4; /* integer tests: the same on every target */
 #if !X4_FLUSHES
     /* The conversions and culls keep the reference on ARMv7 NEON, which
      * flushes denormals to zero, so that a local matrix and a cull's answer
