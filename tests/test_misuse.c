@@ -822,12 +822,114 @@ static void table_row_major(void)
     end_scene_alloc(s, &ta);
 }
 
+/* Every writer call's refusals: each names what was wrong, and a refused
+ * write marks nothing. */
+static void refusals_writers(void)
+{
+    test_alloc ta, tb;
+    sgrt_scene *s = logged_scene(&ta, 0, 0), *other = logged_scene(&tb, 0, 0);
+    sgrt_node a, b, c, dead, on;
+    QUIET(sgrt_node_create(s, NONE, &a));
+    QUIET(sgrt_node_create(s, a, &b));
+    QUIET(sgrt_node_create(s, b, &c));
+    QUIET(sgrt_node_create(s, a, &dead));
+    QUIET(sgrt_node_create(other, NONE, &on));
+    CHECK_EQ_U(sgrt_scene_update(s), 4);
+    const sgrt_node three[3] = {a, b, c}, with_dead[2] = {a, dead};
+    sgrt_writer *w = NULL, *wd = NULL, *wo = NULL;
+
+    const char *fn = "sgrt_writer_create";
+    REFUSED(sgrt_writer_create(s, 0, three, 0, &w), SGRT_ERR_INVALID_ARG, fn, "count", NONE);
+    REFUSED(sgrt_writer_create(s, 3, NULL, 0, &w), SGRT_ERR_INVALID_ARG, fn, "nodes", NONE);
+    REFUSED(sgrt_writer_create(s, 3, three, 0, NULL), SGRT_ERR_INVALID_ARG, fn, "out", NONE);
+    REFUSED(sgrt_writer_create(s, 3, three, 4, &w), SGRT_ERR_INVALID_ARG, fn, "flags", NONE);
+    REFUSED(sgrt_writer_create(other, 3, three, 0, &w), SGRT_ERR_STALE_HANDLE, fn, "nodes", a);
+    CHECK(w == NULL);
+    QUIET(sgrt_writer_create(s, 3, three, SGRT_WRITER_WORLDS_NOW, &w));
+    QUIET(sgrt_writer_create(s, 2, with_dead, 0, &wd));
+    QUIET(sgrt_writer_create(other, 1, &on, 0, &wo));
+    QUIET(sgrt_node_destroy(s, dead));
+
+    float m[3][16];
+    for (int i = 0; i < 3; i++)
+        translation((float)i, 1, 2, m[i]);
+    float bad[3][16];
+    memcpy(bad, m, sizeof m);
+    bad[2][7] = INFINITY;
+    const float t[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, q[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    const float sc[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    float nq[12];
+    memcpy(nq, q, sizeof q);
+    nq[5] = NAN;
+    uint32_t at = 99;
+
+    fn = "sgrt_writer_set_local";
+    REFUSED(sgrt_writer_set_local(s, NULL, m[0], &at), SGRT_ERR_INVALID_ARG, fn, "w", NONE);
+    REFUSED(sgrt_writer_set_local(s, wo, m[0], &at), SGRT_ERR_INVALID_ARG, fn, "w", NONE);
+    REFUSED(sgrt_writer_set_local(s, w, NULL, &at), SGRT_ERR_INVALID_ARG, fn, "local", NONE);
+    CHECK_EQ_U(at, 99); /* argument refusals leave *out_bad alone */
+    REFUSED(sgrt_writer_set_local(s, w, bad[0], &at), SGRT_ERR_INVALID_ARG, fn,
+            "local[*out_bad]", c);
+    CHECK_EQ_U(at, 2);
+    REFUSED(sgrt_writer_set_local(s, wd, m[0], &at), SGRT_ERR_STALE_HANDLE, fn,
+            "nodes[*out_bad]", dead);
+    CHECK_EQ_U(at, 1);
+    CHECK_EQ_U(sgrt_scene_update(s), 0); /* nothing was marked */
+
+    fn = "sgrt_writer_set_trs";
+    REFUSED(sgrt_writer_set_trs(s, w, NULL, q, sc, &at), SGRT_ERR_INVALID_ARG, fn, "t", NONE);
+    REFUSED(sgrt_writer_set_trs(other, w, t, q, sc, &at), SGRT_ERR_INVALID_ARG, fn, "w", NONE);
+    REFUSED(sgrt_writer_set_trs(s, w, t, nq, sc, &at), SGRT_ERR_INVALID_ARG, fn, "q", b);
+    CHECK_EQ_U(at, 1);
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
+    QUIET(sgrt_writer_set_trs(s, w, t, q, sc, &at));
+    CHECK_EQ_U(sgrt_scene_update(s), 3);
+
+    fn = "sgrt_writer_begin";
+    float *locals = NULL;
+    const uint32_t *slots = NULL;
+    REFUSED(sgrt_writer_begin(s, w, NULL, &slots), SGRT_ERR_INVALID_ARG, fn, "out_locals", NONE);
+    REFUSED(sgrt_writer_begin(s, wo, &locals, &slots), SGRT_ERR_INVALID_ARG, fn, "w", NONE);
+    REFUSED(sgrt_writer_begin(s, wd, &locals, &slots), SGRT_ERR_STALE_HANDLE, fn, "entry", dead);
+
+    fn = "sgrt_writer_commit";
+    QUIET(sgrt_writer_begin(s, w, &locals, &slots));
+    REFUSED(sgrt_writer_commit(s, w, 2, 2, &at), SGRT_ERR_INVALID_ARG, fn, "first + count", NONE);
+    REFUSED(sgrt_writer_commit(s, wo, 0, 1, &at), SGRT_ERR_INVALID_ARG, fn, "w", NONE);
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
+    locals[16u * slots[1] + 3] = NAN;
+    REFUSED(sgrt_writer_commit(s, w, 0, 3, &at), SGRT_ERR_INVALID_ARG, fn, "*out_bad", b);
+    CHECK_EQ_U(at, 1);
+    CHECK_EQ_U(sgrt_scene_update(s), 3); /* committed all the same, b as the identity */
+    QUIET(sgrt_writer_begin(s, w, &locals, &slots));
+    sgrt_node late;
+    QUIET(sgrt_node_create(s, NONE, &late));
+    QUIET(sgrt_node_set_parent(s, b, late, SGRT_KEEP_LOCAL)); /* b and c move */
+    REFUSED(sgrt_writer_commit(s, w, 0, 3, &at), SGRT_ERR_STALE_HANDLE, fn, "sgrt_writer_begin",
+            NONE);
+
+    fn = "sgrt_writer_destroy";
+    REFUSED(sgrt_writer_destroy(other, w), SGRT_ERR_INVALID_ARG, fn, "w", NONE);
+    QUIET(sgrt_writer_destroy(s, w));
+    REFUSED(sgrt_writer_destroy(s, w), SGRT_ERR_INVALID_ARG, fn, "w", NONE); /* destroyed */
+    QUIET(sgrt_writer_destroy(s, NULL));
+    CHECK_RES(sgrt_writer_destroy(NULL, wd), SGRT_ERR_INVALID_ARG);
+    QUIET(sgrt_writer_destroy(s, wd));
+    sgrt_scene_destroy(s);
+    sgrt_scene_destroy(other); /* frees wo */
+    check_alloc_empty(&ta);
+    check_alloc_empty(&tb);
+    test_alloc_release(&ta);
+    test_alloc_release(&tb);
+}
+
 int main(void)
 {
     refusals_scene();
     refusals_nodes();
     refusals_transforms();
     refusals_handoff();
+    refusals_writers();
     table_destroy_wrong_scene();
     table_collect_wrong_scene();
     table_collect_count();
