@@ -54,7 +54,7 @@ file(GENERATE OUTPUT "${PROJECT_BINARY_DIR}/sgrtConfig.cmake"
   INPUT "${PROJECT_BINARY_DIR}/sgrtConfig.cmake.configured")
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/sgrtConfigVersion.cmake"
   VERSION "${PROJECT_VERSION}"
-  COMPATIBILITY SameMajorVersion)
+  COMPATIBILITY ${sgrt_cmake_compat})
 install(FILES "${PROJECT_BINARY_DIR}/sgrtConfig.cmake"
               "${PROJECT_BINARY_DIR}/sgrtConfigVersion.cmake"
   DESTINATION "${sgrt_cmake_dest}")

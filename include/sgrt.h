@@ -85,9 +85,10 @@ extern "C" {
 
 /* The version of this header; meson's project version must agree (the
  * build stops otherwise). Plain decimal integers, MINOR and PATCH below 100.
- * ABI policy: the shared library's soversion is the major version; a minor
- * release only adds, a patch release only fixes, and an ABI break bumps the
- * major version, before 1.0 too (docs/building.md). */
+ * ABI policy: the shared library's soversion is the major version, and
+ * 0.MINOR before 1.0, when a minor release may break the ABI; from 1.0 a
+ * minor release only adds, a patch release only fixes, and an ABI break
+ * bumps the major version (docs/building.md). */
 #define SGRT_VERSION_MAJOR 0
 #define SGRT_VERSION_MINOR 2
 #define SGRT_VERSION_PATCH 0

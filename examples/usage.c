@@ -1,0 +1,38 @@
+#include <sgrt.h>
+#include <stdio.h>
+
+/* Every call that can fail returns SGRT_OK or a negative sgrt_result, and a
+ * call that fails changes nothing (SGRT_NODISCARD makes the compiler warn
+ * when a result is dropped). */
+#define TRY(call)                                                              \
+    do {                                                                       \
+        const sgrt_result r_ = (call);                                         \
+        if (r_ != SGRT_OK) {                                                   \
+            fprintf(stderr, "%s: %s\n", #call, sgrt_result_str(r_));           \
+            return 1;                                                          \
+        }                                                                      \
+    } while (0)
+
+int main(void)
+{
+    sgrt_scene *scene;
+    TRY(sgrt_scene_create(NULL, &scene));             /* NULL desc: defaults, malloc/free */
+
+    sgrt_node ship, nest, pirate, parrot;
+    TRY(sgrt_node_create(scene, SGRT_NULL_NODE, &ship)); /* a root */
+    TRY(sgrt_node_create(scene, ship, &nest));
+    TRY(sgrt_node_create(scene, nest, &pirate));
+    TRY(sgrt_node_create(scene, pirate, &parrot));
+
+    /* every frame */
+    const float t[3] = {0, 0, 1}, q[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
+    TRY(sgrt_node_set_trs(scene, ship, t, q, s));     /* only marks bits */
+    const uint32_t n = sgrt_scene_update(scene);      /* recomputes the 4 moved worlds */
+
+    float world[16];
+    TRY(sgrt_node_world(scene, parrot, world));       /* column-major, translation in world[12..14] */
+    printf("%u worlds, parrot at z = %g\n", n, world[14]);
+
+    sgrt_scene_destroy(scene);
+    return 0;
+}
