@@ -22,6 +22,7 @@
 
 #include "bounds.h"
 #include "frustum.h"
+#include "timing.h"
 
 #include <sgrt.h>
 
@@ -162,7 +163,7 @@ static bool update_frames(tree t[3], double fraction, int rounds, update_row *ro
             for (uint32_t j = 0; j < moved; j++) {
                 float m[16];
                 pose(&mr, m);
-                sgrt_node_set_local(t[k].s, t[k].h[pick[j]], m);
+                BENCH_OK(sgrt_node_set_local(t[k].s, t[k].h[pick[j]], m));
             }
             const double t0 = now_ns();
             count[k] = sgrt_scene_update(t[k].s);
@@ -293,7 +294,7 @@ static bool cull_measure(uint32_t n, int rounds, evictor *ev, cull_row *row)
         if (!(ok = objs[i] != NULL))
             break;
         memset(objs[i], 0, sizeof *objs[i]);
-        sgrt_node_world(s, h[i], objs[i]->world);
+        BENCH_OK(sgrt_node_world(s, h[i], objs[i]->world));
         for (int k = 0; k < 3; k++) {
             objs[i]->center[k] = 0.5f * (a.min[k][i] + a.max[k][i]);
             objs[i]->extent[k] = 0.5f * (a.max[k][i] - a.min[k][i]);
@@ -312,14 +313,14 @@ static bool cull_measure(uint32_t n, int rounds, evictor *ev, cull_row *row)
     for (int round = -1; ok && round < rounds; round++) {
         evict(ev);
         double t0 = now_ns();
-        sgrt_scene_cull(s, planes[0], 6, NULL, set, &st);
+        BENCH_OK(sgrt_scene_cull(s, planes[0], 6, NULL, set, &st));
         const double c_cold = now_ns() - t0;
         evict(ev);
         t0 = now_ns();
         sink += read_once(&a);
         const double r_cold = now_ns() - t0;
         t0 = now_ns();
-        sgrt_scene_cull(s, planes[0], 6, NULL, set, &st);
+        BENCH_OK(sgrt_scene_cull(s, planes[0], 6, NULL, set, &st));
         const double c_warm = now_ns() - t0;
         t0 = now_ns();
         sink += read_once(&a);
@@ -454,10 +455,10 @@ static bool city_measure(int rounds, city_row *row)
     double ft[MAX_ROUNDS], tt[MAX_ROUNDS];
     for (int round = -1; ok && round < rounds; round++) {
         double t0 = now_ns();
-        sgrt_scene_cull(s[0], planes[0], 6, NULL, set[0], &row->flat);
+        BENCH_OK(sgrt_scene_cull(s[0], planes[0], 6, NULL, set[0], &row->flat));
         const double f = now_ns() - t0;
         t0 = now_ns();
-        sgrt_scene_cull(s[1], planes[0], 6, NULL, set[1], &row->tree);
+        BENCH_OK(sgrt_scene_cull(s[1], planes[0], 6, NULL, set[1], &row->tree));
         const double t = now_ns() - t0;
         if (round >= 0) {
             ft[round] = f / row->nodes;

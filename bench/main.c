@@ -219,6 +219,11 @@ static void *bench_main(void *arg)
     }
     if (r->res.verify_failures)
         r->status = 1;
+    if (bench_refused) {
+        fprintf(stderr, "%u sgrt calls were refused: the figures above are not of the work "
+                        "they name\n", (unsigned)bench_refused);
+        r->status = 1;
+    }
     bench_mat_pool_free(pool);
     bench_mat_pool_free(init);
     bench_trs_pool_free(&trs);

@@ -115,7 +115,7 @@ static void block_sgrt(bench_ctx *c, sgrt_scene *s, const sgrt_node *h, const fr
         const frame_moves *m = &fm[f];
         const uint32_t g = c->serial++;
         const double t0 = bench_now_ns();
-        FOR_EACH_MOVE(m, i, (void)sgrt_node_set_local(s, h[i], matrix_for(c, g, i)));
+        FOR_EACH_MOVE(m, i, BENCH_OK(sgrt_node_set_local(s, h[i], matrix_for(c, g, i))));
         const double t1 = bench_now_ns();
         const uint32_t k = sgrt_scene_update(s);
         const double t2 = bench_now_ns();
@@ -354,10 +354,10 @@ static void block_chain(bench_ctx *c, int warm, int reps, double *out)
     const sgrt_node head = c->chain_h[0], last = c->chain_h[tail - 1];
     float w[16];
     for (int f = 0; f < warm + reps; f++) {
-        (void)sgrt_node_set_local(c->chain_s, head, matrix_for(c, c->serial++, 0));
+        BENCH_OK(sgrt_node_set_local(c->chain_s, head, matrix_for(c, c->serial++, 0)));
         const double t0 = bench_now_ns();
         for (uint32_t k = 0; k < calls; k++)
-            (void)sgrt_node_world_now(c->chain_s, last, w);
+            BENCH_OK(sgrt_node_world_now(c->chain_s, last, w));
         const double t1 = bench_now_ns();
         if (f >= warm)
             out[f - warm] = (t1 - t0) * n / ((double)calls * tail);
@@ -738,8 +738,8 @@ static uint32_t verify(bench_ctx *c, double *max_err)
     bad += par_bad;
     const uint32_t g = c->serial++;
     for (uint32_t i = 0; i < t->n; i++) {
-        (void)sgrt_node_set_local(c->s, c->h[i], matrix_for(c, g, i));
-        (void)sgrt_node_set_local(c->scalar, c->hs[i], matrix_for(c, g, i));
+        BENCH_OK(sgrt_node_set_local(c->s, c->h[i], matrix_for(c, g, i)));
+        BENCH_OK(sgrt_node_set_local(c->scalar, c->hs[i], matrix_for(c, g, i)));
         naive_set_local(c->tc.node[i], matrix_for(c, g, i));
         naive_set_local_dirty(c->ts.node[i], matrix_for(c, g, i));
     }

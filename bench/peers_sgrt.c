@@ -13,6 +13,7 @@
  * everywhere, SGRT_BENCH_WRITER=now compute-now writers everywhere (an A/B
  * of the flag). */
 #include "peers_sgrt.h"
+#include "timing.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +48,7 @@ static void *writer_bind(sgrt_scene *s, const sgrt_node *nodes, uint32_t count)
     return sgrt_writer_create(s, count, nodes, flags, &w) == SGRT_OK ? w : NULL;
 }
 
-static void writer_unbind(sgrt_scene *s, void *bound) { (void)sgrt_writer_destroy(s, bound); }
+static void writer_unbind(sgrt_scene *s, void *bound) { BENCH_OK(sgrt_writer_destroy(s, bound)); }
 
 /* Commit every COMMIT_CHUNK entries: the check re-reads the locals, which
  * are still in L1 then (16 KiB). */

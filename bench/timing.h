@@ -10,6 +10,13 @@
 /* CLOCK_MONOTONIC, in ns. */
 double bench_now_ns(void);
 
+/* sgrt calls the benchmark makes without stopping for their result (inside
+ * timed loops, and while building): each refused one counts in
+ * bench_refused, and a run with any fails (bench/main.c). `result` is an
+ * sgrt_result, SGRT_OK (0) when the call succeeded. */
+extern uint32_t bench_refused;
+#define BENCH_OK(result) ((void)(bench_refused += (result) != 0))
+
 /* Median of v[0..n) (v is left as it is); NAN when n == 0 or on NOMEM. */
 double bench_median(const double *v, int n);
 /* Median (upper one for even n) of v[0..n), n > 0; sorts v. */

@@ -25,6 +25,7 @@
  */
 #define _GNU_SOURCE /* getopt_long */
 #include "args.h"
+#include "must.h"
 #include "frustum.h"
 
 #include <EGL/egl.h>
@@ -110,7 +111,7 @@ static void set_pose(sgrt_scene *s, sgrt_node n, double x, double y, double z, d
     const float t[3] = {(float)x, (float)y, (float)z};
     const float q[4] = {0.0f, (float)sin(yaw / 2), 0.0f, (float)cos(yaw / 2)};
     const float one[3] = {1, 1, 1};
-    sgrt_node_set_trs(s, n, t, q, one);
+    MUST(sgrt_node_set_trs(s, n, t, q, one));
 }
 
 static sgrt_node add(fleet *f, sgrt_node parent, enum kind k, double x, double y, double z)
@@ -120,12 +121,12 @@ static sgrt_node add(fleet *f, sgrt_node parent, enum kind k, double x, double y
         fprintf(stderr, "sgrt_node_create failed\n");
         exit(1);
     }
-    sgrt_node_set_user(f->s, n, (uint64_t)k);
+    MUST(sgrt_node_set_user(f->s, n, (uint64_t)k));
     /* What is drawn gets its box: the unit cube scaled by the kind's half
      * extents (the sea root is a pure transform). */
     const float center[3] = {0, 0, 0};
     if (k != K_NONE)
-        sgrt_node_set_bounds(f->s, n, center, kinds[k].half);
+        MUST(sgrt_node_set_bounds(f->s, n, center, kinds[k].half));
     set_pose(f->s, n, x, y, z, 0.0);
     return n;
 }
@@ -207,7 +208,7 @@ static int game_step(fleet *f, int frame)
         if (to && from != to && from->parrot.id) {
             world_point(f->s, from->parrot, f->gone_parrot);
             f->have_gone_parrot = 1;
-            sgrt_node_destroy(f->s, from->parrot);
+            MUST(sgrt_node_destroy(f->s, from->parrot));
             from->parrot = SGRT_NULL_NODE;
             to->parrot = add_parrot(f, to);
             touched += 2;
@@ -226,7 +227,7 @@ static int game_step(fleet *f, int frame)
         }
         if (to && from != to && from->crew[a].id) {
             const sgrt_node sailor = from->crew[a];
-            sgrt_node_set_parent(f->s, sailor, to->hull, SGRT_KEEP_LOCAL);
+            MUST(sgrt_node_set_parent(f->s, sailor, to->hull, SGRT_KEEP_LOCAL));
             set_pose(f->s, sailor, crew_spot[b][0], 0.3 + 0.35, crew_spot[b][1], 0.0);
             from->crew[a] = SGRT_NULL_NODE;
             to->crew[b] = sailor;
@@ -255,12 +256,12 @@ static void mat_mul(const double a[16], const double b[16], double out[16])
 static void reference_world(const sgrt_scene *s, sgrt_node n, double out[16])
 {
     float l[16];
-    sgrt_node_local(s, n, l);
+    MUST(sgrt_node_local(s, n, l));
     double local[16];
     for (int i = 0; i < 16; i++)
         local[i] = l[i];
     sgrt_node p;
-    sgrt_node_parent(s, n, &p);
+    MUST(sgrt_node_parent(s, n, &p));
     if (!p.id) {
         memcpy(out, local, sizeof local);
         return;
@@ -275,7 +276,7 @@ static void world_point(const sgrt_scene *s, sgrt_node n, double out[3])
     double w[16];
     reference_world(s, n, w);
     uint64_t k = 0;
-    sgrt_node_user(s, n, &k);
+    MUST(sgrt_node_user(s, n, &k));
     const double top = kinds[k].half[1];
     for (int i = 0; i < 3; i++)
         out[i] = w[12 + i] + w[4 + i] * top;
@@ -572,7 +573,7 @@ static upload_stats upload_changes(gpu *g, sgrt_scene *s, sgrt_tracker *t, uint6
     uint32_t n;
     bool more;
     do {
-        sgrt_tracker_collect(s, t, r, 64, 4, &n, &more);
+        MUST(sgrt_tracker_collect(s, t, r, 64, 4, &n, &more));
         for (uint32_t i = 0; i < n; i++) {
             glBindBuffer(GL_ARRAY_BUFFER, g->world_buf);
             glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)r[i].first * 64,

@@ -38,6 +38,7 @@
  */
 #define _GNU_SOURCE /* getopt_long */
 #include "args.h"
+#include "must.h"
 
 #define GL_GLEXT_PROTOTYPES
 #define GLFW_INCLUDE_GLCOREARB
@@ -122,7 +123,7 @@ static void pose(sgrt_scene *s, sgrt_node n, double x, double y, double z, doubl
     const float t[3] = {(float)x, (float)y, (float)z};
     const float q[4] = {0.0f, (float)sin(yaw / 2), 0.0f, (float)cos(yaw / 2)};
     const float one[3] = {1, 1, 1};
-    sgrt_node_set_trs(s, n, t, q, one);
+    MUST(sgrt_node_set_trs(s, n, t, q, one));
 }
 
 static sgrt_node add(sky *k, sgrt_node parent, int mesh, double x, double yaw)
@@ -135,11 +136,11 @@ static sgrt_node add(sky *k, sgrt_node parent, int mesh, double x, double yaw)
     pose(k->s, n, x, 0.0, 0.0, yaw);
     /* What the node is, as the game knows it (the checks trust this, not
      * the renderer's sets): its mesh + 1, 0 for transform-only. */
-    sgrt_node_set_user(k->s, n, (uint64_t)(mesh + 1));
+    MUST(sgrt_node_set_user(k->s, n, (uint64_t)(mesh + 1)));
     if (mesh >= 0)
-        sgrt_nodeset_add(k->s, k->has_mesh[mesh], n);
+        MUST(sgrt_nodeset_add(k->s, k->has_mesh[mesh], n));
     else if (k->pivots_drawn)
-        sgrt_nodeset_add(k->s, k->has_mesh[MESH_PLANET], n);
+        MUST(sgrt_nodeset_add(k->s, k->has_mesh[MESH_PLANET], n));
     return n;
 }
 
@@ -182,7 +183,7 @@ static void add_orrery(sky *k)
 
 static void remove_planet(sky *k, orrery *o, int i)
 {
-    sgrt_node_destroy(k->s, o->planets[i].arm); /* the whole subtree: sets forget it */
+    MUST(sgrt_node_destroy(k->s, o->planets[i].arm)); /* the whole subtree: sets forget it */
     o->planets[i] = o->planets[--o->nplanets];
 }
 
@@ -235,7 +236,7 @@ static int game_step(sky *k, int frame)
         planet *from = &a->planets[rand_below(k, a->nplanets)];
         planet *to = &b->planets[rand_below(k, b->nplanets)];
         if (from->moon.id && !to->moon.id) {
-            sgrt_node_set_parent(k->s, from->moon, to->moon_pivot, SGRT_KEEP_LOCAL);
+            MUST(sgrt_node_set_parent(k->s, from->moon, to->moon_pivot, SGRT_KEEP_LOCAL));
             to->moon = from->moon;
             from->moon = SGRT_NULL_NODE;
             touched++;
@@ -262,12 +263,12 @@ static void mat_mul(const double a[16], const double b[16], double out[16])
 static void reference_world(const sgrt_scene *s, sgrt_node n, double out[16])
 {
     float l[16];
-    sgrt_node_local(s, n, l);
+    MUST(sgrt_node_local(s, n, l));
     double local[16];
     for (int i = 0; i < 16; i++)
         local[i] = l[i];
     sgrt_node p;
-    sgrt_node_parent(s, n, &p);
+    MUST(sgrt_node_parent(s, n, &p));
     if (!p.id) {
         memcpy(out, local, sizeof local);
         return;
@@ -781,7 +782,7 @@ static void check_buffers(const gpu *g, const sky *k, int frame)
         for (uint32_t i = 0; i < mg->count; i++) {
             const sgrt_node n = sgrt_scene_slot_node(s, list[i]);
             uint64_t user = 0;
-            sgrt_node_user(s, n, &user);
+            MUST(sgrt_node_user(s, n, &user));
             if (!sgrt_nodeset_has(s, k->has_mesh[m], n) || user != (uint64_t)m + 1u ||
                 (i && list[i] <= list[i - 1]))
                 bad++;
@@ -850,7 +851,7 @@ static void check_image(const sky *k, const camera *cam, const unsigned char *px
         if (!n.id)
             continue;
         uint64_t user = 0;
-        sgrt_node_user(s, n, &user);
+        MUST(sgrt_node_user(s, n, &user));
         const int mesh = (int)user - 1;
         if (mesh < 0) {
             pivots[npivots++] = n;

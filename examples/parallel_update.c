@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "args.h"
+#include "must.h"
 #include "executor_pthread.h"
 #ifdef _OPENMP
 #include "executor_openmp.h"
@@ -146,8 +147,8 @@ int main(int argc, char **argv)
             const uint32_t i = all ? k : seed % (uint32_t)nodes;
             m[12] = (float)(f + 1);
             m[13] = (float)(i % 7u);
-            sgrt_node_set_local(serial, hs[i], m);
-            sgrt_node_set_local(par, hp[i], m);
+            MUST(sgrt_node_set_local(serial, hs[i], m));
+            MUST(sgrt_node_set_local(par, hp[i], m));
         }
         double t0 = now_ms();
         const uint32_t a = sgrt_scene_update(serial);

@@ -13,10 +13,12 @@
 #include <sgrt.h>
 #include <stdio.h>
 
+#include "must.h"
+
 static void translate(sgrt_scene *s, sgrt_node n, float x, float y, float z)
 {
     const float t[3] = {x, y, z}, q[4] = {0, 0, 0, 1}, one[3] = {1, 1, 1};
-    sgrt_node_set_trs(s, n, t, q, one);
+    MUST(sgrt_node_set_trs(s, n, t, q, one));
 }
 
 /* What an eager update would compute for moving n: n and its subtree. */
@@ -24,8 +26,8 @@ static unsigned subtree_size(const sgrt_scene *s, sgrt_node n)
 {
     unsigned k = 1;
     sgrt_node c;
-    sgrt_node_first_child(s, n, &c);
-    for (; c.id; sgrt_node_next_sibling(s, c, &c))
+    MUST(sgrt_node_first_child(s, n, &c));
+    for (; c.id; MUST(sgrt_node_next_sibling(s, c, &c)))
         k += subtree_size(s, c);
     return k;
 }
@@ -44,10 +46,10 @@ int main(int argc, char **argv)
     if (sgrt_scene_create(NULL, &s) != SGRT_OK)
         return 1;
     sgrt_node ship, nest, pirate, parrot;
-    sgrt_node_create(s, SGRT_NULL_NODE, &ship);
-    sgrt_node_create(s, ship, &nest);
-    sgrt_node_create(s, nest, &pirate);
-    sgrt_node_create(s, pirate, &parrot);
+    MUST(sgrt_node_create(s, SGRT_NULL_NODE, &ship));
+    MUST(sgrt_node_create(s, ship, &nest));
+    MUST(sgrt_node_create(s, nest, &pirate));
+    MUST(sgrt_node_create(s, pirate, &parrot));
     translate(s, nest, 0.0f, 8.0f, 0.0f);
     translate(s, pirate, 0.0f, 1.0f, 0.0f);
     translate(s, parrot, 0.3f, 1.2f, 0.0f);
@@ -72,7 +74,7 @@ int main(int argc, char **argv)
     const char *names[4] = {"ship", "crow's nest", "pirate", "parrot"};
     for (int i = 0; i < 4; i++) {
         float w[16];
-        sgrt_node_world(s, moved[i], w);
+        MUST(sgrt_node_world(s, moved[i], w));
         printf("  %-12s (%6.2f, %6.2f, %6.2f)\n", names[i], (double)w[12], (double)w[13],
                (double)w[14]);
     }
@@ -80,7 +82,7 @@ int main(int argc, char **argv)
     /* The parrot flies off and is gone before the next frame is drawn: its
      * pending world matrix is never computed. */
     translate(s, parrot, 3.0f, 4.0f, 0.0f);
-    sgrt_node_destroy(s, parrot);
+    MUST(sgrt_node_destroy(s, parrot));
     const uint32_t after_destroy = sgrt_scene_update(s);
     printf("parrot moved, then destroyed before the update: %u computed\n",
            (unsigned)after_destroy);

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE /* getopt_long, clock_gettime */
 #include "args.h"
+#include "must.h"
 
 #include <getopt.h>
 #include <sgrt.h>
@@ -60,10 +61,10 @@ static result run(uint32_t n, uint32_t moved, int trackers, int frames)
         exit(1);
     sgrt_node *nodes = malloc(n * sizeof *nodes);
     for (uint32_t i = 0; i < n; i++)
-        sgrt_node_create(s, i ? nodes[(i - 1) / 4] : SGRT_NULL_NODE, &nodes[i]);
+        MUST(sgrt_node_create(s, i ? nodes[(i - 1) / 4] : SGRT_NULL_NODE, &nodes[i]));
     sgrt_tracker *t[16];
     for (int k = 0; k < trackers; k++)
-        sgrt_tracker_create(s, &t[k]);
+        MUST(sgrt_tracker_create(s, &t[k]));
     sgrt_scene_update(s);
     enum { MAXR = 8192 };
     sgrt_range *ranges = malloc(MAXR * sizeof *ranges);
@@ -71,7 +72,7 @@ static result run(uint32_t n, uint32_t moved, int trackers, int frames)
     bool more;
     for (int k = 0; k < trackers; k++)
         do
-            sgrt_tracker_collect(s, t[k], ranges, MAXR, 0, &got, &more);
+            MUST(sgrt_tracker_collect(s, t[k], ranges, MAXR, 0, &got, &more));
         while (more);
 
     double *up = malloc((size_t)frames * sizeof *up), *col = malloc((size_t)frames * sizeof *col);
@@ -81,7 +82,7 @@ static result run(uint32_t n, uint32_t moved, int trackers, int frames)
     for (int f = 0; f < frames; f++) {
         for (uint32_t i = 0; i < moved; i++) {
             m[12] = (float)(next_rand(&rng) % 1000) * 0.01f;
-            sgrt_node_set_local(s, nodes[next_rand(&rng) % n], m);
+            MUST(sgrt_node_set_local(s, nodes[next_rand(&rng) % n], m));
         }
         const double t0 = now_ns();
         sgrt_scene_update(s);
@@ -89,7 +90,7 @@ static result run(uint32_t n, uint32_t moved, int trackers, int frames)
         uint32_t first_got = 0;
         bool first_more = false;
         for (int k = 0; k < trackers; k++) {
-            sgrt_tracker_collect(s, t[k], ranges, MAXR, 0, &got, &more);
+            MUST(sgrt_tracker_collect(s, t[k], ranges, MAXR, 0, &got, &more));
             if (k == 0) {
                 first_got = got;
                 first_more = more;

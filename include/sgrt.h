@@ -83,6 +83,26 @@ extern "C" {
 #endif
 #endif
 
+/* Marks every call whose result reports failure (an sgrt_result): the
+ * compiler warns when a program drops it. [[nodiscard]] in C++17 and C23,
+ * warn_unused_result with GCC and clang otherwise (GCC's is not silenced by
+ * a (void) cast: keep the result in a variable, or test it), _Check_return_
+ * with MSVC's code analysis when <sal.h> came first. A program that must ignore results defines
+ * SGRT_NODISCARD as nothing before including this header. */
+#ifndef SGRT_NODISCARD
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#define SGRT_NODISCARD [[nodiscard]]
+#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ > 201710L
+#define SGRT_NODISCARD [[nodiscard]]
+#elif defined(__GNUC__) || defined(__clang__)
+#define SGRT_NODISCARD __attribute__((warn_unused_result))
+#elif defined(_MSC_VER) && defined(_Check_return_) /* <sal.h> included */
+#define SGRT_NODISCARD _Check_return_
+#else
+#define SGRT_NODISCARD
+#endif
+#endif
+
 /* The version of this header; meson's project version must agree (the
  * build stops otherwise). Plain decimal integers, MINOR and PATCH below 100.
  * ABI policy: the shared library's soversion is the major version, and
@@ -304,7 +324,7 @@ typedef enum sgrt_keep {
  *  Errors: INVALID_ARG (out NULL, allocator with a NULL function, max_nodes >
  *  SGRT_MAX_NODES, initial_capacity > max_nodes, an unknown flag), NOMEM.
  *  Allocates. */
-SGRT_API sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out);
 
 /** Destroy a scene and everything it owns. NULL is a no-op. Every handle of
  *  the scene becomes meaningless. */
@@ -314,7 +334,7 @@ SGRT_API void sgrt_scene_destroy(sgrt_scene *scene);
  *  nodes (appended after the current ones) does not allocate. The capacity
  *  is kept by sgrt_scene_compact (as is desc.initial_capacity).
  *  Errors: INVALID_ARG (scene NULL), CAPACITY (above max_nodes), NOMEM. */
-SGRT_API sgrt_result sgrt_scene_reserve(sgrt_scene *s, uint32_t node_count);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_reserve(sgrt_scene *s, uint32_t node_count);
 
 /** Re-order all nodes depth-first (each node followed by its subtree), closing
  *  the holes left by destroyed nodes, for cache locality, and give memory
@@ -324,7 +344,7 @@ SGRT_API sgrt_result sgrt_scene_reserve(sgrt_scene *s, uint32_t node_count);
  *  are kept. Slots change. The handle table keeps its size (12 bytes per
  *  node at the most ever alive). Cost O(n); allocates.
  *  Errors: INVALID_ARG, NOMEM (scene unchanged). */
-SGRT_API sgrt_result sgrt_scene_compact(sgrt_scene *s);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_compact(sgrt_scene *s);
 
 /** Number of live nodes. 0 for NULL. O(1). */
 SGRT_API uint32_t sgrt_scene_node_count(const sgrt_scene *s);
@@ -339,27 +359,27 @@ SGRT_API uint32_t sgrt_scene_node_count(const sgrt_scene *s);
  *  world it would have had then). Amortised O(1); allocates when the scene
  *  must grow. Errors: INVALID_ARG (s or out NULL), STALE_HANDLE (parent),
  *  CAPACITY, NOMEM. On error *out is left untouched. */
-SGRT_API sgrt_result sgrt_node_create(sgrt_scene *s, sgrt_node parent, sgrt_node *out);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_create(sgrt_scene *s, sgrt_node parent, sgrt_node *out);
 
 /** Destroy `node` and its whole subtree. Pending work on them is dropped.
  *  Never allocates. Amortised O(k): when dead slots come to outnumber live
  *  nodes by more than 1,024, it closes the holes in place (live nodes move
  *  down in slot order, their slots change; see "Slots in use" below).
  *  Errors: INVALID_ARG, STALE_HANDLE. */
-SGRT_API sgrt_result sgrt_node_destroy(sgrt_scene *s, sgrt_node node);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_destroy(sgrt_scene *s, sgrt_node node);
 
 /** True when `node` is a live node of `s` (false for NULL s). O(1). */
 SGRT_API bool sgrt_node_alive(const sgrt_scene *s, sgrt_node node);
 
 /** Parent of `node`, SGRT_NULL_NODE for a root. O(1).
  *  Errors: INVALID_ARG (out NULL), STALE_HANDLE. */
-SGRT_API sgrt_result sgrt_node_parent(const sgrt_scene *s, sgrt_node node, sgrt_node *out_parent);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_parent(const sgrt_scene *s, sgrt_node node, sgrt_node *out_parent);
 
 /** First child of `node` (SGRT_NULL_NODE when it has none), and the next
  *  sibling of a node (SGRT_NULL_NODE after the last). Child order is
  *  unspecified. O(1). Errors: INVALID_ARG, STALE_HANDLE. */
-SGRT_API sgrt_result sgrt_node_first_child(const sgrt_scene *s, sgrt_node node, sgrt_node *out);
-SGRT_API sgrt_result sgrt_node_next_sibling(const sgrt_scene *s, sgrt_node node, sgrt_node *out);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_first_child(const sgrt_scene *s, sgrt_node node, sgrt_node *out);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_next_sibling(const sgrt_scene *s, sgrt_node node, sgrt_node *out);
 
 /** Move `node` (with its subtree) under `parent`; SGRT_NULL_NODE makes it a
  *  root. Re-parenting under the current parent is a no-op in both modes (it
@@ -382,7 +402,7 @@ SGRT_API sgrt_result sgrt_node_next_sibling(const sgrt_scene *s, sgrt_node node,
  *  (parent is node or one of its descendants), SINGULAR (KEEP_WORLD and the
  *  parent's world has no finite inverse, the new local is not finite, or it
  *  misses the world by more than the tolerance above), CAPACITY, NOMEM. */
-SGRT_API sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent,
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent,
                                           sgrt_keep keep);
 
 /* ------------------------------------------------------------------------- */
@@ -394,7 +414,7 @@ SGRT_API sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_no
  *  (the next update marks the descendants in its closure pass). O(1). Never
  *  allocates. Non-finite values (NaN, +-Inf) are refused.
  *  Errors: INVALID_ARG (m NULL or not finite), STALE_HANDLE. */
-SGRT_API sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16]);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16]);
 
 /** Set the local matrix from translation t, rotation quaternion q (x, y, z, w:
  *  the identity is {0, 0, 0, 1}; expected to be of unit length) and scale:
@@ -407,7 +427,7 @@ SGRT_API sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const fl
  *  and {+-1, 0, 0, 0} is reported as a warning. Same marking and errors as
  *  sgrt_node_set_local; INVALID_ARG when an input is not finite or the
  *  matrix overflows. */
-SGRT_API sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node node, const float t[3],
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node node, const float t[3],
                                        const float q[4], const float scale[3]);
 
 /** Place a node in world space now: its local becomes inverse(parent's
@@ -424,7 +444,7 @@ SGRT_API sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node node, const floa
  *  (the parent's world is not finite or has no inverse, the new local is not
  *  finite, or it misses m by more than the tolerance: e.g. under a
  *  degenerate or badly sheared parent). */
-SGRT_API sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node node, const float m[16]);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node node, const float m[16]);
 
 /** Set `count` locals as if sgrt_node_set_local were called for i = 0 ..
  *  count-1 in order (a node given twice ends with its last matrix; each
@@ -440,7 +460,7 @@ SGRT_API sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node node, const fl
  *  INVALID_ARG (s NULL, or nodes/local NULL with count > 0; *out_bad
  *  untouched), or the refused entry's error. For the same nodes every frame
  *  an sgrt_writer (below) skips the handle resolution. */
-SGRT_API sgrt_result sgrt_nodes_set_local(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodes_set_local(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
                                           const float *local, uint32_t *out_bad);
 
 /** The same from translations, rotation quaternions (x, y, z, w) and
@@ -454,7 +474,7 @@ SGRT_API sgrt_result sgrt_nodes_set_local(sgrt_scene *s, uint32_t count, const s
  *  mode, an entry whose quaternion sgrt_node_set_trs would refuse is
  *  refused the same way (INVALID_ARG, its index in *out_bad, one more pass
  *  over q). */
-SGRT_API sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
                                         const float *t, const float *q, const float *scale,
                                         uint32_t *out_bad);
 
@@ -507,7 +527,7 @@ typedef enum sgrt_writer_flags {
  *  Allocates. Errors: INVALID_ARG (s, nodes or out NULL, count 0, a flag
  *  that is not an sgrt_writer_flags), STALE_HANDLE (a node is not live),
  *  NOMEM. */
-SGRT_API sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
                                         uint32_t flags, sgrt_writer **out);
 
 /** Destroy a writer of `s`. NULL w is a no-op (SGRT_OK). w is looked up
@@ -515,7 +535,7 @@ SGRT_API sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgr
  *  another scene, or one destroyed already, is refused and nothing is
  *  freed. O(writers); never allocates. Errors: INVALID_ARG (s NULL, w not a
  *  live writer of s). */
-SGRT_API sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writer *w);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writer *w);
 
 /** Set the locals of all the writer's entries, as sgrt_nodes_set_local with
  *  the writer's nodes: `local` holds one matrix per entry, 16 floats each,
@@ -525,11 +545,11 @@ SGRT_API sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writer *w);
  *  slot move: one, O(count)); never allocates. Errors: INVALID_ARG (s, w or
  *  local NULL, w of another scene; *out_bad untouched), INVALID_ARG (a
  *  non-finite matrix), STALE_HANDLE (an entry's node was destroyed). */
-SGRT_API sgrt_result sgrt_writer_set_local(sgrt_scene *s, sgrt_writer *w, const float *local,
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_set_local(sgrt_scene *s, sgrt_writer *w, const float *local,
                                            uint32_t *out_bad);
 
 /** The same from packed TRS arrays, as sgrt_nodes_set_trs. */
-SGRT_API sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writer *w, const float *t,
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writer *w, const float *t,
                                          const float *q, const float *scale, uint32_t *out_bad);
 
 /** Write in place: *out_locals receives the scene's local matrices (16
@@ -545,7 +565,7 @@ SGRT_API sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writer *w, const fl
  *  once); never allocates. Errors: INVALID_ARG (NULL argument, w of
  *  another scene), STALE_HANDLE (an entry's node was destroyed; *out_bad of
  *  the next commit is not set: recreate the writer). */
-SGRT_API sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer *w, float **out_locals,
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer *w, float **out_locals,
                                        const uint32_t **out_slots);
 
 /** Tell the scene that entries [first, first + count) of the writer were
@@ -564,11 +584,11 @@ SGRT_API sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer *w, float **ou
  *  as above), STALE_HANDLE (nodes moved to other slots or were destroyed
  *  since sgrt_writer_begin: the writes went to the slots of then, and may
  *  have landed on other nodes; nothing is marked). */
-SGRT_API sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer *w, uint32_t first,
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer *w, uint32_t first,
                                         uint32_t count, uint32_t *out_bad);
 
 /** Copy the local matrix to out. O(1). Errors: INVALID_ARG, STALE_HANDLE. */
-SGRT_API sgrt_result sgrt_node_local(const sgrt_scene *s, sgrt_node node, float out[16]);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_local(const sgrt_scene *s, sgrt_node node, float out[16]);
 
 /** Copy the world matrix *as of the last sgrt_scene_update* to out (the
  *  dirty-flag contract: a node moved since then still reports its old world).
@@ -576,7 +596,7 @@ SGRT_API sgrt_result sgrt_node_local(const sgrt_scene *s, sgrt_node node, float 
  *  (SGRT_SCENE_VALIDATE) PENDING when the next update will change that
  *  world (the node or an ancestor moved since the last update; out is
  *  written all the same), at a cost of O(d) there. */
-SGRT_API sgrt_result sgrt_node_world(const sgrt_scene *s, sgrt_node node, float out[16]);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_world(const sgrt_scene *s, sgrt_node node, float out[16]);
 
 /** Compute the exact current world matrix, bit-identical to what the next
  *  update will store, without changing the scene: walks up to the root, then
@@ -584,7 +604,7 @@ SGRT_API sgrt_result sgrt_node_world(const sgrt_scene *s, sgrt_node node, float 
  *  one product per node. O(d): at most 2d + 3k parent-link steps and k
  *  products, at any depth. Never allocates; uses at most about 3 KiB of
  *  stack. Errors: INVALID_ARG, STALE_HANDLE. */
-SGRT_API sgrt_result sgrt_node_world_now(const sgrt_scene *s, sgrt_node node, float out[16]);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_world_now(const sgrt_scene *s, sgrt_node node, float out[16]);
 
 /* ------------------------------------------------------------------------- */
 /* Update                                                                    */
@@ -735,7 +755,7 @@ SGRT_API const float *sgrt_scene_prev_world_array(const sgrt_scene *s, uint32_t 
 /** Slot of a live node: its world matrix is at 16 * slot in the world array.
  *  Valid until the node moves (see above). O(1).
  *  Errors: INVALID_ARG (s or out_slot NULL), STALE_HANDLE. */
-SGRT_API sgrt_result sgrt_node_slot(const sgrt_scene *s, sgrt_node node, uint32_t *out_slot);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_slot(const sgrt_scene *s, sgrt_node node, uint32_t *out_slot);
 
 /** The node stored in `slot`, or SGRT_NULL_NODE when the slot is dead, out of
  *  range, or s is NULL. O(1). */
@@ -745,10 +765,10 @@ SGRT_API sgrt_node sgrt_scene_slot_node(const sgrt_scene *s, uint32_t slot);
  *  index, ...). It travels with the node when its slot changes, and reads
  *  back as 0 on a new node. Marks nothing. O(1); never allocates.
  *  Errors: INVALID_ARG (s NULL), STALE_HANDLE. */
-SGRT_API sgrt_result sgrt_node_set_user(sgrt_scene *s, sgrt_node node, uint64_t user);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_set_user(sgrt_scene *s, sgrt_node node, uint64_t user);
 
 /** Read a node's user value. O(1). Errors: INVALID_ARG, STALE_HANDLE. */
-SGRT_API sgrt_result sgrt_node_user(const sgrt_scene *s, sgrt_node node, uint64_t *out);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_user(const sgrt_scene *s, sgrt_node node, uint64_t *out);
 
 /** A change tracker: for one consumer (a GPU buffer, a physics mirror, a
  *  network replicator), the set of slots whose content changed since that
@@ -769,7 +789,7 @@ typedef struct sgrt_range {
  *  touches; capacity/8 bytes per tracker, grown with the scene (a failed
  *  growth fails the call that needed it with NOMEM).
  *  Allocates. Errors: INVALID_ARG (s or out NULL), NOMEM. */
-SGRT_API sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out);
 
 /** Destroy a tracker of `s`. NULL t is a no-op (SGRT_OK).
  *  sgrt_scene_destroy frees the trackers still alive; their pointers then
@@ -779,7 +799,7 @@ SGRT_API sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out);
  *  (unless a later create reused that address: it is then that tracker).
  *  O(trackers + node sets); never allocates. Errors: INVALID_ARG (s NULL;
  *  t not a live tracker of s). */
-SGRT_API sgrt_result sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t);
 
 /** Write the tracker's pending slots to `out` as ranges in increasing slot
  *  order, merging two runs when at most `merge_gap` unchanged slots lie
@@ -812,7 +832,7 @@ SGRT_API sgrt_result sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t);
  *  A refused call writes 0 and false to the outputs it was given and
  *  forgets nothing: a tracker of another scene is an error, never "nothing
  *  changed". */
-SGRT_API sgrt_result sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
                                           uint32_t max_ranges, uint32_t merge_gap,
                                           uint32_t *out_count, bool *out_more);
 
@@ -830,7 +850,7 @@ typedef enum sgrt_set_op {
 
 /** Create an empty node set on `s`. Memory: capacity/4 bytes, grown with the
  *  scene. Allocates. Errors: INVALID_ARG (s or out NULL), NOMEM. */
-SGRT_API sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset **out);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset **out);
 
 /** Destroy a node set of `s`. NULL set is a no-op (SGRT_OK).
  *  sgrt_scene_destroy frees the sets still alive. As for
@@ -838,18 +858,18 @@ SGRT_API sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset **out);
  *  another scene, a tracker, or a set destroyed already is refused and
  *  nothing is freed. O(trackers + node sets); never allocates.
  *  Errors: INVALID_ARG (s NULL; set not a live node set of s). */
-SGRT_API sgrt_result sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset *set);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset *set);
 
 /** Add or remove a node. O(1), never allocates. Errors: INVALID_ARG (NULL,
  *  or a set of another scene), STALE_HANDLE. */
-SGRT_API sgrt_result sgrt_nodeset_add(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node);
-SGRT_API sgrt_result sgrt_nodeset_remove(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_add(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_remove(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node);
 
 /** True when `node` is a live member of `set`; false for bad arguments. O(1). */
 SGRT_API bool sgrt_nodeset_has(const sgrt_scene *s, const sgrt_nodeset *set, sgrt_node node);
 
 /** Remove every node. O(capacity/32). Errors: INVALID_ARG. */
-SGRT_API sgrt_result sgrt_nodeset_clear(const sgrt_scene *s, sgrt_nodeset *set);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_clear(const sgrt_scene *s, sgrt_nodeset *set);
 
 /** Number of members (0 for bad arguments). O(capacity/32). */
 SGRT_API uint32_t sgrt_nodeset_count(const sgrt_scene *s, const sgrt_nodeset *set);
@@ -857,7 +877,7 @@ SGRT_API uint32_t sgrt_nodeset_count(const sgrt_scene *s, const sgrt_nodeset *se
 /** dst = a OP b in one pass over the words. dst may be a or b.
  *  O(capacity/32); never allocates. Errors: INVALID_ARG (NULL, bad op, a
  *  set of another scene). */
-SGRT_API sgrt_result sgrt_nodeset_combine(const sgrt_scene *s, sgrt_nodeset *dst,
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_combine(const sgrt_scene *s, sgrt_nodeset *dst,
                                           const sgrt_nodeset *a, sgrt_set_op op,
                                           const sgrt_nodeset *b);
 
@@ -869,7 +889,7 @@ SGRT_API sgrt_result sgrt_nodeset_combine(const sgrt_scene *s, sgrt_nodeset *dst
  *  the changed nodes that are not visible yet.
  *  O(capacity/32); never allocates. Errors: INVALID_ARG (NULL s, dst or t,
  *  bad op, an object of another scene). */
-SGRT_API sgrt_result sgrt_nodeset_from_changes(const sgrt_scene *s, sgrt_nodeset *dst,
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_from_changes(const sgrt_scene *s, sgrt_nodeset *dst,
                                                sgrt_tracker *t, sgrt_set_op op,
                                                const sgrt_nodeset *b, bool consume);
 
@@ -938,7 +958,7 @@ SGRT_API const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, const sgrt_node
  *  Errors: INVALID_ARG (s, center or half_extent NULL; a value NaN or
  *  infinite; a half extent negative; a scene created without
  *  SGRT_SCENE_BOUNDS), STALE_HANDLE. */
-SGRT_API sgrt_result sgrt_node_set_bounds(sgrt_scene *s, sgrt_node node, const float center[3],
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_set_bounds(sgrt_scene *s, sgrt_node node, const float center[3],
                                           const float half_extent[3]);
 
 /** Set `count` boxes as if sgrt_node_set_bounds were called for i = 0 ..
@@ -951,7 +971,7 @@ SGRT_API sgrt_result sgrt_node_set_bounds(sgrt_scene *s, sgrt_node node, const f
  *  (check, then write); O(count); never allocates. Errors: INVALID_ARG (s
  *  NULL, arrays NULL with count > 0, a scene without SGRT_SCENE_BOUNDS;
  *  *out_bad untouched), or the refused entry's error. */
-SGRT_API sgrt_result sgrt_nodes_set_bounds(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodes_set_bounds(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
                                            const float *center, const float *half_extent,
                                            uint32_t *out_bad);
 
@@ -959,20 +979,20 @@ SGRT_API sgrt_result sgrt_nodes_set_bounds(sgrt_scene *s, uint32_t count, const 
  *  after the next update). A node without a box is left as it is. O(1);
  *  never allocates. Errors: INVALID_ARG (s NULL, a scene without
  *  SGRT_SCENE_BOUNDS), STALE_HANDLE. */
-SGRT_API sgrt_result sgrt_node_clear_bounds(sgrt_scene *s, sgrt_node node);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_clear_bounds(sgrt_scene *s, sgrt_node node);
 
 /** Read a node's local box as set (now, not as of the last update). A node
  *  without one reads center {0, 0, 0} and half extents {-1, -1, -1}.
  *  O(1). Errors: INVALID_ARG (NULL argument, a scene without
  *  SGRT_SCENE_BOUNDS), STALE_HANDLE. */
-SGRT_API sgrt_result sgrt_node_bounds(const sgrt_scene *s, sgrt_node node, float center[3],
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_bounds(const sgrt_scene *s, sgrt_node node, float center[3],
                                       float half_extent[3]);
 
 /** A node's world box as of the last update, as min and max corners. A node
  *  that had no box then reads the empty box: min {+inf, +inf, +inf}, max
  *  {-inf, -inf, -inf}. O(1). Errors: INVALID_ARG (NULL argument, a scene
  *  without SGRT_SCENE_BOUNDS), STALE_HANDLE. */
-SGRT_API sgrt_result sgrt_node_world_bounds(const sgrt_scene *s, sgrt_node node, float min[3],
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_world_bounds(const sgrt_scene *s, sgrt_node node, float min[3],
                                             float max[3]);
 
 /** A node's subtree box as of the last update: its world box joined with
@@ -980,7 +1000,7 @@ SGRT_API sgrt_result sgrt_node_world_bounds(const sgrt_scene *s, sgrt_node node,
  *  had a box). Exact: each side is the extreme of the member boxes' sides.
  *  O(1). Errors: INVALID_ARG (NULL argument, a scene without
  *  SGRT_SCENE_SUBTREE_BOUNDS), STALE_HANDLE. */
-SGRT_API sgrt_result sgrt_node_subtree_bounds(const sgrt_scene *s, sgrt_node node, float min[3],
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_subtree_bounds(const sgrt_scene *s, sgrt_node node, float min[3],
                                               float max[3]);
 
 /** The world boxes for a renderer: structure of arrays, one float per slot
@@ -997,7 +1017,7 @@ typedef struct sgrt_bounds_arrays {
 /** Fill *out with the world box arrays. The pointers stay valid as the world
  *  array's (until the next call that may allocate). O(1).
  *  Errors: INVALID_ARG (s or out NULL, a scene without SGRT_SCENE_BOUNDS). */
-SGRT_API sgrt_result sgrt_scene_bounds_arrays(const sgrt_scene *s, sgrt_bounds_arrays *out);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_bounds_arrays(const sgrt_scene *s, sgrt_bounds_arrays *out);
 
 /** What one sgrt_scene_cull did (all optional reading). */
 typedef struct sgrt_cull_stats {
@@ -1028,7 +1048,7 @@ typedef struct sgrt_cull_stats {
  *  Errors: INVALID_ARG (s, planes or out NULL; plane_count 0 or above 8; a
  *  plane with a value NaN or infinite; a set of another scene; a scene
  *  without SGRT_SCENE_BOUNDS), each leaving out unchanged. */
-SGRT_API sgrt_result sgrt_scene_cull(const sgrt_scene *s, const float *planes,
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_cull(const sgrt_scene *s, const float *planes,
                                      uint32_t plane_count, const sgrt_nodeset *only,
                                      sgrt_nodeset *out, sgrt_cull_stats *out_stats);
 
@@ -1043,14 +1063,14 @@ SGRT_API sgrt_result sgrt_scene_cull(const sgrt_scene *s, const float *planes,
  *  meanwhile: sgrt_tracker_check verifies those. O(capacity).
  *  Returns SGRT_OK or SGRT_ERR_CORRUPT; *out_what (optional) receives a static
  *  string naming the first broken invariant, or NULL. INVALID_ARG for NULL s. */
-SGRT_API sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what);
 
 /** Verify one tracker of `s`: it covers the scene's capacity and its
  *  summary is exact (bit w set iff word w of its pending bits is non-zero).
  *  Must not overlap a collect of that same tracker. O(capacity/32).
  *  Returns SGRT_OK or SGRT_ERR_CORRUPT (*out_what as for sgrt_scene_check);
  *  INVALID_ARG for NULL s or t, or a tracker of another scene. */
-SGRT_API sgrt_result sgrt_tracker_check(const sgrt_scene *s, const sgrt_tracker *t,
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_tracker_check(const sgrt_scene *s, const sgrt_tracker *t,
                                         const char **out_what);
 
 /** What sgrt_scene_dump writes. */
@@ -1088,7 +1108,7 @@ typedef int (*sgrt_dump_write_fn)(void *user, const char *bytes, size_t len);
  *  buffer on the stack). Errors: INVALID_ARG (s or write_fn NULL, unknown
  *  format; nothing written), WRITE (write_fn returned non-zero: it is not
  *  called again and the output is cut short). */
-SGRT_API sgrt_result sgrt_scene_dump(const sgrt_scene *s, sgrt_dump_write_fn write_fn,
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_dump(const sgrt_scene *s, sgrt_dump_write_fn write_fn,
                                      void *user, sgrt_dump_format format);
 
 /** Name of the kernel a scene created with default options uses on this

@@ -565,7 +565,7 @@ static void test_update_and_trackers(void)
     CHECK(lo[0] == INFINITY && hi[0] == -INFINITY);
     got = collect_slots(s, t, slots, 256);
     CHECK(got == 1 && slots[0] == slot);
-    sgrt_nodes_set_bounds(s, 1, &n[10], c2, h2, NULL);
+    OK(sgrt_nodes_set_bounds(s, 1, &n[10], c2, h2, NULL));
     /* A moved node: its world and box are recomputed, its slot reported once. */
     float m[16];
     random_affine(&R, m);
@@ -574,7 +574,7 @@ static void test_update_and_trackers(void)
     check_world_box(s, n[10], "moved node");
     check_scene(s);
     CHECK_MSG(ta.calls == calls, "setting boxes and updating allocated");
-    sgrt_tracker_destroy(s, t);
+    OK(sgrt_tracker_destroy(s, t));
     end_scene_alloc(s, &ta);
 }
 
@@ -660,7 +660,8 @@ static void test_parallel(void)
             const uint32_t i = rng_below(&R, N), j = rng_below(&R, N);
             for (int k = 0; k < 2; k++)
                 if (sgrt_node_alive(s[k], h[k][i]) && sgrt_node_alive(s[k], h[k][j]))
-                    (void)sgrt_node_set_parent(s[k], h[k][i], h[k][j], SGRT_KEEP_LOCAL);
+                    OK_OR(sgrt_node_set_parent(s[k], h[k][i], h[k][j], SGRT_KEEP_LOCAL),
+                          SGRT_ERR_CYCLE);
             const uint32_t d = rng_below(&R, N);
             for (int k = 0; k < 2; k++)
                 if (sgrt_node_alive(s[k], h[k][d]))
@@ -926,7 +927,7 @@ static void test_no_alloc(void)
     }
     CHECK_MSG(ta.calls == calls, "a frame with boxes allocated (%llu calls)",
               (unsigned long long)(ta.calls - calls));
-    sgrt_nodeset_destroy(s, vis);
+    OK(sgrt_nodeset_destroy(s, vis));
     end_scene_alloc(s, &ta);
 }
 

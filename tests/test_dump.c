@@ -373,7 +373,8 @@ static void build(scene_under_test *u, uint32_t flags, uint32_t nodes)
     for (uint32_t k = 0; k < nodes / 10; k++) {
         float m[16];
         random_affine(&R, m);
-        (void)sgrt_node_set_local(u->s, u->h[rng_below(&R, u->n)], m); /* may be dead: fine */
+        OK_OR(sgrt_node_set_local(u->s, u->h[rng_below(&R, u->n)], m), /* may be dead */
+              SGRT_ERR_STALE_HANDLE);
     }
     sgrt_scene_update(u->s); /* a previous world that differs from the world */
     for (uint32_t k = 0; k < nodes / 50 + 1; k++) {
@@ -382,7 +383,7 @@ static void build(scene_under_test *u, uint32_t flags, uint32_t nodes)
             OK(sgrt_node_destroy(u->s, victim));
         float m[16];
         random_affine(&R, m);
-        (void)sgrt_node_set_local(u->s, u->h[rng_below(&R, u->n)], m);
+        OK_OR(sgrt_node_set_local(u->s, u->h[rng_below(&R, u->n)], m), SGRT_ERR_STALE_HANDLE);
         if (u->n < MAXN) {
             const sgrt_node p = u->h[rng_below(&R, u->n)];
             if (sgrt_node_alive(u->s, p) && sgrt_node_create(u->s, p, &u->h[u->n]) == SGRT_OK)
@@ -390,7 +391,7 @@ static void build(scene_under_test *u, uint32_t flags, uint32_t nodes)
         }
         const sgrt_node a = u->h[rng_below(&R, u->n)], b = u->h[rng_below(&R, u->n)];
         if (sgrt_node_alive(u->s, a) && sgrt_node_alive(u->s, b))
-            (void)sgrt_node_set_parent(u->s, a, b, SGRT_KEEP_LOCAL); /* may be a cycle: fine */
+            OK_OR(sgrt_node_set_parent(u->s, a, b, SGRT_KEEP_LOCAL), SGRT_ERR_CYCLE);
     }
 }
 

@@ -174,8 +174,8 @@ static void test_random(uint64_t seed, int steps)
     const char *what = NULL;
     CHECK_RES(sgrt_scene_check(s, &what), SGRT_OK);
     /* Sets destroyed explicitly or by the scene, in any order. */
-    sgrt_nodeset_destroy(s, sets[1]);
-    sgrt_tracker_destroy(s, t_first);
+    OK(sgrt_nodeset_destroy(s, sets[1]));
+    OK(sgrt_tracker_destroy(s, t_first));
     sgrt_scene_destroy(s);
 }
 
@@ -286,9 +286,9 @@ static void test_visible_changes(void)
     CHECK_RES(sgrt_nodeset_add(other, foreign, on), SGRT_OK);
     CHECK_RES(sgrt_nodeset_add(s, visible, n[4]), SGRT_OK);
     const uint64_t s_frees = sa.frees, o_frees = oa.frees;
-    sgrt_nodeset_destroy(s, foreign);
-    sgrt_nodeset_destroy(s, NULL);
-    sgrt_nodeset_destroy(NULL, visible);
+    CHECK_RES(sgrt_nodeset_destroy(s, foreign), SGRT_ERR_INVALID_ARG);
+    OK(sgrt_nodeset_destroy(s, NULL));
+    CHECK_RES(sgrt_nodeset_destroy(NULL, visible), SGRT_ERR_INVALID_ARG);
     CHECK_EQ_U(sa.frees, s_frees);
     CHECK_EQ_U(oa.frees, o_frees);
     check_alloc(&sa);
@@ -305,7 +305,7 @@ static void test_visible_changes(void)
     check_scene(other);
 
     /* A set destroyed by its scene goes back to that scene's allocator. */
-    sgrt_nodeset_destroy(other, foreign);
+    OK(sgrt_nodeset_destroy(other, foreign));
     CHECK(oa.frees > o_frees);
     end_scene_alloc(other, &oa);
     end_scene_alloc(s, &sa);

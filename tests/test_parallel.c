@@ -177,8 +177,8 @@ static void compare_sets(pair *p)
     const uint32_t *ba = sgrt_nodeset_words(p->a, p->ca, &wa);
     const uint32_t *bb = sgrt_nodeset_words(p->b, p->cb, &wb);
     CHECK(wa == wb && memcmp(ba, bb, wa * 4u) == 0);
-    sgrt_tracker_destroy(p->a, xa);
-    sgrt_tracker_destroy(p->b, xb);
+    OK(sgrt_tracker_destroy(p->a, xa));
+    OK(sgrt_tracker_destroy(p->b, xb));
 }
 
 /* ---- shapes --------------------------------------------------------------------- */

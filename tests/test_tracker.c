@@ -476,7 +476,7 @@ static void test_random(uint64_t seed, int steps, bool eager)
             do_collect(s, &ms[rng_below(&r, NT)], &r);
         } else {
             mirror *m = &ms[rng_below(&r, NT)];
-            sgrt_tracker_destroy(s, m->t);
+            OK(sgrt_tracker_destroy(s, m->t));
             tracker_new(s, m);
         }
         if (step % 64 == 0) {
@@ -551,7 +551,7 @@ static void test_nomem(void)
             CHECK_EQ_U(sgrt_nodeset_count(s, set), 1);
         }
         if (r1 == SGRT_OK)
-            sgrt_tracker_destroy(s, t1);
+            OK(sgrt_tracker_destroy(s, t1));
         sgrt_scene_destroy(s);
         check_alloc_empty(&f);
         test_alloc_release(&f);
@@ -584,10 +584,10 @@ static void test_many(void)
     for (int step = 0; step < 2 * K; step++) {
         const int d = order[step / 2];
         if (step % 2) {
-            sgrt_nodeset_destroy(s, sets[d]);
+            OK(sgrt_nodeset_destroy(s, sets[d]));
             set_gone[d] = true;
         } else {
-            sgrt_tracker_destroy(s, t[d]);
+            OK(sgrt_tracker_destroy(s, t[d]));
             t_gone[d] = true;
         }
         set_translation(s, n[10 + step], 3, 3, 3);

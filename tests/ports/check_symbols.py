@@ -138,7 +138,8 @@ def api_functions(header):
     """The functions include/sgrt.h declares with SGRT_API."""
     text = pathlib.Path(header).read_text()
     text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    names = set(re.findall(r"^\s*SGRT_API\b[^;(]*?\b(sgrt_\w+)\s*\(", text, flags=re.M))
+    names = set(re.findall(r"^\s*(?:SGRT_NODISCARD\s+)?SGRT_API\b[^;(]*?\b(sgrt_\w+)\s*\(",
+                           text, flags=re.M))
     return names
 
 
