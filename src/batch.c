@@ -17,8 +17,7 @@
 #endif
 
 struct sgrt_writer {
-    const sgrt_scene *scene; /* owner, to refuse writers of another scene */
-    uint32_t kind;           /* SGRT__KIND_WRITER */
+    sgrt__owned o; /* first: the registry's view (scene, kind, block size) */
     uint32_t count;
     uint32_t flags;          /* SGRT_WRITER_* */
     uint64_t slots_version; /* the scene's slots_version when slots[] was resolved */
@@ -27,7 +26,6 @@ struct sgrt_writer {
     /* slots[] strictly increase (set with slots[]): a compute-now write
      * can take the entries in order, parents before children. */
     bool ordered;
-    size_t block_size; /* nodes and slots, one allocation */
     /* What sgrt_writer_begin handed out: the storage block and slots
      * version the in-place writes go to. */
     const void *begun_block;
@@ -206,11 +204,6 @@ sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t count, const sgrt_node *n
 
 /* ---- writers ------------------------------------------------------------ */
 
-bool sgrt__writer_of(const sgrt_scene *s, const sgrt_writer *w)
-{
-    return s && w && w->scene == s && w->kind == SGRT__KIND_WRITER;
-}
-
 static bool own(const sgrt_scene *s, const sgrt_writer *w) { return sgrt__writer_of(s, w); }
 
 /* Why w is refused (the refusal path only). */
@@ -269,11 +262,11 @@ sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *n
         return sgrt__fail(s, err, __func__, "the allocator failed", SGRT_NULL_NODE);
     sgrt_writer *w = (sgrt_writer *)(void *)block;
     memset(w, 0, sizeof *w);
-    w->scene = s;
-    w->kind = SGRT__KIND_WRITER;
+    w->o.scene = s;
+    w->o.kind = SGRT__KIND_WRITER;
     w->count = count;
     w->flags = flags;
-    w->block_size = size;
+    w->o.block_size = size; /* the writer, its nodes and slots */
     w->nodes = (sgrt_node *)(void *)(block + sizeof *w);
     w->slots = (uint32_t *)(void *)(w->nodes + count);
     memcpy(w->nodes, nodes, (size_t)count * sizeof *nodes);
@@ -288,12 +281,6 @@ sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *n
                    SGRT_NULL_NODE);
     *out = w;
     return SGRT_OK;
-}
-
-void sgrt__writer_free(sgrt_scene *s, sgrt_writer *w)
-{
-    w->kind = 0; /* a second destroy is refused, not a double free */
-    sgrt__free(&s->alloc, w, w->block_size);
 }
 
 sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writer *w)

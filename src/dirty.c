@@ -29,24 +29,6 @@ void sgrt__dirty_clear(sgrt_scene *s, uint32_t slot)
         sgrt__bit_clear(s->st.dirty_sum, w);
 }
 
-void sgrt__dirty_pend(sgrt_scene *s, uint32_t w, uint32_t inner)
-{
-    /* An inner node's descendants all lie after it in slot order, so the
-     * closure pass of the next update, which starts at the lowest such node,
-     * reaches them. */
-    s->pending_inner += sgrt__popcount32(inner);
-    const uint32_t slot = w * 32u + sgrt__ctz32(inner);
-    if (slot < s->close_from)
-        s->close_from = slot;
-}
-
-void sgrt__early_touch(sgrt_scene *s, uint32_t w, uint32_t bits)
-{
-    s->st.early[w] &= ~bits;
-    if (w * 32u + sgrt__ctz32(bits) < s->early_end)
-        s->early_doubt = true;
-}
-
 void sgrt__dirty_mark_slots(sgrt_scene *s, const uint32_t *slot, uint32_t entries)
 {
     uint32_t word = SGRT__NONE, bits = 0;

@@ -10,7 +10,8 @@
  *   dirty.c      dirty bits, their summary and closure over descendants
  *   hierarchy.c  nodes and links: create, destroy, re-parent, relocation
  *   transform.c  writing and reading local and world matrices
- *   update.c     the per-frame update and the exact world of one node now
+ *   update.c     the per-frame update
+ *   world_now.c  the exact world of one node now
  *   parallel.c   the update on the user's executor: plan and tasks
  *   matrix.c     inverse, finiteness        result.c  sgrt_result_str
  *   scene.c      scene lifecycle and kernel choice
@@ -187,6 +188,15 @@ struct sgrt_nodeset {
     sgrt__slotbits b; /* the members */
     uint32_t *spare;  /* as many words: the array a compaction remaps into */
 };
+
+/* What the registry knows of a writer (batch.c keeps the rest): the first
+ * member of struct sgrt_writer, so that the registry checks and frees
+ * writers without calling into batch.c. */
+typedef struct sgrt__owned {
+    const sgrt_scene *scene; /* owner, to refuse objects of another scene */
+    uint32_t kind;           /* SGRT__KIND_WRITER; 0 once freed */
+    size_t block_size;       /* the object is one allocation of this size */
+} sgrt__owned;
 
 /* The registry: trackers, node sets and writers (batch.c) of a scene. */
 typedef struct sgrt__registry {
@@ -369,11 +379,24 @@ static inline void sgrt__dirty_set(sgrt_scene *s, uint32_t slot)
 }
 void sgrt__dirty_clear(sgrt_scene *s, uint32_t slot);
 /* The slots `inner` of word w are dirty nodes with children: the next
- * closure pass starts at the lowest of them at the latest. O(1). */
-void sgrt__dirty_pend(sgrt_scene *s, uint32_t w, uint32_t inner);
+ * closure pass starts at the lowest of them at the latest (an inner node's
+ * descendants all lie after it in slot order, so the pass reaches them).
+ * O(1). */
+static inline void sgrt__dirty_pend(sgrt_scene *s, uint32_t w, uint32_t inner)
+{
+    s->pending_inner += sgrt__popcount32(inner);
+    const uint32_t slot = w * 32u + sgrt__ctz32(inner);
+    if (slot < s->close_from)
+        s->close_from = slot;
+}
 /* A plain mark of the slots `bits` of word w while early worlds exist: those
  * slots' own early worlds are gone, and below early_end there is doubt. */
-void sgrt__early_touch(sgrt_scene *s, uint32_t w, uint32_t bits);
+static inline void sgrt__early_touch(sgrt_scene *s, uint32_t w, uint32_t bits)
+{
+    s->st.early[w] &= ~bits;
+    if (w * 32u + sgrt__ctz32(bits) < s->early_end)
+        s->early_doubt = true;
+}
 /* The one marking path of every call that changes worlds: the slots `bits`
  * of word w moved (their locals were written). Each gets its own bit, and
  * its descendants are left to the closure pass. A node already dirty has
@@ -433,6 +456,11 @@ void sgrt__dirty_close_word(sgrt_scene *s, uint32_t w, uint32_t only, const uint
 /* Nothing is pending any more (the passes over every word have run). */
 void sgrt__dirty_close_done(sgrt_scene *s);
 
+/* ---- world_now.c --------------------------------------------------------- */
+
+/* Exact current world of a live slot, as the next update will store it. */
+void sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16]);
+
 /* ---- update.c ------------------------------------------------------------ */
 
 /* sgrt_scene_update without its validation: also the parallel update's
@@ -445,8 +473,6 @@ uint32_t sgrt__update_serial(sgrt_scene *s);
  * computed by the same write or an earlier one. The others are only dirty.
  * O(1) without doubt, else O(early_end / 32 + early nodes). */
 void sgrt__early_settle(sgrt_scene *s);
-/* Exact current world of a live slot, as the next update will store it. */
-void sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16]);
 /* What an update owes the hand-off for word w, before its kernel recomputes
  * the slots `d` of the word (their final dirty bits), for the slots `mask`
  * of the word that the caller owns: trackers learn `d`, previous worlds are
@@ -524,13 +550,6 @@ void sgrt__bounds_world_box(const sgrt_scene *s, uint32_t slot, float lo[3], flo
  * Returns the length. */
 uint32_t sgrt__format_float(float f, char out[16]);
 
-/* ---- batch.c -------------------------------------------------------------- */
-
-/* Free a writer's memory (sgrt_writer_destroy, sgrt_scene_destroy). */
-void sgrt__writer_free(sgrt_scene *s, struct sgrt_writer *w);
-/* Whether w is a live writer of s. */
-bool sgrt__writer_of(const sgrt_scene *s, const struct sgrt_writer *w);
-
 /* ---- registry.c ---------------------------------------------------------- */
 
 /* Give b zeroed bits (extra_words of `extra` beside them) for the scene's
@@ -544,6 +563,16 @@ sgrt_result sgrt__registry_reserve_writer(sgrt_scene *s);
 void sgrt__registry_add_writer(sgrt_scene *s, struct sgrt_writer *w);
 /* Whether s lists w (by address: w is not read). */
 bool sgrt__registry_lists_writer(const sgrt_scene *s, const struct sgrt_writer *w);
+/* Whether w is a live writer of s (its sgrt__owned header: w is read). */
+static inline bool sgrt__writer_of(const sgrt_scene *s, const struct sgrt_writer *w)
+{
+    const sgrt__owned *o = (const sgrt__owned *)(const void *)w;
+    return s && w && o->scene == s && o->kind == SGRT__KIND_WRITER;
+}
+/* Free a writer's memory (sgrt_writer_destroy, sgrt_scene_destroy); a
+ * second destroy then finds kind 0 in the registry's check, not a double
+ * free (destroy looks writers up by address first). */
+void sgrt__writer_free(sgrt_scene *s, struct sgrt_writer *w);
 void sgrt__registry_remove_writer(sgrt_scene *s, struct sgrt_writer *w);
 /* sgrt_tracker_destroy (tracker true) and sgrt_nodeset_destroy for a
  * non-NULL s: unlist obj and free it and its bits, or refuse it (reported,

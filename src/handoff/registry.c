@@ -119,6 +119,13 @@ void sgrt__registry_add_writer(sgrt_scene *s, struct sgrt_writer *w)
     s->reg.writers[s->reg.writer_count++] = w;
 }
 
+void sgrt__writer_free(sgrt_scene *s, struct sgrt_writer *w)
+{
+    sgrt__owned *o = (sgrt__owned *)(void *)w;
+    o->kind = 0;
+    sgrt__free(&s->alloc, w, o->block_size);
+}
+
 bool sgrt__registry_lists_writer(const sgrt_scene *s, const struct sgrt_writer *w)
 {
     for (uint32_t i = 0; s && i < s->reg.writer_count; i++)
