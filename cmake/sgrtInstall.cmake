@@ -7,7 +7,7 @@ install(TARGETS sgrt
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
-install(FILES "${PROJECT_SOURCE_DIR}/include/sgrt.h"
+install(FILES "${PROJECT_SOURCE_DIR}/include/sgrt.h" "${PROJECT_SOURCE_DIR}/include/sgrt.hpp"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 
 # A directory as the package files name it: relative to the package's own

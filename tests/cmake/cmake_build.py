@@ -20,8 +20,10 @@
   cmake_build.py install --kind shared|static ...  the CMake build installed
       with `cmake --install --prefix` into a staging directory, then
       tests/consumer/cmake/ finds it with find_package(sgrt <version> EXACT
-      CONFIG) as it finds meson's install, and the program builds and runs;
-      then the same program built with the staged sgrt.pc's flags.
+      CONFIG) as it finds meson's install, sgrt.hpp lies beside sgrt.h, and
+      the program builds and runs (and, given --cxx, main.cpp through
+      sgrt.hpp); then the same program built with the staged sgrt.pc's
+      flags.
 
 Every mode but `sources` exits 77 (skip) without cmake. Scratch files go to
 --work, emptied first and kept, for a failure's post-mortem.
@@ -217,6 +219,9 @@ def install(a):
     pcs = list(stage.glob("**/pkgconfig/sgrt.pc"))
     if not pcs:
         problems.append("not installed: pkgconfig/sgrt.pc")
+    headers = list(stage.glob("**/sgrt.h"))
+    if len(headers) != 1 or not (headers[0].parent / "sgrt.hpp").is_file():
+        problems.append(f"not installed: sgrt.hpp beside sgrt.h ({headers})")
     if problems:
         return problems
 
@@ -227,6 +232,8 @@ def install(a):
            f"-DSGRT_WANT_TYPE={'STATIC' if want_static else 'SHARED'}_LIBRARY"]
     if a.cc:
         cmd.append(f"-DCMAKE_C_COMPILER={shlex.split(a.cc)[-1]}")
+    if a.cxx:
+        cmd += ["-DSGRT_CONSUMER_CXX=ON", f"-DCMAKE_CXX_COMPILER={shlex.split(a.cxx)[-1]}"]
     if shutil.which("ninja"):
         cmd += ["-G", "Ninja"]
     run(cmd)
@@ -238,6 +245,9 @@ def install(a):
     exe = consumer_build / "consumer"
     run([exe, a.version])
     check_links_sgrt(a, exe, want_static, problems)
+    if a.cxx:
+        run([consumer_build / "consumer_cpp", a.version])
+        check_links_sgrt(a, consumer_build / "consumer_cpp", want_static, problems)
 
     if a.pkg_config:
         env = dict(os.environ)
@@ -267,6 +277,8 @@ def main():
     ap.add_argument("--work", help="scratch directory (emptied first)")
     ap.add_argument("--cmake", default="")
     ap.add_argument("--cc", default="", help="the C compiler command of this build")
+    ap.add_argument("--cxx", default="", help="install: the C++ compiler command of this "
+                    "build (none: no C++ consumer)")
     ap.add_argument("--version", help="the version the library must report")
     ap.add_argument("--soversion")
     ap.add_argument("--readelf", default="")

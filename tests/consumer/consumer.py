@@ -11,7 +11,8 @@
       staging directory, then tests/consumer/cmake/ configured with
       CMAKE_PREFIX_PATH there: find_package(sgrt CONFIG) finds the staged
       package at the exact version, sgrt::sgrt is the library that
-      default_library installed, the program builds and runs. Then the same
+      default_library installed, the program builds and runs (and, given
+      --cxx, main.cpp through the installed sgrt.hpp). Then the same
       program built with the staged pkg-config file's flags. Exit 77 (skip)
       without cmake.
 
@@ -145,6 +146,9 @@ def cmake(a):
     for f in ("sgrtConfig.cmake", "sgrtConfigVersion.cmake"):
         if not (libdir / "cmake" / "sgrt" / f).is_file():
             problems.append(f"not installed: {libdir / 'cmake' / 'sgrt' / f}")
+    headers = list(stage.glob("**/sgrt.h"))
+    if len(headers) != 1 or not (headers[0].parent / "sgrt.hpp").is_file():
+        problems.append(f"not installed: sgrt.hpp beside sgrt.h ({headers})")
     if problems:
         return problems
 
@@ -159,6 +163,9 @@ def cmake(a):
            f"-DCMAKE_C_FLAGS={flags}", f"-DCMAKE_EXE_LINKER_FLAGS={flags}"]
     if a.cc:
         cmd.append(f"-DCMAKE_C_COMPILER={shlex.split(a.cc)[-1]}")
+    if a.cxx:
+        cmd += ["-DSGRT_CONSUMER_CXX=ON", f"-DCMAKE_CXX_COMPILER={shlex.split(a.cxx)[-1]}",
+                f"-DCMAKE_CXX_FLAGS={flags}"]
     if shutil.which("ninja"):
         cmd += ["-G", "Ninja"]
     run(cmd)
@@ -172,6 +179,9 @@ def cmake(a):
     # its run path to the staged library.
     run([exe, a.version])
     check_links_sgrt(a, exe, want_static, problems)
+    if a.cxx:
+        run([build / "consumer_cpp", a.version])
+        check_links_sgrt(a, build / "consumer_cpp", want_static, problems)
 
     if a.pkg_config:
         env = dict(os.environ)
@@ -202,6 +212,8 @@ def main():
     ap.add_argument("--version", required=True, help="the version the library must report")
     ap.add_argument("--soversion", required=True)
     ap.add_argument("--cc", default="", help="the C compiler command of this build")
+    ap.add_argument("--cxx", default="", help="cmake: the C++ compiler command of this build "
+                    "(none: no C++ consumer)")
     ap.add_argument("--readelf", default="")
     ap.add_argument("--nm", default="")
     ap.add_argument("--source-root", help="subproject: sgrt's source tree")

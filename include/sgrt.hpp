@@ -1,0 +1,815 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sgrt.hpp — a header-only C++17 layer over sgrt.h.
+ *
+ * What it adds to the C API, and nothing more:
+ *   - owning, move-only types: sgrt::scene, sgrt::tracker, sgrt::nodeset,
+ *     sgrt::writer (RAII; a moved-from object is empty, get() == nullptr);
+ *   - == and != on sgrt_node, and std::hash<sgrt_node>;
+ *   - batch calls that take contiguous float data as it comes (std::vector
+ *     of std::array<float, 16> or of a glm::mat4-like struct, a plain float
+ *     array, a pointer and a count) and refuse a length that does not match
+ *     the node count;
+ *   - members named after the C functions: sgrt_node_set_local(s, ...) is
+ *     scene.node_set_local(...), sgrt_tracker_collect(s, t, ...) is
+ *     tracker.collect(...). get() gives the C object for everything else.
+ *
+ * Results are the C codes (sgrt_result), [[nodiscard]] wherever they report
+ * a failure; nothing throws, nothing uses RTTI, nothing allocates beyond
+ * what the C calls allocate: it builds with -fno-exceptions -fno-rtti.
+ *
+ * Lifetimes. Trackers, node sets and writers belong to their scene:
+ * sgrt_scene_destroy frees those still alive. Destroy them before the
+ * scene, or declare them after it so that C++ destroys them first:
+ *
+ *     sgrt::scene scene;       // first: destroyed last
+ *     sgrt::tracker gpu;       // after it: destroyed before it
+ *
+ * A wrapper that outlives its scene anyway is not left dangling: each
+ * wrapper is linked into its sgrt::scene (two pointers, no allocation),
+ * and the scene's destructor empties the wrappers still alive (get() ==
+ * nullptr; destroying them then does nothing, and calls on them are
+ * refused with SGRT_ERR_INVALID_ARG, as the C calls refuse NULL). The link
+ * follows moves of the scene and of the wrappers. As in C, creating,
+ * moving and destroying the wrappers of one scene need exclusive access to
+ * that scene (they touch its list).
+ *
+ * Float data. sgrt::float_view<N> is a read-only view of packed floats, N
+ * per item (16: a matrix, 3: a vector, 4: a quaternion or a plane), made
+ * from
+ *   - a pointer to float and an item count: float_view<16>(p, n) reads 16n
+ *     floats;
+ *   - a pointer to T and an item count, a T[K] array, or a contiguous
+ *     container of T (anything with data() and size(): std::vector,
+ *     std::array, ...), where T is float (then the length in floats must be
+ *     a multiple of N) or one item: std::array<float, N>, float[N], or a
+ *     trivially copyable, standard-layout type of N floats (glm::mat4,
+ *     glm::vec3, a struct of 16 floats) — checked at compile time by size;
+ *   - one such item, or a braced list of floats ({0, 0, 1}).
+ * (glm::quat stores x, y, z, w unless GLM_FORCE_QUAT_DATA_WXYZ is defined:
+ * sgrt's order. Nothing can check that a struct of N floats means what the
+ * call expects; only its size is checked.)
+ * A batch call whose views do not hold exactly one item per node (or per
+ * writer entry) returns SGRT_ERR_INVALID_ARG without calling the library:
+ * such a refusal changes nothing, leaves *out_bad untouched, and is not
+ * reported through the scene's log (the library never saw it).
+ */
+#ifndef SGRT_HPP
+#define SGRT_HPP
+
+#include "sgrt.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <type_traits>
+#include <utility>
+
+/* sgrt_node is a C type of the global namespace: its operators live there,
+ * where argument-dependent lookup finds them from any namespace. */
+[[nodiscard]] constexpr bool operator==(sgrt_node a, sgrt_node b) noexcept { return a.id == b.id; }
+[[nodiscard]] constexpr bool operator!=(sgrt_node a, sgrt_node b) noexcept { return a.id != b.id; }
+
+namespace std {
+template <>
+struct hash<sgrt_node> {
+    std::size_t operator()(sgrt_node n) const noexcept { return std::hash<std::uint32_t>{}(n.id); }
+};
+} // namespace std
+
+/* The views take braced lists for the call they are arguments of; GCC
+ * warns about any class that keeps a pointer into one. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 9
+#define SGRT_HPP_INIT_LIST_BEGIN \
+    _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Winit-list-lifetime\"")
+#define SGRT_HPP_INIT_LIST_END _Pragma("GCC diagnostic pop")
+#else
+#define SGRT_HPP_INIT_LIST_BEGIN
+#define SGRT_HPP_INIT_LIST_END
+#endif
+
+namespace sgrt {
+
+namespace detail {
+
+template <class T>
+struct is_std_array : std::false_type {};
+template <class T, std::size_t K>
+struct is_std_array<std::array<T, K>> : std::true_type {};
+
+// How many floats a T is made of; 0 when it is not made of floats. Arrays
+// are looked into; other class types are taken by their size.
+template <class T, class = void>
+struct float_count : std::integral_constant<std::size_t, 0> {};
+template <>
+struct float_count<float> : std::integral_constant<std::size_t, 1> {};
+template <class T, std::size_t K>
+struct float_count<T[K]> : std::integral_constant<std::size_t, K * float_count<T>::value> {};
+template <class T, std::size_t K>
+struct float_count<std::array<T, K>>
+    : std::integral_constant<std::size_t, K * float_count<T>::value> {};
+template <class T>
+struct float_count<T, std::enable_if_t<std::is_class<T>::value && !is_std_array<T>::value &&
+                                       std::is_trivially_copyable<T>::value &&
+                                       std::is_standard_layout<T>::value &&
+                                       sizeof(T) % sizeof(float) == 0 &&
+                                       alignof(T) % alignof(float) == 0>>
+    : std::integral_constant<std::size_t, sizeof(T) / sizeof(float)> {};
+
+template <class T, class = void>
+struct is_contiguous : std::false_type {};
+template <class C>
+struct is_contiguous<C, std::void_t<decltype(std::declval<C &>().data()),
+                                    decltype(std::declval<C &>().size())>>
+    : std::is_pointer<decltype(std::declval<C &>().data())> {};
+
+template <class C>
+using element_of = std::remove_cv_t<std::remove_pointer_t<decltype(std::declval<C &>().data())>>;
+
+template <class T>
+using remove_cvref_t = std::remove_cv_t<std::remove_reference_t<T>>;
+
+} // namespace detail
+
+/** Read-only view of packed floats, N per item (see the top of this file). */
+template <std::size_t N>
+class float_view {
+    static_assert(N > 0, "an item holds at least one float");
+
+public:
+    constexpr float_view() noexcept = default;
+
+    /** count items of N floats at data. */
+    constexpr float_view(const float *data, std::size_t count) noexcept
+        : data_(data), floats_(count * N)
+    {
+    }
+
+    /** count items of type T at data (T: N floats, as std::array<float, N>). */
+    template <class T, std::enable_if_t<!std::is_same<std::remove_cv_t<T>, float>::value, int> = 0>
+    float_view(const T *data, std::size_t count) noexcept
+        : data_(reinterpret_cast<const float *>(data)), floats_(count * item<T>())
+    {
+    }
+
+    /** An array of floats (K floats) or of items (K items). */
+    template <class T, std::size_t K>
+    float_view(const T (&elements)[K]) noexcept
+        : data_(reinterpret_cast<const float *>(&elements[0])), floats_(K * per_element<T>())
+    {
+    }
+
+    /** A contiguous container (data() and size()) of floats or of items. */
+    template <class C, std::enable_if_t<detail::is_contiguous<const C>::value &&
+                                            !std::is_same<C, float_view>::value,
+                                        int> = 0>
+    float_view(const C &elements) noexcept
+        : data_(reinterpret_cast<const float *>(elements.data())),
+          floats_(elements.size() * per_element<detail::element_of<const C>>())
+    {
+    }
+
+    /** One item (a glm::mat4, a struct of 16 floats, ...). */
+    template <class T, std::enable_if_t<!detail::is_contiguous<const T>::value &&
+                                            !std::is_array<T>::value &&
+                                            !std::is_pointer<T>::value &&
+                                            !std::is_same<T, float_view>::value,
+                                        int> = 0>
+    float_view(const T &one) noexcept
+        : data_(reinterpret_cast<const float *>(&one)), floats_(item<T>())
+    {
+    }
+
+    /** Floats in braces: {0, 0, 1} (the list lives until the end of the
+     *  call it is written in: a view is a parameter, never kept). */
+SGRT_HPP_INIT_LIST_BEGIN
+    constexpr float_view(std::initializer_list<float> floats) noexcept
+        : data_(floats.begin()), floats_(floats.size())
+    {
+    }
+SGRT_HPP_INIT_LIST_END
+
+    [[nodiscard]] constexpr const float *data() const noexcept { return data_; }
+    /** Length in floats. */
+    [[nodiscard]] constexpr std::size_t floats() const noexcept { return floats_; }
+    /** Whole items. */
+    [[nodiscard]] constexpr std::size_t size() const noexcept { return floats_ / N; }
+    /** True when the view holds exactly `count` items. */
+    [[nodiscard]] constexpr bool holds(std::size_t count) const noexcept
+    {
+        return floats_ % N == 0 && floats_ / N == count;
+    }
+
+private:
+    // Floats per element of an array or container: 1 (floats) or N (items).
+    template <class T>
+    static constexpr std::size_t per_element() noexcept
+    {
+        constexpr std::size_t f = detail::float_count<std::remove_cv_t<T>>::value;
+        static_assert(f == 1 || f == N,
+                      "sgrt::float_view<N>: an element must be one float or one item of N floats "
+                      "(std::array<float, N>, float[N], or a trivially copyable, standard-layout "
+                      "type of N floats)");
+        return f;
+    }
+    template <class T>
+    static constexpr std::size_t item() noexcept
+    {
+        static_assert(detail::float_count<std::remove_cv_t<T>>::value == N,
+                      "sgrt::float_view<N>: an item must be N floats (std::array<float, N>, "
+                      "float[N], or a trivially copyable, standard-layout type of N floats)");
+        return N;
+    }
+
+    const float *data_ = nullptr;
+    std::size_t floats_ = 0;
+};
+
+using mat4_view = float_view<16>;
+using vec3_view = float_view<3>;
+using vec4_view = float_view<4>;
+
+/** A contiguous run of T (const T for input): pointer and count, a T[K]
+ *  array, a container with data() and size(), or a braced list. */
+template <class T>
+class span {
+public:
+    constexpr span() noexcept = default;
+    constexpr span(T *data, std::size_t size) noexcept : data_(data), size_(size) {}
+    template <std::size_t K>
+    constexpr span(T (&items)[K]) noexcept : data_(items), size_(K)
+    {
+    }
+    template <class C,
+              std::enable_if_t<!std::is_same<detail::remove_cvref_t<C>, span>::value &&
+                                   detail::is_contiguous<std::remove_reference_t<C>>::value &&
+                                   std::is_same<detail::element_of<C>,
+                                                std::remove_cv_t<T>>::value &&
+                                   std::is_convertible<decltype(std::declval<C &>().data()),
+                                                       T *>::value,
+                               int> = 0>
+    constexpr span(C &&items) noexcept : data_(items.data()), size_(items.size())
+    {
+    }
+    /** A braced list, for a span of const T: {a, b, c} (as a parameter). */
+SGRT_HPP_INIT_LIST_BEGIN
+    constexpr span(std::initializer_list<std::remove_const_t<T>> items) noexcept
+        : data_(items.begin()), size_(items.size())
+    {
+    }
+SGRT_HPP_INIT_LIST_END
+
+    [[nodiscard]] constexpr T *data() const noexcept { return data_; }
+    [[nodiscard]] constexpr std::size_t size() const noexcept { return size_; }
+
+private:
+    T *data_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+class scene;
+
+namespace detail {
+
+// What trackers, node sets and writers share: their C object, and their
+// place in the scene's list of wrappers, through which the scene empties
+// the ones still alive when it goes first.
+class scene_child {
+public:
+    scene_child(const scene_child &) = delete;
+    scene_child &operator=(const scene_child &) = delete;
+
+protected:
+    scene_child() noexcept = default;
+    scene_child(scene_child &&o) noexcept { take(o); }
+    ~scene_child() = default;
+
+    inline void attach(scene &s, void *object) noexcept;
+    inline void detach() noexcept;
+    inline void take(scene_child &o) noexcept;
+    inline sgrt_scene *c_scene() const noexcept;
+
+    void *object_ = nullptr;
+
+private:
+    friend class sgrt::scene;
+    scene *owner_ = nullptr;
+    scene_child *prev_ = nullptr, *next_ = nullptr;
+};
+
+// A shift, not n <= UINT32_MAX: with a 32-bit size_t that comparison is
+// always true, and -Wtype-limits (in -Wextra) says so.
+constexpr bool fits_u32(std::size_t n) noexcept
+{
+    return static_cast<std::uint64_t>(n) >> 32 == 0;
+}
+
+} // namespace detail
+
+class nodeset;
+
+/** Owns an sgrt_scene. */
+class scene {
+public:
+    constexpr scene() noexcept = default;
+    /** Takes ownership of a scene made by sgrt_scene_create. */
+    explicit scene(sgrt_scene *owned) noexcept : s_(owned) {}
+    scene(scene &&o) noexcept { take(o); }
+    scene &operator=(scene &&o) noexcept
+    {
+        if (this != &o) {
+            destroy();
+            take(o);
+        }
+        return *this;
+    }
+    scene(const scene &) = delete;
+    scene &operator=(const scene &) = delete;
+    ~scene() { destroy(); }
+
+    /** sgrt_scene_create (desc NULL: defaults). On success out owns the new
+     *  scene (its previous one destroyed); on failure out is unchanged. */
+    [[nodiscard]] static sgrt_result create(const sgrt_scene_desc *desc, scene &out) noexcept
+    {
+        sgrt_scene *s = nullptr;
+        const sgrt_result r = sgrt_scene_create(desc, &s);
+        if (r == SGRT_OK)
+            out = scene(s);
+        return r;
+    }
+
+    /** sgrt_scene_destroy; empties the wrappers of the scene still alive. */
+    void destroy() noexcept
+    {
+        for (detail::scene_child *c = children_; c;) {
+            detail::scene_child *next = c->next_;
+            c->owner_ = nullptr;
+            c->prev_ = c->next_ = nullptr;
+            c->object_ = nullptr;
+            c = next;
+        }
+        children_ = nullptr;
+        sgrt_scene_destroy(s_);
+        s_ = nullptr;
+    }
+
+    [[nodiscard]] sgrt_scene *get() noexcept { return s_; }
+    [[nodiscard]] const sgrt_scene *get() const noexcept { return s_; }
+    explicit operator bool() const noexcept { return s_ != nullptr; }
+
+    // --- scene -----------------------------------------------------------
+    [[nodiscard]] sgrt_result reserve(std::uint32_t node_count) noexcept
+    {
+        return sgrt_scene_reserve(s_, node_count);
+    }
+    [[nodiscard]] sgrt_result compact() noexcept { return sgrt_scene_compact(s_); }
+    [[nodiscard]] std::uint32_t node_count() const noexcept { return sgrt_scene_node_count(s_); }
+    [[nodiscard]] sgrt_result check(const char **out_what = nullptr) const noexcept
+    {
+        return sgrt_scene_check(s_, out_what);
+    }
+
+    // --- nodes -----------------------------------------------------------
+    [[nodiscard]] sgrt_result node_create(sgrt_node parent, sgrt_node &out) noexcept
+    {
+        return sgrt_node_create(s_, parent, &out);
+    }
+    [[nodiscard]] sgrt_result node_destroy(sgrt_node node) noexcept
+    {
+        return sgrt_node_destroy(s_, node);
+    }
+    [[nodiscard]] bool node_alive(sgrt_node node) const noexcept { return sgrt_node_alive(s_, node); }
+    [[nodiscard]] sgrt_result node_parent(sgrt_node node, sgrt_node &out) const noexcept
+    {
+        return sgrt_node_parent(s_, node, &out);
+    }
+    [[nodiscard]] sgrt_result node_set_parent(sgrt_node node, sgrt_node parent,
+                                              sgrt_keep keep = SGRT_KEEP_LOCAL) noexcept
+    {
+        return sgrt_node_set_parent(s_, node, parent, keep);
+    }
+
+    // --- transforms: one node --------------------------------------------
+    [[nodiscard]] sgrt_result node_set_local(sgrt_node node, const float *m) noexcept
+    {
+        return sgrt_node_set_local(s_, node, m);
+    }
+    [[nodiscard]] sgrt_result node_set_local(sgrt_node node, mat4_view m) noexcept
+    {
+        return m.holds(1) ? sgrt_node_set_local(s_, node, m.data()) : SGRT_ERR_INVALID_ARG;
+    }
+    [[nodiscard]] sgrt_result node_set_trs(sgrt_node node, const float *t, const float *q,
+                                           const float *scale) noexcept
+    {
+        return sgrt_node_set_trs(s_, node, t, q, scale);
+    }
+    [[nodiscard]] sgrt_result node_set_trs(sgrt_node node, vec3_view t, vec4_view q,
+                                           vec3_view scale) noexcept
+    {
+        if (!t.holds(1) || !q.holds(1) || !scale.holds(1))
+            return SGRT_ERR_INVALID_ARG;
+        return sgrt_node_set_trs(s_, node, t.data(), q.data(), scale.data());
+    }
+    [[nodiscard]] sgrt_result node_set_world(sgrt_node node, const float *m) noexcept
+    {
+        return sgrt_node_set_world(s_, node, m);
+    }
+    [[nodiscard]] sgrt_result node_set_world(sgrt_node node, mat4_view m) noexcept
+    {
+        return m.holds(1) ? sgrt_node_set_world(s_, node, m.data()) : SGRT_ERR_INVALID_ARG;
+    }
+
+    // Reads into 16 floats: a float pointer, or any 16-float type (float[16],
+    // std::array<float, 16>, glm::mat4, ...).
+    [[nodiscard]] sgrt_result node_local(sgrt_node node, float *out) const noexcept
+    {
+        return sgrt_node_local(s_, node, out);
+    }
+    template <class M>
+    [[nodiscard]] sgrt_result node_local(sgrt_node node, M &out) const noexcept
+    {
+        return sgrt_node_local(s_, node, mat4_out(out));
+    }
+    [[nodiscard]] sgrt_result node_world(sgrt_node node, float *out) const noexcept
+    {
+        return sgrt_node_world(s_, node, out);
+    }
+    template <class M>
+    [[nodiscard]] sgrt_result node_world(sgrt_node node, M &out) const noexcept
+    {
+        return sgrt_node_world(s_, node, mat4_out(out));
+    }
+    [[nodiscard]] sgrt_result node_world_now(sgrt_node node, float *out) const noexcept
+    {
+        return sgrt_node_world_now(s_, node, out);
+    }
+    template <class M>
+    [[nodiscard]] sgrt_result node_world_now(sgrt_node node, M &out) const noexcept
+    {
+        return sgrt_node_world_now(s_, node, mat4_out(out));
+    }
+
+    // --- transforms: batches (one item per node, or SGRT_ERR_INVALID_ARG) -
+    [[nodiscard]] sgrt_result nodes_set_local(span<const sgrt_node> nodes, mat4_view locals,
+                                              std::uint32_t *out_bad = nullptr) noexcept
+    {
+        if (!detail::fits_u32(nodes.size()) || !locals.holds(nodes.size()))
+            return SGRT_ERR_INVALID_ARG;
+        return sgrt_nodes_set_local(s_, static_cast<std::uint32_t>(nodes.size()), nodes.data(),
+                                    locals.data(), out_bad);
+    }
+    [[nodiscard]] sgrt_result nodes_set_trs(span<const sgrt_node> nodes, vec3_view t, vec4_view q,
+                                            vec3_view scale,
+                                            std::uint32_t *out_bad = nullptr) noexcept
+    {
+        const std::size_t n = nodes.size();
+        if (!detail::fits_u32(n) || !t.holds(n) || !q.holds(n) || !scale.holds(n))
+            return SGRT_ERR_INVALID_ARG;
+        return sgrt_nodes_set_trs(s_, static_cast<std::uint32_t>(n), nodes.data(), t.data(),
+                                  q.data(), scale.data(), out_bad);
+    }
+
+    // --- update and hand-off ---------------------------------------------
+    /** Worlds recomputed (sgrt_scene_update). */
+    std::uint32_t update() noexcept { return sgrt_scene_update(s_); }
+    std::uint32_t update_parallel(const sgrt_executor &ex) noexcept
+    {
+        return sgrt_scene_update_parallel(s_, &ex);
+    }
+    /** 16 floats per slot, as of the last update; NULL for an empty scene. */
+    [[nodiscard]] const float *world_array(std::uint32_t *out_slot_count = nullptr) const noexcept
+    {
+        return sgrt_scene_world_array(s_, out_slot_count);
+    }
+    [[nodiscard]] sgrt_result node_slot(sgrt_node node, std::uint32_t &out) const noexcept
+    {
+        return sgrt_node_slot(s_, node, &out);
+    }
+
+    // --- bounds and culling (SGRT_SCENE_BOUNDS) --------------------------
+    [[nodiscard]] sgrt_result node_set_bounds(sgrt_node node, vec3_view center,
+                                              vec3_view half_extent) noexcept
+    {
+        if (!center.holds(1) || !half_extent.holds(1))
+            return SGRT_ERR_INVALID_ARG;
+        return sgrt_node_set_bounds(s_, node, center.data(), half_extent.data());
+    }
+    [[nodiscard]] sgrt_result nodes_set_bounds(span<const sgrt_node> nodes, vec3_view centers,
+                                               vec3_view half_extents,
+                                               std::uint32_t *out_bad = nullptr) noexcept
+    {
+        const std::size_t n = nodes.size();
+        if (!detail::fits_u32(n) || !centers.holds(n) || !half_extents.holds(n))
+            return SGRT_ERR_INVALID_ARG;
+        return sgrt_nodes_set_bounds(s_, static_cast<std::uint32_t>(n), nodes.data(),
+                                     centers.data(), half_extents.data(), out_bad);
+    }
+    [[nodiscard]] sgrt_result node_world_bounds(sgrt_node node, float min[3],
+                                                float max[3]) const noexcept
+    {
+        return sgrt_node_world_bounds(s_, node, min, max);
+    }
+    /** sgrt_scene_cull with planes of 4 floats each ({nx, ny, nz, d}); only
+     *  NULL: every node. Defined after nodeset. */
+    [[nodiscard]] inline sgrt_result cull(vec4_view planes, const nodeset *only, nodeset &out,
+                                          sgrt_cull_stats *out_stats = nullptr) const noexcept;
+
+private:
+    friend class detail::scene_child;
+
+    template <class M>
+    static float *mat4_out(M &out) noexcept
+    {
+        static_assert(detail::float_count<M>::value == 16,
+                      "sgrt::scene: the output must be 16 floats (float[16], "
+                      "std::array<float, 16>, or a trivially copyable, standard-layout type of "
+                      "16 floats)");
+        return reinterpret_cast<float *>(&out);
+    }
+
+    void take(scene &o) noexcept
+    {
+        s_ = std::exchange(o.s_, nullptr);
+        children_ = std::exchange(o.children_, nullptr);
+        for (detail::scene_child *c = children_; c; c = c->next_)
+            c->owner_ = this;
+    }
+
+    sgrt_scene *s_ = nullptr;
+    detail::scene_child *children_ = nullptr;
+};
+
+inline void detail::scene_child::attach(scene &s, void *object) noexcept
+{
+    owner_ = &s;
+    object_ = object;
+    prev_ = nullptr;
+    next_ = s.children_;
+    if (next_)
+        next_->prev_ = this;
+    s.children_ = this;
+}
+
+inline void detail::scene_child::detach() noexcept
+{
+    if (prev_)
+        prev_->next_ = next_;
+    else if (owner_)
+        owner_->children_ = next_;
+    if (next_)
+        next_->prev_ = prev_;
+    owner_ = nullptr;
+    prev_ = next_ = nullptr;
+    object_ = nullptr;
+}
+
+inline void detail::scene_child::take(scene_child &o) noexcept
+{
+    owner_ = std::exchange(o.owner_, nullptr);
+    prev_ = std::exchange(o.prev_, nullptr);
+    next_ = std::exchange(o.next_, nullptr);
+    object_ = std::exchange(o.object_, nullptr);
+    if (prev_)
+        prev_->next_ = this;
+    else if (owner_)
+        owner_->children_ = this;
+    if (next_)
+        next_->prev_ = this;
+}
+
+inline sgrt_scene *detail::scene_child::c_scene() const noexcept
+{
+    return owner_ ? owner_->s_ : nullptr;
+}
+
+/** Owns an sgrt_tracker of a scene. */
+class tracker : public detail::scene_child {
+public:
+    tracker() noexcept = default;
+    tracker(tracker &&) noexcept = default;
+    tracker &operator=(tracker &&o) noexcept
+    {
+        if (this != &o) {
+            (void)destroy();
+            take(o);
+        }
+        return *this;
+    }
+    ~tracker() { (void)destroy(); }
+
+    /** sgrt_tracker_create. On failure out is unchanged. */
+    [[nodiscard]] static sgrt_result create(scene &s, tracker &out) noexcept
+    {
+        sgrt_tracker *t = nullptr;
+        const sgrt_result r = sgrt_tracker_create(s.get(), &t);
+        if (r == SGRT_OK) {
+            (void)out.destroy();
+            out.attach(s, t);
+        }
+        return r;
+    }
+
+    /** sgrt_tracker_destroy; the object is empty afterwards. */
+    [[nodiscard]] sgrt_result destroy() noexcept
+    {
+        if (!object_)
+            return SGRT_OK;
+        const sgrt_result r = sgrt_tracker_destroy(c_scene(), get());
+        detach();
+        return r;
+    }
+
+    [[nodiscard]] sgrt_tracker *get() const noexcept { return static_cast<sgrt_tracker *>(object_); }
+    explicit operator bool() const noexcept { return object_ != nullptr; }
+
+    /** sgrt_tracker_collect into out (at most out.size() ranges). */
+    [[nodiscard]] sgrt_result collect(span<sgrt_range> out, std::uint32_t merge_gap,
+                                      std::uint32_t &out_count, bool &out_more) noexcept
+    {
+        const std::uint32_t max = detail::fits_u32(out.size())
+                                      ? static_cast<std::uint32_t>(out.size())
+                                      : UINT32_MAX;
+        return sgrt_tracker_collect(c_scene(), get(), out.data(), max, merge_gap, &out_count,
+                                    &out_more);
+    }
+    [[nodiscard]] sgrt_result check(const char **out_what = nullptr) const noexcept
+    {
+        return sgrt_tracker_check(c_scene(), get(), out_what);
+    }
+};
+
+/** Owns an sgrt_nodeset of a scene. */
+class nodeset : public detail::scene_child {
+public:
+    nodeset() noexcept = default;
+    nodeset(nodeset &&) noexcept = default;
+    nodeset &operator=(nodeset &&o) noexcept
+    {
+        if (this != &o) {
+            (void)destroy();
+            take(o);
+        }
+        return *this;
+    }
+    ~nodeset() { (void)destroy(); }
+
+    /** sgrt_nodeset_create. On failure out is unchanged. */
+    [[nodiscard]] static sgrt_result create(scene &s, nodeset &out) noexcept
+    {
+        sgrt_nodeset *set = nullptr;
+        const sgrt_result r = sgrt_nodeset_create(s.get(), &set);
+        if (r == SGRT_OK) {
+            (void)out.destroy();
+            out.attach(s, set);
+        }
+        return r;
+    }
+
+    /** sgrt_nodeset_destroy; the object is empty afterwards. */
+    [[nodiscard]] sgrt_result destroy() noexcept
+    {
+        if (!object_)
+            return SGRT_OK;
+        const sgrt_result r = sgrt_nodeset_destroy(c_scene(), get());
+        detach();
+        return r;
+    }
+
+    [[nodiscard]] sgrt_nodeset *get() const noexcept { return static_cast<sgrt_nodeset *>(object_); }
+    explicit operator bool() const noexcept { return object_ != nullptr; }
+
+    [[nodiscard]] sgrt_result add(sgrt_node node) noexcept
+    {
+        return sgrt_nodeset_add(c_scene(), get(), node);
+    }
+    [[nodiscard]] sgrt_result remove(sgrt_node node) noexcept
+    {
+        return sgrt_nodeset_remove(c_scene(), get(), node);
+    }
+    [[nodiscard]] bool has(sgrt_node node) const noexcept
+    {
+        return sgrt_nodeset_has(c_scene(), get(), node);
+    }
+    [[nodiscard]] sgrt_result clear() noexcept { return sgrt_nodeset_clear(c_scene(), get()); }
+    [[nodiscard]] std::uint32_t count() const noexcept
+    {
+        return sgrt_nodeset_count(c_scene(), get());
+    }
+    /** this = a op b (this may be a or b). */
+    [[nodiscard]] sgrt_result combine(const nodeset &a, sgrt_set_op op, const nodeset &b) noexcept
+    {
+        return sgrt_nodeset_combine(c_scene(), get(), a.get(), op, b.get());
+    }
+    /** this = (t's pending live nodes) op b; b NULL: the pending nodes alone. */
+    [[nodiscard]] sgrt_result from_changes(tracker &t, sgrt_set_op op, const nodeset *b,
+                                           bool consume) noexcept
+    {
+        return sgrt_nodeset_from_changes(c_scene(), get(), t.get(), op, b ? b->get() : nullptr,
+                                         consume);
+    }
+    /** The member with the lowest slot >= cursor (start at 0), then cursor
+     *  moves past it; SGRT_NULL_NODE at the end. */
+    [[nodiscard]] sgrt_node next(std::uint32_t &cursor) const noexcept
+    {
+        return sgrt_nodeset_next(c_scene(), get(), &cursor);
+    }
+    [[nodiscard]] const std::uint32_t *words(std::uint32_t *out_word_count = nullptr) const noexcept
+    {
+        return sgrt_nodeset_words(c_scene(), get(), out_word_count);
+    }
+};
+
+inline sgrt_result scene::cull(vec4_view planes, const nodeset *only, nodeset &out,
+                               sgrt_cull_stats *out_stats) const noexcept
+{
+    if (!detail::fits_u32(planes.size()) || !planes.holds(planes.size()))
+        return SGRT_ERR_INVALID_ARG;
+    return sgrt_scene_cull(s_, planes.data(), static_cast<std::uint32_t>(planes.size()),
+                           only ? only->get() : nullptr, out.get(), out_stats);
+}
+
+/** Owns an sgrt_writer of a scene, and knows its entry count. */
+class writer : public detail::scene_child {
+public:
+    writer() noexcept = default;
+    writer(writer &&o) noexcept : scene_child(std::move(o)), size_(std::exchange(o.size_, 0u)) {}
+    writer &operator=(writer &&o) noexcept
+    {
+        if (this != &o) {
+            (void)destroy();
+            take(o);
+            size_ = std::exchange(o.size_, 0u);
+        }
+        return *this;
+    }
+    ~writer() { (void)destroy(); }
+
+    /** sgrt_writer_create for nodes (flags: 0 or SGRT_WRITER_WORLDS_NOW).
+     *  On failure out is unchanged. */
+    [[nodiscard]] static sgrt_result create(scene &s, span<const sgrt_node> nodes,
+                                            std::uint32_t flags, writer &out) noexcept
+    {
+        if (!detail::fits_u32(nodes.size()))
+            return SGRT_ERR_INVALID_ARG;
+        sgrt_writer *w = nullptr;
+        const sgrt_result r = sgrt_writer_create(
+            s.get(), static_cast<std::uint32_t>(nodes.size()), nodes.data(), flags, &w);
+        if (r == SGRT_OK) {
+            (void)out.destroy();
+            out.attach(s, w);
+            out.size_ = static_cast<std::uint32_t>(nodes.size());
+        }
+        return r;
+    }
+
+    /** sgrt_writer_destroy; the object is empty afterwards. */
+    [[nodiscard]] sgrt_result destroy() noexcept
+    {
+        size_ = 0;
+        if (!object_)
+            return SGRT_OK;
+        const sgrt_result r = sgrt_writer_destroy(c_scene(), get());
+        detach();
+        return r;
+    }
+
+    [[nodiscard]] sgrt_writer *get() const noexcept { return static_cast<sgrt_writer *>(object_); }
+    explicit operator bool() const noexcept { return object_ != nullptr; }
+    /** Entries (0 when empty). */
+    [[nodiscard]] std::uint32_t size() const noexcept { return object_ ? size_ : 0u; }
+
+    /** One matrix per entry, or SGRT_ERR_INVALID_ARG. */
+    [[nodiscard]] sgrt_result set_local(mat4_view locals, std::uint32_t *out_bad = nullptr) noexcept
+    {
+        if (!object_ || !locals.holds(size_))
+            return SGRT_ERR_INVALID_ARG;
+        return sgrt_writer_set_local(c_scene(), get(), locals.data(), out_bad);
+    }
+    /** One translation, quaternion and scale per entry, or SGRT_ERR_INVALID_ARG. */
+    [[nodiscard]] sgrt_result set_trs(vec3_view t, vec4_view q, vec3_view scale,
+                                      std::uint32_t *out_bad = nullptr) noexcept
+    {
+        if (!object_ || !t.holds(size_) || !q.holds(size_) || !scale.holds(size_))
+            return SGRT_ERR_INVALID_ARG;
+        return sgrt_writer_set_trs(c_scene(), get(), t.data(), q.data(), scale.data(), out_bad);
+    }
+    /** Entry i's local is the 16 floats at out_locals + 16 * out_slots[i]. */
+    [[nodiscard]] sgrt_result begin(float *&out_locals, const std::uint32_t *&out_slots) noexcept
+    {
+        return sgrt_writer_begin(c_scene(), get(), &out_locals, &out_slots);
+    }
+    [[nodiscard]] sgrt_result commit(std::uint32_t first, std::uint32_t count,
+                                     std::uint32_t *out_bad = nullptr) noexcept
+    {
+        return sgrt_writer_commit(c_scene(), get(), first, count, out_bad);
+    }
+
+private:
+    std::uint32_t size_ = 0;
+};
+
+} // namespace sgrt
+
+#endif // SGRT_HPP

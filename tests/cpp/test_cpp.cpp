@@ -1,0 +1,811 @@
+// SPDX-License-Identifier: MIT
+// include/sgrt.hpp: every wrapper against the C calls it wraps. Built twice
+// (tests/cpp/meson.build): as plain C++17, and with -fno-exceptions
+// -fno-rtti. sgrt.hpp comes first: it must compile alone.
+#include "sgrt.hpp"
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+#if defined(_WIN32)
+#include <malloc.h>
+#endif
+// glm where it is installed (Debian: libglm-dev): the types users pass most.
+#if __has_include(<glm/glm.hpp>)
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+#define HAVE_GLM 1
+#endif
+
+static int failures;
+static long checks;
+
+#define CHECK(cond)                                                                    \
+    do {                                                                               \
+        checks++;                                                                      \
+        if (!(cond)) {                                                                 \
+            failures++;                                                                \
+            std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                              \
+    } while (0)
+
+#define CHECK_RES(expr, expected)                                                      \
+    do {                                                                               \
+        const sgrt_result r_ = (expr);                                                 \
+        checks++;                                                                      \
+        if (r_ != (expected)) {                                                        \
+            failures++;                                                                \
+            std::fprintf(stderr, "%s:%d: %s returned %s, expected %s\n", __FILE__, __LINE__, \
+                         #expr, sgrt_result_str(r_), sgrt_result_str(expected));       \
+        }                                                                              \
+    } while (0)
+
+#define OK(expr) CHECK_RES(expr, SGRT_OK)
+
+// ---- compile-time promises ------------------------------------------------
+
+template <class T>
+constexpr bool move_only = !std::is_copy_constructible<T>::value &&
+                           !std::is_copy_assignable<T>::value &&
+                           std::is_nothrow_move_constructible<T>::value &&
+                           std::is_nothrow_move_assignable<T>::value;
+static_assert(move_only<sgrt::scene>, "scene is move-only");
+static_assert(move_only<sgrt::tracker>, "tracker is move-only");
+static_assert(move_only<sgrt::nodeset>, "nodeset is move-only");
+static_assert(move_only<sgrt::writer>, "writer is move-only");
+static_assert(std::is_nothrow_destructible<sgrt::scene>::value, "no throwing destructor");
+
+// A user's matrix and vector types, as glm's: plain structs of floats.
+struct mat16 {
+    float m[16];
+};
+struct vec3 {
+    float x, y, z;
+};
+struct quat {
+    float x, y, z, w;
+};
+static_assert(sgrt::detail::float_count<mat16>::value == 16, "a struct of 16 floats");
+static_assert(sgrt::detail::float_count<std::array<float, 16>>::value == 16, "std::array");
+static_assert(sgrt::detail::float_count<float[4][4]>::value == 16, "float[4][4]");
+static_assert(sgrt::detail::float_count<double>::value == 0, "double is not made of floats");
+static_assert(sgrt::detail::float_count<std::array<double, 8>>::value == 0, "nor are doubles");
+static_assert(sgrt::detail::float_count<std::vector<float>>::value == 0, "a container is no item");
+
+// ---- helpers ----------------------------------------------------------------
+
+// Counts every block: what is live, and frees of blocks it never handed out.
+struct counting_allocator {
+    std::unordered_map<void *, std::size_t> live;
+    long allocs = 0, frees = 0, bad_frees = 0;
+    sgrt_allocator hooks{};
+
+    counting_allocator()
+    {
+        hooks.alloc = [](std::size_t size, std::size_t align, void *user) -> void * {
+            auto *self = static_cast<counting_allocator *>(user);
+            const std::size_t rounded = (size + align - 1u) / align * align;
+#if defined(_WIN32) // no aligned_alloc: _aligned_malloc's blocks go to _aligned_free
+            void *p = _aligned_malloc(rounded == 0 ? align : rounded, align);
+#else
+            void *p = std::aligned_alloc(align, rounded == 0 ? align : rounded);
+#endif
+            if (p) {
+                self->allocs++;
+                self->live[p] = size;
+            }
+            return p;
+        };
+        hooks.free = [](void *p, std::size_t size, void *user) {
+            auto *self = static_cast<counting_allocator *>(user);
+            self->frees++;
+            auto it = self->live.find(p);
+            if (it == self->live.end() || it->second != size) {
+                self->bad_frees++;
+                return;
+            }
+            self->live.erase(it);
+#if defined(_WIN32)
+            _aligned_free(p);
+#else
+            std::free(p);
+#endif
+        };
+        hooks.user = this;
+    }
+};
+
+// Counts the refusals the library reports: a wrapper that refuses on its own
+// never reaches the library, and so never the log.
+struct log_count {
+    long entries = 0;
+    sgrt_result last = SGRT_OK;
+    static void fn(void *user, const sgrt_log_entry *e)
+    {
+        auto *self = static_cast<log_count *>(user);
+        self->entries++;
+        self->last = e->code;
+    }
+};
+
+static float next_float(std::uint32_t &state, float lo, float hi)
+{
+    state = state * 1664525u + 1013904223u;
+    return lo + (hi - lo) * static_cast<float>(state >> 8) / 16777216.0f;
+}
+
+// A local with rotation, scale and translation: worlds differ in every entry.
+static std::array<float, 16> some_local(std::uint32_t &state)
+{
+    std::array<float, 16> m{};
+    for (int c = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++)
+            m[static_cast<std::size_t>(c * 4 + r)] = next_float(state, -1.5f, 1.5f);
+    m[12] = next_float(state, -10, 10);
+    m[13] = next_float(state, -10, 10);
+    m[14] = next_float(state, -10, 10);
+    m[15] = 1.0f;
+    return m;
+}
+
+static bool same_bits(const float *a, const float *b, std::size_t n)
+{
+    return std::memcmp(a, b, n * sizeof(float)) == 0;
+}
+
+// A 4-ary tree of n nodes made in both scenes by the same calls, so that
+// both have the same slots.
+static void make_tree(sgrt::scene &cpp, std::vector<sgrt_node> &cpp_nodes, sgrt_scene *c,
+                      std::vector<sgrt_node> &c_nodes, std::size_t n)
+{
+    for (std::size_t i = 0; i < n; i++) {
+        sgrt_node a = SGRT_NULL_NODE, b = SGRT_NULL_NODE;
+        OK(cpp.node_create(i ? cpp_nodes[(i - 1) / 4] : SGRT_NULL_NODE, a));
+        OK(sgrt_node_create(c, i ? c_nodes[(i - 1) / 4] : SGRT_NULL_NODE, &b));
+        cpp_nodes.push_back(a);
+        c_nodes.push_back(b);
+    }
+}
+
+// Every node's world, bit for bit, and the same answer to world_now.
+static void check_same_worlds(const sgrt::scene &cpp, const std::vector<sgrt_node> &cpp_nodes,
+                              const sgrt_scene *c, const std::vector<sgrt_node> &c_nodes)
+{
+    bool same = cpp_nodes.size() == c_nodes.size();
+    for (std::size_t i = 0; same && i < cpp_nodes.size(); i++) {
+        std::array<float, 16> a{}, b{}, now{};
+        OK(cpp.node_world(cpp_nodes[i], a));
+        OK(sgrt_node_world(c, c_nodes[i], b.data()));
+        OK(cpp.node_world_now(cpp_nodes[i], now));
+        same = same_bits(a.data(), b.data(), 16) && same_bits(a.data(), now.data(), 16);
+    }
+    CHECK(same);
+}
+
+// ---- sgrt_node: ==, !=, std::hash ---------------------------------------
+
+static void test_node_identity()
+{
+    sgrt::scene s;
+    OK(sgrt::scene::create(nullptr, s));
+    std::vector<sgrt_node> nodes(100);
+    for (auto &n : nodes)
+        OK(s.node_create(SGRT_NULL_NODE, n));
+
+    const sgrt_node a = nodes[0], a2 = nodes[0], b = nodes[1];
+    CHECK(a == a2 && !(a != a2));
+    CHECK(a != b && !(a == b));
+    CHECK(SGRT_NULL_NODE == sgrt_node{0});
+    CHECK(std::hash<sgrt_node>{}(a) == std::hash<sgrt_node>{}(a2));
+
+    std::unordered_set<sgrt_node> set(nodes.begin(), nodes.end());
+    CHECK(set.size() == nodes.size());
+    for (const auto &n : nodes)
+        CHECK(set.count(n) == 1);
+    CHECK(set.count(SGRT_NULL_NODE) == 0);
+    set.insert(a2); // already there
+    CHECK(set.size() == nodes.size());
+    OK(s.node_destroy(b));
+    CHECK(!s.node_alive(b));
+    set.erase(b);
+    CHECK(set.size() == nodes.size() - 1 && set.count(b) == 0);
+}
+
+// ---- ownership: move-only, destroyed once, no leak ------------------------
+
+static void test_ownership()
+{
+    counting_allocator ca;
+    sgrt_scene_desc desc{};
+    desc.allocator = &ca.hooks;
+    {
+        sgrt::scene s;
+        CHECK(!s && s.get() == nullptr);
+        OK(sgrt::scene::create(&desc, s));
+        CHECK(s && s.get() != nullptr);
+        sgrt_scene *raw = s.get();
+
+        sgrt_node root = SGRT_NULL_NODE, kid = SGRT_NULL_NODE;
+        OK(s.node_create(SGRT_NULL_NODE, root));
+        OK(s.node_create(root, kid));
+
+        sgrt::tracker t1, t2, t3;
+        OK(sgrt::tracker::create(s, t1));
+        OK(sgrt::tracker::create(s, t2));
+        OK(sgrt::tracker::create(s, t3));
+        sgrt::nodeset set;
+        OK(sgrt::nodeset::create(s, set));
+        sgrt::writer w;
+        const sgrt_node both[] = {root, kid};
+        OK(sgrt::writer::create(s, both, 0, w));
+        CHECK(w.size() == 2u);
+
+        // A failed create leaves its output as it was.
+        sgrt_scene_desc bad{};
+        bad.max_nodes = SGRT_MAX_NODES + 1u;
+        CHECK_RES(sgrt::scene::create(&bad, s), SGRT_ERR_INVALID_ARG);
+        CHECK(s.get() == raw);
+
+        // Moves: the source is empty, the target owns, the scene is the same.
+        sgrt::scene moved(std::move(s));
+        CHECK(!s && s.get() == nullptr && moved.get() == raw);
+        CHECK(s.node_count() == 0u && moved.node_count() == 2u);
+        sgrt::scene other;
+        other = std::move(moved);
+        CHECK(!moved && other.get() == raw);
+
+        sgrt_tracker *t2_raw = t2.get();
+        sgrt::tracker t4(std::move(t2)); // from the middle of the scene's list
+        CHECK(!t2 && t2.get() == nullptr && t4.get() == t2_raw);
+        t1 = std::move(t4); // t1's tracker destroyed, t4's taken
+        CHECK(!t4 && t1.get() == t2_raw);
+        sgrt_writer *w_raw = w.get();
+        sgrt::writer w2(std::move(w));
+        CHECK(!w && w.size() == 0u && w2.get() == w_raw && w2.size() == 2u);
+        sgrt::nodeset set2;
+        set2 = std::move(set);
+        CHECK(!set && set2);
+
+        // The wrappers follow the moved scene: they still work through it.
+        OK(set2.add(kid));
+        CHECK(set2.has(kid) && set2.count() == 1u);
+        std::array<sgrt_range, 4> ranges{};
+        std::uint32_t n = 0;
+        bool more = true;
+        OK(t1.collect(ranges, 0, n, more));
+        CHECK(n == 1u && !more);
+        OK(t1.check());
+
+        // Empty wrappers: destroy is a no-op, calls are refused.
+        OK(t2.destroy());
+        OK(w.destroy());
+        CHECK_RES(t2.collect(ranges, 0, n, more), SGRT_ERR_INVALID_ARG);
+        CHECK_RES(w.set_local(std::vector<std::array<float, 16>>{}), SGRT_ERR_INVALID_ARG);
+
+        // An explicit destroy reports the C result, and empties the object.
+        OK(t3.destroy());
+        CHECK(!t3);
+        OK(t3.destroy());
+        OK(w2.destroy());
+        CHECK(!w2 && w2.size() == 0u);
+        // t1, set2 and `other` go at the end of the scope: the wrappers first.
+    }
+    CHECK(ca.allocs > 0 && ca.frees == ca.allocs);
+    CHECK(ca.live.empty());
+    CHECK(ca.bad_frees == 0);
+
+    // Wrappers that outlive their scene are emptied by its destructor, not
+    // left dangling (ASan would see their destructors touch the freed scene).
+    {
+        sgrt::tracker late_t;
+        sgrt::nodeset late_set;
+        sgrt::writer late_w;
+        {
+            sgrt::scene s;
+            OK(sgrt::scene::create(&desc, s));
+            sgrt_node n = SGRT_NULL_NODE;
+            OK(s.node_create(SGRT_NULL_NODE, n));
+            OK(sgrt::tracker::create(s, late_t));
+            OK(sgrt::nodeset::create(s, late_set));
+            OK(sgrt::writer::create(s, {n}, SGRT_WRITER_WORLDS_NOW, late_w));
+            CHECK(late_t && late_set && late_w);
+        }
+        CHECK(!late_t && !late_set && !late_w && late_w.size() == 0u);
+        CHECK_RES(late_set.add(SGRT_NULL_NODE), SGRT_ERR_INVALID_ARG);
+        OK(late_t.destroy());
+    }
+    CHECK(ca.live.empty() && ca.frees == ca.allocs && ca.bad_frees == 0);
+
+    // Adopting a C scene; destroy() by hand, then the destructor: once.
+    {
+        sgrt_scene *raw = nullptr;
+        OK(sgrt_scene_create(&desc, &raw));
+        sgrt::scene s(raw);
+        CHECK(s.get() == raw);
+        s.destroy();
+        CHECK(!s);
+    }
+    CHECK(ca.live.empty() && ca.frees == ca.allocs && ca.bad_frees == 0);
+}
+
+// ---- single-node calls against the C calls --------------------------------
+
+static void test_single_calls()
+{
+    sgrt::scene s;
+    sgrt_scene *c = nullptr;
+    OK(sgrt::scene::create(nullptr, s));
+    OK(sgrt_scene_create(nullptr, &c));
+    std::vector<sgrt_node> a, b;
+    make_tree(s, a, c, b, 21);
+    CHECK(s.node_count() == 21u);
+
+    sgrt_node p = SGRT_NULL_NODE;
+    OK(s.node_parent(a[5], p));
+    CHECK(p == a[1]);
+
+    std::uint32_t state = 7;
+    // set_local from each kind of argument.
+    const std::array<float, 16> m0 = some_local(state);
+    OK(s.node_set_local(a[0], m0));
+    OK(sgrt_node_set_local(c, b[0], m0.data()));
+    const std::array<float, 16> m1 = some_local(state);
+    mat16 m1s{};
+    std::memcpy(m1s.m, m1.data(), sizeof m1s.m);
+    OK(s.node_set_local(a[1], m1s));
+    OK(sgrt_node_set_local(c, b[1], m1.data()));
+    const std::array<float, 16> m2 = some_local(state);
+    float m2a[16];
+    std::memcpy(m2a, m2.data(), sizeof m2a);
+    OK(s.node_set_local(a[2], m2a));
+    OK(sgrt_node_set_local(c, b[2], m2.data()));
+    const std::vector<float> m3(m0.begin(), m0.end());
+    OK(s.node_set_local(a[3], m3));
+    OK(sgrt_node_set_local(c, b[3], m0.data()));
+
+    // set_trs from braces, from arrays, from user structs.
+    OK(s.node_set_trs(a[4], {1, 2, 3}, {0, 0, 0.6f, 0.8f}, {2, 2, 2}));
+    {
+        const float t[3] = {1, 2, 3}, q[4] = {0, 0, 0.6f, 0.8f}, sc[3] = {2, 2, 2};
+        OK(sgrt_node_set_trs(c, b[4], t, q, sc));
+    }
+    const vec3 t5{-1, 0.5f, 4}, s5{1, 3, 0.5f};
+    const quat q5{0.6f, 0, 0, 0.8f};
+    OK(s.node_set_trs(a[5], t5, q5, s5));
+    {
+        const float t[3] = {-1, 0.5f, 4}, q[4] = {0.6f, 0, 0, 0.8f}, sc[3] = {1, 3, 0.5f};
+        OK(s.node_set_trs(a[6], t, q, sc)); // the pointer overload
+        OK(sgrt_node_set_trs(c, b[5], t, q, sc));
+        OK(sgrt_node_set_trs(c, b[6], t, q, sc));
+    }
+
+    // Two matrices where one is expected, a vector of 2 floats, a NULL: refused.
+    const std::vector<std::array<float, 16>> two{m0, m1};
+    CHECK_RES(s.node_set_local(a[7], two), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(s.node_set_trs(a[7], {1, 2}, {0, 0, 0, 1}, {1, 1, 1}), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(s.node_set_local(a[7], static_cast<const float *>(nullptr)), SGRT_ERR_INVALID_ARG);
+
+    CHECK(s.update() == sgrt_scene_update(c));
+    check_same_worlds(s, a, c, b);
+
+    // Reads: local, world into each kind of output.
+    std::array<float, 16> got{};
+    OK(s.node_local(a[1], got));
+    CHECK(same_bits(got.data(), m1.data(), 16));
+    mat16 got_s{};
+    OK(s.node_local(a[2], got_s));
+    CHECK(same_bits(got_s.m, m2.data(), 16));
+    float got_a[16];
+    OK(s.node_world(a[0], got_a));
+    CHECK(same_bits(got_a, m0.data(), 16));
+
+    // set_world, set_parent (keep world), destroy: the same as in C.
+    const std::array<float, 16> w9 = some_local(state);
+    OK(s.node_set_world(a[9], w9));
+    OK(sgrt_node_set_world(c, b[9], w9.data()));
+    OK(s.node_set_parent(a[10], a[3], SGRT_KEEP_WORLD));
+    OK(sgrt_node_set_parent(c, b[10], b[3], SGRT_KEEP_WORLD));
+    OK(s.node_set_parent(a[11], a[2]));
+    OK(sgrt_node_set_parent(c, b[11], b[2], SGRT_KEEP_LOCAL));
+    CHECK_RES(s.node_set_parent(a[0], a[4]), SGRT_ERR_CYCLE);
+    OK(s.node_destroy(a[20]));
+    OK(sgrt_node_destroy(c, b[20]));
+    a.pop_back();
+    b.pop_back();
+    CHECK(s.update() == sgrt_scene_update(c));
+    check_same_worlds(s, a, c, b);
+
+    std::uint32_t slots_a = 0, slots_b = 0;
+    const float *wa = s.world_array(&slots_a);
+    const float *wb = sgrt_scene_world_array(c, &slots_b);
+    CHECK(wa != nullptr && slots_a == slots_b);
+    for (const sgrt_node n : a) {
+        std::uint32_t slot = 0;
+        OK(s.node_slot(n, slot));
+        std::array<float, 16> w{};
+        OK(s.node_world(n, w));
+        CHECK(slot < slots_a && same_bits(wa + 16u * slot, w.data(), 16));
+    }
+    CHECK(wb != nullptr && same_bits(wa, wb, 16u * slots_a) == true);
+
+    OK(s.reserve(1000));
+    OK(s.compact());
+    OK(s.check());
+    check_same_worlds(s, a, c, b);
+    sgrt_scene_destroy(c);
+}
+
+// ---- batches: from each kind of container, refused on a length mismatch ---
+
+static void test_batches()
+{
+    log_count log;
+    sgrt_scene_desc desc{};
+    desc.log = log_count::fn;
+    desc.log_user = &log;
+    sgrt::scene s;
+    sgrt_scene *c = nullptr;
+    OK(sgrt::scene::create(&desc, s));
+    OK(sgrt_scene_create(nullptr, &c));
+    std::vector<sgrt_node> a, b;
+    const std::size_t n = 85;
+    make_tree(s, a, c, b, n);
+    CHECK(s.update() == sgrt_scene_update(c));
+
+    std::uint32_t state = 99;
+    // std::vector<std::array<float, 16>>
+    std::vector<std::array<float, 16>> locals(n);
+    for (auto &m : locals)
+        m = some_local(state);
+    OK(s.nodes_set_local(a, locals));
+    OK(sgrt_nodes_set_local(c, static_cast<std::uint32_t>(n), b.data(), locals[0].data(),
+                            nullptr));
+    CHECK(s.update() == sgrt_scene_update(c));
+    check_same_worlds(s, a, c, b);
+
+    // A vector of structs of 16 floats, a flat vector of floats, a pointer
+    // and a count: the same matrices, the same worlds.
+    std::vector<mat16> structs(n);
+    std::vector<float> flat(16 * n);
+    for (std::size_t i = 0; i < n; i++) {
+        const std::array<float, 16> m = some_local(state);
+        std::memcpy(structs[i].m, m.data(), sizeof structs[i].m);
+        std::memcpy(&flat[16 * i], m.data(), sizeof structs[i].m);
+    }
+    OK(s.nodes_set_local(a, structs));
+    OK(sgrt_nodes_set_local(c, static_cast<std::uint32_t>(n), b.data(), flat.data(), nullptr));
+    CHECK(s.update() == sgrt_scene_update(c));
+    check_same_worlds(s, a, c, b);
+    for (std::size_t i = 0; i < n; i += 2)
+        flat[16 * i + 12] += 1.0f;
+    OK(s.nodes_set_local(sgrt::span<const sgrt_node>(a.data(), n), sgrt::mat4_view(flat.data(), n)));
+    OK(sgrt_nodes_set_local(c, static_cast<std::uint32_t>(n), b.data(), flat.data(), nullptr));
+    CHECK(s.update() == sgrt_scene_update(c));
+    check_same_worlds(s, a, c, b);
+    OK(s.nodes_set_local(a, flat)); // bit-identical: marks nothing
+    CHECK(s.update() == 0u);
+
+    // TRS from vectors of std::array and of structs.
+    std::vector<std::array<float, 3>> t(n), sc(n);
+    std::vector<quat> q(n);
+    for (std::size_t i = 0; i < n; i++) {
+        t[i] = {next_float(state, -5, 5), next_float(state, -5, 5), next_float(state, -5, 5)};
+        sc[i] = {next_float(state, 0.5f, 2), 1.0f, next_float(state, 0.5f, 2)};
+        q[i] = {0, 0.6f, 0, 0.8f};
+    }
+    OK(s.nodes_set_trs(a, t, q, sc));
+    OK(sgrt_nodes_set_trs(c, static_cast<std::uint32_t>(n), b.data(), t[0].data(), &q[0].x,
+                          sc[0].data(), nullptr));
+    CHECK(s.update() == sgrt_scene_update(c));
+    check_same_worlds(s, a, c, b);
+
+    // A braced list of nodes.
+    OK(s.nodes_set_local({a[3], a[4]}, sgrt::mat4_view(locals.data(), 2)));
+    OK(sgrt_nodes_set_local(c, 2, &b[3], locals[0].data(), nullptr));
+    CHECK(s.update() == sgrt_scene_update(c));
+    check_same_worlds(s, a, c, b);
+
+    // Length mismatches: refused before any call (the log stays silent),
+    // nothing changes.
+    const long logged = log.entries;
+    std::uint32_t bad = 12345;
+    std::vector<std::array<float, 16>> short_locals(locals.begin(), locals.end() - 1);
+    CHECK_RES(s.nodes_set_local(a, short_locals, &bad), SGRT_ERR_INVALID_ARG);
+    std::vector<float> ragged(16 * n - 1, 1.0f);
+    CHECK_RES(s.nodes_set_local(a, ragged, &bad), SGRT_ERR_INVALID_ARG);
+    std::vector<float> long_flat(16 * n + 16, 1.0f);
+    CHECK_RES(s.nodes_set_local(a, long_flat, &bad), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(s.nodes_set_trs(a, t, std::vector<quat>(n - 1), sc, &bad), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(s.nodes_set_trs(a, t, q, std::vector<float>(3 * n + 1, 1.0f), &bad),
+              SGRT_ERR_INVALID_ARG);
+    CHECK(bad == 12345u);
+    CHECK(log.entries == logged);
+    CHECK(s.update() == 0u);
+
+    // A refusal of the library itself is reported, and names the entry.
+    std::vector<sgrt_node> with_dead(a.begin(), a.begin() + 4);
+    OK(s.node_destroy(with_dead[2]));
+    CHECK_RES(s.nodes_set_local(with_dead, sgrt::mat4_view(locals.data(), 4), &bad),
+              SGRT_ERR_STALE_HANDLE);
+    CHECK(bad == 2u && log.entries == logged + 1 && log.last == SGRT_ERR_STALE_HANDLE);
+    sgrt_scene_destroy(c);
+}
+
+// ---- writers ---------------------------------------------------------------
+
+static void test_writers()
+{
+    sgrt::scene s;
+    sgrt_scene *c = nullptr;
+    OK(sgrt::scene::create(nullptr, s));
+    OK(sgrt_scene_create(nullptr, &c));
+    std::vector<sgrt_node> a, b;
+    const std::size_t n = 64;
+    make_tree(s, a, c, b, n); // parents first: entries in slot order
+    CHECK(s.update() == sgrt_scene_update(c));
+
+    sgrt::writer now;
+    OK(sgrt::writer::create(s, a, SGRT_WRITER_WORLDS_NOW, now));
+    CHECK(now.size() == n);
+    sgrt_writer *cw = nullptr;
+    OK(sgrt_writer_create(c, static_cast<std::uint32_t>(n), b.data(), 0, &cw));
+
+    std::uint32_t state = 3;
+    std::vector<std::array<float, 16>> locals(n);
+    for (auto &m : locals)
+        m = some_local(state);
+    OK(now.set_local(locals));
+    OK(sgrt_writer_set_local(c, cw, locals[0].data(), nullptr));
+    // Computed in the write: visible before the update, and what the plain
+    // writer and the update compute.
+    CHECK(sgrt_scene_update(c) == n);
+    check_same_worlds(s, a, c, b);
+    CHECK(s.update() == n);
+    check_same_worlds(s, a, c, b);
+
+    std::vector<vec3> t(n), sc(n, vec3{1, 1, 1});
+    std::vector<std::array<float, 4>> q(n, {0, 0, 0, 1});
+    for (auto &v : t)
+        v = {next_float(state, -3, 3), next_float(state, -3, 3), next_float(state, -3, 3)};
+    OK(now.set_trs(t, q, sc));
+    OK(sgrt_writer_set_trs(c, cw, &t[0].x, q[0].data(), &sc[0].x, nullptr));
+    CHECK(s.update() == sgrt_scene_update(c));
+    check_same_worlds(s, a, c, b);
+
+    // Length mismatches: refused, nothing written.
+    std::uint32_t bad = 777;
+    locals.pop_back();
+    CHECK_RES(now.set_local(locals, &bad), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(now.set_trs(t, q, std::vector<vec3>(n + 1)), SGRT_ERR_INVALID_ARG);
+    CHECK(bad == 777u && s.update() == 0u);
+
+    // In place: begin, write, commit.
+    float *ls = nullptr;
+    const std::uint32_t *slots = nullptr;
+    OK(now.begin(ls, slots));
+    CHECK(ls != nullptr && slots != nullptr);
+    float *lc = nullptr;
+    const std::uint32_t *slots_c = nullptr;
+    OK(sgrt_writer_begin(c, cw, &lc, &slots_c));
+    for (std::size_t i = 0; i < n; i += 3) {
+        ls[16u * slots[i] + 13] += 0.25f;
+        lc[16u * slots_c[i] + 13] += 0.25f;
+    }
+    OK(now.commit(0, static_cast<std::uint32_t>(n)));
+    OK(sgrt_writer_commit(c, cw, 0, static_cast<std::uint32_t>(n), nullptr));
+    CHECK(s.update() == sgrt_scene_update(c));
+    check_same_worlds(s, a, c, b);
+
+    OK(now.destroy());
+    CHECK(!now);
+    OK(sgrt_writer_destroy(c, cw));
+    sgrt_scene_destroy(c);
+}
+
+// ---- trackers, node sets, the parallel update ---------------------------
+
+static void test_trackers_and_sets()
+{
+    sgrt::scene s;
+    OK(sgrt::scene::create(nullptr, s));
+    std::vector<sgrt_node> nodes(40);
+    for (std::size_t i = 0; i < nodes.size(); i++)
+        OK(s.node_create(i ? nodes[i / 2] : SGRT_NULL_NODE, nodes[i]));
+    sgrt::tracker t;
+    OK(sgrt::tracker::create(s, t));
+    std::vector<sgrt_range> ranges(8);
+    std::uint32_t count = 0;
+    bool more = true;
+    CHECK(s.update() == 40u);
+    OK(t.collect(ranges, 0, count, more));
+    CHECK(count == 1u && !more && ranges[0].first == 0u && ranges[0].count == 40u);
+    OK(t.collect(ranges, 0, count, more));
+    CHECK(count == 0u && !more);
+
+    sgrt::nodeset visible, changed;
+    OK(sgrt::nodeset::create(s, visible));
+    OK(sgrt::nodeset::create(s, changed));
+    for (std::size_t i = 0; i < nodes.size(); i += 2)
+        OK(visible.add(nodes[i]));
+    CHECK(visible.count() == 20u && visible.has(nodes[2]) && !visible.has(nodes[3]));
+    OK(visible.remove(nodes[2]));
+    CHECK(!visible.has(nodes[2]));
+
+    OK(s.node_set_local(nodes[39], {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 0, 0, 1}));
+    OK(s.node_set_local(nodes[38], {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 6, 0, 0, 1}));
+    CHECK(s.update() == 2u);
+    OK(changed.from_changes(t, SGRT_SET_AND, &visible, false));
+    CHECK(changed.count() == 1u && changed.has(nodes[38]));
+    std::uint32_t cursor = 0;
+    CHECK(changed.next(cursor) == nodes[38]);
+    CHECK(changed.next(cursor) == SGRT_NULL_NODE);
+    OK(changed.from_changes(t, SGRT_SET_AND, nullptr, true));
+    CHECK(changed.count() == 2u);
+    OK(t.collect(ranges, 0, count, more));
+    CHECK(count == 0u && !more); // consumed
+    OK(changed.combine(changed, SGRT_SET_OR, visible));
+    CHECK(changed.count() == 20u); // 19 visible + 39
+    std::uint32_t words = 0;
+    CHECK(changed.words(&words) != nullptr && words >= 2u);
+    OK(changed.clear());
+    CHECK(changed.count() == 0u);
+
+    // The parallel update on an executor that runs the tasks in order.
+    sgrt_executor ex{};
+    ex.run = [](void *, std::uint32_t n, void (*fn)(void *, std::uint32_t), void *ctx) {
+        for (std::uint32_t i = 0; i < n; i++)
+            fn(ctx, i);
+    };
+    ex.workers = 4;
+    for (const sgrt_node n : nodes)
+        OK(s.node_set_trs(n, {1, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}));
+    CHECK(s.update_parallel(ex) == 40u);
+    std::array<float, 16> w{};
+    OK(s.node_world(nodes[39], w));
+    CHECK(w[12] == 7.0f); // 39's chain: 39, 19, 9, 4, 2, 1, 0
+    OK(s.check());
+}
+
+// ---- bounds and culling ---------------------------------------------------
+
+static void test_bounds_and_cull()
+{
+    log_count log;
+    sgrt_scene_desc desc{};
+    desc.flags = SGRT_SCENE_BOUNDS;
+    desc.log = log_count::fn;
+    desc.log_user = &log;
+    sgrt::scene s;
+    sgrt_scene *c = nullptr;
+    OK(sgrt::scene::create(&desc, s));
+    sgrt_scene_desc cdesc{};
+    cdesc.flags = SGRT_SCENE_BOUNDS;
+    OK(sgrt_scene_create(&cdesc, &c));
+    std::vector<sgrt_node> a, b;
+    const std::size_t n = 50;
+    make_tree(s, a, c, b, n);
+
+    // Nodes along x, one unit apart, boxes of half extent 0.25.
+    std::vector<vec3> centers(n, vec3{0, 0, 0});
+    std::vector<std::array<float, 3>> halves(n, {0.25f, 0.25f, 0.25f});
+    for (std::size_t i = 0; i < n; i++) {
+        OK(s.node_set_world(a[i], {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, static_cast<float>(i), 0,
+                                   0, 1}));
+        const float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, static_cast<float>(i), 0, 0, 1};
+        OK(sgrt_node_set_world(c, b[i], m));
+    }
+    OK(s.nodes_set_bounds(a, centers, halves));
+    OK(sgrt_nodes_set_bounds(c, static_cast<std::uint32_t>(n), b.data(), &centers[0].x,
+                             halves[0].data(), nullptr));
+    OK(s.node_set_bounds(a[0], {0, 0, 0}, {0.5f, 0.5f, 0.5f}));
+    OK(sgrt_node_set_bounds(c, b[0], &centers[0].x, std::array<float, 3>{0.5f, 0.5f, 0.5f}.data()));
+    CHECK(s.update() == sgrt_scene_update(c));
+    check_same_worlds(s, a, c, b);
+    float mn[3], mx[3];
+    OK(s.node_world_bounds(a[7], mn, mx));
+    CHECK(mn[0] <= 6.75f && mx[0] >= 7.25f && mx[0] < 7.5f);
+
+    // x in [10, 20]: two planes, as a float[2][4] and as a vector of arrays.
+    const float planes[2][4] = {{1, 0, 0, -10}, {-1, 0, 0, 20}};
+    const std::vector<std::array<float, 4>> planes_v{{1, 0, 0, -10}, {-1, 0, 0, 20}};
+    sgrt::nodeset out, out2;
+    OK(sgrt::nodeset::create(s, out));
+    OK(sgrt::nodeset::create(s, out2));
+    sgrt_cull_stats stats{};
+    OK(s.cull(planes, nullptr, out, &stats));
+    CHECK(out.count() == 11u && stats.visible == 11u);
+    OK(s.cull(planes_v, &out, out2));
+    CHECK(out2.count() == 11u && out2.has(a[10]) && out2.has(a[20]) && !out2.has(a[21]));
+    sgrt_nodeset *cset = nullptr;
+    OK(sgrt_nodeset_create(c, &cset));
+    OK(sgrt_scene_cull(c, &planes[0][0], 2, nullptr, cset, nullptr));
+    CHECK(sgrt_nodeset_count(c, cset) == out.count());
+
+    // A plane with 3 floats is no plane; the bounds batch counts too.
+    const long logged = log.entries;
+    CHECK_RES(s.cull(std::vector<float>{1, 0, 0, -10, -1, 0, 20}, nullptr, out),
+              SGRT_ERR_INVALID_ARG);
+    CHECK_RES(s.nodes_set_bounds(a, centers, std::vector<vec3>(n - 1)), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(s.node_set_bounds(a[1], {0, 0}, {1, 1, 1}), SGRT_ERR_INVALID_ARG);
+    CHECK(log.entries == logged);
+    CHECK(out.count() == 11u && s.update() == 0u);
+    // The library's own refusal: no plane at all.
+    CHECK_RES(s.cull(std::vector<float>{}, nullptr, out), SGRT_ERR_INVALID_ARG);
+    CHECK(log.entries == logged + 1);
+
+    OK(sgrt_nodeset_destroy(c, cset));
+    sgrt_scene_destroy(c);
+}
+
+// ---- glm: mat4, vec3 and quat (stored x, y, z, w) as they are -----------
+
+static void test_glm()
+{
+#if HAVE_GLM
+    static_assert(sgrt::detail::float_count<glm::mat4>::value == 16, "glm::mat4");
+    static_assert(sgrt::detail::float_count<glm::quat>::value == 4, "glm::quat");
+    sgrt::scene s;
+    sgrt_scene *c = nullptr;
+    OK(sgrt::scene::create(nullptr, s));
+    OK(sgrt_scene_create(nullptr, &c));
+    std::vector<sgrt_node> a, b;
+    const std::size_t n = 30;
+    make_tree(s, a, c, b, n);
+    std::uint32_t state = 11;
+    std::vector<glm::vec3> t(n), sc(n);
+    std::vector<glm::quat> q(n);
+    for (std::size_t i = 0; i < n; i++) {
+        t[i] = glm::vec3(next_float(state, -4, 4), next_float(state, -4, 4), 1.0f);
+        sc[i] = glm::vec3(1.0f, next_float(state, 0.5f, 2), 1.0f);
+        q[i] = glm::angleAxis(next_float(state, -3, 3), glm::normalize(glm::vec3(1, 2, 3)));
+    }
+    OK(s.nodes_set_trs(a, t, q, sc));
+    std::vector<float> tf, qf, sf; // the same, unpacked by hand: x, y, z, w
+    for (std::size_t i = 0; i < n; i++) {
+        tf.insert(tf.end(), {t[i].x, t[i].y, t[i].z});
+        qf.insert(qf.end(), {q[i].x, q[i].y, q[i].z, q[i].w});
+        sf.insert(sf.end(), {sc[i].x, sc[i].y, sc[i].z});
+    }
+    OK(sgrt_nodes_set_trs(c, static_cast<std::uint32_t>(n), b.data(), tf.data(), qf.data(),
+                          sf.data(), nullptr));
+    CHECK(s.update() == sgrt_scene_update(c));
+    check_same_worlds(s, a, c, b);
+
+    glm::mat4 w(1.0f), w_c(1.0f);
+    OK(s.node_world(a[n - 1], w));
+    OK(sgrt_node_world(c, b[n - 1], &w_c[0][0]));
+    CHECK(w == w_c);
+    std::vector<glm::mat4> locals(n, glm::mat4(1.0f));
+    locals[3][3][0] = 2.0f; // column 3 (translation), row 0
+    OK(s.nodes_set_local(a, locals));
+    OK(sgrt_nodes_set_local(c, static_cast<std::uint32_t>(n), b.data(), &locals[0][0][0],
+                            nullptr));
+    CHECK(s.update() == sgrt_scene_update(c));
+    check_same_worlds(s, a, c, b);
+    OK(s.node_world(a[3], w));
+    CHECK(w[3][0] == 2.0f);
+    OK(s.node_set_local(a[4], w));
+    sgrt_scene_destroy(c);
+    std::printf("test_cpp: glm types checked\n");
+#else
+    std::printf("test_cpp: glm not installed, its types not checked\n");
+#endif
+}
+
+int main()
+{
+    test_node_identity();
+    test_ownership();
+    test_single_calls();
+    test_batches();
+    test_writers();
+    test_trackers_and_sets();
+    test_bounds_and_cull();
+    test_glm();
+    std::printf("test_cpp: %ld checks, %d failed\n", checks, failures);
+    return failures == 0 && checks > 0 ? 0 : 1;
+}
