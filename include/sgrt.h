@@ -1041,8 +1041,8 @@ typedef struct sgrt_cull_stats {
  *  every plane, its nodes are taken without a test. The result is then a
  *  subset of the box-by-box one that differs from it only by boxes outside
  *  a plane in exact arithmetic. After a re-parenting that relocated
- *  storage, or sgrt_scene_compact, the cull goes box by box until the next
- *  update. *out_stats (optional) receives counts.
+ *  storage, sgrt_node_destroy or sgrt_scene_compact, the cull goes box by
+ *  box until the next update. *out_stats (optional) receives counts.
  *  Cost O(slot count / 32 + boxes tested x planes); never allocates; writes
  *  only out (see Threads).
  *  Errors: INVALID_ARG (s, planes or out NULL; plane_count 0 or above 8; a

@@ -345,15 +345,24 @@ static void now_begin(sgrt_scene *s, const sgrt_writer *w, uint32_t first, now_w
 /* The most ancestors parent_final looks at above a clean parent. */
 #define FINAL_WALK 4u
 
+/* Whether the early world of p is final for write `number`: computed by
+ * this write, or by an earlier one while no doubt is cast (then every early
+ * world is the exact world now; under doubt one may rest on a world that
+ * moved since, and waits for the update to settle it). */
+static inline bool early_final(const sgrt_scene *s, uint32_t p, uint16_t number)
+{
+    return !s->early_doubt || s->st.early_write[p] == number;
+}
+
 /* Whether the world of p, the parent of an entry being marked, is final: a
- * root's; an early world; a clean one below no dirty node. A clean node
- * before close_from is below none; past it, its ancestors are looked at (at
- * most FINAL_WALK of them) until one lies before close_from (final), or
- * one is dirty (not: p's world waits for the update). */
-static inline bool parent_final(const sgrt_scene *s, uint32_t p)
+ * root's; an early world (early_final); a clean one below no dirty node. A
+ * clean node before close_from is below none; past it, its ancestors are
+ * looked at (at most FINAL_WALK of them) until one lies before close_from
+ * (final), or one is dirty (not: p's world waits for the update). */
+static inline bool parent_final(const sgrt_scene *s, uint32_t p, uint16_t number)
 {
     if (p != SGRT__NONE && sgrt__bit_get(s->st.dirty, p))
-        return sgrt__bit_get(s->st.early, p);
+        return sgrt__bit_get(s->st.early, p) && early_final(s, p, number);
     for (uint32_t steps = 0; p != SGRT__NONE && p >= s->close_from; steps++) {
         if (steps == FINAL_WALK || sgrt__bit_get(s->st.dirty, p))
             return false;
@@ -376,7 +385,7 @@ static bool now_run(sgrt_scene *s, uint32_t a, uint32_t n, uint16_t number, uint
     for (uint32_t j = 0; j < n; j++)
         heads |= (uint32_t)(parent[j] + 1u <= a) << j;
     for (uint32_t h = heads; h; h &= h - 1u)
-        if (!parent_final(s, parent[sgrt__ctz32(h)]))
+        if (!parent_final(s, parent[sgrt__ctz32(h)], number))
             return false;
     for (uint32_t x = a, end = a + n; x < end;) {
         const uint32_t w = x >> 5, lo = x & 31u;
@@ -411,7 +420,7 @@ static bool now_run(sgrt_scene *s, uint32_t a, uint32_t n, uint16_t number, uint
  * is dirty (a parent this write marked leaves no closure pending for the
  * entries below it), and its world is computed now when its parent's is
  * final: a root; an early world (computed by this write before, or by an
- * earlier one: the update checks that under doubt); a clean parent below no
+ * earlier one while no doubt is cast: early_final); a clean parent below no
  * pending closure. The others are left to the update.
  *   The bits of the entries' current word are kept in locals (entries in
  * one word are the common case, and a parent in the same word is read from
@@ -465,7 +474,7 @@ static uint32_t now_scan(sgrt_scene *s, const uint32_t *slot, uint32_t n, uint32
         const uint32_t bit = 1u << (x & 31u);
         pend |= inner & bit & ~dirty;
         dirty |= bit;
-        bool final = p == SGRT__NONE || pe;
+        bool final = p == SGRT__NONE || (pe && early_final(s, p, number));
         if (p != SGRT__NONE && !pd) {
             /* A clean parent is final below close_from and below this
              * word's marks not yet pended; past them, parent_final looks
@@ -477,7 +486,7 @@ static uint32_t now_scan(sgrt_scene *s, const uint32_t *slot, uint32_t n, uint32
                 if (pend)
                     sgrt__dirty_pend(s, cw, pend);
                 pend = 0;
-                final = parent_final(s, p);
+                final = parent_final(s, p, number);
             }
         }
         if (!final) {

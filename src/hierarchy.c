@@ -90,6 +90,11 @@ sgrt_result sgrt_node_destroy(sgrt_scene *s, sgrt_node node)
     if (root == SGRT__NONE)
         return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
     sgrt__bounds_unlinked(s, root);
+    /* A run of slots that held foreign nodes beside a subtree can hold
+     * exactly the subtree's count once some of its nodes die: until the
+     * next update no run is trusted. */
+    if (s->st.sub)
+        s->subtree_stale = true;
     unlink_child(s, root);
     uint32_t x = root;
     while (x != SGRT__NONE) {

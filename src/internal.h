@@ -229,7 +229,9 @@ struct sgrt_scene {
     uint32_t hole_slack; /* SGRT__HOLE_SLACK; tests lower it to reclaim often */
     uint32_t reclaims;   /* hole reclamations run (white-box tests) */
     /* Subtree records name slots that a relocation or compaction has moved
-     * since the last update: the cull goes box by box until the next one. */
+     * since the last update, or runs that a destroy may have left holding
+     * exactly a subtree's count of other nodes: the cull goes box by box
+     * until the next update. */
     bool subtree_stale;
     /* Lowest slot of a dirty node whose descendants may not be marked yet
      * (SGRT__NONE: none): the closure pass starts after it. Every live node

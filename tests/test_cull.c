@@ -15,8 +15,8 @@
  *    boxes and planes, with 1 to 8 planes;
  *  - with subtree boxes the answer is a subset of the box-by-box one, the
  *    difference being boxes outside a plane, whole subtrees are skipped and
- *    accepted, and after a relocation or compaction the cull goes box by box
- *    until the next update. */
+ *    accepted, and after a relocation, a destroy or a compaction the cull
+ *    goes box by box until the next update. */
 #include "internal.h" /* white-box: the cull kernels and views */
 #include "testutil.h"
 #include "boundsutil.h"
@@ -618,6 +618,43 @@ static void test_subtree(void)
         sgrt_scene_destroy(s[k]);
 }
 
+/* A destroy between the update and the cull: a subtree stored with another
+ * node in its run of slots holds exactly its count of live nodes once one
+ * of its own dies, yet the other node is no member. The cull must not skip
+ * the run (it dropped the other node, whose box meets the plane). */
+static void test_subtree_destroy(void)
+{
+    sgrt_scene *s = cull_scene(SGRT_SCENE_SUBTREE_BOUNDS, NULL);
+    const float far[3] = {100, 0, 0};
+    const sgrt_node a = add(s, SGRT_NULL_NODE);
+    OK(sgrt_node_set_bounds(s, a, far, UNIT));
+    sgrt_node c[16], other = SGRT_NULL_NODE;
+    for (int i = 0; i < 16; i++) {
+        if (i == 10) { /* another root among a's slots */
+            other = add(s, SGRT_NULL_NODE);
+            OK(sgrt_node_set_bounds(s, other, ORIGIN, UNIT));
+        }
+        c[i] = add(s, a);
+        OK(sgrt_node_set_bounds(s, c[i], far, UNIT));
+    }
+    (void)sgrt_scene_update(s);
+    sgrt_nodeset *out;
+    OK(sgrt_nodeset_create(s, &out));
+    const float plane[4] = {-1, 0, 0, 50}; /* inside: x <= 50 */
+    sgrt_cull_stats st;
+    OK(sgrt_scene_cull(s, plane, 1, NULL, out, &st));
+    CHECK(sgrt_nodeset_has(s, out, other) && st.subtrees_tested > 0);
+    OK(sgrt_node_destroy(s, c[4]));
+    OK(sgrt_scene_cull(s, plane, 1, NULL, out, &st));
+    CHECK_MSG(sgrt_nodeset_has(s, out, other), "a destroy made the cull skip another node's box");
+    CHECK(st.subtrees_tested == 0); /* box by box until the next update */
+    (void)sgrt_scene_update(s);
+    OK(sgrt_scene_cull(s, plane, 1, NULL, out, &st));
+    CHECK(sgrt_nodeset_has(s, out, other) && st.subtrees_tested > 0);
+    check_scene(s);
+    sgrt_scene_destroy(s);
+}
+
 int main(int argc, char **argv)
 {
     rng_seed_from_args(&R, argc, argv, "test_cull");
@@ -628,6 +665,7 @@ int main(int argc, char **argv)
     test_cull_kernels();
     test_levels_api();
     test_subtree();
+    test_subtree_destroy();
     printf("touching: %ld boxes at the planes' edges\n", touching_checked);
     return test_report("cull");
 }

@@ -17,9 +17,25 @@
  * Also, whenever sampled: sgrt_node_world_now is bit-identical to what the
  * following update stores, and within the model's tolerance now;
  * sgrt_node_world of a node that existed at the last update is that update's
- * value; a new node reports its parent's world as of the last update.
+ * value (or the world a compute-now write computed since); a new node
+ * reports its parent's world as stored when it was created.
  * Keep-world re-parents and sgrt_node_set_world are refused exactly when
  * the predicted local would miss the world beyond keep-world's tolerance.
+ * Writers live across operations and follow the structure: created over
+ * random live nodes (repeats allowed), a node's whole subtree, or those in
+ * slot order without repeats, plain or SGRT_WRITER_WORLDS_NOW; written
+ * through set_local, set_trs (each entry the single call's matrix, bit for
+ * bit) and in place (begin, writes into storage, commit whole or in chunks;
+ * a non-finite local committed becomes the identity and is named), the
+ * model taking the same locals (every committed entry marked); refused as
+ * stale at their first dead entry after destroys, resolved again after
+ * relocation and compaction; a writer of the other scene, a destroyed one
+ * and commit ranges past the end are refused. After each write the entries'
+ * exact worlds now are within the model's tolerance; after a compute-now
+ * write, a stored world the write changed is that exact world bit for bit,
+ * the worlds it must compute (in slot order, moved roots and entries below
+ * an entry it computed) are, and sgrt_scene_check passes (it holds early
+ * worlds to the exact ones); op_world expects those worlds until the update.
  * Boxes (the scene keeps subtree boxes): after every update a sample of
  * nodes' world boxes contain the exact box of their world and local box and
  * are valid exactly when the node has a box, and their subtree boxes are the
@@ -31,7 +47,8 @@
  * every update and at every read (a digest of all of them must match), the
  * same results except sgrt_node_world's SGRT_ERR_PENDING exactly when the
  * read world differs from world_now; every refusal reported once through
- * the log (error entries = error results) and no warning.
+ * the log (error entries = error results) and no warning but one for each
+ * compute-now writer created out of slot order.
  * The first mismatch stops the run with the seed and the operation index,
  * which reproduce it.
  */
@@ -132,8 +149,9 @@ static uint32_t stale_n;
 #define FOREIGN_N 64
 static sgrt_node foreign[FOREIGN_N];
 
-/* Nodes created since the last update and the world they must report until
- * then: their parent's world as of the last update. */
+/* Nodes whose stored world is not the last update's, and the world they
+ * must report until the next: nodes created since (their parent's stored
+ * world then) and worlds a compute-now writer computed (early worlds). */
 #define NEW_MAX 4096
 static struct {
     uint32_t id;
@@ -221,6 +239,23 @@ static const float *fresh_world(uint32_t id)
     return NULL;
 }
 
+/* The stored world of id is w until the next update. */
+static void fresh_put(uint32_t id, const float w[16])
+{
+    for (uint32_t i = 0; i < fresh_n; i++)
+        if (fresh[i].id == id) {
+            memcpy(fresh[i].world, w, sizeof fresh[i].world);
+            return;
+        }
+    if (fresh_n == NEW_MAX) {
+        fresh_overflow = true;
+        return;
+    }
+    fresh[fresh_n].id = id;
+    memcpy(fresh[fresh_n].world, w, sizeof fresh[fresh_n].world);
+    fresh_n++;
+}
+
 /* ---- operations ------------------------------------------------------------ */
 
 static void op_create(void)
@@ -250,13 +285,7 @@ static void op_create(void)
     ref_model_add(model, n.id, parent.id);
     box_of(n.id)->has = false;
     last_created = n.id;
-    if (fresh_n < NEW_MAX) {
-        fresh[fresh_n].id = n.id;
-        memcpy(fresh[fresh_n].world, pw, sizeof pw);
-        fresh_n++;
-    } else {
-        fresh_overflow = true;
-    }
+    fresh_put(n.id, pw);
     float l[16];
     expect(sgrt_node_local(scene, n, l), SGRT_OK, "sgrt_node_local(new)");
     if (memcmp(l, IDENTITY, sizeof l) != 0)
@@ -538,7 +567,8 @@ static void op_world(void)
     const float *f = fresh_world(n.id);
     if (f) {
         if (memcmp(f, w, sizeof w) != 0)
-            FAIL("new node 0x%08x: world is not its parent's world as of the last update",
+            FAIL("node 0x%08x: world is not the one stored since the last update (a new "
+                 "node's parent's world, or its world computed in a write)",
                  (unsigned)n.id);
         return;
     }
@@ -621,6 +651,423 @@ static void op_stale(void)
         FAIL("%s with bad handle 0x%08x changed the node count", what, (unsigned)h.id);
 }
 
+/* ---- writers --------------------------------------------------------------- */
+
+/* Writers live across operations, so that they follow the structure: their
+ * nodes move to other slots (relocation, compaction, reclamation: the
+ * writer resolves them again) or die (every write refused, naming the first
+ * dead entry). Entries: random live nodes (repeats allowed), a node's whole
+ * subtree, and most often the same put in slot order without repeats, as a
+ * skeleton's joints, which compute-now writers need. */
+enum { WRITERS = 4, WRITER_MAX = 48 };
+static struct {
+    sgrt_writer *w; /* NULL: free */
+    uint32_t count, flags;
+    uint32_t ids[WRITER_MAX];
+} writers[WRITERS];
+static sgrt_writer *foreign_writer; /* of `other`: refused here */
+/* Validation mode warns of compute-now writers created out of slot order. */
+static unsigned long warnings_expected;
+static unsigned long stats_writers, stats_writer_writes, stats_writer_stale,
+    stats_writer_refused, stats_commits, stats_identities, stats_early, stats_sure;
+
+/* Whether the writer's entries lie in strictly increasing slots now. */
+static bool ids_ordered(const uint32_t *ids, uint32_t count)
+{
+    for (uint32_t i = 1; i < count; i++)
+        if (slot_of(scene, (sgrt_node){ids[i - 1]}) >= slot_of(scene, (sgrt_node){ids[i]}))
+            return false;
+    return true;
+}
+
+static uint32_t writer_entries(uint32_t *ids)
+{
+    uint32_t count = 0;
+    if (rng_below(&R, 4) == 0) {
+        uint32_t root = random_live().id;
+        for (int t = 0; t < 8 && ref_model_subtree_size(model, root) > WRITER_MAX; t++)
+            root = random_live().id;
+        const uint32_t other = rng_below(&R, WRITERS), at = rng_below(&R, WRITER_MAX);
+        if (writers[other].w && at < writers[other].count &&
+            ref_model_alive(model, writers[other].ids[at])) {
+            /* Around another writer's entry: writes that overlap, or lie
+             * above the other's early worlds. */
+            root = writers[other].ids[at];
+            for (uint32_t up = rng_below(&R, 4); up && ref_model_parent(model, root); up--)
+                root = ref_model_parent(model, root);
+        } else if (rng_below(&R, 2)) { /* a whole hierarchy, from its root */
+            uint32_t top = root;
+            while (ref_model_parent(model, top))
+                top = ref_model_parent(model, top);
+            if (ref_model_subtree_size(model, top) <= WRITER_MAX)
+                root = top;
+        }
+        if (ref_model_subtree_size(model, root) > WRITER_MAX)
+            root = random_descendant(root); /* may still be too big: then its root alone */
+        ids[count++] = root;
+        if (ref_model_subtree_size(model, root) <= WRITER_MAX)
+            for (uint32_t head = 0; head < count; head++) /* breadth first */
+                count += ref_model_children(model, ids[head], ids + count);
+    } else {
+        count = 1u + rng_below(&R, rng_below(&R, 2) ? 8u : WRITER_MAX);
+        for (uint32_t i = 0; i < count; i++)
+            ids[i] = i > 0 && rng_below(&R, 6) == 0 ? ids[rng_below(&R, i)] : random_live().id;
+    }
+    if (rng_below(&R, 3) != 0) {
+        uint32_t slot[WRITER_MAX];
+        for (uint32_t i = 0; i < count; i++)
+            slot[i] = slot_of(scene, (sgrt_node){ids[i]});
+        for (uint32_t i = 1; i < count; i++)
+            for (uint32_t j = i; j > 0 && slot[j - 1] > slot[j]; j--) {
+                const uint32_t s = slot[j], id = ids[j];
+                slot[j] = slot[j - 1], ids[j] = ids[j - 1];
+                slot[j - 1] = s, ids[j - 1] = id;
+            }
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < count; i++)
+            if (kept == 0 || ids[kept - 1] != ids[i])
+                ids[kept++] = ids[i];
+        count = kept;
+    }
+    return count;
+}
+
+static void writer_create(uint32_t k)
+{
+    sgrt_node nodes[WRITER_MAX];
+    writers[k].count = writer_entries(writers[k].ids);
+    writers[k].flags = rng_below(&R, 2) ? (uint32_t)SGRT_WRITER_WORLDS_NOW : 0u;
+    for (uint32_t i = 0; i < writers[k].count; i++)
+        nodes[i].id = writers[k].ids[i];
+    expect(sgrt_writer_create(scene, writers[k].count, nodes, writers[k].flags, &writers[k].w),
+           SGRT_OK, "sgrt_writer_create");
+    if (validating && writers[k].flags && !ids_ordered(writers[k].ids, writers[k].count))
+        warnings_expected++;
+    stats_writers++;
+}
+
+static void writer_destroy(uint32_t k)
+{
+    expect(sgrt_writer_destroy(scene, writers[k].w), SGRT_OK, "sgrt_writer_destroy");
+    /* Looked up among the scene's writers before it is read: refused. */
+    if (rng_below(&R, 4) == 0)
+        expect(sgrt_writer_destroy(scene, writers[k].w), SGRT_ERR_INVALID_ARG,
+               "sgrt_writer_destroy (destroyed)");
+    writers[k].w = NULL;
+}
+
+/* The first entry whose node is dead (count: none). */
+static uint32_t writer_first_dead(uint32_t k)
+{
+    for (uint32_t i = 0; i < writers[k].count; i++)
+        if (!ref_model_alive(model, writers[k].ids[i]))
+            return i;
+    return writers[k].count;
+}
+
+/* Calls that must refuse: a writer of the other scene in every call, a
+ * commit range past the entries, NULL. Nothing changes (the next update's
+ * count and worlds say so). */
+static void writer_refusals(void)
+{
+    float m[16 * 2], *locals = NULL;
+    const uint32_t *slots = NULL;
+    uint32_t bad = 7u;
+    random_affine(&R, m);
+    memcpy(m + 16, m, 16 * sizeof(float));
+    const float t[3] = {1, 2, 3}, q[4] = {0, 0, 0, 1}, sc[3] = {1, 1, 1};
+    expect(sgrt_writer_set_local(scene, foreign_writer, m, &bad), SGRT_ERR_INVALID_ARG,
+           "sgrt_writer_set_local (other scene's)");
+    expect(sgrt_writer_set_trs(scene, foreign_writer, t, q, sc, &bad), SGRT_ERR_INVALID_ARG,
+           "sgrt_writer_set_trs (other scene's)");
+    expect(sgrt_writer_begin(scene, foreign_writer, &locals, &slots), SGRT_ERR_INVALID_ARG,
+           "sgrt_writer_begin (other scene's)");
+    expect(sgrt_writer_commit(scene, foreign_writer, 0, 1, &bad), SGRT_ERR_INVALID_ARG,
+           "sgrt_writer_commit (other scene's)");
+    expect(sgrt_writer_destroy(scene, foreign_writer), SGRT_ERR_INVALID_ARG,
+           "sgrt_writer_destroy (other scene's)");
+    expect(sgrt_writer_set_local(scene, NULL, m, &bad), SGRT_ERR_INVALID_ARG,
+           "sgrt_writer_set_local (NULL)");
+    expect(sgrt_writer_destroy(scene, NULL), SGRT_OK, "sgrt_writer_destroy (NULL)");
+    if (bad != 7u || locals || slots)
+        FAIL("a refused writer call wrote its outputs");
+    for (uint32_t k = 0; k < WRITERS; k++) {
+        if (!writers[k].w)
+            continue;
+        const uint32_t n = writers[k].count;
+        expect(sgrt_writer_commit(scene, writers[k].w, n, 1, &bad), SGRT_ERR_INVALID_ARG,
+               "sgrt_writer_commit (first = count)");
+        expect(sgrt_writer_commit(scene, writers[k].w, 1u + rng_below(&R, n), n, &bad),
+               SGRT_ERR_INVALID_ARG, "sgrt_writer_commit (past the end)");
+        expect(sgrt_writer_commit(scene, writers[k].w, 1, UINT32_MAX, &bad), SGRT_ERR_INVALID_ARG,
+               "sgrt_writer_commit (count wraps)");
+        if (bad != 7u)
+            FAIL("a refused commit wrote *out_bad");
+    }
+    stats_writer_refused++;
+}
+
+/* After a write of writer k: each distinct entry's local is the model's,
+ * and its exact world now is within the model's tolerance. A compute-now
+ * write's worlds: a stored world that changed in the write is exact (the
+ * node's world now, bit for bit); an entry in `sure` must have been
+ * computed (in slot order, a moved root, or any entry below one computed
+ * in this write). What the scene shows is what op_world expects until the
+ * update. `before`: the stored worlds before the write. */
+static void writer_after(uint32_t k, const float (*before)[16], const bool *sure)
+{
+    const uint32_t n = writers[k].count;
+    const bool now_flag = writers[k].flags != 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const sgrt_node h = {writers[k].ids[i]};
+        bool repeat = false;
+        for (uint32_t j = 0; j < i; j++)
+            repeat |= writers[k].ids[j] == h.id;
+        if (repeat)
+            continue;
+        float l[16], ml[16], now[16], w[16];
+        expect(sgrt_node_local(scene, h, l), SGRT_OK, "sgrt_node_local");
+        ref_model_local(model, h.id, ml);
+        if (memcmp(l, ml, sizeof l) != 0)
+            FAIL("writer entry %u (0x%08x): the local differs from the model's", (unsigned)i,
+                 (unsigned)h.id);
+        expect(sgrt_node_world_now(scene, h, now), SGRT_OK, "sgrt_node_world_now");
+        const double e = ref_model_world_now_error(model, h.id, now);
+        const double tol = ref_model_world_now_tolerance(model, h.id);
+        if (!(e <= tol))
+            FAIL("writer entry %u (0x%08x): world_now off by %.3g units (tolerance %.3g)",
+                 (unsigned)i, (unsigned)h.id, e, tol);
+        if (!now_flag)
+            continue;
+        world_read(h, w, "sgrt_node_world (after a compute-now write)");
+        const bool same_now = memcmp(w, now, sizeof w) == 0;
+        if (memcmp(w, before[i], sizeof w) != 0) {
+            if (!same_now)
+                FAIL("writer entry %u (0x%08x): the write changed its world, not to its world "
+                     "now",
+                     (unsigned)i, (unsigned)h.id);
+            stats_early++;
+        }
+        stats_sure += sure[i];
+        if (sure[i] && !same_now)
+            FAIL("writer entry %u (0x%08x): its parent's world was final, its world was not "
+                 "computed in the write",
+                 (unsigned)i, (unsigned)h.id);
+        fresh_put(h.id, w);
+    }
+    if (now_flag)
+        check_scene(scene); /* early worlds against the exact ones, while no doubt */
+}
+
+/* The entries whose world a compute-now write of entries [from, upto) must
+ * compute: in slot order, those that moved (`moved`) with no parent, and
+ * those whose parent is an entry this write computed before them, moved or
+ * not (a parent among the entries lies before them). */
+static void writer_sure(uint32_t k, const bool *moved, uint32_t from, uint32_t upto, bool *sure)
+{
+    for (uint32_t i = from; i < upto; i++) {
+        const uint32_t p = ref_model_parent(model, writers[k].ids[i]);
+        sure[i] = !p && moved[i];
+        for (uint32_t j = from; j < i && p && !sure[i]; j++)
+            sure[i] = writers[k].ids[j] == p && sure[j];
+    }
+}
+
+/* The stored worlds of the entries before a compute-now write. */
+static void writer_before(uint32_t k, float (*before)[16])
+{
+    if (!writers[k].flags)
+        return;
+    for (uint32_t i = 0; i < writers[k].count; i++)
+        world_read((sgrt_node){writers[k].ids[i]}, before[i], "sgrt_node_world");
+}
+
+/* set_local or set_trs through writer k: refused whole at the first dead
+ * entry (STALE_HANDLE) or, all alive, at the first non-finite input
+ * (INVALID_ARG), nothing changed; else the single calls in entry order. */
+static void writer_write(uint32_t k, bool trs)
+{
+    const uint32_t n = writers[k].count, dead = writer_first_dead(k);
+    static float m[WRITER_MAX][16], before[WRITER_MAX][16];
+    float t[WRITER_MAX][3], q[WRITER_MAX][4], s[WRITER_MAX][3];
+    bool moved[WRITER_MAX] = {false}, sure[WRITER_MAX] = {false};
+    const uint32_t poison = rng_below(&R, 16) == 0 ? rng_below(&R, n) : n;
+    for (uint32_t i = 0; i < n; i++) {
+        if (trs) {
+            for (int c = 0; c < 3; c++) {
+                t[i][c] = (float)rng_range(&R, -20, 20);
+                s[i][c] = (float)(rng_range(&R, 0.5, 2) * (rng_below(&R, 10) == 0 ? -1 : 1));
+            }
+            random_unit_quat(&R, q[i]);
+            if (i == poison)
+                t[i][rng_below(&R, 3)] = rng_below(&R, 2) ? NAN : INFINITY;
+            sgrt__trs_to_mat4(t[i], q[i], s[i], m[i]);
+        } else if (i == poison) {
+            random_affine(&R, m[i]);
+            m[i][rng_below(&R, 16)] = rng_below(&R, 2) ? -INFINITY : NAN;
+        } else if (dead == n && rng_below(&R, 8) == 0) {
+            ref_model_local(model, writers[k].ids[i], m[i]); /* bit-identical: marks nothing */
+        } else {
+            random_affine(&R, m[i]);
+        }
+    }
+    if (dead == n && poison == n)
+        writer_before(k, before);
+    uint32_t bad = UINT32_MAX;
+    const sgrt_result rc = trs ? sgrt_writer_set_trs(scene, writers[k].w, t[0], q[0], s[0], &bad)
+                               : sgrt_writer_set_local(scene, writers[k].w, m[0], &bad);
+    const char *what = trs ? "sgrt_writer_set_trs" : "sgrt_writer_set_local";
+    if (dead < n || poison < n) {
+        expect(rc, dead < n ? SGRT_ERR_STALE_HANDLE : SGRT_ERR_INVALID_ARG, what);
+        if (bad != (dead < n ? dead : poison))
+            FAIL("%s refused entry %u, expected %u", what, (unsigned)bad,
+                 (unsigned)(dead < n ? dead : poison));
+        if (dead < n)
+            stats_writer_stale++;
+        else
+            stats_writer_refused++;
+        return;
+    }
+    expect(rc, SGRT_OK, what);
+    if (bad != UINT32_MAX)
+        FAIL("%s wrote *out_bad on success", what);
+    for (uint32_t i = 0; i < n; i++)
+        moved[i] = ref_model_set_local(model, writers[k].ids[i], m[i]);
+    /* Each entry's last write is the single call's matrix, bit for bit,
+     * and that is T x R x S. */
+    for (uint32_t i = 0; trs && i < n; i++) {
+        bool last = true;
+        for (uint32_t j = i + 1; j < n; j++)
+            last &= writers[k].ids[j] != writers[k].ids[i];
+        float l[16];
+        expect(sgrt_node_local(scene, (sgrt_node){writers[k].ids[i]}, l), SGRT_OK,
+               "sgrt_node_local");
+        if (last) {
+            if (memcmp(l, m[i], sizeof l) != 0)
+                FAIL("sgrt_writer_set_trs: entry %u differs from sgrt_node_set_trs's matrix",
+                     (unsigned)i);
+            check_trs(t[i], q[i], s[i], l);
+        }
+    }
+    if (writers[k].flags && ids_ordered(writers[k].ids, n))
+        writer_sure(k, moved, 0, n, sure);
+    stats_writer_writes++;
+    writer_after(k, (const float(*)[16])before, sure);
+    changed();
+}
+
+/* In place: begin, write some entries' locals straight into storage (now
+ * and then a non-finite one), commit the whole list or chunk by chunk. A
+ * committed entry is marked whatever its bits; a non-finite local becomes
+ * the identity and the commit names the first (in its range), the rest of
+ * the range committed all the same. */
+static void writer_in_place(uint32_t k)
+{
+    const uint32_t n = writers[k].count, dead = writer_first_dead(k);
+    static float before[WRITER_MAX][16];
+    bool moved[WRITER_MAX], sure[WRITER_MAX] = {false};
+    float *locals = NULL;
+    const uint32_t *slots = NULL;
+    if (dead == n)
+        writer_before(k, before);
+    const sgrt_result rb = sgrt_writer_begin(scene, writers[k].w, &locals, &slots);
+    if (dead < n) {
+        expect(rb, SGRT_ERR_STALE_HANDLE, "sgrt_writer_begin (an entry died)");
+        stats_writer_stale++;
+        return;
+    }
+    expect(rb, SGRT_OK, "sgrt_writer_begin");
+    if (rb != SGRT_OK)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        if (slots[i] != slot_of(scene, (sgrt_node){writers[k].ids[i]}))
+            FAIL("sgrt_writer_begin: entry %u's slot is %u, the node's %u", (unsigned)i,
+                 (unsigned)slots[i], (unsigned)slot_of(scene, (sgrt_node){writers[k].ids[i]}));
+    const bool ordered = writers[k].flags && ids_ordered(writers[k].ids, n);
+    const bool chunked = rng_below(&R, 2) == 0;
+    for (uint32_t first = 0; first < n;) {
+        const uint32_t c = chunked ? 1u + rng_below(&R, n - first) : n;
+        for (uint32_t i = first; i < first + c; i++) {
+            float *l = locals + 16u * slots[i];
+            if (rng_below(&R, 4) != 0) /* else committed as it is */
+                random_affine(&R, l);
+            if (rng_below(&R, 64) == 0)
+                l[rng_below(&R, 16)] = rng_below(&R, 2) ? INFINITY : NAN;
+        }
+        /* What each entry's node ends with: its slot's local, the identity
+         * for a non-finite one, which a later entry of the same node (the
+         * same slot) then finds there. */
+        uint32_t want = UINT32_MAX;
+        float end[WRITER_MAX][16];
+        for (uint32_t i = first; i < first + c; i++) {
+            uint32_t j = first;
+            while (j < i && slots[j] != slots[i])
+                j++;
+            memcpy(end[i], j < i ? end[j] : locals + 16u * slots[i], sizeof end[i]);
+            if (!sgrt__all_finite(end[i], 16)) {
+                memcpy(end[i], IDENTITY, sizeof end[i]);
+                if (want == UINT32_MAX)
+                    want = i;
+            }
+        }
+        stats_identities += want != UINT32_MAX;
+        uint32_t bad = UINT32_MAX;
+        const sgrt_result rc = sgrt_writer_commit(scene, writers[k].w, first, c, &bad);
+        expect(rc, want == UINT32_MAX ? SGRT_OK : SGRT_ERR_INVALID_ARG, "sgrt_writer_commit");
+        if (bad != want)
+            FAIL("sgrt_writer_commit named entry %u, expected %u", (unsigned)bad, (unsigned)want);
+        for (uint32_t i = first; i < first + c; i++) {
+            ref_model_commit_local(model, writers[k].ids[i], end[i]);
+            moved[i] = true;
+        }
+        if (ordered)
+            writer_sure(k, moved, first, first + c, sure);
+        stats_commits++;
+        first += c;
+    }
+    stats_writer_writes++;
+    writer_after(k, (const float(*)[16])before, sure);
+    changed();
+}
+
+/* One writer operation: create, destroy, refusals, or writes through live
+ * writers (set_local, set_trs, in place), often several in a row as the
+ * systems of a frame write one after another. A writer refused as stale is
+ * often let go. */
+static void op_writer(void)
+{
+    uint32_t k = rng_below(&R, WRITERS);
+    const uint32_t r = rng_below(&R, 16);
+    if (r < 2 || !writers[k].w) {
+        if (writers[k].w)
+            writer_destroy(k);
+        writer_create(k);
+        return;
+    }
+    if (r == 2) {
+        writer_destroy(k);
+        return;
+    }
+    if (r == 3) {
+        writer_refusals();
+        return;
+    }
+    for (int more = 0; more < 4 && writers[k].w; more++) {
+        const unsigned long stale_before = stats_writer_stale;
+        const uint32_t how = rng_below(&R, 12);
+        if (how < 4)
+            writer_write(k, false);
+        else if (how < 7)
+            writer_write(k, true);
+        else
+            writer_in_place(k);
+        if (stats_writer_stale != stale_before && rng_below(&R, 2) == 0)
+            writer_destroy(k);
+        if (rng_below(&R, 3) != 0)
+            break;
+        k = rng_below(&R, WRITERS);
+    }
+}
 
 /* ---- boxes ----------------------------------------------------------------- */
 
@@ -862,6 +1309,9 @@ static uint64_t run(unsigned long ops)
     op_index = 0;
     stats_boxes_set = stats_boxes_checked = stats_subtrees_checked = stats_culls =
         stats_culled_checked = 0;
+    stats_writers = stats_writer_writes = stats_writer_stale = stats_writer_refused =
+        stats_commits = stats_identities = stats_early = stats_sure = warnings_expected = 0;
+    memset(writers, 0, sizeof writers); /* the last run's were freed with its scene */
     const sgrt_scene_desc d = {
         .flags = (uint32_t)SGRT_SCENE_SUBTREE_BOUNDS |
                  (validating ? (uint32_t)SGRT_SCENE_VALIDATE : 0u),
@@ -879,6 +1329,8 @@ static uint64_t run(unsigned long ops)
         expect(sgrt_node_create(other, i ? foreign[rng_below(&R, (uint32_t)i)] : SGRT_NULL_NODE,
                                 &foreign[i]),
                SGRT_OK, "sgrt_node_create(other)");
+    expect(sgrt_writer_create(other, FOREIGN_N, foreign, 0, &foreign_writer), SGRT_OK,
+           "sgrt_writer_create(other)");
     model = ref_model_create();
     ensure_buf(1024);
     /* The scene's size drifts between phases: small, medium, a few thousand. */
@@ -907,10 +1359,13 @@ static uint64_t run(unsigned long ops)
         } else if (r < 400) {
             op_name = "set_parent";
             op_reparent();
-        } else if (r < 580) {
+        } else if (r < 560) {
             op_name = "set_local";
             op_set_local();
-        } else if (r < 600) {
+        } else if (r < 590) {
+            op_name = "writer";
+            op_writer();
+        } else if (r < 610) {
             op_name = "set_world";
             op_set_world();
         } else if (r < 720) {
@@ -945,6 +1400,9 @@ static uint64_t run(unsigned long ops)
         }
     }
     op_name = "final update";
+    /* Early worlds still pending: the checker compares them with the exact
+     * ones. The writers left are freed with the scene. */
+    check_scene(scene);
     op_update(true);
     check_structure(scene, model);
 
@@ -959,17 +1417,29 @@ static uint64_t run(unsigned long ops)
            "(%lu culled boxes checked)\n",
            stats_boxes_set, stats_boxes_checked, stats_subtrees_checked, stats_culls,
            stats_culled_checked);
+    printf("test_diff: writers: %lu created, %lu writes (%lu commits, %lu identities put in "
+           "place), %lu early worlds seen (%lu entries sure to be computed), %lu refused as stale, %lu other "
+           "refusals\n",
+           stats_writers, stats_writer_writes, stats_commits, stats_identities, stats_early,
+           stats_sure, stats_writer_stale, stats_writer_refused);
     CHECK(stats_batches > 0);
+    CHECK(stats_writer_writes > 0);
+    if (ops >= 20000) /* enough writer operations for each kind of outcome */
+        CHECK(stats_writer_stale > 0 && stats_writer_refused > 0 && stats_early > 0 &&
+              stats_sure > 0 && stats_identities > 0);
     CHECK(stats_set_world > 0);
     CHECK(stats_boxes_checked > 0 && stats_culled_checked > 0);
     if (validating) {
         CHECK_MSG(log_errors == errors_returned,
                   "validation mode: %lu error reports for %lu error results", log_errors,
                   errors_returned);
-        CHECK_MSG(log_warnings == 0, "validation mode: %lu warnings on valid input",
-                  log_warnings);
+        CHECK_MSG(log_warnings == warnings_expected,
+                  "validation mode: %lu warnings, expected %lu (compute-now writers out of slot "
+                  "order)",
+                  log_warnings, warnings_expected);
         CHECK(log_pending > 0);
     }
+    expect(sgrt_writer_destroy(other, foreign_writer), SGRT_OK, "sgrt_writer_destroy(other)");
     ref_model_destroy(model);
     sgrt_scene_destroy(scene);
     sgrt_scene_destroy(other);

@@ -702,6 +702,46 @@ static void worlds_now(void)
     sgrt_scene_destroy(s);
 }
 
+/* An early world that a later call made stale is no final parent: a
+ * compute-now write that moves a child of it leaves the child to the update
+ * (it used to compute the child from the stale world: neither the last
+ * update's world nor the exact one). Chain g -> p -> b -> c, the writer
+ * over b and c; g moves after the first write, p stays clean. */
+static void stale_parent(void)
+{
+    const sgrt_scene_desc desc = {.flags = SGRT_SCENE_VALIDATE, .log = count_warning};
+    sgrt_scene *s = new_scene_desc(&desc);
+    sgrt_node g, p, b, c;
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &g));
+    OK(sgrt_node_create(s, g, &p));
+    OK(sgrt_node_create(s, p, &b));
+    OK(sgrt_node_create(s, b, &c));
+    CHECK_EQ_U(sgrt_scene_update(s), 4);
+    const sgrt_node pair[2] = {b, c};
+    sgrt_writer *w;
+    OK(sgrt_writer_create(s, 2, pair, SGRT_WRITER_WORLDS_NOW, &w));
+    float m[2][16], up[16], before[16], after[16];
+    translation(1, 0, 0, m[0]);
+    translation(10, 0, 0, m[1]);
+    OK(sgrt_writer_set_local(s, w, m[0], NULL));
+    CHECK(world_is_now(s, b) && world_is_now(s, c));
+    translation(100, 0, 0, up);
+    OK(sgrt_node_set_local(s, g, up));
+    CHECK(!world_is_now(s, b) && !world_is_now(s, c));
+    CHECK_RES(sgrt_node_world(s, c, before), SGRT_ERR_PENDING);
+    translation(20, 0, 0, m[1]); /* b as it is, c moves */
+    OK(sgrt_writer_set_local(s, w, m[0], NULL));
+    CHECK_RES(sgrt_node_world(s, c, after), SGRT_ERR_PENDING);
+    CHECK_MSG(memcmp(after, before, sizeof after) == 0 || world_is_now(s, c),
+              "c's world was computed from b's stale world: x = %g", (double)after[12]);
+    check_scene(s);
+    CHECK_EQ_U(sgrt_scene_update(s), 4);
+    OK(sgrt_node_world(s, c, after));
+    CHECK(after[12] == 121.0f);
+    check_scene(s);
+    sgrt_scene_destroy(s);
+}
+
 /* Compute-now writers beside the parallel update: a scene large enough for
  * several ranges, skeleton-like chains written by compute-now writers (one
  * per group, in slot order, some overlapping), plain writes in between,
@@ -787,6 +827,7 @@ int main(void)
 {
     word_marks();
     worlds_now();
+    stale_parent();
     parallel_now();
     /* Plain writers; compute-now writers, bare and with every kept state. */
     static const uint32_t options[][2] = {

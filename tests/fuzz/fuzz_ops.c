@@ -50,7 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define MAX_OPS 1200      /* calls per input */
 #define HISTORY 256u      /* remembered ids per scene, for stale handles */
 #define MAX_BLOCKS 64u    /* live allocations per scene */
-#define NOBJ 3            /* trackers and node sets per scene */
+#define NOBJ 3            /* trackers, node sets and writers per scene */
+#define MAX_WENTRIES 40u  /* entries per writer */
 
 static void die(const char *what)
 {
@@ -179,6 +180,10 @@ typedef struct shadow_node {
     uint64_t user;
     uint8_t sets;     /* bit k: member of node set k */
     float world[16];  /* as of the last update */
+    /* A compute-now write computed its world since the last update: stored
+     * (sgrt_node_world, the world array) is that world until the update. */
+    bool early;
+    float stored[16];
     /* Previous worlds (scenes with SGRT_SCENE_PREV_WORLD): the entry of the
      * prev array; recomputed by the last update (its prev will catch up);
      * created since the last update. */
@@ -224,6 +229,12 @@ typedef struct fscene {
     /* Node sets; membership lives in shadow_node.sets. */
     sgrt_nodeset *ns[NOBJ];
     uint32_t ns_count[NOBJ];
+    /* Writers with their entries (ids as created, dead ones included). */
+    struct fwriter {
+        sgrt_writer *w;
+        uint32_t count, flags;
+        uint32_t ids[MAX_WENTRIES];
+    } wr[NOBJ];
 } fscene;
 
 static uint32_t hash_id(uint32_t id, uint32_t mask) { return (id * 2654435761u) & mask; }
@@ -414,6 +425,10 @@ static uint32_t *subtree_ids(const fscene *f, uint32_t id, uint32_t *n)
     return ids;
 }
 
+/* The world the scene stores for a node now: the last update's, or one a
+ * compute-now write computed since. */
+static const float *stored_world(const shadow_node *e) { return e->early ? e->stored : e->world; }
+
 /* Exact current world of a live node, as the next update will compute it:
  * memoised per stamp, so a full pass is O(n). */
 static const float *shadow_now(fscene *f, uint32_t id)
@@ -448,7 +463,7 @@ static const float *shadow_now(fscene *f, uint32_t id)
             shadow_node *p = k + 1u < n ? sh_find(f, path[k + 1u]) : top;
             e->dirty = e->marked || (p && p->dirty);
             if (!e->dirty)
-                memcpy(e->now, e->world, sizeof e->now);
+                memcpy(e->now, stored_world(e), sizeof e->now);
             else if (!p)
                 memcpy(e->now, local, sizeof e->now);
             else
@@ -575,6 +590,7 @@ static void fscene_close(fscene *f)
 {
     for (int k = 0; k < NOBJ; k++) {
         f->tr[k] = NULL; /* freed with the scene */
+        f->wr[k].w = NULL;
         f->ns[k] = NULL;
         f->ns_count[k] = 0;
         if (f->tp[k])
@@ -650,7 +666,7 @@ static bool world_rc_ok(fscene *f, uint32_t id, sgrt_result rc)
 {
     if (!f->validate)
         return rc == SGRT_OK;
-    const float *now = shadow_now(f, id), *stored = sh_find(f, id)->world;
+    const float *now = shadow_now(f, id), *stored = stored_world(sh_find(f, id));
     if (has_nan(now) || has_nan(stored))
         return rc == SGRT_OK || rc == SGRT_ERR_PENDING;
     return rc == (memcmp(now, stored, 16 * sizeof(float)) == 0 ? SGRT_OK : SGRT_ERR_PENDING);
@@ -673,7 +689,7 @@ static void verify_node(fscene *f, uint32_t id, const float *wa, uint32_t slot_c
     ENSURE(memcmp(got, want, sizeof got) == 0, "local of 0x%08x differs", id);
     const sgrt_result wrc = sgrt_node_world(f->s, h, got);
     ENSURE(world_rc_ok(f, id, wrc), "world read: %s", sgrt_result_str(wrc));
-    ENSURE(same_matrix(got, e->world), "world of 0x%08x differs from the float model", id);
+    ENSURE(same_matrix(got, stored_world(e)), "world of 0x%08x differs from the float model", id);
     uint64_t user = 1;
     ENSURE(sgrt_node_user(f->s, h, &user) == SGRT_OK && user == e->user,
            "user value of 0x%08x", id);
@@ -681,7 +697,8 @@ static void verify_node(fscene *f, uint32_t id, const float *wa, uint32_t slot_c
     ENSURE(sgrt_node_slot(f->s, h, &slot) == SGRT_OK && slot < slot_count,
            "slot of 0x%08x (%u, count %u)", id, slot, slot_count);
     ENSURE(sgrt_scene_slot_node(f->s, slot).id == id, "slot_node(slot(0x%08x))", id);
-    ENSURE(same_matrix(wa + 16u * (size_t)slot, e->world), "world array entry of 0x%08x", id);
+    ENSURE(same_matrix(wa + 16u * (size_t)slot, stored_world(e)), "world array entry of 0x%08x",
+           id);
     const float *pa = sgrt_scene_prev_world_array(f->s, NULL);
     ENSURE((pa != NULL) == f->prev_on, "prev world array %s", pa ? "present" : "missing");
     if (pa)
@@ -927,6 +944,10 @@ enum {
     OP_SET_WORLD,
     OP_BOUNDS,
     OP_CULL,
+    OP_WRITER_CREATE,
+    OP_WRITER_DESTROY,
+    OP_WRITER_WRITE,
+    OP_WRITER_IN_PLACE,
     OP_COUNT
 };
 
@@ -985,7 +1006,7 @@ static void do_create(fscene *f, const fscene *other, sgrt_node parent, bool nul
     shadow_node *e = sh_add(f, out.id);
     e->marked = true;
     const shadow_node *pe = parent.id ? sh_find(f, parent.id) : NULL;
-    memcpy(e->world, pe ? pe->world : IDENTITY, sizeof e->world);
+    memcpy(e->world, pe ? stored_world(pe) : IDENTITY, sizeof e->world);
     memcpy(e->prev, e->world, sizeof e->prev); /* until its first update */
     e->moved_last = false;
     e->fresh = true;
@@ -1418,6 +1439,7 @@ static void do_update_with(fscene *f, const sgrt_executor *ex, bool again)
         shadow_node *e = sh_get(f, ref_model_nth(f->m, k));
         prev_step(f, e, e->dirty);
         memcpy(e->world, e->now, sizeof e->world);
+        e->early = false;
         e->marked = false;
         if (e->dirty || e->box_set)
             box_step(e);
@@ -1589,7 +1611,7 @@ static void do_bad_args(fscene *f, const fscene *other, reader *r)
     ENSURE(sgrt_node_set_bounds(NULL, h, m, m) == SGRT_ERR_INVALID_ARG, "set_bounds(NULL)");
     ENSURE(sgrt_node_clear_bounds(NULL, h) == SGRT_ERR_INVALID_ARG, "clear_bounds(NULL)");
     ENSURE(sgrt_node_world_bounds(NULL, h, m, m) == SGRT_ERR_INVALID_ARG, "world_bounds(NULL)");
-    ENSURE(sgrt_scene_cull(NULL, m[0], 1, NULL, NULL, NULL) == SGRT_ERR_INVALID_ARG,
+    ENSURE(sgrt_scene_cull(NULL, m, 1, NULL, NULL, NULL) == SGRT_ERR_INVALID_ARG,
            "cull(NULL)");
     sgrt_scene_destroy(NULL);
 
@@ -2081,8 +2103,8 @@ static void do_bounds(fscene *f, const fscene *other, reader *r)
     } else if (kind % 4u == 1u) {
         enum { MAX_BOXES = 8 };
         const uint32_t k = u8(r) % (MAX_BOXES + 1u);
-        sgrt_node nodes[MAX_BOXES];
-        float c[MAX_BOXES][3], x[MAX_BOXES][3];
+        sgrt_node nodes[MAX_BOXES] = {{0}}; /* k may be 0: nothing read, still defined */
+        float c[MAX_BOXES][3] = {{0}}, x[MAX_BOXES][3] = {{0}};
         uint32_t bad = k;
         sgrt_result want = SGRT_OK;
         for (uint32_t i = 0; i < k; i++) {
@@ -2216,6 +2238,503 @@ static void do_cull(fscene *f, const fscene *other, reader *r)
         ENSURE(st.visible == members, "cull stats: %u visible, the set holds %u", st.visible, members);
 }
 
+/* ---- writers ----------------------------------------------------------------------- */
+
+/* A writer argument: one of this scene's (idx >= 0), one of the other
+ * scene's, or NULL (idx -1 for both). Never a destroyed one (its memory is
+ * gone), except to destroy it again right after (looked up by address). */
+static sgrt_writer *pick_writer(fscene *f, const fscene *other, reader *r, int *idx)
+{
+    const uint8_t k = u8(r) % 6u;
+    *idx = -1;
+    if (k < NOBJ) {
+        if (f->wr[k].w)
+            *idx = (int)k;
+        return f->wr[k].w;
+    }
+    if (k == 3)
+        for (int j = 0; j < NOBJ; j++)
+            if (other->wr[j].w)
+                return other->wr[j].w;
+    if (k == 5 && f->wr[0].w) {
+        *idx = 0;
+        return f->wr[0].w;
+    }
+    return NULL;
+}
+
+/* Whether ids[0 .. n-1] lie in strictly increasing slots now (all live). */
+static bool in_slot_order(const fscene *f, const uint32_t *ids, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++)
+        if (slot_of(f->s, (sgrt_node){ids[i - 1]}) >= slot_of(f->s, (sgrt_node){ids[i]}))
+            return false;
+    return true;
+}
+
+/* Live ids in slot order without repeats (a skeleton's joints). */
+static uint32_t sort_by_slot(const fscene *f, uint32_t *ids, uint32_t n)
+{
+    uint32_t slot[MAX_WENTRIES];
+    for (uint32_t i = 0; i < n; i++)
+        slot[i] = slot_of(f->s, (sgrt_node){ids[i]});
+    for (uint32_t i = 1; i < n; i++)
+        for (uint32_t j = i; j > 0 && slot[j - 1] > slot[j]; j--) {
+            const uint32_t t = slot[j], id = ids[j];
+            slot[j] = slot[j - 1], ids[j] = ids[j - 1];
+            slot[j - 1] = t, ids[j - 1] = id;
+        }
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (kept == 0 || ids[kept - 1] != ids[i])
+            ids[kept++] = ids[i];
+    return kept;
+}
+
+/* Entries: handles of every kind (0 of them too), live nodes in slot
+ * order, a subtree in slot order, or live nodes with repeats in any order;
+ * flags 0, SGRT_WRITER_WORLDS_NOW or a bad one; NULL arguments. Refused as
+ * the models predict, changing nothing. */
+static void do_writer_create(fscene *f, const fscene *other, reader *r)
+{
+    const int k = (int)(u8(r) % NOBJ);
+    if (f->wr[k].w)
+        return;
+    const uint8_t mode = u8(r), fb = u8(r);
+    const uint32_t count = ref_model_count(f->m);
+    uint32_t ids[MAX_WENTRIES], n = 0;
+    sgrt_node nodes[MAX_WENTRIES];
+    switch (mode % 4u) {
+    case 0:
+        n = u8(r) % (MAX_WENTRIES + 1u);
+        for (uint32_t i = 0; i < n; i++)
+            ids[i] = rd_handle(f, other, r).id;
+        break;
+    case 1:
+    case 3:
+        n = count ? 1u + u8(r) % MAX_WENTRIES : 0u;
+        for (uint32_t i = 0; i < n; i++)
+            ids[i] = ref_model_nth(f->m, u16(r) % count);
+        if (mode % 4u == 1u)
+            n = sort_by_slot(f, ids, n);
+        break;
+    default: {
+        const sgrt_node h = rd_handle(f, other, r);
+        if (valid(f, h) && ref_model_subtree_size(f->m, h.id) <= MAX_WENTRIES) {
+            uint32_t *sub = subtree_ids(f, h.id, &n);
+            memcpy(ids, sub, (size_t)n * sizeof *ids);
+            free(sub);
+            n = sort_by_slot(f, ids, n);
+        }
+        break;
+    }
+    }
+    static const uint32_t bad_flags[4] = {2u, 3u, 0x80000000u, UINT32_MAX};
+    const uint32_t flags = fb % 8u < 3u   ? 0u
+                           : fb % 8u < 7u ? (uint32_t)SGRT_WRITER_WORLDS_NOW
+                                          : bad_flags[(fb >> 3) % 4u];
+    const bool null_nodes = (fb & 0xC0u) == 0xC0u, null_out = (fb & 0xE0u) == 0xA0u;
+    bool stale = false;
+    for (uint32_t i = 0; i < n; i++) {
+        nodes[i].id = ids[i];
+        stale |= !valid(f, nodes[i]);
+    }
+    const bool invalid = n == 0 || flags > 1u || null_nodes || null_out;
+    sgrt_writer *const sentinel = (sgrt_writer *)(uintptr_t)64;
+    sgrt_writer *w = sentinel;
+    f->fa.fired = false;
+    const uint64_t calls0 = f->fa.calls;
+    const sgrt_result rc = sgrt_writer_create(f->s, n, null_nodes ? NULL : nodes, flags,
+                                              null_out ? NULL : &w);
+    after_alloc_call(f, rc, calls0);
+    if (invalid || stale || rc != SGRT_OK) {
+        ENSURE((invalid && rc == SGRT_ERR_INVALID_ARG) || (stale && rc == SGRT_ERR_STALE_HANDLE) ||
+                   (!invalid && !stale && rc == SGRT_ERR_NOMEM && f->fa.fired),
+               "writer_create returned %s (invalid %d, stale %d)", sgrt_result_str(rc), invalid,
+               stale);
+        ENSURE(w == sentinel, "a refused writer_create wrote *out");
+        expect_unchanged(f, n ? nodes[0] : SGRT_NULL_NODE, SGRT_NULL_NODE);
+        return;
+    }
+    ENSURE(w && w != sentinel, "writer_create OK without a writer");
+    f->wr[k].w = w;
+    f->wr[k].count = n;
+    f->wr[k].flags = flags;
+    memcpy(f->wr[k].ids, ids, (size_t)n * sizeof *ids);
+}
+
+/* Destroy: this scene's (OK; a second destroy of it right after is
+ * refused: looked up by address, never read), the other scene's (refused,
+ * still alive there), NULL (OK). Never allocates. */
+static void do_writer_destroy(fscene *f, const fscene *other, reader *r)
+{
+    int k;
+    sgrt_writer *w = pick_writer(f, other, r, &k);
+    const bool again = u8(r) & 1u;
+    const uint64_t calls0 = f->fa.calls;
+    const sgrt_result rc = sgrt_writer_destroy(f->s, w);
+    ENSURE(rc == (k >= 0 || !w ? SGRT_OK : SGRT_ERR_INVALID_ARG), "writer_destroy: %s",
+           sgrt_result_str(rc));
+    if (k >= 0) {
+        f->wr[k].w = NULL;
+        if (again)
+            ENSURE(sgrt_writer_destroy(f->s, w) == SGRT_ERR_INVALID_ARG,
+                   "a destroyed writer destroyed again");
+    }
+    ENSURE(sgrt_writer_destroy(NULL, w) == SGRT_ERR_INVALID_ARG, "writer_destroy(NULL scene)");
+    ENSURE(f->fa.calls == calls0, "writer_destroy allocated");
+}
+
+/* The first dead entry of writer k (count: none). */
+static uint32_t writer_dead(const fscene *f, int k)
+{
+    for (uint32_t i = 0; i < f->wr[k].count; i++)
+        if (!valid(f, (sgrt_node){f->wr[k].ids[i]}))
+            return i;
+    return f->wr[k].count;
+}
+
+/* After a write of entries [from, upto) of writer k that succeeded (or, in
+ * place, was committed): the worlds a compute-now write computed. A stored
+ * world that changed must be the exact world now (the float model's); one
+ * the write had to compute (slot order: a moved root, or below an entry
+ * computed in this write) must be it too. A world computed takes the
+ * update's part early: the previous world saved (the last update's), the
+ * world box of the new world. Where the bits stayed, whether it was
+ * computed shows only in the previous world and the box: either answer is
+ * taken, as the library has it. `moved`: the entries whose local changed
+ * (in place: all). */
+static void writer_early(fscene *f, int k, uint32_t from, uint32_t upto, const bool *moved)
+{
+    const struct fwriter *wr = &f->wr[k];
+    if (!wr->flags)
+        return;
+    bool sure[MAX_WENTRIES] = {false};
+    const bool ordered = in_slot_order(f, wr->ids, wr->count);
+    uint32_t slot_count = 0;
+    const float *pa = sgrt_scene_prev_world_array(f->s, NULL);
+    (void)sgrt_scene_world_array(f->s, &slot_count);
+    for (uint32_t i = from; i < upto; i++) {
+        const uint32_t id = wr->ids[i], p = ref_model_parent(f->m, id);
+        bool repeat = false;
+        for (uint32_t j = from; j < i; j++)
+            repeat |= wr->ids[j] == id;
+        if (repeat)
+            continue;
+        if (ordered) {
+            sure[i] = !p && moved[i];
+            for (uint32_t j = from; j < i && p && !sure[i]; j++)
+                sure[i] = wr->ids[j] == p && sure[j];
+        }
+        shadow_node *e = sh_get(f, id);
+        float got[16];
+        const sgrt_result wrc = sgrt_node_world(f->s, (sgrt_node){id}, got);
+        const float *now = shadow_now(f, id);
+        ENSURE(wrc == SGRT_OK || wrc == SGRT_ERR_PENDING, "world read: %s", sgrt_result_str(wrc));
+        const bool changed = !same_matrix(got, stored_world(e)), exact = same_matrix(got, now);
+        ENSURE(!changed || exact, "writer entry %u (0x%08x): its world changed, not to its "
+               "world now", i, id);
+        ENSURE(!sure[i] || exact, "writer entry %u (0x%08x): its world was not computed in the "
+               "write", i, id);
+        if (!exact)
+            continue; /* not computed */
+        const bool computed = changed || sure[i];
+        if (pa) {
+            const float *pg = pa + 16u * (size_t)slot_of(f->s, (sgrt_node){id});
+            ENSURE(same_matrix(pg, e->world) || (!computed && same_matrix(pg, e->prev)),
+                   "previous world of 0x%08x after a compute-now write", id);
+            memcpy(e->prev, pg, sizeof e->prev);
+        }
+        if (f->bounds_on && e->box_valid && e->box_has) {
+            float c[3], x[3], lo[3], hi[3], glo[3], ghi[3];
+            memcpy(c, e->box_c, sizeof c);
+            memcpy(x, e->box_e, sizeof x);
+            const sgrt__bounds_view one = {{&c[0], &c[1], &c[2]}, {&x[0], &x[1], &x[2]},
+                                           {&lo[0], &lo[1], &lo[2]}, {&hi[0], &hi[1], &hi[2]},
+                                           NULL};
+            sgrt__box_ref(&one, got, 0);
+            ENSURE(sgrt_node_world_bounds(f->s, (sgrt_node){id}, glo, ghi) == SGRT_OK,
+                   "world bounds");
+            const bool fresh_box = same3(glo, lo) && same3(ghi, hi);
+            ENSURE(fresh_box || (!computed && same3(glo, e->box_lo) && same3(ghi, e->box_hi)),
+                   "world box of 0x%08x after a compute-now write", id);
+            memcpy(e->box_lo, glo, sizeof e->box_lo);
+            memcpy(e->box_hi, ghi, sizeof e->box_hi);
+        }
+        if (computed || e->early) {
+            e->early = true;
+            memcpy(e->stored, got, sizeof e->stored);
+        }
+    }
+    if (upto > from)
+        f->touched[1] = wr->ids[upto - 1u];
+}
+
+/* One entry's TRS from the input, as OP_SET_TRS reads it. */
+static void rd_trs(reader *r, float t[3], float q[4], float s[3])
+{
+    for (int i = 0; i < 3; i++)
+        t[i] = rd_float(r);
+    if (u8(r) & 1u) {
+        for (int i = 0; i < 4; i++)
+            q[i] = rd_float(r);
+    } else { /* a unit quaternion about one axis */
+        const float a = (float)u8(r) * (6.2831853f / 256.0f);
+        memset(q, 0, 4 * sizeof(float));
+        q[u8(r) % 3u] = sinf(a * 0.5f);
+        q[3] = cosf(a * 0.5f);
+    }
+    for (int i = 0; i < 3; i++)
+        s[i] = rd_float(r);
+}
+
+/* set_local or set_trs through a writer: refused with INVALID_ARG for a
+ * writer of the other scene or NULL (out_bad untouched), STALE_HANDLE at
+ * the first dead entry, INVALID_ARG at the first non-finite matrix (or, in
+ * validation mode, quaternion off unit length), changing nothing; else the
+ * single calls in entry order. Never allocates. */
+static void do_writer_write(fscene *f, const fscene *other, reader *r)
+{
+    int k;
+    sgrt_writer *w = pick_writer(f, other, r, &k);
+    const uint8_t kind = u8(r);
+    const bool trs = kind & 1u, null_in = (kind & 0x1Eu) == 0x1Eu;
+    const uint32_t n = k >= 0 ? f->wr[k].count : 1u;
+    float m[MAX_WENTRIES][16], t[MAX_WENTRIES][3], q[MAX_WENTRIES][4], sc[MAX_WENTRIES][3];
+    uint32_t bad = n;
+    for (uint32_t i = 0; i < n; i++) {
+        if (trs) {
+            rd_trs(r, t[i], q[i], sc[i]);
+            sgrt__trs_to_mat4(t[i], q[i], sc[i], m[i]);
+        } else {
+            rd_matrix(f, other, r, m[i]);
+        }
+        if (bad == n && (!finite16(m[i]) || (trs && quat_refused(f, q[i]))))
+            bad = i;
+    }
+    uint32_t out_bad = UINT32_MAX;
+    const uint64_t calls0 = f->fa.calls;
+    const sgrt_result rc =
+        trs ? sgrt_writer_set_trs(f->s, w, t[0], null_in ? NULL : q[0], sc[0], &out_bad)
+            : sgrt_writer_set_local(f->s, w, null_in ? NULL : m[0], &out_bad);
+    ENSURE(f->fa.calls == calls0, "a writer write allocated");
+    ENSURE(sgrt_writer_set_local(NULL, w, m[0], &out_bad) == SGRT_ERR_INVALID_ARG &&
+               sgrt_writer_set_trs(NULL, w, t[0], q[0], sc[0], &out_bad) == SGRT_ERR_INVALID_ARG,
+           "writer write on a NULL scene");
+    if (k < 0 || null_in) {
+        ENSURE(rc == SGRT_ERR_INVALID_ARG && out_bad == UINT32_MAX,
+               "writer write with a bad writer or NULL input: %s", sgrt_result_str(rc));
+        expect_unchanged(f, SGRT_NULL_NODE, SGRT_NULL_NODE);
+        return;
+    }
+    const uint32_t dead = writer_dead(f, k);
+    if (dead < n || bad < n) {
+        ENSURE(rc == (dead < n ? SGRT_ERR_STALE_HANDLE : SGRT_ERR_INVALID_ARG) &&
+                   out_bad == (dead < n ? dead : bad),
+               "writer write refused with %s at %u, expected %s at %u", sgrt_result_str(rc),
+               out_bad, dead < n ? "STALE_HANDLE" : "INVALID_ARG", dead < n ? dead : bad);
+        expect_unchanged(f, (sgrt_node){f->wr[k].ids[dead < n ? dead : bad]}, SGRT_NULL_NODE);
+        return;
+    }
+    ENSURE(rc == SGRT_OK && out_bad == UINT32_MAX, "writer write: %s", sgrt_result_str(rc));
+    bool moved[MAX_WENTRIES];
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t id = f->wr[k].ids[i];
+        note_local(f, m[i]);
+        moved[i] = ref_model_set_local(f->m, id, m[i]);
+        if (moved[i]) {
+            sh_get(f, id)->marked = true;
+            f->stamp++;
+        }
+    }
+    f->touched[0] = f->wr[k].ids[0];
+    writer_early(f, k, 0, n, moved);
+}
+
+/* Entries [first, first + c) committed: each node's local is its slot's
+ * as written, the identity where that was not finite (which a later entry
+ * of the same node then finds); every one marked. Returns the first entry
+ * found non-finite (UINT32_MAX: none). `locals` NULL: nothing was written
+ * since begin, the models' locals stand. */
+static uint32_t commit_model(fscene *f, int k, const float *locals, const uint32_t *slots,
+                             uint32_t first, uint32_t c, float (*end)[16])
+{
+    uint32_t want = UINT32_MAX;
+    for (uint32_t i = first; i < first + c; i++) {
+        uint32_t j = first;
+        while (locals && j < i && slots[j] != slots[i])
+            j++;
+        if (!locals)
+            ref_model_local(f->m, f->wr[k].ids[i], end[i]);
+        else
+            memcpy(end[i], j < i ? end[j] : locals + 16u * (size_t)slots[i], sizeof end[i]);
+        if (!finite16(end[i])) {
+            memcpy(end[i], IDENTITY, sizeof end[i]);
+            if (want == UINT32_MAX)
+                want = i;
+        }
+    }
+    return want;
+}
+
+static void commit_apply(fscene *f, int k, uint32_t first, uint32_t c, const float (*end)[16])
+{
+    bool moved[MAX_WENTRIES];
+    for (uint32_t i = first; i < first + c; i++) {
+        float got[16];
+        ENSURE(sgrt_node_local(f->s, (sgrt_node){f->wr[k].ids[i]}, got) == SGRT_OK &&
+                   memcmp(got, end[i], sizeof got) == 0,
+               "local of committed entry %u (0x%08x)", i, f->wr[k].ids[i]);
+        note_local(f, end[i]);
+        ref_model_commit_local(f->m, f->wr[k].ids[i], end[i]);
+        sh_get(f, f->wr[k].ids[i])->marked = true;
+        moved[i] = true;
+    }
+    f->stamp++;
+    if (c)
+        f->touched[0] = f->wr[k].ids[first];
+    writer_early(f, k, first, first + c, moved);
+}
+
+/* In place: begin (refused for the other scene's writer, NULL, NULL
+ * outputs, a dead entry), then one of: locals written into storage (any
+ * values: a non-finite one becomes the identity and is named) and
+ * committed in up to three chunks; a commit range past the entries
+ * (refused, nothing marked); a call between begin and commit -- destroy,
+ * compact, create, re-parent -- after which the commit is refused as STALE
+ * when nodes were destroyed or moved to other slots or storage grew, else
+ * commits the locals as they are. Nothing here allocates but the call in
+ * between. */
+static void do_writer_in_place(fscene *f, const fscene *other, reader *r)
+{
+    int k;
+    sgrt_writer *w = pick_writer(f, other, r, &k);
+    const uint8_t how = u8(r);
+    float *locals = NULL;
+    const uint32_t *slots = NULL;
+    uint32_t out_bad = UINT32_MAX;
+    const uint64_t calls0 = f->fa.calls;
+    const bool null_out = (how & 0xF0u) == 0xF0u;
+    ENSURE(sgrt_writer_begin(NULL, w, &locals, &slots) == SGRT_ERR_INVALID_ARG &&
+               sgrt_writer_commit(NULL, w, 0, 1, &out_bad) == SGRT_ERR_INVALID_ARG && !locals &&
+               !slots && out_bad == UINT32_MAX,
+           "writer begin or commit on a NULL scene");
+    const sgrt_result rb = sgrt_writer_begin(f->s, w, null_out ? NULL : &locals, &slots);
+    ENSURE(f->fa.calls == calls0, "writer_begin allocated");
+    if (k < 0 || null_out) {
+        ENSURE(rb == SGRT_ERR_INVALID_ARG, "writer_begin with a bad argument: %s",
+               sgrt_result_str(rb));
+        ENSURE(!locals && !slots, "a refused writer_begin wrote its outputs");
+        if (k < 0)
+            ENSURE(sgrt_writer_commit(f->s, w, 0, 1, &out_bad) == SGRT_ERR_INVALID_ARG &&
+                       out_bad == UINT32_MAX,
+                   "writer_commit with a bad writer");
+        expect_unchanged(f, SGRT_NULL_NODE, SGRT_NULL_NODE);
+        return;
+    }
+    const uint32_t n = f->wr[k].count, dead = writer_dead(f, k);
+    if (dead < n) {
+        ENSURE(rb == SGRT_ERR_STALE_HANDLE, "writer_begin with a dead entry: %s",
+               sgrt_result_str(rb));
+        expect_unchanged(f, (sgrt_node){f->wr[k].ids[dead]}, SGRT_NULL_NODE);
+        return;
+    }
+    ENSURE(rb == SGRT_OK && locals && slots, "writer_begin: %s", sgrt_result_str(rb));
+    for (uint32_t i = 0; i < n; i++)
+        ENSURE(slots[i] == slot_of(f->s, (sgrt_node){f->wr[k].ids[i]}),
+               "writer_begin: entry %u's slot", i);
+    float end[MAX_WENTRIES][16];
+    switch (how % 8u) {
+    case 5: { /* a range past the entries: refused, nothing marked */
+        const uint32_t first = u8(r) % 3u == 0 ? n + u8(r) % 3u : u8(r) % (n + 1u);
+        const uint32_t c = u8(r) % 2u ? UINT32_MAX - u8(r) : n - (first < n ? first : n) + 1u +
+                                                                u8(r) % 4u;
+        ENSURE(sgrt_writer_commit(f->s, w, first, c, &out_bad) == SGRT_ERR_INVALID_ARG &&
+                   out_bad == UINT32_MAX,
+               "writer_commit of [%u, +%u) of %u entries", first, c, n);
+        expect_unchanged(f, (sgrt_node){f->wr[k].ids[0]}, SGRT_NULL_NODE);
+        return;
+    }
+    case 6:
+    case 7: { /* a call between begin and commit */
+        const uint64_t sv = sgrt_scene_storage_version(f->s);
+        const uint32_t live = ref_model_count(f->m);
+        uint32_t *ids = malloc((size_t)(live ? live : 1u) * sizeof *ids);
+        uint32_t *before = malloc((size_t)(live ? live : 1u) * sizeof *before);
+        if (!ids || !before)
+            die("host out of memory");
+        for (uint32_t i = 0; i < live; i++) {
+            ids[i] = ref_model_nth(f->m, i);
+            before[i] = slot_of(f->s, (sgrt_node){ids[i]});
+        }
+        const uint8_t call = u8(r);
+        switch (call % 4u) {
+        case 0:
+            do_destroy(f, rd_handle(f, other, r));
+            break;
+        case 1:
+            do_compact(f);
+            break;
+        case 2:
+            if (ref_model_count(f->m) < MAX_LIVE)
+                do_create(f, other, rd_handle(f, other, r), false);
+            break;
+        default: {
+            const sgrt_node a = rd_handle(f, other, r), b = rd_handle(f, other, r);
+            do_set_parent(f, a, b, SGRT_KEEP_LOCAL);
+            break;
+        }
+        }
+        bool moved = sgrt_scene_storage_version(f->s) != sv;
+        for (uint32_t i = 0; i < live; i++) {
+            uint32_t now = UINT32_MAX;
+            moved |= sgrt_node_slot(f->s, (sgrt_node){ids[i]}, &now) != SGRT_OK ||
+                     now != before[i];
+        }
+        free(ids);
+        free(before);
+        f->fa.fired = false;
+        const uint64_t calls1 = f->fa.calls;
+        const sgrt_result rc = sgrt_writer_commit(f->s, w, 0, n, &out_bad);
+        ENSURE(f->fa.calls == calls1, "writer_commit allocated");
+        ENSURE(writer_dead(f, k) == n || rc == SGRT_ERR_STALE_HANDLE,
+               "commit after an entry died: %s", sgrt_result_str(rc));
+        if (moved || rc == SGRT_ERR_STALE_HANDLE) {
+            ENSURE(rc == SGRT_ERR_STALE_HANDLE && out_bad == UINT32_MAX && moved,
+                   "commit after a call in between: %s (nodes moved %d)", sgrt_result_str(rc),
+                   moved);
+            expect_unchanged(f, (sgrt_node){f->wr[k].ids[0]}, SGRT_NULL_NODE);
+            return;
+        }
+        ENSURE(rc == SGRT_OK, "commit after a call that moved nothing: %s", sgrt_result_str(rc));
+        (void)commit_model(f, k, NULL, NULL, 0, n, end);
+        commit_apply(f, k, 0, n, (const float(*)[16])end);
+        return;
+    }
+    default:
+        break;
+    }
+    /* Writes in place, committed in chunks. */
+    const uint32_t first0 = u8(r) % n, span = 1u + u8(r) % (n - first0);
+    for (uint32_t first = first0, chunks = 0; first < first0 + span; chunks++) {
+        const uint32_t left = first0 + span - first;
+        const uint32_t c = chunks == 2u ? left : 1u + u8(r) % left;
+        for (uint32_t i = first; i < first + c; i++)
+            if (u8(r) & 1u)
+                rd_matrix(f, other, r, locals + 16u * (size_t)slots[i]);
+        const uint32_t want =
+            commit_model(f, k, locals, slots, first, c, end);
+        out_bad = UINT32_MAX;
+        const sgrt_result rc = sgrt_writer_commit(f->s, w, first, c, &out_bad);
+        ENSURE(rc == (want == UINT32_MAX ? SGRT_OK : SGRT_ERR_INVALID_ARG) && out_bad == want,
+               "writer_commit of [%u, +%u): %s at %u, expected %u", first, c,
+               sgrt_result_str(rc), out_bad, want);
+        commit_apply(f, k, first, c, (const float(*)[16])end);
+        first += c;
+    }
+    ENSURE(f->fa.calls == calls0, "an in-place write allocated");
+}
+
 /* ---- scale ------------------------------------------------------------------------------ */
 
 static uint32_t lcg(uint32_t *st)
@@ -2327,7 +2846,8 @@ static const char *const op_names[OP_COUNT] = {
     "bad_args", "recreate", "slots", "tracker_create", "tracker_destroy", "collect", "collect",
     "set_create", "set_destroy", "set_member", "set_member", "set_query", "set_combine",
     "set_from_changes", "batch_local", "batch_trs", "update_parallel", "bulk", "churn",
-    "set_world", "bounds", "cull",
+    "set_world", "bounds", "cull", "writer_create", "writer_destroy", "writer_write",
+    "writer_in_place",
 };
 
 /* The models' storage is kept from one input to the next; give it back at
@@ -2407,19 +2927,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case OP_SET_TRS: {
             const sgrt_node h = rd_handle(f, other, &r);
             float t[3], q[4], s[3];
-            for (int i = 0; i < 3; i++)
-                t[i] = rd_float(&r);
-            if (u8(&r) & 1u) {
-                for (int i = 0; i < 4; i++)
-                    q[i] = rd_float(&r);
-            } else { /* a unit quaternion about one axis */
-                const float a = (float)u8(&r) * (6.2831853f / 256.0f);
-                memset(q, 0, sizeof q);
-                q[u8(&r) % 3u] = sinf(a * 0.5f);
-                q[3] = cosf(a * 0.5f);
-            }
-            for (int i = 0; i < 3; i++)
-                s[i] = rd_float(&r);
+            rd_trs(&r, t, q, s);
             do_set_trs(f, h, t, q, s);
             break;
         }
@@ -2521,6 +3029,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         case OP_CULL:
             do_cull(f, other, &r);
+            break;
+        case OP_WRITER_CREATE:
+            do_writer_create(f, other, &r);
+            break;
+        case OP_WRITER_DESTROY:
+            do_writer_destroy(f, other, &r);
+            break;
+        case OP_WRITER_WRITE:
+            do_writer_write(f, other, &r);
+            break;
+        case OP_WRITER_IN_PLACE:
+            do_writer_in_place(f, other, &r);
             break;
         default:
             break;

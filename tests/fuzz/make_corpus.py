@@ -16,7 +16,8 @@ import sys
  UPDATE2, READ, WORLD_NOW_ALL, USER, RESERVE, COMPACT, FAIL_ALLOC, BAD_ARGS,
  RECREATE, SLOTS, TRACKER_CREATE, TRACKER_DESTROY, COLLECT, COLLECT2, SET_CREATE,
  SET_DESTROY, SET_MEMBER, SET_MEMBER2, SET_QUERY, SET_COMBINE, SET_FROM_CHANGES,
- BATCH_LOCAL, BATCH_TRS, UPDATE_PARALLEL, BULK, CHURN, SET_WORLD, BOUNDS, CULL) = range(37)
+ BATCH_LOCAL, BATCH_TRS, UPDATE_PARALLEL, BULK, CHURN, SET_WORLD, BOUNDS, CULL,
+ WRITER_CREATE, WRITER_DESTROY, WRITER_WRITE, WRITER_IN_PLACE) = range(41)
 
 # Shapes of BULK and patterns of CHURN.
 BULK_CHAIN, BULK_FAN, BULK_TREE, BULK_ROOTS = range(4)
@@ -380,6 +381,128 @@ def cull(p, planes, out, only=None, stats=True, count=None, scene=0):
     p.u8(out)
     p.b += bytes([0] if only is None else [1, only])
     p.u8(1 if stats else 0)
+
+
+# Writers. Entries of writer_create: W_HANDLES (handles of any kind), W_SORTED
+# (live nodes by their place in the model, put in slot order without
+# repeats), W_SUBTREE (a node's subtree in slot order), W_ANY (live nodes,
+# repeats, any order). Flags bytes: W_PLAIN, W_NOW (SGRT_WRITER_WORLDS_NOW),
+# w_bad(i) (a flag that is not one), W_NULL_NODES, W_NULL_OUT.
+W_HANDLES, W_SORTED, W_SUBTREE, W_ANY = range(4)
+W_PLAIN, W_NOW, W_NULL_NODES, W_NULL_OUT = 0, 3, 0xC0, 0xA0
+
+
+def w_bad(i):
+    return 7 | (i << 3)
+
+
+def writer_create(p, k, mode, flags, entries, scene=0):
+    """entries: W_HANDLES: handle functions; W_SORTED / W_ANY: indices of
+    live nodes; W_SUBTREE: one handle function"""
+    p.op(WRITER_CREATE, scene)
+    p.u8(k)
+    p.u8(mode)
+    p.u8(flags)
+    if mode == W_HANDLES:
+        p.u8(len(entries))
+        for fn in entries:
+            fn()
+    elif mode == W_SUBTREE:
+        entries()
+    else:
+        p.u8(len(entries) - 1)
+        for i in entries:
+            p.u16(i)
+
+
+def writer_destroy(p, pick, again=False, scene=0):
+    p.op(WRITER_DESTROY, scene)
+    p.u8(pick)
+    p.u8(1 if again else 0)
+
+
+def writer_set_local(p, pick, matrix_fns, null_input=False, scene=0):
+    """one matrix function per entry of the writer (one for a writer that
+    is not this scene's)"""
+    p.op(WRITER_WRITE, scene)
+    p.u8(pick)
+    p.u8(0x1E if null_input else 0)
+    for fn in matrix_fns:
+        fn()
+
+
+def writer_set_trs(p, pick, entries, scene=0):
+    """entries: (t, q, s) as set_trs takes them (q None: 45 degrees about z)"""
+    p.op(WRITER_WRITE, scene)
+    p.u8(pick)
+    p.u8(1)
+    for t, q, s in entries:
+        for k in t:
+            p.f(*k) if isinstance(k, tuple) else p.f(k)
+        if q is None:
+            p.u8(0)
+            p.u8(32)
+            p.u8(2)
+        else:
+            p.u8(1)
+            for k in q:
+                p.f(*k) if isinstance(k, tuple) else p.f(k)
+        for k in s:
+            p.f(*k) if isinstance(k, tuple) else p.f(k)
+
+
+def writer_in_place(p, pick, first, chunks, scene=0):
+    """begin, then chunks of entries from `first`: each a list, one item per
+    entry, None (committed as it is) or a matrix function (written in place)"""
+    p.op(WRITER_IN_PLACE, scene)
+    p.u8(pick)
+    p.u8(0)
+    n = sum(len(c) for c in chunks)
+    p.u8(first)
+    p.u8(n - 1)
+    for i, c in enumerate(chunks):
+        if i < 2:
+            p.u8(len(c) - 1)
+        for fn in c:
+            if fn is None:
+                p.u8(0)
+            else:
+                p.u8(1)
+                fn()
+
+
+def writer_begin_refused(p, pick, null_out=False, scene=0):
+    """begin with a writer of the other scene, NULL, NULL outputs, or a dead
+    entry: refused, nothing more read"""
+    p.op(WRITER_IN_PLACE, scene)
+    p.u8(pick)
+    p.u8(0xF0 if null_out else 0)
+
+
+def writer_commit_past(p, pick, first_mod3, first_byte, wrap, count_byte, scene=0):
+    """begin, then a commit range past the entries: refused, nothing marked"""
+    p.op(WRITER_IN_PLACE, scene)
+    p.u8(pick)
+    p.u8(5)
+    p.u8(first_mod3)
+    p.u8(first_byte)
+    p.u8(1 if wrap else 0)
+    p.u8(count_byte)
+
+
+# Calls between begin and commit (writer_in_between).
+IB_DESTROY, IB_COMPACT, IB_CREATE, IB_REPARENT = range(4)
+
+
+def writer_in_between(p, pick, call, handle_fns=(), scene=0):
+    """begin, one call, then a commit of every entry: refused as STALE when
+    nodes died or moved to other slots or storage grew, else committed"""
+    p.op(WRITER_IN_PLACE, scene)
+    p.u8(pick)
+    p.u8(6)
+    p.u8(call)
+    for fn in handle_fns:
+        fn()
 
 
 # A box of planes: -x0 <= x <= x0 and so on.
@@ -847,6 +970,93 @@ def scenarios():
         p.u8(3)
         cull(p, cube(10), OWN0)
         collect(p, OWN0, 3, 0)
+        out[name] = p
+
+    # Writers: plain and compute-now, over handles of every kind, live nodes
+    # in slot order, a subtree, repeats; written through set_local, set_trs
+    # and in place (chunks, a NaN made the identity); stale after a destroy,
+    # resolved again after relocation and compaction; calls between begin
+    # and commit; refusals (the other scene's writer, NULL, a bad flag, a
+    # commit range past the entries, a destroyed writer destroyed again).
+    for name, cfg in (('writers', 0), ('writers_prev_bounds', CFG_BOUNDS_ALL),
+                      ('writers_validate', CFG_PREV_EAGER)):
+        p = Program(cfg0=(cfg,), cfg1=(cfg,))
+        tracker_create(p, 0)
+        p.create(p.h_zero)                       # 0: a skeleton
+        for i in range(1, 8):
+            p.create(live(p, i - 1 if i < 5 else 1))
+        p.create(p.h_zero)                       # 8: a second root
+        p.create(live(p, 8))                     # 9
+        p.create(p.h_zero, 1)
+        if cfg:
+            set_create(p, 0)
+            for i in range(10):
+                bounds_set(p, live(p, i), (0, 0.5, 0), (1, 1, 0.5))
+        p.update_once()
+        writer_create(p, 0, W_SORTED, W_NOW, list(range(8)))
+        writer_create(p, 1, W_SUBTREE, W_PLAIN, live(p, 1))
+        writer_create(p, 2, W_ANY, W_NOW, [9, 3, 3, 0])   # out of order: a plain write
+        writer_create(p, 0, W_HANDLES, W_NOW, [], scene=1)  # count 0: refused
+        writer_create(p, 0, W_HANDLES, W_PLAIN, [live(p, 0), lambda: p.h_raw(0x01000001)],
+                      scene=1)
+        writer_create(p, 0, W_SORTED, w_bad(0), [0], scene=1)
+        writer_create(p, 0, W_SORTED, w_bad(2), [0], scene=1)
+        writer_create(p, 0, W_SORTED, W_NULL_NODES, [0], scene=1)
+        writer_create(p, 0, W_SORTED, W_NULL_OUT, [0], scene=1)
+        writer_create(p, 1, W_SORTED, W_NOW, [0], scene=1)
+        writer_set_local(p, OWN0, [lambda i=i: p.m_translate(i, 1, 0) for i in range(8)])
+        collect(p, OWN0, 3, 0)
+        p.read(live(p, 7))
+        writer_set_trs(p, OWN0, [([F_ONE, F_ZERO, F_TWO], None, [F_ONE, F_ONE, F_HALF])] * 8)
+        writer_set_local(p, OWN2, [lambda: p.m_rot(40), lambda: p.m_translate(0, 0, 2),
+                                   lambda: p.m_copy(live(p, 3)), lambda: p.m_identity()])
+        p.set_local(live(p, 0), lambda: p.m_translate(0, 3, 0))  # above the early worlds
+        writer_set_local(p, OWN0, [lambda: p.m_copy(live(p, 0))] +
+                         [lambda i=i: p.m_translate(0, i, 1) for i in range(1, 8)])
+        p.update_once()
+        collect(p, OWN0, 3, 0)
+        # Refused writes: a NaN (nothing changes), a quaternion off unit
+        # length (validation mode), NULL input, the other scene's writer.
+        writer_set_local(p, OWN0, [lambda: p.m_identity()] * 3 +
+                         [lambda: p.m_special(5, F_NAN)] + [lambda: p.m_identity()] * 4)
+        writer_set_trs(p, OWN0, [([F_ZERO] * 3, [F_ONE, F_ZERO, F_ZERO, F_ONE], [F_ONE] * 3)] * 8)
+        writer_set_local(p, OWN0, [lambda: p.m_identity()] * 8, null_input=True)
+        writer_set_local(p, OTHER, [lambda: p.m_identity()])
+        writer_set_local(p, NULLOBJ, [lambda: p.m_identity()])
+        writer_begin_refused(p, OTHER)
+        writer_begin_refused(p, OWN0, null_out=True)
+        writer_commit_past(p, OWN0, 0, 1, False, 0)
+        writer_commit_past(p, OWN0, 1, 3, True, 5)
+        # In place: whole, then chunked with a NaN put in place.
+        writer_in_place(p, OWN0, 0, [[lambda i=i: p.m_translate(i, 0, 0) for i in range(8)]])
+        writer_in_place(p, OWN0, 2, [[None, lambda: p.m_rot(9)],
+                                     [lambda: p.m_special(3, F_INF)],
+                                     [None, lambda: p.m_translate(1, 1, 1), None]])
+        writer_in_place(p, OWN2, 0, [[lambda: p.m_special(0, F_NAN), None, None, None]])
+        p.world_now_all()
+        p.update_once()
+        # Calls between begin and commit.
+        writer_in_between(p, OWN0, IB_CREATE, [live(p, 9)])      # node 10, under 9
+        writer_in_between(p, OWN0, IB_REPARENT, [lambda: p.h_hist(1), lambda: p.h_hist(10)])
+        writer_in_between(p, OWN0, IB_COMPACT)
+        writer_in_between(p, OWN0, IB_DESTROY, [lambda: p.h_raw(0x01000001)])  # refused
+        writer_set_local(p, OWN0, [lambda i=i: p.m_translate(i, 2, 0) for i in range(8)])
+        writer_in_between(p, OWN0, IB_REPARENT, [lambda: p.h_hist(9), lambda: p.h_hist(8)])
+        writer_in_between(p, OWN1, IB_DESTROY, [lambda: p.h_hist(2)])
+        # Stale: entries destroyed.
+        writer_set_local(p, OWN0, [lambda: p.m_identity()] * 8)
+        writer_begin_refused(p, OWN0)
+        p.update()
+        writer_destroy(p, OWN0, again=True)
+        writer_destroy(p, OTHER)
+        writer_destroy(p, NULLOBJ)
+        writer_create(p, 0, W_SUBTREE, W_NOW, lambda: p.h_hist(8))
+        writer_in_place(p, OWN0, 0, [[lambda: p.m_translate(2, 0, 0)] * 2,
+                                     [lambda: p.m_rot(7)] * 2, [None] * 3])
+        cull(p, cube(4), OWN0) if cfg else p.read(live(p, 2))
+        p.update_once()
+        collect(p, OWN0, 3, 0)
+        p.world_now_all()
         out[name] = p
 
     # Random programs: every operation with random arguments.

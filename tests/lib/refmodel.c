@@ -370,6 +370,13 @@ bool ref_model_set_local(ref_model *m, uint32_t id, const float local[16])
     return true;
 }
 
+void ref_model_commit_local(ref_model *m, uint32_t id, const float local[16])
+{
+    ref_node *n = &m->nodes[model_slot(m, id)];
+    memcpy(n->local, local, sizeof n->local);
+    n->marked = true;
+}
+
 void ref_model_local(const ref_model *m, uint32_t id, float out[16])
 {
     memcpy(out, m->nodes[model_slot(m, id)].local, sizeof(float) * 16);

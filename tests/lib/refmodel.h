@@ -7,8 +7,9 @@
  * kernels, so it can tell the library's answers apart from its own mistakes.
  *
  * Marking follows the library's contract: creating a node, changing its local
- * (unless the new matrix is bit-identical) or re-parenting it marks the node;
- * a node is "dirty" when it or one of its current ancestors is marked.
+ * (unless the new matrix is bit-identical), committing an in-place write of
+ * it (whatever the bits) or re-parenting it marks the node; a node is
+ * "dirty" when it or one of its current ancestors is marked.
  * ref_model_update() counts the live dirty nodes, recomputes their double
  * worlds and clears all marks: that count is what sgrt_scene_update() must
  * return. Destroyed nodes are simply gone, so work pending on them costs
@@ -75,6 +76,10 @@ bool ref_model_is_ancestor_or_self(const ref_model *m, uint32_t anc, uint32_t id
  * matrix is bit-identical to the current local). */
 bool ref_model_set_local(ref_model *m, uint32_t id, const float local[16]);
 void ref_model_local(const ref_model *m, uint32_t id, float out[16]);
+/* Set the local and mark the node whatever the bits: an in-place write
+ * committed through sgrt_writer_commit (the old bits are gone, so the
+ * library cannot compare). */
+void ref_model_commit_local(ref_model *m, uint32_t id, const float local[16]);
 
 /* Re-parent keeping the local (parent_id 0: make it a root). Marks the node,
  * except under its current parent, which changes nothing (as in the library). */
