@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Hostile-input stage of CI (docs/testing.md):
 #   1. fuzz      clang, ASan+UBSan, libFuzzer: the checked-in corpus, then
 #                SGRT_FUZZ_SECONDS (default 180) of fuzzing; the unit and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Port CI: build sgrt for every target of docs/porting.md and run the whole
 # test suite on each (emulated targets under qemu-user, Windows under wine,
 # through the cross files' exe_wrapper). Prints one line per target (tests

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Scale stage of CI (docs/testing.md): a release build running
 # tests/test_scale.c with --full sizes -- churn among a million live nodes,
 # shrinking two million to one, growth from an odd capacity to six million,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The bounds and culling section of the benchmark (bounds.h). Every figure
  * is a median of frames interleaved with its baseline's, in one run, and
  * names the kernel its scene ran:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The bounds and culling section of the benchmark (targets B1 to B6 of
  * docs/performance.md): the update with world boxes against the update
  * without, the frustum cull against reading the box arrays once and against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* flat (flat.h): the arrays, the two passes and the game's write loops. */
 #include "flat.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* flat: Bitsquid's transform component written by hand, the strongest
  * simple design a game programmer would put against sgrt. Parallel arrays
  * in creation order (parents before children), a parent index per node,

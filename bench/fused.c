@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fused (fused.h). Per block of four joints the rotation-and-scale entries
  * are computed four joints wide and kept in a small aligned buffer; each
  * joint's world is then parent_world's columns weighted by its entries,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fused: ozz-animation's LocalToModelJob design in plain C and SIMD, the
  * strongest hand-written design for skeletons. Structure-of-arrays TRS in
  * (four joints interleaved, ozz's SoaTransform layout), converted to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sgrt benchmark: frames (writes + sgrt_scene_update) against the naive
  * recursive traversal, the naive traversal with a dirty flag, the copy floor
  * and the write floor, and the update on 1 and N workers, measured in one

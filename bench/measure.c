@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One scene in every implementation, timed frame by frame (measure.h):
  * building the scenes, the frames' moves, one timed block per
  * implementation, the rounds that interleave them, the scaling report's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One scene in every implementation: sgrt with its default kernel (single
  * and batch writes, updated serially and on the user's executor), sgrt
  * forced to the C reference, the naive baselines on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Memory per node (memory.h): a complete 4-ary tree created depth-first
  * through an allocator that counts the bytes held and their peak. */
 #include "memory.h"

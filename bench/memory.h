@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Memory per node, measured: scenes built through a counting allocator,
  * their bytes divided by their nodes (what the README's figures come from). */
 #ifndef SGRT_BENCH_MEMORY_H

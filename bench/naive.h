@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The baseline: a scene graph as it is commonly written by hand. One heap
  * allocation per node, a growable array of child pointers, and a recursive
  * render(parent_world) that recomputes world matrices top-down. The 4x4

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The peers measurement (peers.h): the contenders' scenes, the frames'
  * inputs, the interleaved rounds, the evicting buffer and the check
  * against a double-precision reference. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The peers measurement: sgrt's frame (the game's writes + the update)
  * against the best hand-written designs, flat (flat.h) and, on skeletons,
  * fused (fused.h), and against the copy floor, all in one process, in

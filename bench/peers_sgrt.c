@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The sgrt writes of the peers frames (peers_sgrt.h). single: one call per
  * moved node. batch: sgrt's fastest write for the frame, as an engine would
  * pick it: a writer bound once to the frame's nodes when they are the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sgrt's side of the peers frames: every sgrt write those frames make goes
  * through one of the two writers below, so that a new write call (writing
  * straight into storage, a batch bound once to its nodes) replaces today's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the benchmark needs from the platform beyond C11 and pthreads, with a
  * Windows path: aligned blocks (the Windows C runtime has no aligned_alloc;
  * its _aligned_malloc blocks must go back through _aligned_free), the

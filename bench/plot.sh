@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Turn the CSV of sgrt_bench into a chart of ns per node, one panel per frame
 # kind, one group of bars per scene, one bar per implementation.
 #

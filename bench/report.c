@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The benchmark's report (report.h): build and machine description, tables
  * of ns per node and ratios, the update targets, the frames table (writes +
  * update) and its targets, the workers table, the scaling report and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a benchmark run found and how it is shown: the rows the measurements
  * fill, the description of the build and machine, the tables of ns per node
  * and ratios, the targets, and the CSV that bench/plot.sh reads. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The peers report (report.h): what ran, the table of frames, the targets
  * P1..P4 and their CSV blocks. */
 #include "report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "scenes.h"
 #include "platform.h"
 

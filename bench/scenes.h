@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Scene shapes shared by the sgrt scene and the naive baselines, so both are
  * built from the same hierarchy, in the same creation order, with the same
  * matrices. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The skeleton scenes (scenes.h): characters of a humanoid shape, every
  * joint created after its parent, each character's joints depth-first in
  * pre-order under one root, as a skeleton file lists them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Clock, medians and frame counts of the benchmark (timing.h). */
 #define _POSIX_C_SOURCE 200809L
 

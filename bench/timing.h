@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The benchmark's clock and statistics: monotonic nanoseconds, medians, and
  * how many frames a scene's measurements run (warm-up, rounds, frames per
  * round). */

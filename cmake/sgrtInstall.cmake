@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Install rules of the CMake build (CMakeLists.txt includes this when
 # SGRT_INSTALL is ON): the files `meson install` installs, described the same
 # way, so find_package(sgrt) and pkg-config cannot tell the builds apart.

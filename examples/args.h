@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The examples' command-line numbers: a whole decimal number within a range,
  * or a message on stderr. Each example parses its options with getopt_long
  * and exits with status 2 on a value this refuses. */

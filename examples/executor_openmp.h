@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* An sgrt_executor on OpenMP: run() is one parallel loop over the task
  * indices, dynamically scheduled (ranges of the update differ in cost).
  * Build with -fopenmp. Header-only, for the examples. */

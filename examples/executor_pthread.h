@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* An sgrt_executor on a small pool of POSIX threads: the threads start once
  * and sleep on a condition variable between updates; run() hands out task
  * indices through an atomic counter, takes part itself, and returns when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Frustum planes for sgrt_scene_cull, from a column-major view-projection
  * matrix (OpenGL clip space) or from a camera. A plane is {nx, ny, nz, d},
  * inside where nx*x + ny*y + nz*z + d >= 0: row 3 of the matrix plus or minus

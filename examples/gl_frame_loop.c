@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A real frame loop: a fleet of pirate ships drawn with OpenGL ES 3.0,
  * headless (EGL, Mesa's surfaceless platform; llvmpipe without a GPU).
  *

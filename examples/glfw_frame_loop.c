@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A frame loop in a window: orreries (a pivot carrying a sun, arms with
  * planets, planets with moons) animated by sgrt and drawn with OpenGL 3.3
  * core through GLFW.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A real scene file in sgrt: import it with assimp's C API, build its node
  * hierarchy in an sgrt scene, play its first animation through the batch TRS
  * writer, and measure each frame (writes + update) against the naive

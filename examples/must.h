@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The examples' check of sgrt results. Where an example cannot go on after
  * a failed call (its own bug, or the library's), MUST reports the call and
  * its result on stderr and exits with status 1; the examples show how a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The update on worker threads: one scene of a depth-first 4-ary tree, moved
  * frame after frame (every node, or a random 1 %), updated by
  * sgrt_scene_update and by sgrt_scene_update_parallel on a thread pool or

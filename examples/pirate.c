@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Nystrom's pirate ship (Game Programming Patterns, "Dirty Flag"): a ship
  * carries a crow's nest, the nest a pirate, the pirate a parrot. In one frame
  * all four move. Recomputing a node's world matrix, and those of everything

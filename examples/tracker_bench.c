@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What change trackers cost. A complete 4-ary tree (65,536 nodes, and
  * 262,144 with the same number of moved nodes, to show the cost does not
  * follow the scene size); each frame 1 % of the 64K (655 random nodes, fresh

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Sum meson test results under the given directories (every
 meson-logs/testlog.json found) plus extra result files (*.results: one
 "name pass|fail" per line), print "N passed, N failed", exit 1 on failure."""

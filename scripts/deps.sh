@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Install what building and testing sgrt needs on Debian 12 (run as root, or
 # with sudo available). Extra package groups: "ports", "hostile", "gl", "assimp",
 # "plot".

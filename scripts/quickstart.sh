@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The main job: install what is missing, build (release), run the benchmark
 # against the naive traversal on the default scene set.
 set -euo pipefail

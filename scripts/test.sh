@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The whole test suite: the default build, then the same tests under
 # AddressSanitizer + UndefinedBehaviorSanitizer, with --werror.
 # Prints "N passed, N failed" last; exits non-zero on any failure.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Allocation: every byte the library holds goes through the scene's
  * sgrt_allocator, the default one being aligned_alloc / free. A block that
  * is not aligned as asked is handed back and refused (SGRT_ERR_ALIGNMENT). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Batch writes: sgrt_nodes_set_local and sgrt_nodes_set_trs, which resolve
  * their handles on each call, and writers (sgrt_writer_*), which keep the
  * slots of a fixed list of nodes and can hand the caller the storage to

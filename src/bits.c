@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Packed bitfields (bits.h): setting ranges, counting, and the searches
  * for the next set or clear bit that skip whole words. */
 #include "bits.h"

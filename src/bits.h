@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Packed 32-bit bitfields: bit (i % 32) of word (i / 32) is element i. The
  * primitives (count trailing zeros, ranges, searches) and the walks every
  * bitfield loop of the library is written with. Self-contained. */

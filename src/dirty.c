@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Dirty bits: a slot is dirty when its world must be recomputed by the next
  * update; a summary bit says which dirty words are non-zero, so the update
  * skips clean storage 1,024 slots at a time. Marking is lazy: a write sets

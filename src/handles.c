@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The handle table: a handle is a 24-bit index into it and an 8-bit
  * generation field, the index scrambled and the field offset per scene so
  * that another scene's handles fail. Each entry keeps the index's current id

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Nodes and their links: create, destroy, re-parent (with the relocation that
  * keeps slot order topological: slot(parent) < slot(child) for every live
  * node) and link queries. A new node takes the first dead slot after its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The scene's layout and the internal interface between the files of src/
  * (and white-box tests). Nothing here is public API. Declarations are grouped
  * by the file that defines them; each file's first comment says what it owns.

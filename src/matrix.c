@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Matrix helpers outside the per-frame path. Every expression has one fixed
  * evaluation order (the build forbids contraction), so the results are the
  * same on every IEEE-754 target. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The update on the user's executor. Storage is cut into contiguous slot
  * ranges of whole summary words (1,024 slots), one task each. A node whose
  * parent lies in an earlier range depends on another task: its parent and

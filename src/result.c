@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a result code means (sgrt_result_str), and reporting a refusal
  * through the scene's log. */
 #include "internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Scene lifecycle (create, destroy, reserve, compact) and the kernel a
  * scene runs. */
 #include "internal.h"

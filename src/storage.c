@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Slot storage: the structure of arrays indexed by slot (laid out from the one
  * list SGRT__SLOT_ARRAYS), its geometric growth, slot occupancy (alive bits,
  * holes, slot_end) and the depth-first compaction that closes the holes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Writing and reading one node's transforms: set_local, set_trs,
  * set_world, and the local and world reads (the batch writes are in
  * batch.c). None of these allocate. */

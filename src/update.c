@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The per-frame update: the closure, the side work of the hand-off, the
  * kernel's pass. It never allocates. */
 #include "internal.h"

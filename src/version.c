@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The library's version at run time. A program linked against the shared
  * library may run with a newer one than the header it was compiled with;
  * these report the library's own, built from the same macros as the header

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The exact world of one node now, what the next update will store: the
  * chain of locals below its topmost dirty ancestor multiplied as the update
  * multiplies them. For sgrt_node_world_now, sgrt_node_set_world,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the bounds and cull tests judge the library by, in exact arithmetic.
  *
  * A product of two floats is exact in double (24 + 24 bits fit in 53), so a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The "Where things are" table of docs/design.md against the tree.
 
     check_design_map.py ROOT [--pending DIR/]...

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The audit findings of issue 22, one test each, written to fail on the code
  * the audits read:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The batch writers against the single calls they stand for: on random
  * programs, two scenes built alike get the same writes, one as batches and
  * one as calls of sgrt_node_set_local / sgrt_node_set_trs in order; after

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bitfield primitives against a one-bool-per-element model. */
 #include "bits.h"
 #include "testutil.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Local, world and subtree boxes (SGRT_SCENE_BOUNDS, SGRT_SCENE_SUBTREE_BOUNDS):
  *
  *  - refusals: a scene without the flag, NULL arguments, stale handles, NaN,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The invariant checker can fail: each invariant sgrt_scene_check claims to
  * verify is broken in turn (white-box, one field of a healthy scene), the
  * checker must return SGRT_ERR_CORRUPT and name that invariant, and once the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Frustum culling (sgrt_scene_cull), judged in exact arithmetic:
  *
  *  - refusals: a plane with NaN or infinity, a plane count of 0 or above 8,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Differential test: long random sequences of operations applied to the
  * library and to the double-precision reference model (refmodel.h) side by
  * side.

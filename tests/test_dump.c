@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sgrt_scene_dump, read back:
  *
  *  - the library's float formatting equals printf's "%.9g" to the byte, on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Executors that break their contract (sgrt_executor): the parallel update
  * detects what is cheap to detect, reports it through the log and leaves the
  * scene as the serial update would:

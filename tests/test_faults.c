@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fault injection: an allocator that fails at the n-th call, for every n of a
  * scripted scenario.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The handle table: every way of naming a node that is not a live node of
  * the scene is refused with SGRT_ERR_STALE_HANDLE and changes nothing, and
  * handles are reused as documented.

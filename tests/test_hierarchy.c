@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The hierarchy: cycles and bad keep modes refused, both keep modes of
  * re-parenting, relocation under nodes stored later, subtree destruction,
  * child iteration and compaction, each checked against the reference

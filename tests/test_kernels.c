@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every kernel against the plain C reference, checkasm's way: the table is
  * filled at each level this machine runs (the same path a scene takes, with
  * the level lowered), and each entry whose function that level brings (one

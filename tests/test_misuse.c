@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Misuse is loud (issue 22): what a hurried user gets wrong, and what the
  * library says about it.
  *

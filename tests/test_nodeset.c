@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Node sets against a model keyed by node handle: membership must follow
  * nodes through re-parenting (which may move storage), compaction and
  * destruction, and the set algebra (with sets and with a tracker's pending

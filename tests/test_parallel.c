@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The parallel update against the serial one, bit for bit: two scenes built
  * and changed alike, one updated by sgrt_scene_update, the other by
  * sgrt_scene_update_parallel, must return the same counts, hold the same

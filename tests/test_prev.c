@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Previous-frame worlds (SGRT_SCENE_PREV_WORLD), against a model that keeps
  * each node's world of the last update:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Promises at scale: slots bounded by live nodes under churn, memory given
  * back by compaction, geometric growth from an odd capacity, and deep chains
  * in O(d). The default run uses sizes the whole suite can afford (every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The scene's lifecycle and the API's argument checking: scene options
  * (refused ones leave *out alone and allocate nothing for good), NULL
  * pointers refused by every function without changing anything, and the

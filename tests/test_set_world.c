@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sgrt_node_set_world: a node placed in world space now.
  *
  *  - a root's local becomes m itself: its world after the update is m, bit

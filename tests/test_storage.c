@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Node storage: max_nodes (SGRT_ERR_CAPACITY changes nothing, and
  * re-parenting, which adds no node, still works when full, even when the
  * storage must move) and reserve (creating up to the reserved count does not

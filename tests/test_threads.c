@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The thread contract of sgrt.h, meant to run under ThreadSanitizer:
  *
  *  1. distinct scenes on distinct threads are independent: each thread builds

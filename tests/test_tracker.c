@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Change trackers and the world-array hand-off.
  *
  * The main test is a renderer in miniature: random scene edits, updates and

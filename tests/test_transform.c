@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Transform input and the non-finite policy (documented in sgrt.h and
  * docs/testing.md):
  *

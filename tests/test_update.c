@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Dirty marking and the update's work counts: sgrt_scene_update() must
  * recompute exactly the nodes whose world may have changed, each once, and
  * say how many; a write of identical bits marks nothing. Also: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The run-time version against the header's macros and against meson's
  * project version (argv[1], passed by tests/meson.build): a release that
  * bumps one and not the others fails here. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sgrt_nodes_set_trs and sgrt_nodes_set_local terminate for every uint32_t
  * count, the largest included.
  *

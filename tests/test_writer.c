@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Writers against the single calls they stand for. Two scenes are built
  * alike; on random programs one gets each frame's writes through a writer
  * (sgrt_writer_set_local, sgrt_writer_set_trs, or in place through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The test harness shared by the test programs.
  *
  *  - CHECK macros count a failure and keep going; REQUIRE macros count one and

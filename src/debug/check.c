@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The invariant checker: everything the speed and safety of the library rest
  * on, verified from scratch. For tests, fuzzing and debugging. */
 #include "../internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sgrt_scene_dump: the hierarchy as Graphviz DOT or JSON, for debugging,
  * streamed through the user's write function from a buffer on the stack.
  * The library has no stdio, so numbers are formatted here: integers in

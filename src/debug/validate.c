@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Validation mode (SGRT_SCENE_VALIDATE): the checks that turn a hurried
  * user's silent mistakes into reports. Each runs only in a scene created
  * with the flag; the calls pay one flag test when it is off. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The renderer's view of storage: the world array, the slot of a node and
  * the node of a slot, and the user value that travels with a node. */
 #include "../internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bounds (SGRT_SCENE_BOUNDS): a local box per node, its world box computed
  * by the update, and (SGRT_SCENE_SUBTREE_BOUNDS) each node's subtree box.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Frustum culling into a node set (sgrt_scene_cull): the planes prepared once
  * per call, then the scene's cull kernel over the world boxes, 32 slots per
  * word; with subtree boxes, a walk over the roots of large subtrees first

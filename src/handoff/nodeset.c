@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Node sets: user-owned bitfields over slots that follow their nodes, and
  * the bitfield algebra between them and a tracker's pending changes. */
 #include "../internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Previous worlds (SGRT_SCENE_PREV_WORLD): after each update, prev_world
  * holds every live node's world as of the update before. The update kernels
  * write worlds in place, so each update first copies world to prev_world for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The registry of slot bitfields that follow the scene's storage: each
  * tracker's pending slots (with its summary) and each node set's members
  * (with a spare array for compaction). Storage growth widens them all;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Change trackers: for each consumer, the slots whose content changed since
  * it last collected, as a bitfield with a summary, handed out as merged
  * ranges. */

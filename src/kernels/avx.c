@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 8-wide combine for x86 CPUs with AVX, written with SIMDe's simde_mm256_*
  * names and compiled with -mavx in this file only; selected at run time.
  * Two output columns per register: lanes 0-3 are column c, lanes 4-7 column

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* 16-wide combine for x86 CPUs with AVX-512F, written with SIMDe's
  * simde_mm512_* names and compiled with -mavx512f in this file only; selected
  * at run time. One register holds a whole matrix: 128-bit lane c is column c.

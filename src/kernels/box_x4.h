@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The world box of one slot on 4-wide SIMDe vectors (lanes: the axes x, y,
  * z, and the unused w), the operations of the reference's definition
  * (kernels.h) in its order. Included by each SIMD kernel file, so that it

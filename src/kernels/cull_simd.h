@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The cull kernel (kernels.h says what it computes), written once for every
  * vector width. A SIMD kernel file defines, before including it:
  *   CULL_NAME             the function's name

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kernel boundary: the per-frame arithmetic behind one table of function
  * pointers, self-contained (it needs neither the scene nor any other part of
  * the library, only the bitfield walk of bits.h).

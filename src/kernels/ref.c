@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Plain C reference kernels: always compiled, the definition of the results
  * every other kernel must reproduce bit for bit. */
 #include "kernels.h"

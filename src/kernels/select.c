@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which kernel runs: the levels the build has, the levels the CPU runs, the
  * CPU properties that switch single entries off (kernels.h), and the user's
  * limit (sgrt_scene_desc.max_simd). Every level gives the same bits, so the

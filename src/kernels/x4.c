@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The combine written once with SIMDe's simde_mm_* names: SSE on x86, NEON on
  * ARM, SIMDe's portable C elsewhere (or everywhere with SIMDE_NO_NATIVE).
  * Each output column is (p0*l0 + p1*l1) + (p2*l2 + p3*l3), p = parent columns,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """sgrt's CMake build (CMakeLists.txt) against its meson build (suite 'cmake').
 
   cmake_build.py sources ...  the library's source files in CMakeLists.txt

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """sgrt as its users' build systems see it (suite 'consumer').
 
   consumer.py subproject ...  tests/consumer/meson/ set up as a meson project

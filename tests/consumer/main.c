@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program that uses sgrt from outside, through the public header only:
  * tests/consumer/consumer.py builds it as a meson project with sgrt as a
  * subproject, as a CMake project against an installed sgrt, and with the

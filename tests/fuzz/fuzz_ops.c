@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer harness: the input bytes are a program of calls over the public
  * API, run on two scenes at once, each against a reference model.
  *

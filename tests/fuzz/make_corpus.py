@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes the seed corpus of fuzz_ops (tests/fuzz/corpus/) from readable
 scenarios. Each scenario is encoded with the same grammar fuzz_ops.c decodes;
 keep the two in step when the harness changes. Deterministic: running it

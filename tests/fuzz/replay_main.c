@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Runs the fuzz harness on files and directories of inputs without
  * libFuzzer: for compilers without -fsanitize=fuzzer, valgrind, debuggers,
  * and replaying the checked-in corpus as a regression test. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The test allocator declared in testutil.h. Live blocks are kept in a plain
  * array so that a free can be matched against what was handed out; scenes
  * hold few blocks, so a linear search (newest first) is enough. */

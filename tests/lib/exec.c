@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Executors for sgrt_scene_update_parallel (see testutil.h). The threads
  * are those of examples/executor_pthread.h, the pool the examples and the
  * benchmark run on. */

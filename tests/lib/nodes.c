@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Lists of node handles kept by the tests (see testutil.h). */
 #include "testutil.h"
 

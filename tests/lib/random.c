@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Random transforms for the tests, from the harness's one RNG. */
 #include "testutil.h"
 

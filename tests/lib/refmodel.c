@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reference model of an sgrt scene: see refmodel.h. Plain C, no cleverness:
  * its value is in being obviously right. */
 #include "refmodel.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reference model of an sgrt scene, for black-box tests and fuzzing.
  *
  * A deliberately plain implementation of the scene semantics: nodes keyed by

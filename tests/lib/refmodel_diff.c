@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The scene against the reference model (see testutil.h). */
 #include "refmodel.h"
 #include "testutil.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Snapshots of a scene's observable state (see testutil.h). */
 #include "testutil.h"
 

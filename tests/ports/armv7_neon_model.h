@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A model of ARMv7 NEON single-precision arithmetic, as a kernel table.
  *
  * ARMv7 Advanced SIMD always runs with flush-to-zero and default-NaN, whatever

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A library that calls printf: check_symbols.py must refuse it (the test that
  * shows the symbol check can fail). Not part of sgrt. */
 #include <stdio.h>

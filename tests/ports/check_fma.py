@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """No fused multiply-add instruction anywhere in the library's code.
 
 A fused a*b + c rounds once where the reference rounds twice, so one FMA

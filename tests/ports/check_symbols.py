@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The library asks nothing of the platform but a few C library functions.
 
 Checks, for a build of sgrt:

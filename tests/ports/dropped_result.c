@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program that drops an sgrt_result: with the header's SGRT_NODISCARD the
  * compiler warns (the nodiscard tests build it with -Werror and must fail),
  * and with SGRT_NODISCARD defined as nothing it compiles cleanly. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Expected checkpoint hashes of test_golden.c.
  *
  * They are the output of `test_golden --print`: golden_ieee from the plain C

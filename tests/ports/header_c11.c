@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* include/sgrt.h alone (twice: the include guard), as strict C11, then
  * linked and used: the declarations match the library. */
 #include "sgrt.h"

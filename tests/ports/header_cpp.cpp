@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // include/sgrt.h alone as C++: extern "C" linkage, SGRT_NULL_NODE as a C++
 // expression, and a program linked against the C library.
 #include "sgrt.h"

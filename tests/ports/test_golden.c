@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Golden test: the same operations give the same bits on every target.
  *
  * A fixed-seed scenario of tens of thousands of operations (deep chains, wide
