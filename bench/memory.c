@@ -7,6 +7,8 @@
 
 #include <stdlib.h>
 
+#define BOUNDS_FLAGS (SGRT_SCENE_BOUNDS | SGRT_SCENE_SUBTREE_BOUNDS)
+
 typedef struct counter {
     size_t now, peak;
 } counter;
@@ -63,6 +65,9 @@ bool bench_memory_print(FILE *out, uint32_t n)
         {"grown node by node", false, 0, false, false},
         {"grown, then sgrt_scene_compact", false, 0, false, true},
         {"grown, SGRT_SCENE_PREV_WORLD", false, SGRT_SCENE_PREV_WORLD, false, false},
+        {"grown, SGRT_SCENE_BOUNDS (a box on every node)", false, SGRT_SCENE_BOUNDS, false, false},
+        {"grown, SGRT_SCENE_SUBTREE_BOUNDS (a box on every node)", false,
+         SGRT_SCENE_SUBTREE_BOUNDS, false, false},
         {"grown, + a tracker, a node set and a writer of every node", false, 0, true, false},
     };
     sgrt_node *h = malloc((size_t)n * sizeof *h);
@@ -87,6 +92,9 @@ bool bench_memory_print(FILE *out, uint32_t n)
         d.initial_capacity = sh->reserve ? n : 0u;
         sgrt_scene *s = NULL;
         ok = sgrt_scene_create(&d, &s) == SGRT_OK && build(s, n, h, stack);
+        static const float center[3] = {0, 0, 0}, half[3] = {1, 1, 1};
+        for (uint32_t x = 0; ok && (sh->flags & BOUNDS_FLAGS) && x < n; x++)
+            ok = sgrt_node_set_bounds(s, h[x], center, half) == SGRT_OK;
         if (ok && sh->handoff) {
             sgrt_tracker *t;
             sgrt_nodeset *set;
