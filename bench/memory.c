@@ -2,6 +2,7 @@
 /* Memory per node (memory.h): a complete 4-ary tree created depth-first
  * through an allocator that counts the bytes held and their peak. */
 #include "memory.h"
+#include "platform.h"
 
 #include <sgrt.h>
 
@@ -16,7 +17,7 @@ typedef struct counter {
 static void *count_alloc(size_t size, size_t align, void *user)
 {
     counter *c = user;
-    void *p = aligned_alloc(align, (size + align - 1u) / align * align);
+    void *p = bench_aligned_alloc(align, size);
     if (p) {
         c->now += size;
         if (c->now > c->peak)
@@ -30,7 +31,7 @@ static void count_free(void *ptr, size_t size, void *user)
     counter *c = user;
     if (ptr)
         c->now -= size;
-    free(ptr);
+    bench_aligned_free(ptr);
 }
 
 /* Node i's parent in level order is (i - 1) / 4; created depth-first, as a

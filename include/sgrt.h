@@ -42,12 +42,13 @@
  *   - Memory: a scene owns all of its storage. Only sgrt_scene_create,
  *     sgrt_scene_reserve, sgrt_scene_compact, sgrt_node_create (when the scene
  *     must grow), sgrt_node_set_parent (when a relocation must grow the scene),
- *     sgrt_tracker_create and sgrt_nodeset_create allocate. Setting
- *     transforms and bounds, updating, reading, destroying, node set
- *     membership, culling and collecting never allocate. Every call that allocates checks the
- *     alignment of each block it gets (see sgrt_allocator): wherever a
- *     function below lists NOMEM, it returns SGRT_ERR_ALIGNMENT, having freed
- *     the block and changed nothing, when the allocator ignored `align`.
+ *     sgrt_tracker_create, sgrt_nodeset_create and sgrt_writer_create
+ *     allocate. Setting transforms and bounds (writers included), updating,
+ *     reading, destroying, node set membership, culling and collecting never
+ *     allocate. Every call that allocates checks the alignment of each
+ *     block it gets (see sgrt_allocator): wherever a function below lists
+ *     NOMEM, it returns SGRT_ERR_ALIGNMENT, having freed the block and
+ *     changed nothing, when the allocator ignored `align`.
  *
  * The cost figures below use n = nodes in the scene, d = depth of a node,
  * k = nodes in a subtree.

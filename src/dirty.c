@@ -143,8 +143,11 @@ static inline void walk_ahead(const sgrt_scene *s, uint32_t x)
  * 0 when the walks gave up (a long chain: the dense pass finishes). */
 static uint32_t sparse_walks(sgrt_scene *s, uint32_t from, uint32_t budget)
 {
-    uint32_t roots[SGRT__SLOTS_PER_SUM];
+    /* Offsets within the summary word's 1,024 slots: 2 KiB of stack, under
+     * the 4 KiB past which Windows toolchains call a stack probe. */
+    uint16_t roots[SGRT__SLOTS_PER_SUM];
     for (uint32_t ss = from >> 10; ss < s->st.sum_words && budget; ss++) {
+        const uint32_t base = ss * SGRT__SLOTS_PER_SUM;
         uint32_t n = 0, words = s->st.dirty_sum[ss];
         SGRT__FOR_EACH_IN_WORD(ss, words, w,
             if (w < from >> 5)
@@ -152,14 +155,14 @@ static uint32_t sparse_walks(sgrt_scene *s, uint32_t from, uint32_t budget)
             uint32_t r = s->st.dirty[w] & s->st.inner[w];
             if (w == from >> 5)
                 r &= sgrt__mask_from(from & 31u);
-            SGRT__FOR_EACH_IN_WORD(w, r, x, roots[n++] = x;)
+            SGRT__FOR_EACH_IN_WORD(w, r, x, roots[n++] = (uint16_t)(x - base);)
         )
         for (uint32_t k = 0; k < n && k < WALK_AHEAD; k++)
-            walk_ahead(s, roots[k]);
+            walk_ahead(s, base + roots[k]);
         for (uint32_t k = 0; k < n && budget; k++) {
             if (k + WALK_AHEAD < n)
-                walk_ahead(s, roots[k + WALK_AHEAD]);
-            budget -= mark_below(s, roots[k], budget);
+                walk_ahead(s, base + roots[k + WALK_AHEAD]);
+            budget -= mark_below(s, base + roots[k], budget);
         }
     }
     return budget;
