@@ -2,7 +2,7 @@
 /* Validation mode (SGRT_SCENE_VALIDATE): the checks that turn a hurried
  * user's silent mistakes into reports. Each runs only in a scene created
  * with the flag; the calls pay one flag test when it is off. */
-#include "../internal.h"
+#include "internal.h"
 #include <string.h>
 
 /* |q|^2 in double (each square exact, the sum rounded in a fixed order),
