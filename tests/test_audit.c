@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The audit findings of issue 22, one test each, written to fail on the code
+/* Findings of adversarial audits, one test each, written to fail on the code
  * the audits read:
  *
  *  - kinds: a tracker passed where a node set is expected, and a node set

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* Misuse is loud (issue 22): what a hurried user gets wrong, and what the
+/* Misuse is loud: what a hurried user gets wrong, and what the
  * library says about it.
  *
  *  - every refusal path of every public call, on a scene with a log: the
  *    call reports once, before it returns, with its own name, the code it
  *    returns, a message naming the argument, and the node concerned; calls
  *    that succeed report nothing;
- *  - the issue's table, one test per mistake (table_*).
+ *  - the common mistakes, one test each (table_*): worlds read stale, an
+ *    unusable executor, collect and destroy with the wrong scene, collect's
+ *    count, quaternion order and length, a kept world-array pointer, a
+ *    row-major local.
  */
 #include "internal.h" /* white-box: breaking invariants for the checkers */
 #include "testutil.h"
