@@ -35,36 +35,7 @@ static void build(world *w, test_alloc *ta, uint64_t seed)
 /* Same locals, same update count, same worlds, same tracker ranges. */
 static void compare(world *a, world *b, const char *what)
 {
-    float la[16], lb[16];
-    uint32_t local_diff = 0;
-    for (uint32_t i = 0; i < NODES; i++) {
-        const bool alive = sgrt_node_alive(a->s, a->n[i]);
-        CHECK(alive == sgrt_node_alive(b->s, b->n[i]));
-        if (!alive)
-            continue;
-        OK(sgrt_node_local(a->s, a->n[i], la));
-        OK(sgrt_node_local(b->s, b->n[i], lb));
-        local_diff += memcmp(la, lb, sizeof la) != 0;
-    }
-    if (local_diff)
-        FAIL("%s: %u locals differ", what, local_diff);
-    CHECK_EQ_U(sgrt_scene_update(a->s), sgrt_scene_update(b->s));
-    uint32_t world_diff = 0;
-    for (uint32_t i = 0; i < NODES; i++) {
-        if (!sgrt_node_alive(a->s, a->n[i]))
-            continue;
-        OK(sgrt_node_world(a->s, a->n[i], la));
-        OK(sgrt_node_world(b->s, b->n[i], lb));
-        world_diff += memcmp(la, lb, sizeof la) != 0;
-    }
-    if (world_diff)
-        FAIL("%s: %u worlds differ", what, world_diff);
-    sgrt_range ra[NODES], rb[NODES];
-    const uint32_t na = test_collect(a->s, a->t, ra, NODES, 0, NULL);
-    const uint32_t nb = test_collect(b->s, b->t, rb, NODES, 0, NULL);
-    CHECK_EQ_U(na, nb);
-    CHECK(na == nb && memcmp(ra, rb, na * sizeof ra[0]) == 0);
-    check_scene(a->s);
+    twins_compare(a->s, a->t, a->n, b->s, b->t, b->n, NODES, 0u, what);
 }
 
 typedef struct batch {

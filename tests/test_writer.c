@@ -58,68 +58,7 @@ static void build(world *w, test_alloc *ta, uint64_t seed)
 
 static void compare(world *a, world *b, const char *what)
 {
-    float la[16], lb[16];
-    uint32_t local_diff = 0, world_diff = 0;
-    for (uint32_t i = 0; i < NODES; i++) {
-        const bool alive = sgrt_node_alive(a->s, a->n[i]);
-        CHECK(alive == sgrt_node_alive(b->s, b->n[i]));
-        if (!alive)
-            continue;
-        OK(sgrt_node_local(a->s, a->n[i], la));
-        OK(sgrt_node_local(b->s, b->n[i], lb));
-        local_diff += memcmp(la, lb, sizeof la) != 0;
-    }
-    if (local_diff)
-        FAIL("%s: %u locals differ", what, local_diff);
-    CHECK_EQ_U(sgrt_scene_update(a->s), sgrt_scene_update(b->s));
-    for (uint32_t i = 0; i < NODES; i++) {
-        if (!sgrt_node_alive(a->s, a->n[i]))
-            continue;
-        OK(sgrt_node_world(a->s, a->n[i], la));
-        OK(sgrt_node_world(b->s, b->n[i], lb));
-        world_diff += memcmp(la, lb, sizeof la) != 0;
-    }
-    if (world_diff)
-        FAIL("%s: %u worlds differ", what, world_diff);
-    uint32_t ca = 0, cb = 0;
-    if (scene_flags & SGRT_SCENE_PREV_WORLD) {
-        const float *pa = sgrt_scene_prev_world_array(a->s, &ca);
-        const float *pb = sgrt_scene_prev_world_array(b->s, &cb);
-        uint32_t prev_diff = 0;
-        for (uint32_t i = 0; i < NODES; i++) {
-            uint32_t sa, sb;
-            if (sgrt_node_slot(a->s, a->n[i], &sa) == SGRT_OK &&
-                sgrt_node_slot(b->s, b->n[i], &sb) == SGRT_OK)
-                prev_diff += memcmp(pa + 16u * sa, pb + 16u * sb, 64) != 0;
-        }
-        if (prev_diff)
-            FAIL("%s: %u previous worlds differ", what, prev_diff);
-    }
-    if (scene_flags & SGRT_SCENE_BOUNDS) {
-        uint32_t box_diff = 0;
-        for (uint32_t i = 0; i < NODES; i++) {
-            float la3[3], ha3[3], lb3[3], hb3[3];
-            if (!sgrt_node_alive(a->s, a->n[i]))
-                continue;
-            for (int sub = 0; sub < 2; sub++) {
-                if (sub && !(scene_flags & SGRT_SCENE_SUBTREE_BOUNDS))
-                    break;
-                OK((sub ? sgrt_node_subtree_bounds : sgrt_node_world_bounds)(a->s, a->n[i], la3,
-                                                                              ha3));
-                OK((sub ? sgrt_node_subtree_bounds : sgrt_node_world_bounds)(b->s, b->n[i], lb3,
-                                                                              hb3));
-                box_diff += memcmp(la3, lb3, sizeof la3) != 0 || memcmp(ha3, hb3, sizeof ha3) != 0;
-            }
-        }
-        if (box_diff)
-            FAIL("%s: %u world boxes differ", what, box_diff);
-    }
-    sgrt_range ra[NODES], rb[NODES];
-    const uint32_t na = test_collect(a->s, a->t, ra, NODES, 0, NULL);
-    const uint32_t nb = test_collect(b->s, b->t, rb, NODES, 0, NULL);
-    CHECK_EQ_U(na, nb);
-    CHECK(na == nb && memcmp(ra, rb, na * sizeof ra[0]) == 0);
-    check_scene(a->s);
+    twins_compare(a->s, a->t, a->n, b->s, b->t, b->n, NODES, scene_flags, what);
 }
 
 /* One frame's inputs for the writer's entries. */

@@ -433,6 +433,85 @@ static inline uint32_t test_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_r
     return n <= max ? n : 0u;
 }
 
+/* ---- twin scenes ----------------------------------------------------------- */
+
+/* Two scenes driven alike (na[i] and nb[i] made and written by the
+ * equivalent calls), each with a tracker made at the same point: the same
+ * liveness and locals, the same update count (the update runs on both),
+ * then the same worlds, previous worlds (flags has SGRT_SCENE_PREV_WORLD),
+ * world boxes (SGRT_SCENE_BOUNDS) and subtree boxes
+ * (SGRT_SCENE_SUBTREE_BOUNDS) bit for bit, the same tracker ranges; and
+ * sgrt_scene_check passes on a. */
+static inline void twins_compare(sgrt_scene *a, sgrt_tracker *ta, const sgrt_node *na,
+                                 sgrt_scene *b, sgrt_tracker *tb, const sgrt_node *nb,
+                                 uint32_t n, uint32_t flags, const char *what)
+{
+    float la[16], lb[16];
+    uint32_t local_diff = 0, world_diff = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const bool alive = sgrt_node_alive(a, na[i]);
+        CHECK(alive == sgrt_node_alive(b, nb[i]));
+        if (!alive)
+            continue;
+        OK(sgrt_node_local(a, na[i], la));
+        OK(sgrt_node_local(b, nb[i], lb));
+        local_diff += memcmp(la, lb, sizeof la) != 0;
+    }
+    if (local_diff)
+        FAIL("%s: %u locals differ", what, local_diff);
+    CHECK_EQ_U(sgrt_scene_update(a), sgrt_scene_update(b));
+    for (uint32_t i = 0; i < n; i++) {
+        if (!sgrt_node_alive(a, na[i]))
+            continue;
+        OK(sgrt_node_world(a, na[i], la));
+        OK(sgrt_node_world(b, nb[i], lb));
+        world_diff += memcmp(la, lb, sizeof la) != 0;
+    }
+    if (world_diff)
+        FAIL("%s: %u worlds differ", what, world_diff);
+    if (flags & SGRT_SCENE_PREV_WORLD) {
+        uint32_t ca = 0, cb = 0, prev_diff = 0;
+        const float *pa = sgrt_scene_prev_world_array(a, &ca);
+        const float *pb = sgrt_scene_prev_world_array(b, &cb);
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t sa, sb;
+            if (sgrt_node_slot(a, na[i], &sa) == SGRT_OK && sgrt_node_slot(b, nb[i], &sb) == SGRT_OK)
+                prev_diff += memcmp(pa + 16u * sa, pb + 16u * sb, 64) != 0;
+        }
+        if (prev_diff)
+            FAIL("%s: %u previous worlds differ", what, prev_diff);
+    }
+    if (flags & SGRT_SCENE_BOUNDS) {
+        uint32_t box_diff = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            float la3[3], ha3[3], lb3[3], hb3[3];
+            if (!sgrt_node_alive(a, na[i]))
+                continue;
+            for (int sub = 0; sub < 2; sub++) {
+                if (sub && !(flags & SGRT_SCENE_SUBTREE_BOUNDS))
+                    break;
+                OK((sub ? sgrt_node_subtree_bounds : sgrt_node_world_bounds)(a, na[i], la3, ha3));
+                OK((sub ? sgrt_node_subtree_bounds : sgrt_node_world_bounds)(b, nb[i], lb3, hb3));
+                box_diff += memcmp(la3, lb3, sizeof la3) != 0 || memcmp(ha3, hb3, sizeof ha3) != 0;
+            }
+        }
+        if (box_diff)
+            FAIL("%s: %u world boxes differ", what, box_diff);
+    }
+    sgrt_range *ra = malloc((size_t)n * sizeof *ra), *rb = malloc((size_t)n * sizeof *rb);
+    if (!ra || !rb) {
+        fprintf(stderr, "twins_compare: out of memory\n");
+        abort();
+    }
+    const uint32_t ca = test_collect(a, ta, ra, n, 0, NULL);
+    const uint32_t cb = test_collect(b, tb, rb, n, 0, NULL);
+    CHECK_EQ_U(ca, cb);
+    CHECK(ca == cb && memcmp(ra, rb, ca * sizeof ra[0]) == 0);
+    free(ra);
+    free(rb);
+    check_scene(a);
+}
+
 /* ---- random transforms (tests/lib/random.c) ----------------------------- */
 
 /* A uniformly random unit quaternion (x, y, z, w). */
