@@ -1,22 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* The sgrt writes of the peers frames (peers_sgrt.h). single: one call per
- * moved node. batch: sgrt's fastest write for the frame, as an engine would
- * pick it: a writer bound once to the frame's nodes when they are the same
- * every frame (all, trs10, trs100, skeletons), written in place for
- * matrices (the game copies each local straight into the scene's storage,
- * as flat's game writes its own array, and commits in chunks while the
- * locals are in cache) and with sgrt_writer_set_trs for TRS; a 1 % frame's
- * nodes change every frame, so it goes through sgrt_nodes_set_local. A
- * writer of whole subtrees (every node: all, trs100, skeletons) computes
- * worlds in the write (SGRT_WRITER_WORLDS_NOW: the update takes them as
- * they are); trs10's scattered nodes, whose parents mostly wait for the
- * update, get a plain writer. SGRT_BENCH_WRITER=plain binds plain writers
- * everywhere, SGRT_BENCH_WRITER=now compute-now writers everywhere (an A/B
- * of the flag). */
+ * moved node. batch: the write docs/design.md recommends for the frame, as
+ * an engine would pick it: a writer bound once to the frame's nodes when
+ * they are the same every frame (all, trs10, trs100, skeletons), written in
+ * place for matrices (the game copies each local straight into the scene's
+ * storage, as flat's game writes its own array, and commits in chunks) and
+ * with sgrt_writer_set_trs for TRS; a 1 % frame's nodes change every
+ * frame, so it goes through sgrt_nodes_set_local. */
 #include "peers_sgrt.h"
 #include "timing.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 static uint32_t single_local(sgrt_scene *s, void *bound, const peers_input *in)
@@ -39,20 +32,15 @@ static uint32_t single_trs(sgrt_scene *s, void *bound, const peers_input *in)
 
 static void *writer_bind(sgrt_scene *s, const sgrt_node *nodes, uint32_t count)
 {
-    const char *env = getenv("SGRT_BENCH_WRITER");
-    const bool whole = count == sgrt_scene_node_count(s);
-    const bool now = env && strcmp(env, "plain") == 0 ? false
-                     : env && strcmp(env, "now") == 0 ? true
-                                                      : whole;
-    const uint32_t flags = now ? (uint32_t)SGRT_WRITER_WORLDS_NOW : 0u;
     sgrt_writer *w = NULL;
-    return sgrt_writer_create(s, count, nodes, flags, &w) == SGRT_OK ? w : NULL;
+    return sgrt_writer_create(s, count, nodes, 0, &w) == SGRT_OK ? w : NULL;
 }
 
 static void writer_unbind(sgrt_scene *s, void *bound) { BENCH_OK(sgrt_writer_destroy(s, bound)); }
 
-/* Commit every COMMIT_CHUNK entries: the check re-reads the locals, which
- * are still in L1 then (16 KiB). */
+/* Commit every COMMIT_CHUNK entries, as a game loop that hands over a
+ * chunk of its output at a time would (commit only marks: a chunk's size
+ * is a matter of the caller's loop). */
 #define COMMIT_CHUNK 256u
 
 static uint32_t batch_local(sgrt_scene *s, void *bound, const peers_input *in)
@@ -68,7 +56,7 @@ static uint32_t batch_local(sgrt_scene *s, void *bound, const peers_input *in)
         const uint32_t n = in->count - first < COMMIT_CHUNK ? in->count - first : COMMIT_CHUNK;
         for (uint32_t k = first; k < first + n; k++)
             memcpy(locals + 16u * slots[k], in->local[k], sizeof in->local[k]);
-        bad += sgrt_writer_commit(s, bound, first, n, NULL) != SGRT_OK;
+        bad += sgrt_writer_commit(s, bound, first, n) != SGRT_OK;
     }
     return bad;
 }
@@ -85,4 +73,4 @@ const peers_sgrt_writer peers_sgrt_single = {"sgrt_node_set_local", "sgrt_node_s
                                              NULL, single_local, single_trs};
 const peers_sgrt_writer peers_sgrt_batch = {
     "sgrt_writer in place (begin, copy, commit; 1%: sgrt_nodes_set_local)",
-    "sgrt_writer_set_trs (WORLDS_NOW on whole subtrees: all, trs100, skeletons)", writer_bind, writer_unbind, batch_local, batch_trs};
+    "sgrt_writer_set_trs", writer_bind, writer_unbind, batch_local, batch_trs};

@@ -482,53 +482,32 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t c
 
 /** A writer: a fixed list of nodes that a system writes every frame (an
  *  animation system's joints, a physics system's bodies), resolved once.
- *  Its writes cost no handle resolution, mark a dirty word at a time, and
- *  can go straight into the scene's storage (sgrt_writer_begin). It keeps
- *  the slot of each entry and resolves them again, O(count) once, on its
- *  first write after a call that moved a node to another slot or destroyed
- *  one (sgrt_node_destroy, a relocating sgrt_node_set_parent,
- *  sgrt_scene_compact, hole reclamation). Owned by the scene it was
- *  created on; sgrt_scene_destroy frees the writers still alive. */
+ *  Its writes cost no handle resolution and mark a dirty word at a time
+ *  wherever entries follow each other in slot order (nodes created parent
+ *  before child, one after another: a skeleton's joints, a subtree
+ *  depth-first), and matrices can go straight into the scene's storage
+ *  (sgrt_writer_begin). It keeps the slot of each entry and resolves them
+ *  again, O(count) once, on its first write after a call that moved a node
+ *  to another slot or destroyed one (sgrt_node_destroy, a relocating
+ *  sgrt_node_set_parent, sgrt_scene_compact, hole reclamation). Owned by
+ *  the scene it was created on; sgrt_scene_destroy frees the writers still
+ *  alive.
+ *    Which write to use (docs/design.md, "The write path", has the
+ *  figures): matrices that the game computes anyway, written in place
+ *  (begin, write, commit: one copy, the floor); TRS data through
+ *  sgrt_writer_set_trs (converted at the kernel's width and compared in
+ *  registers); a set of nodes that changes every frame through
+ *  sgrt_nodes_set_local / sgrt_nodes_set_trs; a node now and then through
+ *  the single calls. */
 typedef struct sgrt_writer sgrt_writer;
-
-/** Options of sgrt_writer_create. */
-typedef enum sgrt_writer_flags {
-    /** Compute worlds in the write: each write (sgrt_writer_set_local,
-     *  sgrt_writer_set_trs, sgrt_writer_commit) computes the world of every
-     *  entry it marks, chunk by chunk while the local is in cache, wherever
-     *  the parent's world is final already: the entry is a root, its parent
-     *  is an entry computed before it in this write, or its parent has not
-     *  moved since the last update. The next update takes those worlds as
-     *  they are (they count in its result, trackers and previous worlds see
-     *  them as recomputed, boxes follow) and recomputes the rest as usual:
-     *  the entries under a node that moved and was not computed, the
-     *  entries' descendants that are not entries. The results, bit for bit,
-     *  are those of a plain writer and the update.
-     *    Between the write and the next update the computed worlds are
-     *  visible (sgrt_node_world, the world array), and so are their
-     *  previous worlds with SGRT_SCENE_PREV_WORLD (the prev array's entries
-     *  of those nodes already hold the last update's worlds). A later call
-     *  that moves something above a computed world (a write, a
-     *  re-parenting) is noticed: the update recomputes what it changed.
-     *  Works when the entries are in increasing slot order (created parent
-     *  before child, one after another: a skeleton's joints, a subtree's
-     *  nodes depth-first); otherwise, and after moves that break that
-     *  order, the writer writes as a plain one (validation mode warns).
-     *  Cost: the update's work for those nodes, moved into the write; the
-     *  frame saves the update's second pass over their matrices. On a
-     *  parallel update, that work is done on the writing thread instead. */
-    SGRT_WRITER_WORLDS_NOW = 1
-} sgrt_writer_flags;
 
 /** Create a writer for nodes[0 .. count-1] (count > 0), in the order the
  *  system's data comes in; a node may appear more than once (its last
  *  entry wins, as in sgrt_nodes_set_local). Entries that follow each other
- *  in slot order write fastest: nodes created in that order (a skeleton's
- *  joints parent before child, depth-first) are. `flags`: 0 or
- *  SGRT_WRITER_WORLDS_NOW (above). Memory: 8 bytes per entry.
- *  Allocates. Errors: INVALID_ARG (s, nodes or out NULL, count 0, a flag
- *  that is not an sgrt_writer_flags), STALE_HANDLE (a node is not live),
- *  NOMEM. */
+ *  in slot order write fastest. `flags` must be 0 (no writer options are
+ *  defined in this version). Memory: 8 bytes per entry and a bit.
+ *  Allocates. Errors: INVALID_ARG (s, nodes or out NULL, count 0, flags not
+ *  0), STALE_HANDLE (a node is not live), NOMEM. */
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
                                         uint32_t flags, sgrt_writer **out);
 
@@ -543,51 +522,61 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writ
  *  the writer's nodes: `local` holds one matrix per entry, 16 floats each,
  *  in entry order. All or nothing; *out_bad (optional) names the first
  *  refused entry. A bit-identical local marks nothing. Cost: one checking
- *  pass over the input and one writing pass, no handle resolution (after a
- *  slot move: one, O(count)); never allocates. Errors: INVALID_ARG (s, w or
- *  local NULL, w of another scene; *out_bad untouched), INVALID_ARG (a
- *  non-finite matrix), STALE_HANDLE (an entry's node was destroyed). */
+ *  pass over the input (16 floats read per entry) and one writing pass
+ *  (each local compared and stored where it differs, 64 bytes), no handle
+ *  resolution (after a slot move: one, O(count)), marks a word at a time
+ *  within runs of consecutive slots; never allocates. Errors: INVALID_ARG
+ *  (s, w or local NULL, w of another scene; *out_bad untouched),
+ *  INVALID_ARG (a non-finite matrix), STALE_HANDLE (an entry's node was
+ *  destroyed). */
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_set_local(sgrt_scene *s, sgrt_writer *w, const float *local,
                                            uint32_t *out_bad);
 
-/** The same from packed TRS arrays, as sgrt_nodes_set_trs. */
+/** The same from packed TRS arrays, as sgrt_nodes_set_trs: each local
+ *  bit-identical to what sgrt_node_set_trs stores. Cost: a checking pass
+ *  over the inputs (40 bytes per entry, compared against bounds that make
+ *  the matrix surely finite; only entries beyond them are converted and
+ *  checked), then one writing pass that converts at the kernel's width and
+ *  compares and stores from registers (AVX-512: 16 entries, one register
+ *  per matrix); never allocates. Same errors. */
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writer *w, const float *t,
                                          const float *q, const float *scale, uint32_t *out_bad);
 
 /** Write in place: *out_locals receives the scene's local matrices (16
- *  floats per slot, each row 64-byte aligned) and *out_slots the slot of
- *  each entry, so that entry i's local is the 16 floats at
+ *  floats per slot, each slot's matrix 64-byte aligned) and *out_slots the
+ *  slot of each entry, so that entry i's local is the 16 floats at
  *  *out_locals + 16 * (*out_slots)[i]. Write the locals of the entries that
- *  moved there, then hand them to sgrt_writer_commit; both pointers stay
- *  valid until a call that may allocate or move nodes (sgrt_node_create,
- *  sgrt_node_destroy, sgrt_node_set_parent, sgrt_scene_reserve,
- *  sgrt_scene_compact) or sgrt_scene_destroy. A local written there and not
- *  committed yet is visible to sgrt_node_local and sgrt_node_world_now, but
- *  the update does not know it moved. O(1) (after a slot move: O(count)
- *  once); never allocates. Errors: INVALID_ARG (NULL argument, w of
- *  another scene), STALE_HANDLE (an entry's node was destroyed; *out_bad of
- *  the next commit is not set: recreate the writer). */
+ *  moved there, then tell the scene with sgrt_writer_commit; both pointers
+ *  stay valid until a call that may allocate or move nodes
+ *  (sgrt_node_create, sgrt_node_destroy, sgrt_node_set_parent,
+ *  sgrt_scene_reserve, sgrt_scene_compact) or sgrt_scene_destroy. A local
+ *  written there and not committed yet is what sgrt_node_local returns,
+ *  but nothing knows it moved: the update does not recompute it, and
+ *  sgrt_node_world_now still returns the stored world while the node and
+ *  its ancestors are clean. O(1) (after a slot move: O(count) once); never
+ *  allocates. Errors: INVALID_ARG (NULL argument, w of another scene),
+ *  STALE_HANDLE (an entry's node was destroyed: recreate the writer). */
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer *w, float **out_locals,
                                        const uint32_t **out_slots);
 
 /** Tell the scene that entries [first, first + count) of the writer were
- *  written in place since sgrt_writer_begin: each is checked and marked as
- *  moved (its world and its subtree's recomputed by the next update, whether
- *  or not the bits changed: the old ones are gone). A local with an element
- *  NaN or infinite is replaced by the identity, so that no non-finite value
- *  reaches a world, and still marked; the call then returns INVALID_ARG and
- *  *out_bad (optional) receives the first such entry — the others of the
- *  range are committed all the same (in place, the writes have happened).
- *  Call it once per frame for everything, or per chunk while the locals are
- *  still in cache (the check re-reads them). Cost O(count) (64 bytes read
- *  and checked per entry, a dirty word marked at a time); never allocates.
- *  Errors: INVALID_ARG (s or w NULL, w of another scene, first + count past
- *  the writer's entries; nothing marked), INVALID_ARG (a non-finite local,
- *  as above), STALE_HANDLE (nodes moved to other slots or were destroyed
- *  since sgrt_writer_begin: the writes went to the slots of then, and may
- *  have landed on other nodes; nothing is marked). */
+ *  written in place since sgrt_writer_begin: each is marked as moved (its
+ *  world and its subtree's recomputed by the next update, whether or not
+ *  the bits changed: the old ones are gone). Commit only marks: it reads no
+ *  local. The update checks every local it reads, and one with an element
+ *  NaN or infinite becomes the identity there, so that no non-finite value
+ *  reaches a world from a local; the update then reports it (the scene's
+ *  log, INVALID_ARG from sgrt_scene_update naming the first such node) and
+ *  sgrt_scene_nonfinite_locals counts them. Call it once per frame for
+ *  everything or per chunk, as suits the writing loop. Cost O(count / 32
+ *  + runs): a dirty word at a time within runs of consecutive slots;
+ *  never allocates. Errors: INVALID_ARG (s or w NULL, w of another scene,
+ *  first + count past the writer's entries; nothing marked), STALE_HANDLE
+ *  (nodes moved to other slots or were destroyed since sgrt_writer_begin:
+ *  the writes went to the slots of then, and may have landed on other
+ *  nodes; nothing is marked). */
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer *w, uint32_t first,
-                                        uint32_t count, uint32_t *out_bad);
+                                        uint32_t count);
 
 /** Copy the local matrix to out. O(1). Errors: INVALID_ARG, STALE_HANDLE. */
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_local(const sgrt_scene *s, sgrt_node node, float out[16]);
@@ -618,8 +607,21 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_world_now(const sgrt_scene *s, sgr
  *  (0 for a NULL scene). Cost: O(recomputed nodes + n/1024), plus, when a
  *  node with children moved, one pass over the live slots after the first
  *  such node (a parent-link load and a bit test per slot not yet marked).
+ *  Every local it reads is checked (a few instructions on the loaded
+ *  register): one with an element NaN or infinite, which only a write in
+ *  place can leave there (sgrt_writer_begin), becomes the identity, so that
+ *  no non-finite value reaches a world from a local; such locals are
+ *  counted (sgrt_scene_nonfinite_locals) and the first is reported to the
+ *  scene's log (INVALID_ARG, naming the node). A world can still overflow
+ *  to infinity when finite matrices multiply past FLT_MAX along a chain.
  *  Never allocates. */
 SGRT_API uint32_t sgrt_scene_update(sgrt_scene *s);
+
+/** How many locals the last update (serial or parallel) found with an
+ *  element NaN or infinite and made the identity; *out_first (optional)
+ *  receives the node of the lowest slot among them, SGRT_NULL_NODE when
+ *  none. 0 for a NULL scene. O(1). */
+SGRT_API uint32_t sgrt_scene_nonfinite_locals(const sgrt_scene *s, sgrt_node *out_first);
 
 /** The user's job system. run must call fn(ctx, i) once for every i in
  *  [0, count), on any threads in any order, and return when all calls have

@@ -746,8 +746,8 @@ public:
     }
     ~writer() { (void)destroy(); }
 
-    /** sgrt_writer_create for nodes (flags: 0 or SGRT_WRITER_WORLDS_NOW).
-     *  On failure out is unchanged. */
+    /** sgrt_writer_create for nodes (flags: 0). On failure out is
+     *  unchanged. */
     [[nodiscard]] static sgrt_result create(scene &s, span<const sgrt_node> nodes,
                                             std::uint32_t flags, writer &out) noexcept
     {
@@ -800,10 +800,9 @@ public:
     {
         return sgrt_writer_begin(c_scene(), get(), &out_locals, &out_slots);
     }
-    [[nodiscard]] sgrt_result commit(std::uint32_t first, std::uint32_t count,
-                                     std::uint32_t *out_bad = nullptr) noexcept
+    [[nodiscard]] sgrt_result commit(std::uint32_t first, std::uint32_t count) noexcept
     {
-        return sgrt_writer_commit(c_scene(), get(), first, count, out_bad);
+        return sgrt_writer_commit(c_scene(), get(), first, count);
     }
 
 private:

@@ -48,6 +48,15 @@ void sgrt__dirty_mark_slots(sgrt_scene *s, const uint32_t *slot, uint32_t entrie
         sgrt__dirty_mark_word(s, word, bits);
 }
 
+void sgrt__dirty_mark_range(sgrt_scene *s, uint32_t first, uint32_t count)
+{
+    for (uint32_t x = first, end = first + count; x < end;) {
+        const uint32_t lo = x & 31u, k = end - x < 32u - lo ? end - x : 32u - lo;
+        sgrt__dirty_mark_word(s, x >> 5, (k == 32u ? ~0u : (1u << k) - 1u) << lo);
+        x += k;
+    }
+}
+
 void sgrt__dirty_close_done(sgrt_scene *s)
 {
     s->close_from = SGRT__NONE;

@@ -57,7 +57,6 @@ typedef float sgrt__mat4[16];
     X(local, sgrt__mat4, DATA)        /* 64-byte aligned: one matrix per cache line */ \
     X(world, sgrt__mat4, DATA)                                                         \
     X(user, uint64_t, DATA)           /* user value that travels with the node */      \
-    X(early_write, uint16_t, DATA)    /* the compute-now write that computed an early world */ \
     X(slot_handle, uint32_t, DATA)    /* handle index of the node in this slot */      \
     X(parent, uint32_t, LINK)         /* SGRT__NONE for roots */                       \
     X(first_child, uint32_t, LINK)                                                     \
@@ -68,8 +67,7 @@ typedef float sgrt__mat4[16];
 #define SGRT__SLOT_BITFIELDS(X)                                                        \
     X(alive)                                                                           \
     X(dirty)                                                                           \
-    X(inner) /* the slot has a child: a write to a leaf marks one bit */              \
-    X(early) /* dirty, but its world computed already by a compute-now write (batch.c) */
+    X(inner) /* the slot has a child: a write to a leaf marks one bit */
 
 /* Bitfields of the parallel update's plan (parallel.c): not carried across
  * a reallocation (a new block starts them at zero, and the plan is rebuilt).
@@ -116,7 +114,6 @@ typedef struct sgrt__subtree {
     X(sub_delta, int32_t, DATA, SGRT_SCENE_SUBTREE_BOUNDS) /* nodes gained, not yet counted */
 #define SGRT__OPTIONAL_SLOT_BITFIELDS(X)                                               \
     X(prev_moved, SGRT_SCENE_PREV_WORLD) /* recomputed by the last update */          \
-    X(prev_kept, SGRT_SCENE_PREV_WORLD)  /* previous world saved by a compute-now write */ \
     X(prev_fresh, SGRT_SCENE_PREV_WORLD) /* created since the last update */          \
     X(b_has, SGRT_SCENE_BOUNDS)       /* has a local box (now) */                     \
     X(b_valid, SGRT_SCENE_BOUNDS)     /* had one at the last update: world box valid */ \
@@ -239,21 +236,13 @@ struct sgrt_scene {
      * below a dirty node is dirty or lies after close_from. */
     uint32_t close_from;
     uint32_t pending_inner; /* moved nodes with children since the last closure */
+    /* The non-finite locals (written in place) the last update made the
+     * identity: how many, the lowest slot among them, and its node. */
+    uint32_t repaired[2];
+    sgrt_node repaired_first;
     /* Bumped whenever a node moves to another slot or is destroyed: a
      * writer's cached slots are current while it holds the same value. */
     uint64_t slots_version;
-    /* Worlds computed early, by compute-now writes since the last update
-     * (batch.c): the `early` slots, all below early_end (0: none), each
-     * with the number of the write that computed it (early_write; writes
-     * counted in early_writes from 1 after each update). An early world is
-     * final unless something above the node changed after it was computed.
-     * Nodes above lie in lower slots, so only a mark below early_end can
-     * do that; it makes early_doubt true, and the update then keeps an
-     * early world only where the parent's world was final when it was
-     * computed and still is (sgrt__early_settle). */
-    uint32_t early_end;
-    uint16_t early_writes;
-    bool early_doubt;
 
     sgrt__storage st;
 
@@ -280,6 +269,7 @@ struct sgrt_scene {
     uint32_t plan_ranges;
     uint32_t range_sum[SGRT__MAX_RANGES + 1]; /* range r: summary words [range_sum[r], [r+1]) */
     uint32_t range_count[SGRT__MAX_RANGES];   /* worlds each range recomputed this update */
+    uint32_t range_repaired[SGRT__MAX_RANGES][2]; /* each range's non-finite locals */
     uint32_t tasks[SGRT__MAX_RANGES];         /* ranges with work this update */
     /* The executor's contract, checked after run (parallel.c): per task
      * index, 0 not run, 1 run, 2 run again; an index past task_count. */
@@ -392,22 +382,12 @@ static inline void sgrt__dirty_pend(sgrt_scene *s, uint32_t w, uint32_t inner)
     if (slot < s->close_from)
         s->close_from = slot;
 }
-/* A plain mark of the slots `bits` of word w while early worlds exist: those
- * slots' own early worlds are gone, and below early_end there is doubt. */
-static inline void sgrt__early_touch(sgrt_scene *s, uint32_t w, uint32_t bits)
-{
-    s->st.early[w] &= ~bits;
-    if (w * 32u + sgrt__ctz32(bits) < s->early_end)
-        s->early_doubt = true;
-}
 /* The one marking path of every call that changes worlds: the slots `bits`
  * of word w moved (their locals were written). Each gets its own bit, and
  * its descendants are left to the closure pass. A node already dirty has
  * its descendants dirty or pending: only the fresh ones count. O(1). */
 static inline void sgrt__dirty_mark_word(sgrt_scene *s, uint32_t w, uint32_t bits)
 {
-    if (s->early_end) /* it may lie above an early world (batch.c) */
-        sgrt__early_touch(s, w, bits);
     const uint32_t fresh = bits & ~s->st.dirty[w];
     if (!fresh)
         return;
@@ -427,8 +407,6 @@ static inline void sgrt__dirty_mark(sgrt_scene *s, uint32_t slot, bool relinked)
         sgrt__dirty_mark_word(s, w, bit);
         return;
     }
-    if (s->early_end)
-        sgrt__early_touch(s, w, bit);
     s->st.dirty[w] |= bit;
     sgrt__bit_set(s->st.dirty_sum, w);
     if (s->st.inner[w] & bit)
@@ -438,6 +416,17 @@ static inline void sgrt__dirty_mark(sgrt_scene *s, uint32_t slot, bool relinked)
  * moved: marked a word at a time, entries that follow each other in slot
  * order sharing one. */
 void sgrt__dirty_mark_slots(sgrt_scene *s, const uint32_t *slot, uint32_t entries);
+/* Entries in consecutive slots from `slot` on moved where bit j of `bits`
+ * is set (slot + j): two words at most, no branch per node. */
+static inline void sgrt__dirty_mark_run(sgrt_scene *s, uint32_t slot, uint32_t bits)
+{
+    const uint32_t w = slot >> 5, sh = slot & 31u;
+    sgrt__dirty_mark_word(s, w, bits << sh);
+    if (sh && bits >> (32u - sh))
+        sgrt__dirty_mark_word(s, w + 1u, bits >> (32u - sh));
+}
+/* Slots [first, first + count) moved: a word at a time. */
+void sgrt__dirty_mark_range(sgrt_scene *s, uint32_t first, uint32_t count);
 /* The closure pass: every live node below a dirty node becomes dirty.
  * O(live slots after close_from), or, when sparse, O(nodes it marks);
  * nothing when nothing is pending. Leaves nothing pending. */
@@ -469,25 +458,19 @@ void sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16]);
 /* sgrt_scene_update without its validation: also the parallel update's
  * serial fallback. */
 uint32_t sgrt__update_serial(sgrt_scene *s);
-/* At the start of an update, after the closure of s (or with close_from
- * standing for it): which early worlds stay. Without doubt all of them;
- * with it, in slot order, those of roots and those whose parent's world is
- * current (clean and below no pending closure) or early, kept, and
- * computed by the same write or an earlier one. The others are only dirty.
- * O(1) without doubt, else O(early_end / 32 + early nodes). */
-void sgrt__early_settle(sgrt_scene *s);
+/* The end of a public update (`function`) that recomputed `count` worlds:
+ * the non-finite locals it repaired are recorded and reported. Returns
+ * count. */
+uint32_t sgrt__update_done(sgrt_scene *s, uint32_t count, const char *function);
 /* What an update owes the hand-off for word w, before its kernel recomputes
  * the slots `d` of the word (their final dirty bits), for the slots `mask`
  * of the word that the caller owns: trackers learn `d`, previous worlds are
- * saved (sgrt__prev_save_word), boxes follow; and the early slots of `d`
- * (worlds a compute-now write computed already) leave the dirty bits, so
- * that the kernel skips them: returns how many, which the update counts as
- * recomputed. The one route of both updates: the serial one calls it for
- * every word with work, each task of the parallel one for the words of its
- * range, after the range's closure. */
-uint32_t sgrt__update_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask);
+ * saved (sgrt__prev_save_word), boxes follow. The one route of both
+ * updates: the serial one calls it for every word with work, each task of
+ * the parallel one for the words of its range, after the range's closure. */
+void sgrt__update_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask);
 /* Whether the update has side work per word beyond the kernel: trackers,
- * previous worlds, boxes, or early worlds to take out of the kernel's walk. */
+ * previous worlds, boxes. */
 bool sgrt__update_has_side_work(const sgrt_scene *s);
 /* What both updates do after their kernels: new nodes' previous worlds,
  * subtree boxes. */
@@ -533,11 +516,9 @@ void sgrt__bounds_slots_moved(sgrt_scene *s, bool renumbered, bool reordered);
 /* Before an update's kernel recomputes the slots `d` of word w, for the
  * slots `mask` of the word: the world boxes of nodes whose box changed but
  * whose world does not are computed, validity follows the boxes, trackers
- * learn of the changed boxes, subtree records to revisit are marked. The
- * slots `early` of d keep the worlds (and the boxes) a compute-now write
- * gave them: the boxes of those whose box was set since are computed here.
- * Only with SGRT_SCENE_BOUNDS. */
-void sgrt__bounds_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask, uint32_t early);
+ * learn of the changed boxes, subtree records to revisit are marked. Only
+ * with SGRT_SCENE_BOUNDS. */
+void sgrt__bounds_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask);
 /* Whether an update has bounds work even when no world is dirty. */
 bool sgrt__bounds_pending(const sgrt_scene *s);
 /* After the kernels: the subtree records of the marked nodes and their

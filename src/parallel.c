@@ -77,12 +77,9 @@ static uint32_t update_cross(sgrt_scene *s)
     SGRT__FOR_EACH_SUMMARIZED(st->cross_sum, 0, st->sum_words, st->cross, false, w, members,
         sgrt__dirty_close_word(s, w, members, NULL, NULL);
     )
-    uint32_t early = 0;
     SGRT__FOR_EACH_SUMMARIZED(st->cross_sum, 0, st->sum_words, st->cross, false, w, members,
         const uint32_t moved = st->dirty[w] & members;
-        /* Members with early worlds leave the dirty bits (their worlds are
-         * final) but count as moved for their children's closure. */
-        early += sgrt__update_side_word(s, w, moved, members);
+        sgrt__update_side_word(s, w, moved, members);
         st->pdirty[w] = moved;
         st->work[w] = st->dirty[w] & members;
         if (st->work[w])
@@ -96,10 +93,10 @@ static uint32_t update_cross(sgrt_scene *s)
     sgrt__bounds_view bv;
     sgrt__bounds_view_of(s, &bv);
     const sgrt__update_view v = {
-        (const float(*)[16])st->local, st->world, st->parent, st->work, st->work_sum,
-        0, st->sum_words, st->b_has ? &bv : NULL,
+        st->local, st->world, st->parent, st->work, st->work_sum,
+        0, st->sum_words, st->b_has ? &bv : NULL, s->repaired,
     };
-    return s->k.update(&v) + early;
+    return s->k.update(&v);
 }
 
 /* One range: complete the closure of its slots outside the cross set, do
@@ -111,22 +108,20 @@ static void update_range(sgrt_scene *s, uint32_t r)
     uint32_t w_end = sum_end * 32u;
     if (w_end > st->words)
         w_end = st->words;
-    /* The closure of every word first: the side work takes early slots out
-     * of the dirty bits, which later words' closure must still see. */
     for (uint32_t w = sum_first * 32u; w < w_end; w++)
         sgrt__dirty_close_word(s, w, ~st->cross[w], st->cross, st->pdirty);
-    uint32_t early = 0;
     if (sgrt__update_has_side_work(s))
         for (uint32_t w = sum_first * 32u; w < w_end; w++)
             /* The cross set's slots had theirs before the tasks. */
-            early += sgrt__update_side_word(s, w, st->dirty[w], ~st->cross[w]);
+            sgrt__update_side_word(s, w, st->dirty[w], ~st->cross[w]);
     sgrt__bounds_view bv;
     sgrt__bounds_view_of(s, &bv);
+    s->range_repaired[r][0] = 0;
     const sgrt__update_view v = {
-        (const float(*)[16])st->local, st->world, st->parent, st->dirty, st->dirty_sum,
-        sum_first, sum_end, st->b_has ? &bv : NULL,
+        st->local, st->world, st->parent, st->dirty, st->dirty_sum,
+        sum_first, sum_end, st->b_has ? &bv : NULL, s->range_repaired[r],
     };
-    s->range_count[r] = s->k.update(&v) + early;
+    s->range_count[r] = s->k.update(&v);
 }
 
 /* A task, as the executor calls it: each index does its range once. A
@@ -211,20 +206,13 @@ static bool range_has_work(const sgrt_scene *s, uint32_t r)
            s->close_from + 1u < s->slot_end;
 }
 
-uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
+static uint32_t update_parallel(sgrt_scene *s, const sgrt_executor *ex)
 {
-    if (!s)
-        return 0;
-    if (s->busy) {
-        sgrt__reentered(s, __func__);
-        return 0;
-    }
-    if (SGRT__VALIDATING(s))
-        sgrt__validate_locals(s, __func__);
+    static const char fn[] = "sgrt_scene_update_parallel";
     if (!ex || !ex->run || ex->workers == 0u) {
         /* Documented as the serial update; said so, as a job system that
          * is not set up yet looks exactly like this. */
-        sgrt__warn(s, __func__,
+        sgrt__warn(s, fn,
                    !ex       ? "ex is NULL: the serial update ran"
                    : !ex->run ? "ex->run is NULL: the serial update ran"
                               : "ex->workers is 0 (set it to the threads run uses): the serial "
@@ -234,13 +222,14 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
     }
     if (ex->workers == 1u) {
         if (SGRT__VALIDATING(s))
-            sgrt__warn(s, __func__, "ex->workers is 1: the serial update ran", SGRT_NULL_NODE);
+            sgrt__warn(s, fn, "ex->workers is 1: the serial update ran", SGRT_NULL_NODE);
         return sgrt__update_serial(s);
     }
     bool dirty = false;
     for (uint32_t sw = 0; !dirty && sw < s->st.sum_words; sw++)
         dirty = s->st.dirty_sum[sw] != 0;
     if (!dirty) {
+        s->repaired[0] = 0;
         /* Nothing moved (a pending closure below nodes destroyed since has
          * nothing left to mark). Previous worlds may have to catch up, and
          * boxes set since to be computed. */
@@ -253,7 +242,6 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
      * none to do. */
     if (sgrt__dirty_closure_is_sparse(s))
         sgrt__dirty_close(s);
-    sgrt__early_settle(s);
     const uint32_t wanted = ex->workers > SGRT__MAX_RANGES / RANGES_PER_WORKER
                                 ? SGRT__MAX_RANGES
                                 : ex->workers * RANGES_PER_WORKER;
@@ -262,10 +250,12 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
     if (s->plan_ranges <= 1u)
         return sgrt__update_serial(s);
 
+    s->repaired[0] = 0;
     uint32_t count = update_cross(s);
     uint32_t ntasks = 0;
     for (uint32_t r = 0; r < s->plan_ranges; r++) {
         s->range_count[r] = 0;
+        s->range_repaired[r][0] = 0;
         if (range_has_work(s, r))
             s->tasks[ntasks++] = r;
     }
@@ -277,7 +267,27 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
     }
     sgrt__dirty_close_done(s);
     sgrt__update_finish(s);
-    for (uint32_t r = 0; r < s->plan_ranges; r++)
+    for (uint32_t r = 0; r < s->plan_ranges; r++) {
         count += s->range_count[r];
+        /* Ranges in slot order: the first range with repairs has the
+         * lowest slot, unless the cross set's is lower still. */
+        const uint32_t *rr = s->range_repaired[r];
+        if (rr[0] && (!s->repaired[0] || rr[1] < s->repaired[1]))
+            s->repaired[1] = rr[1];
+        s->repaired[0] += rr[0];
+    }
     return count;
+}
+
+uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
+{
+    if (!s)
+        return 0;
+    if (s->busy) {
+        sgrt__reentered(s, __func__);
+        return 0;
+    }
+    if (SGRT__VALIDATING(s))
+        sgrt__validate_locals(s, __func__);
+    return sgrt__update_done(s, update_parallel(s, ex), __func__);
 }

@@ -249,9 +249,6 @@ void sgrt__slot_vacate(sgrt_scene *s, uint32_t slot)
     const uint32_t w = slot >> 5;
     s->st.alive[w] &= ~(1u << (slot & 31u));
     s->st.inner[w] &= ~(1u << (slot & 31u));
-    s->st.early[w] &= ~(1u << (slot & 31u));
-    if (s->st.prev_kept && !(s->st.prev_kept[w] &= ~(1u << (slot & 31u))))
-        sgrt__bit_clear(s->st.prev_kept_sum, w);
     sgrt__bit_clear(s->st.alive_full, w);
     s->holes++;
     sgrt__bounds_vacated(s, slot);
@@ -326,7 +323,6 @@ void sgrt__slots_reclaim(sgrt_scene *s)
         uint32_t alive = st->alive[w];
         const uint32_t dirty = st->dirty[w];
         st->alive[w] = st->dirty[w] = st->inner[w] = 0;
-        st->early[w] = 0; /* moved nodes keep their dirty bits: recomputed */
         SGRT__FOR_EACH_IN_WORD(w, alive, o,
             const uint32_t n = map[o];
             if (n == o) {
@@ -356,7 +352,6 @@ void sgrt__slots_reclaim(sgrt_scene *s)
     }
     s->slot_end = next;
     s->holes = 0;
-    s->early_end = 0; /* every early bit was dropped above */
     s->structure_version++;
     s->reclaims++;
     sgrt__bounds_slots_moved(s, true, false);
@@ -409,7 +404,6 @@ sgrt_result sgrt__storage_compact(sgrt_scene *s)
     storage_install(s, &st);
     s->slot_end = next;
     s->holes = 0;
-    s->early_end = 0; /* early bits stay behind: those nodes are recomputed */
     for (uint32_t w = 0; w < s->st.words; w++)
         sgrt__trackers_note(s, w, s->st.alive[w]);
     sgrt__bounds_slots_moved(s, true, true);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Writing and reading one node's transforms: set_local, set_trs,
- * set_world, and the local and world reads (the batch writes are in
- * batch.c). None of these allocate. */
+ * set_world, and the local and world reads (batch writes: nodes.c,
+ * writers: writer.c). None of these allocate. */
 #include "internal.h"
 #include <string.h>
 
@@ -56,7 +56,7 @@ static sgrt_result take_matrix(const sgrt_scene *s, sgrt_node node, const float 
     *slot = sgrt__resolve(s, node);
     if (*slot == SGRT__NONE)
         return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, function, SGRT__STALE("node"), node);
-    if (s->k.check16(m, NULL, 1) != 1u) /* 1: none bad */
+    if (s->k.check16(m, 1) != 1u) /* 1: none bad */
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, "m holds a NaN or an infinity",
                           node);
     return SGRT_OK;

@@ -85,20 +85,15 @@ sgrt_result sgrt__validate_world_read(const sgrt_scene *s, uint32_t slot, const 
 
 void sgrt__validate_array_read(const sgrt_scene *s, const char *function)
 {
-    /* Worlds a compute-now write computed are current already: only other
-     * dirty nodes, a pending closure or doubt on early worlds mean that
-     * the next update will change something. */
-    bool pending = s->early_doubt;
+    bool pending = false;
     /* A closure pending: some clean node after close_from under a dirty
      * parent (the highest of any pending subtree is one). */
     for (uint32_t i = s->close_from + 1u; !pending && s->close_from != SGRT__NONE &&
                                           i < s->slot_end; i++)
         pending = sgrt__bit_get(s->st.alive, i) && !sgrt__bit_get(s->st.dirty, i) &&
                   s->st.parent[i] != SGRT__NONE && sgrt__bit_get(s->st.dirty, s->st.parent[i]);
-    for (uint32_t sw = 0; !pending && sw < s->st.sum_words; sw++) {
-        uint32_t words = s->st.dirty_sum[sw];
-        SGRT__FOR_EACH_IN_WORD(sw, words, w, pending = pending || (s->st.dirty[w] & ~s->st.early[w]);)
-    }
+    for (uint32_t sw = 0; !pending && sw < s->st.sum_words; sw++)
+        pending = s->st.dirty_sum[sw] != 0;
     if (pending)
         sgrt__warn(s, function,
                    "nodes moved since the last sgrt_scene_update: the array holds that "
@@ -111,12 +106,14 @@ void sgrt__validate_locals(const sgrt_scene *s, const char *function)
     /* The locals written since the last update (dirty before the closure
      * marks their subtrees): one report per update, for the first whose
      * last row is not (0, 0, 0, 1) -- legal (projective), but most often a
-     * row-major matrix, whose translation sits there. */
+     * row-major matrix, whose translation sits there. A local that is not
+     * finite (written in place) is the update's to report. */
     const sgrt__storage *st = &s->st;
     SGRT__FOR_EACH_SUMMARIZED(st->dirty_sum, 0, st->sum_words, st->dirty, false, w, bits,
         SGRT__FOR_EACH_IN_WORD(w, bits, i,
             const float *m = st->local[i];
-            if (m[3] != 0.0f || m[7] != 0.0f || m[11] != 0.0f || m[15] != 1.0f) {
+            if ((m[3] != 0.0f || m[7] != 0.0f || m[11] != 0.0f || m[15] != 1.0f) &&
+                sgrt__finite16(m)) {
                 sgrt__warn(s, function,
                            "a local's last row is not (0, 0, 0, 1): a row-major matrix? "
                            "Matrices here are column-major, translation in m[12], m[13], m[14]",

@@ -18,10 +18,12 @@ typedef struct chain_acc {
 
 static void chain_apply(const sgrt_scene *s, uint32_t c, chain_acc *a)
 {
+    /* A non-finite local (written in place) is the identity to the update. */
+    const float *l = sgrt__finite16(s->st.local[c]) ? s->st.local[c] : sgrt__identity;
     if (s->st.parent[c] == SGRT__NONE) {
-        memcpy(a->m[a->cur], s->st.local[c], sizeof a->m[0]);
+        memcpy(a->m[a->cur], l, sizeof a->m[0]);
     } else {
-        s->k.mul(a->m[a->cur], s->st.local[c], a->m[a->cur ^ 1]);
+        s->k.mul(a->m[a->cur], l, a->m[a->cur ^ 1]);
         a->cur ^= 1;
     }
 }

@@ -471,8 +471,9 @@ static void test_box_kernels(void)
         }
         memcpy(d1, d0, sizeof d0);
         memcpy(s1, s0, sizeof s0);
-        const sgrt__update_view u0 = {(const float(*)[16])local, w0, parent, d0, s0, 0, (W + 31) / 32, &v0};
-        const sgrt__update_view u1 = {(const float(*)[16])local, w1, parent, d1, s1, 0, (W + 31) / 32, &v1};
+        uint32_t r0[2] = {0, 0}, r1[2] = {0, 0};
+        const sgrt__update_view u0 = {local, w0, parent, d0, s0, 0, (W + 31) / 32, &v0, r0};
+        const sgrt__update_view u1 = {local, w1, parent, d1, s1, 0, (W + 31) / 32, &v1, r1};
         memset(w0, 0, sizeof(float[N][16]));
         memset(w1, 0, sizeof(float[N][16]));
         /* On ARMv7 a NEON update flushes denormal world entries (the boxes

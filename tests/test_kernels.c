@@ -126,6 +126,15 @@ static void test_mul(const sgrt__kernels *k)
     test_mul_known(k->mul);
 }
 
+/* Integer operations: every kernel's answer and stores must be the
+ * reference's exactly (NaN payloads included). */
+static void same_bits(const float *got, const float *want, uint32_t n, const char *what)
+{
+    compared += (long)n;
+    if (memcmp(got, want, n * sizeof(float)) != 0 && ++mismatches <= 10)
+        fprintf(stderr, "%s: the bits differ from the reference's\n", what);
+}
+
 /* A random forest in topological order with a dirty set closed over
  * descendants; the expected kernel and k update copies of it and must agree
  * exactly. When k is the expected kernel, only its own counts and cleared
@@ -133,15 +142,18 @@ static void test_mul(const sgrt__kernels *k)
 static void test_update_shape(const sgrt__kernels *k, int shape)
 {
     enum { N = 4096, W = N / 32, SW = (W + 31) / 32 };
-    /* 64-byte aligned like the scene's arrays. */
-    float(*local)[16] = test_aligned_alloc(64, sizeof(float[N][16]));
+    /* 64-byte aligned like the scene's arrays; a copy of the locals per
+     * kernel, as the pass repairs the non-finite ones it reads. */
+    float(*l1)[16] = test_aligned_alloc(64, sizeof(float[N][16]));
+    float(*l2)[16] = test_aligned_alloc(64, sizeof(float[N][16]));
     float(*w1)[16] = test_aligned_alloc(64, sizeof(float[N][16]));
     float(*w2)[16] = test_aligned_alloc(64, sizeof(float[N][16]));
     uint32_t parent[N], d1[W], d2[W], s1[SW], s2[SW];
+    bool bad[N], was_dirty[N];
     rng r = {(uint64_t)shape + 1000u};
     memset(d1, 0, sizeof d1);
     memset(s1, 0, sizeof s1);
-    uint32_t expected = 0;
+    uint32_t expected = 0, repairs = 0, first_repair = SGRT__NONE;
     for (uint32_t i = 0; i < N; i++) {
         if (shape == 0) /* chains: parent is the previous slot (register fast path) */
             parent[i] = (i % 700 == 0) ? SGRT__NONE : i - 1u;
@@ -149,30 +161,54 @@ static void test_update_shape(const sgrt__kernels *k, int shape)
             parent[i] = i == 0 ? SGRT__NONE : (i - 1u) / 4u;
         else /* random forest */
             parent[i] = (i == 0 || rng_below(&r, 50) == 0) ? SGRT__NONE : rng_below(&r, i);
-        random_matrix(&r, local[i], 1);
+        random_matrix(&r, l1[i], 1);
+        /* A local written in place with a NaN or an infinity, one in 40:
+         * the pass makes the identity of those it reads, and counts them. */
+        static const float nonfinite[3] = {NAN, INFINITY, -INFINITY};
+        bad[i] = rng_below(&r, 40) == 0;
+        if (bad[i])
+            l1[i][rng_below(&r, 16)] = nonfinite[rng_below(&r, 3)];
         random_matrix(&r, w1[i], 0);
         const bool pd = parent[i] != SGRT__NONE && sgrt__bit_get(d1, parent[i]);
-        if (pd || rng_below(&r, 10) == 0) {
+        was_dirty[i] = pd || rng_below(&r, 10) == 0;
+        if (was_dirty[i]) {
             sgrt__bit_set(d1, i);
             sgrt__bit_set(s1, i / 32u);
             expected++;
+            if (bad[i] && repairs++ == 0)
+                first_repair = i;
         }
     }
+    memcpy(l2, l1, sizeof(float[N][16]));
     memcpy(w2, w1, sizeof(float[N][16]));
     memcpy(d2, d1, sizeof d1);
     memcpy(s2, s1, sizeof s1);
-    sgrt__update_view v1 = {(const float(*)[16])local, w1, parent, d1, s1, 0, SW, NULL};
-    sgrt__update_view v2 = {(const float(*)[16])local, w2, parent, d2, s2, 0, SW, NULL};
+    uint32_t r1[2] = {0, SGRT__NONE}, r2[2] = {0, SGRT__NONE};
+    sgrt__update_view v1 = {l1, w1, parent, d1, s1, 0, SW, NULL, r1};
+    sgrt__update_view v2 = {l2, w2, parent, d2, s2, 0, SW, NULL, r2};
     const bool other = k->update != expected_for(k)->update;
     CHECK_EQ_U(expected_for(k)->update(&v1), expected);
+    CHECK_EQ_U(r1[0], repairs);
+    CHECK_EQ_U(r1[1], first_repair);
+    /* Repaired exactly where read: every dirty one is the identity now,
+     * every clean one untouched. */
+    for (uint32_t i = 0; i < N; i++) {
+        if (bad[i])
+            CHECK(was_dirty[i] ? memcmp(l1[i], sgrt__identity, sizeof sgrt__identity) == 0
+                               : !sgrt__finite16(l1[i]));
+    }
     for (uint32_t i = 0; i < W; i++)
         CHECK(d1[i] == 0);
     for (uint32_t i = 0; i < SW; i++)
         CHECK(s1[i] == 0);
     if (other) {
         CHECK_EQ_U(k->update(&v2), expected);
-        for (uint32_t i = 0; i < N; i++)
+        CHECK_EQ_U(r2[0], r1[0]);
+        CHECK_EQ_U(r2[1], r1[1]);
+        for (uint32_t i = 0; i < N; i++) {
             compare16(w2[i], w1[i], "update");
+            same_bits(l2[i], l1[i], 16, "update's repaired locals");
+        }
         for (uint32_t i = 0; i < W; i++)
             CHECK(d2[i] == 0);
         for (uint32_t i = 0; i < SW; i++)
@@ -184,7 +220,7 @@ static void test_update_shape(const sgrt__kernels *k, int shape)
     memcpy(copy, mine, sizeof(float[N][16]));
     CHECK_EQ_U(k->update(other ? &v2 : &v1), 0);
     CHECK(memcmp(copy, mine, sizeof(float[N][16])) == 0);
-    test_aligned_free(local); test_aligned_free(w1); test_aligned_free(w2);
+    test_aligned_free(l1); test_aligned_free(l2); test_aligned_free(w1); test_aligned_free(w2);
 }
 
 /* T x R x S against sgrt__trs_to_mat4: random rotations, then every kind of
@@ -255,30 +291,17 @@ static void write_matrix(rng *r, float *m)
         m[rng_below(r, 16)] = edge_values[rng_below(r, N_EDGE)];
 }
 
-/* Integer operations: every kernel's answer and stores must be the
- * reference's exactly (NaN payloads included). */
-static void same_bits(const float *got, const float *want, uint32_t n, const char *what)
-{
-    compared += (long)n;
-    if (memcmp(got, want, n * sizeof(float)) != 0 && ++mismatches <= 10)
-        fprintf(stderr, "%s: the bits differ from the reference's\n", what);
-}
-
 static void test_check16(const sgrt__kernels *k)
 {
     enum { N = SGRT__WRITE_CHUNK };
     float m[N][16];
-    uint32_t slot[N];
     rng r = {0xC4EC};
     for (int round = 0; round < 3000; round++) {
         const uint32_t n = rng_below(&r, N + 1u);
-        for (uint32_t i = 0; i < N; i++) {
+        for (uint32_t i = 0; i < N; i++)
             write_matrix(&r, m[i]);
-            slot[i] = rng_below(&r, N);
-        }
-        const bool by_slot = rng_below(&r, 2);
-        const uint32_t got = k->check16(m[0], by_slot ? slot : NULL, n);
-        const uint32_t want = reference.check16(m[0], by_slot ? slot : NULL, n);
+        const uint32_t got = k->check16(m[0], n);
+        const uint32_t want = reference.check16(m[0], n);
         compared++;
         if (got != want && ++mismatches <= 10)
             fprintf(stderr, "check16: %u, reference %u\n", got, want);
@@ -354,6 +377,65 @@ static void test_put_trs(const sgrt__kernels *k)
     test_aligned_free(a);
 }
 
+/* The TRS write of a chunk: the same changed bits and stored bits as the
+ * reference's, on random and awkward TRS with a finite matrix (what the
+ * write path's check lets through),
+ * entries that hold their matrix already, repeated slots, every length of
+ * a chunk (vector body and tail). */
+static void test_store_trs(const sgrt__kernels *k)
+{
+    enum { N = SGRT__WRITE_CHUNK, SLOTS = 48 };
+    float(*a)[16] = test_aligned_alloc(64, sizeof(float[SLOTS][16]));
+    float(*b)[16] = test_aligned_alloc(64, sizeof(float[SLOTS][16]));
+    float t[N][3], q[N][4], sc[N][3];
+    uint32_t slot[N + 8];
+    rng r = {0x57025};
+    for (uint32_t i = 0; i < SLOTS; i++)
+        write_matrix(&r, a[i]);
+    memcpy(b, a, sizeof(float[SLOTS][16]));
+    for (int round = 0; round < 3000; round++) {
+        const uint32_t n = rng_below(&r, N + 1u), ahead = rng_below(&r, 9);
+        for (uint32_t i = 0; i < n + ahead; i++) {
+            slot[i] = rng_below(&r, SLOTS);
+            if (i < n) {
+                /* Awkward inputs whose matrix is finite: the write path
+                 * checks before it stores (a NaN's payload is no kernel's
+                 * contract). */
+                float m16[16];
+                do {
+                    random_trs(&r, t[i], q[i], sc[i], round % 3);
+                    sgrt__trs_to_mat4(t[i], q[i], sc[i], m16);
+                } while (!sgrt__finite16(m16));
+                if (rng_below(&r, 3) == 0) /* the node holds that matrix already */
+                    sgrt__trs_to_mat4(t[i], q[i], sc[i], a[slot[i]]),
+                        memcpy(b[slot[i]], a[slot[i]], sizeof a[0]);
+            }
+        }
+        const uint32_t got = k->store_trs(a, slot, t[0], q[0], sc[0], n, ahead);
+        const uint32_t want = reference.store_trs(b, slot, t[0], q[0], sc[0], n, ahead);
+        compared++;
+        if (got != want && ++mismatches <= 10)
+            fprintf(stderr, "store_trs: mask %#x, reference %#x\n", got, want);
+        same_bits(a[0], b[0], SLOTS * 16u, "store_trs");
+    }
+    /* The reference is the conversion followed by store16. */
+    float m[N][16];
+    for (int round = 0; round < 300; round++) {
+        const uint32_t n = 1u + rng_below(&r, N);
+        for (uint32_t i = 0; i < n; i++) {
+            slot[i] = rng_below(&r, SLOTS);
+            random_trs(&r, t[i], q[i], sc[i], round % 3);
+        }
+        memcpy(b, a, sizeof(float[SLOTS][16]));
+        reference.trs(t[0], q[0], sc[0], m[0], n);
+        const uint32_t want = reference.store16(b, slot, m[0], n, 0);
+        CHECK_EQ_U(reference.store_trs(a, slot, t[0], q[0], sc[0], n, 0), want);
+        CHECK(memcmp(a, b, sizeof(float[SLOTS][16])) == 0);
+    }
+    test_aligned_free(a);
+    test_aligned_free(b);
+}
+
 /* The check of TRS inputs without converting them: the same answer as the
  * reference's, never "fits" for inputs whose matrix has an element NaN or
  * infinite, and "fits" for the inputs an animation system gives and at the
@@ -403,6 +485,7 @@ static void test_trs_fits(const sgrt__kernels *k)
     X(store16, test_store16)                                                           \
     X(put16, test_store16)                                                             \
     X(put_trs, test_put_trs)                                                           \
+    X(store_trs, test_store_trs)                                                       \
     X(trs_fits, test_trs_fits)
 
 typedef struct kernel_entry {
@@ -486,7 +569,8 @@ static double bench_update(const sgrt__kernels *k, bool dependent)
         random_matrix(&r, world[i], 0);
         parent[i] = i < N ? SGRT__NONE : dependent ? (i == N ? SGRT__NONE : i - 1u) : i - N;
     }
-    const sgrt__update_view v = {(const float(*)[16])local, world, parent, dirty, sum, 0, 1, NULL};
+    uint32_t repaired[2] = {0, 0};
+    const sgrt__update_view v = {local, world, parent, dirty, sum, 0, 1, NULL, repaired};
     double best = 1e30;
     for (int block = 0; block < 50; block++) {
         uint32_t n = 0;

@@ -771,7 +771,9 @@ static void table_quaternions(void)
     random_unit_quat(&r, q);
     QUIET(sgrt_node_set_trs(s, b, t, q, sc));
 
-    /* Batches: the first refused entry, whatever refuses it. */
+    /* Batches: the first refused entry, whatever refuses it; an entry
+     * refused twice over is refused for what its single call checks first
+     * (the handle, then the quaternion, then the values). */
     fn = "sgrt_nodes_set_trs";
     const float ts[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
     const float scs[3][3] = {{1, 1, 1}, {1, 1, 1}, {1, 1, 1}};
@@ -781,8 +783,8 @@ static void table_quaternions(void)
     REFUSED(sgrt_nodes_set_trs(s, 3, good, ts[0], qs[0], scs[0], &at), SGRT_ERR_INVALID_ARG, fn,
             "q[*out_bad]", a);
     CHECK_EQ_U(at, 2);
-    REFUSED(sgrt_nodes_set_trs(s, 3, stale_last, ts[0], qs[0], scs[0], &at), SGRT_ERR_INVALID_ARG, fn,
-            "q[*out_bad]", dead);
+    REFUSED(sgrt_nodes_set_trs(s, 3, stale_last, ts[0], qs[0], scs[0], &at), SGRT_ERR_STALE_HANDLE, fn,
+            "nodes[*out_bad]", dead);
     CHECK_EQ_U(at, 2);
     REFUSED(sgrt_nodes_set_trs(s, 3, stale_first, ts[0], qs[0], scs[0], &at), SGRT_ERR_STALE_HANDLE, fn,
             "nodes[*out_bad]", dead);
@@ -826,8 +828,9 @@ static void table_row_major(void)
     end_scene_alloc(s, &ta);
 }
 
-/* Every writer call's refusals: each names what was wrong, and a refused
- * write marks nothing. */
+/* Every writer call's refusals: each names what was wrong; a write refused
+ * for an argument marks nothing, one refused for an entry has written the
+ * entries before it. */
 static void refusals_writers(void)
 {
     test_alloc ta, tb;
@@ -849,7 +852,7 @@ static void refusals_writers(void)
     REFUSED(sgrt_writer_create(s, 3, three, 4, &w), SGRT_ERR_INVALID_ARG, fn, "flags", NONE);
     REFUSED(sgrt_writer_create(other, 3, three, 0, &w), SGRT_ERR_STALE_HANDLE, fn, "nodes", a);
     CHECK(w == NULL);
-    QUIET(sgrt_writer_create(s, 3, three, SGRT_WRITER_WORLDS_NOW, &w));
+    QUIET(sgrt_writer_create(s, 3, three, 0, &w));
     QUIET(sgrt_writer_create(s, 2, with_dead, 0, &wd));
     QUIET(sgrt_writer_create(other, 1, &on, 0, &wo));
     QUIET(sgrt_node_destroy(s, dead));
@@ -872,22 +875,24 @@ static void refusals_writers(void)
     REFUSED(sgrt_writer_set_local(s, wo, m[0], &at), SGRT_ERR_INVALID_ARG, fn, "w", NONE);
     REFUSED(sgrt_writer_set_local(s, w, NULL, &at), SGRT_ERR_INVALID_ARG, fn, "local", NONE);
     CHECK_EQ_U(at, 99); /* argument refusals leave *out_bad alone */
+    CHECK_EQ_U(sgrt_scene_update(s), 0); /* nothing was marked */
     REFUSED(sgrt_writer_set_local(s, w, bad[0], &at), SGRT_ERR_INVALID_ARG, fn,
             "local[*out_bad]", c);
     CHECK_EQ_U(at, 2);
+    CHECK_EQ_U(sgrt_scene_update(s), 3); /* a and b written (c under b) */
     REFUSED(sgrt_writer_set_local(s, wd, m[0], &at), SGRT_ERR_STALE_HANDLE, fn,
             "nodes[*out_bad]", dead);
     CHECK_EQ_U(at, 1);
-    CHECK_EQ_U(sgrt_scene_update(s), 0); /* nothing was marked */
+    CHECK_EQ_U(sgrt_scene_update(s), 0); /* a stale writer writes nothing */
 
     fn = "sgrt_writer_set_trs";
     REFUSED(sgrt_writer_set_trs(s, w, NULL, q, sc, &at), SGRT_ERR_INVALID_ARG, fn, "t", NONE);
     REFUSED(sgrt_writer_set_trs(other, w, t, q, sc, &at), SGRT_ERR_INVALID_ARG, fn, "w", NONE);
     REFUSED(sgrt_writer_set_trs(s, w, t, nq, sc, &at), SGRT_ERR_INVALID_ARG, fn, "q", b);
     CHECK_EQ_U(at, 1);
-    CHECK_EQ_U(sgrt_scene_update(s), 0);
+    CHECK_EQ_U(sgrt_scene_update(s), 3); /* a written, b and c under it */
     QUIET(sgrt_writer_set_trs(s, w, t, q, sc, &at));
-    CHECK_EQ_U(sgrt_scene_update(s), 3);
+    CHECK_EQ_U(sgrt_scene_update(s), 2); /* b and c: a's bits are the same */
 
     fn = "sgrt_writer_begin";
     float *locals = NULL;
@@ -898,18 +903,23 @@ static void refusals_writers(void)
 
     fn = "sgrt_writer_commit";
     QUIET(sgrt_writer_begin(s, w, &locals, &slots));
-    REFUSED(sgrt_writer_commit(s, w, 2, 2, &at), SGRT_ERR_INVALID_ARG, fn, "first + count", NONE);
-    REFUSED(sgrt_writer_commit(s, wo, 0, 1, &at), SGRT_ERR_INVALID_ARG, fn, "w", NONE);
+    REFUSED(sgrt_writer_commit(s, w, 2, 2), SGRT_ERR_INVALID_ARG, fn, "first + count", NONE);
+    REFUSED(sgrt_writer_commit(s, wo, 0, 1), SGRT_ERR_INVALID_ARG, fn, "w", NONE);
     CHECK_EQ_U(sgrt_scene_update(s), 0);
+    /* A non-finite local committed: the update says so, once, naming the
+     * first such node, and makes it the identity. */
     locals[16u * slots[1] + 3] = NAN;
-    REFUSED(sgrt_writer_commit(s, w, 0, 3, &at), SGRT_ERR_INVALID_ARG, fn, "*out_bad", b);
-    CHECK_EQ_U(at, 1);
-    CHECK_EQ_U(sgrt_scene_update(s), 3); /* committed all the same, b as the identity */
+    locals[16u * slots[2] + 3] = INFINITY;
+    QUIET(sgrt_writer_commit(s, w, 0, 3));
+    log_reset();
+    CHECK_EQ_U(sgrt_scene_update(s), 3);
+    expect_entry(__LINE__, "sgrt_scene_update", SGRT_ERR_INVALID_ARG, "NaN or an infinity", b);
+    CHECK_EQ_U(sgrt_scene_nonfinite_locals(s, NULL), 2);
     QUIET(sgrt_writer_begin(s, w, &locals, &slots));
     sgrt_node late;
     QUIET(sgrt_node_create(s, NONE, &late));
     QUIET(sgrt_node_set_parent(s, b, late, SGRT_KEEP_LOCAL)); /* b and c move */
-    REFUSED(sgrt_writer_commit(s, w, 0, 3, &at), SGRT_ERR_STALE_HANDLE, fn, "sgrt_writer_begin",
+    REFUSED(sgrt_writer_commit(s, w, 0, 3), SGRT_ERR_STALE_HANDLE, fn, "sgrt_writer_begin",
             NONE);
 
     fn = "sgrt_writer_destroy";

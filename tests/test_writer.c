@@ -7,20 +7,13 @@
  * frame both must hold the same locals bit for bit, and the next update
  * must recompute the same count and the same worlds, with the same tracker
  * ranges, previous worlds and world boxes. Writer lists carry duplicates;
- * frames carry non-finite values (refused: nothing changes, the first
- * refused entry is named; in place: the identity, reported, the rest
- * committed); the structure changes in between (destroys, relocating
- * re-parents, compaction, growth) so that writers resolve their slots
- * again, and a writer whose node died refuses with the entry's index.
- * Writes never allocate.
- *
- * Compute-now writers (SGRT_WRITER_WORLDS_NOW) run the same programs, with
- * the calls that may change what an early world rests on between the
- * write and the update: plain writes of other nodes, writes of a second
- * compute-now writer over a random subtree (before or after the first's
- * slots, overlapping it or not), re-parenting, destroys, compaction; the
- * invariant checker verifies, while nothing casts doubt, that every early
- * world is the node's exact world now. */
+ * frames carry non-finite values: a write stops at the first refused entry
+ * (the single calls before it happen, it and the rest do not, and it is
+ * named); in place, the update makes such a local the identity, counts it
+ * and names the first. The structure changes in between (destroys,
+ * relocating re-parents, compaction, growth) so that writers resolve their
+ * slots again, and a writer whose node died refuses with the entry's
+ * index. Writes never allocate. */
 #include "testutil.h"
 
 enum { NODES = 500, ENTRIES = 120, ROUNDS = 300 };
@@ -33,8 +26,8 @@ typedef struct world {
 
 static test_alloc alloc_a, alloc_b;
 
-/* The options of the programs: the writer's flags, the scenes' flags. */
-static uint32_t writer_flags, scene_flags;
+/* The scenes' flags of the programs. */
+static uint32_t scene_flags;
 
 static void build(world *w, test_alloc *ta, uint64_t seed)
 {
@@ -103,8 +96,9 @@ static bool finite16(const float *m)
 }
 
 /* The single calls the writer stands for, on scene b. In place, a
- * non-finite local stands for the identity, and every entry marks (the old
- * bits are gone): a set_local that changes the bits. */
+ * non-finite local stands for the identity the update makes of it, and
+ * every entry marks (the old bits are gone): a set_local that changes the
+ * bits. */
 static void singles(world *b, const uint32_t *pick, uint32_t count, const frame *f, int how)
 {
     for (uint32_t i = 0; i < count; i++) {
@@ -208,7 +202,8 @@ static uint32_t pick_entries(rng *r, const world *a, uint32_t *pick)
                 pick[j - 1] = x;
             }
         /* Mostly without repeats, as a skeleton's joints: strictly
-         * increasing slots, what a compute-now write needs. */
+         * increasing slots, runs of consecutive slots marked a word at a
+         * time. */
         if (rng_below(r, 4) != 0) {
             uint32_t kept = 0;
             for (uint32_t i = 0; i < count; i++)
@@ -226,7 +221,7 @@ static void new_writer(rng *r, world *a, uint32_t *pick, uint32_t *count, sgrt_w
     sgrt_node nodes[ENTRIES];
     for (uint32_t i = 0; i < *count; i++)
         nodes[i] = a->n[pick[i]];
-    OK(sgrt_writer_create(a->s, *count, nodes, writer_flags, wr));
+    OK(sgrt_writer_create(a->s, *count, nodes, 0, wr));
 }
 
 static void write_frame(world *a, world *b, sgrt_writer *wr, const uint32_t *pick,
@@ -244,31 +239,37 @@ static void write_frame(world *a, world *b, sgrt_writer *wr, const uint32_t *pic
             return;
         }
         OK(rb);
-        /* In chunks of random size, as a system that commits while the
-         * locals are still in cache. The first entry reported is the first
-         * whose local is not finite when committed (with repeats in one
-         * chunk, the slot holds the last entry's value). */
+        /* In chunks of random size, as a system that commits as it goes.
+         * Commit only marks: non-finite locals are left to the update. */
         for (uint32_t first = 0; first < count;) {
             const uint32_t n = 1u + rng_below(r, count - first);
             for (uint32_t i = first; i < first + n; i++)
                 memcpy(locals + 16u * slots[i], f->local[i], sizeof f->local[i]);
-            uint32_t want = UINT32_MAX;
-            for (uint32_t i = first; i < first + n && want == UINT32_MAX; i++)
-                if (!finite16(locals + 16u * slots[i]))
-                    want = i;
-            uint32_t at = 0xDEADBEEFu;
-            const sgrt_result rc = sgrt_writer_commit(a->s, wr, first, n, &at);
-            if (want != UINT32_MAX) {
-                CHECK_RES(rc, SGRT_ERR_INVALID_ARG);
-                CHECK_EQ_U(at, want);
-            } else {
-                CHECK_RES(rc, SGRT_OK);
-                CHECK_EQ_U(at, 0xDEADBEEFu);
-            }
+            OK(sgrt_writer_commit(a->s, wr, first, n));
             first += n;
         }
         CHECK_EQ_U(alloc_a.calls, calls);
+        /* The update makes each non-finite local it reads the identity,
+         * counts them and names the lowest slot's node. */
+        uint32_t want = 0, low = UINT32_MAX;
+        for (uint32_t i = 0; i < count; i++) {
+            bool seen = false;
+            for (uint32_t j = 0; j < i && !seen; j++)
+                seen = slots[j] == slots[i];
+            if (!seen && !finite16(locals + 16u * slots[i])) {
+                want++;
+                low = slots[i] < low ? slots[i] : low;
+            }
+        }
         singles(b, pick, count, f, how);
+        CHECK_EQ_U(sgrt_scene_update(a->s), sgrt_scene_update(b->s));
+        sgrt_node first_bad_node;
+        CHECK_EQ_U(sgrt_scene_nonfinite_locals(a->s, &first_bad_node), want);
+        CHECK_EQ_U(sgrt_scene_nonfinite_locals(b->s, NULL), 0);
+        if (want)
+            CHECK_EQ_U(slot_of(a->s, first_bad_node), low);
+        else
+            CHECK_EQ_U(first_bad_node.id, SGRT_NULL_NODE.id);
         return;
     }
     const sgrt_result got = how == BY_TRS
@@ -276,19 +277,21 @@ static void write_frame(world *a, world *b, sgrt_writer *wr, const uint32_t *pic
                                 : sgrt_writer_set_local(a->s, wr, f->local[0], &out_bad);
     CHECK_EQ_U(alloc_a.calls, calls); /* writes never allocate */
     if (dead < count) {
+        /* Refused before anything is written: the slots are resolved first. */
         CHECK_RES(got, SGRT_ERR_STALE_HANDLE);
         CHECK_EQ_U(out_bad, dead);
         return;
     }
+    /* The single calls in order, up to the first refused one. */
     const uint32_t bad = first_bad(f, count, how);
     if (bad < count) {
         CHECK_RES(got, SGRT_ERR_INVALID_ARG);
         CHECK_EQ_U(out_bad, bad);
-        return;
+    } else {
+        CHECK_RES(got, SGRT_OK);
+        CHECK_EQ_U(out_bad, 0xDEADBEEFu);
     }
-    CHECK_RES(got, SGRT_OK);
-    CHECK_EQ_U(out_bad, 0xDEADBEEFu);
-    singles(b, pick, count, f, how);
+    singles(b, pick, bad, f, how);
 }
 
 /* The same structural change in both scenes: slots move (relocation,
@@ -318,63 +321,6 @@ static void restructure(rng *r, world *a, world *b)
     }
 }
 
-/* Between a compute-now write and the update: calls that may change what
- * its early worlds rest on, the same on both scenes. */
-static void interfere(rng *r, world *a, world *b, sgrt_writer *wr, const uint32_t *pick,
-                      uint32_t count, int how)
-{
-    static frame g;
-    for (uint32_t k = rng_below(r, 4); k > 0; k--) {
-        switch (rng_below(r, 5)) {
-        case 0: { /* a plain write of any node */
-            const uint32_t x = rng_below(r, NODES);
-            if (!sgrt_node_alive(a->s, a->n[x]))
-                break;
-            float m[16];
-            memcpy(m, identity, sizeof m);
-            m[12] = rng_float(r, -3, 3);
-            m[0] = rng_float(r, 0.5f, 2);
-            OK(sgrt_node_set_local(a->s, a->n[x], m));
-            OK(sgrt_node_set_local(b->s, b->n[x], m));
-            break;
-        }
-        case 1: { /* another compute-now writer, anywhere */
-            uint32_t other[ENTRIES];
-            const uint32_t n = pick_entries(r, a, other);
-            sgrt_node nodes[ENTRIES];
-            for (uint32_t i = 0; i < n; i++)
-                nodes[i] = a->n[other[i]];
-            sgrt_writer *w2;
-            OK(sgrt_writer_create(a->s, n, nodes, SGRT_WRITER_WORLDS_NOW, &w2));
-            random_frame(r, &g, n, false, BY_LOCAL);
-            OK(sgrt_writer_set_local(a->s, w2, g.local[0], NULL));
-            singles(b, other, n, &g, BY_LOCAL);
-            OK(sgrt_writer_destroy(a->s, w2));
-            break;
-        }
-        case 2: /* the same writer again */
-            if (wr && first_dead(a, pick, count) == count) {
-                random_frame(r, &g, count, false, how);
-                write_frame(a, b, wr, pick, count, &g, how, r);
-            }
-            break;
-        case 3: { /* a box set after the world was computed */
-            const uint32_t x = rng_below(r, NODES);
-            if (!(scene_flags & SGRT_SCENE_BOUNDS) || !sgrt_node_alive(a->s, a->n[x]))
-                break;
-            const float c[3] = {rng_float(r, -1, 1), 2, 0}, e[3] = {0.5f, 0, 1};
-            OK(sgrt_node_set_bounds(a->s, a->n[x], c, e));
-            OK(sgrt_node_set_bounds(b->s, b->n[x], c, e));
-            break;
-        }
-        default:
-            restructure(r, a, b);
-            break;
-        }
-        check_scene(a->s);
-    }
-}
-
 static void run(uint64_t seed, int how)
 {
     world a, b;
@@ -393,8 +339,6 @@ static void run(uint64_t seed, int how)
         random_frame(&r, &f, count, rng_below(&r, 5) == 0, how);
         write_frame(&a, &b, wr, pick, count, &f, how, &r);
         check_scene(a.s);
-        if (writer_flags & SGRT_WRITER_WORLDS_NOW)
-            interfere(&r, &a, &b, wr, pick, count, how);
         if (first_dead(&a, pick, count) < count) {
             OK(sgrt_writer_destroy(a.s, wr));
             wr = NULL;
@@ -450,33 +394,55 @@ static void refusals(void)
     CHECK_RES(sgrt_writer_begin(s, w, NULL, &slots), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_writer_begin(s, wo, &locals, &slots), SGRT_ERR_INVALID_ARG);
     OK(sgrt_writer_begin(s, w, &locals, &slots));
-    CHECK_RES(sgrt_writer_commit(s, w, 3, 2, NULL), SGRT_ERR_INVALID_ARG);
-    CHECK_RES(sgrt_writer_commit(s, w, 5, 0, NULL), SGRT_ERR_INVALID_ARG);
-    CHECK_RES(sgrt_writer_commit(s, w, 1, UINT32_MAX, NULL), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_writer_commit(s, w, 3, 2), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_writer_commit(s, w, 5, 0), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_writer_commit(s, w, 1, UINT32_MAX), SGRT_ERR_INVALID_ARG);
     CHECK_EQ_U(sgrt_scene_update(s), 0); /* refused commits mark nothing */
-    OK(sgrt_writer_commit(s, w, 4, 0, NULL));
+    OK(sgrt_writer_commit(s, w, 4, 0));
     /* Committed in place: marked even with the bits unchanged. */
-    OK(sgrt_writer_commit(s, w, 2, 2, NULL));
+    OK(sgrt_writer_commit(s, w, 2, 2));
     CHECK_EQ_U(sgrt_scene_update(s), 2);
-    /* A non-finite local becomes the identity, the rest is committed. */
+    CHECK_EQ_U(sgrt_scene_nonfinite_locals(s, NULL), 0);
+    /* A non-finite local is committed like any other; the update makes it
+     * the identity, computes the rest from it, counts it and names it. */
     locals[16u * slots[1] + 12] = 7.0f;
     locals[16u * slots[2] + 5] = NAN;
-    uint32_t bad = 0;
-    CHECK_RES(sgrt_writer_commit(s, w, 0, 4, &bad), SGRT_ERR_INVALID_ARG);
-    CHECK_EQ_U(bad, 2);
+    OK(sgrt_writer_commit(s, w, 0, 4));
     float l[16];
+    OK(sgrt_node_local(s, n[2], l)); /* in place: what was written, until the update */
+    CHECK(isnan(l[5]));
+    OK(sgrt_node_world_now(s, n[3], l)); /* what the update will store */
+    CHECK(l[12] == 7.0f && finite16(l));
+    CHECK_EQ_U(sgrt_scene_update(s), 4);
+    sgrt_node named = SGRT_NULL_NODE;
+    CHECK_EQ_U(sgrt_scene_nonfinite_locals(s, &named), 1);
+    CHECK_EQ_U(named.id, n[2].id);
     OK(sgrt_node_local(s, n[2], l));
     CHECK(memcmp(l, identity, sizeof l) == 0);
-    CHECK_EQ_U(sgrt_scene_update(s), 4);
     OK(sgrt_node_world(s, n[3], l));
     CHECK(l[12] == 7.0f);
+    CHECK_EQ_U(sgrt_scene_update(s), 0); /* the count is the last update's */
+    CHECK_EQ_U(sgrt_scene_nonfinite_locals(s, &named), 0);
+    CHECK_EQ_U(named.id, SGRT_NULL_NODE.id);
+    CHECK_EQ_U(sgrt_scene_nonfinite_locals(NULL, &named), 0);
+    /* A local written in place and not committed is read by the update
+     * when something above it moves: repaired then. */
+    locals[16u * slots[3] + 0] = INFINITY;
+    OK(sgrt_node_set_local(s, n[0], identity));
+    float moved[16];
+    memcpy(moved, identity, sizeof moved);
+    moved[13] = 1.0f;
+    OK(sgrt_node_set_local(s, n[0], moved));
+    CHECK_EQ_U(sgrt_scene_update(s), 4);
+    CHECK_EQ_U(sgrt_scene_nonfinite_locals(s, &named), 1);
+    CHECK_EQ_U(named.id, n[3].id);
     /* Slots moved since begin: the commit is refused, nothing marked. */
     OK(sgrt_writer_begin(s, w, &locals, &slots));
     sgrt_node late;
     OK(sgrt_node_create(s, SGRT_NULL_NODE, &late));
     OK(sgrt_node_set_parent(s, n[1], late, SGRT_KEEP_LOCAL)); /* relocates n[1..3] */
     CHECK_EQ_U(sgrt_scene_update(s), 4);
-    CHECK_RES(sgrt_writer_commit(s, w, 0, 4, NULL), SGRT_ERR_STALE_HANDLE);
+    CHECK_RES(sgrt_writer_commit(s, w, 0, 4), SGRT_ERR_STALE_HANDLE);
     CHECK_EQ_U(sgrt_scene_update(s), 0);
     /* ... and after storage growth (the local array moved). */
     OK(sgrt_writer_begin(s, w, &locals, &slots));
@@ -485,15 +451,15 @@ static void refusals(void)
         OK(sgrt_node_create(s, late, &x));
     }
     CHECK_EQ_U(sgrt_scene_update(s), 200);
-    CHECK_RES(sgrt_writer_commit(s, w, 0, 4, NULL), SGRT_ERR_STALE_HANDLE);
+    CHECK_RES(sgrt_writer_commit(s, w, 0, 4), SGRT_ERR_STALE_HANDLE);
     /* The writer follows: begin again and write. */
     OK(sgrt_writer_begin(s, w, &locals, &slots));
     locals[16u * slots[3] + 13] = 2.0f;
-    OK(sgrt_writer_commit(s, w, 3, 1, NULL));
+    OK(sgrt_writer_commit(s, w, 3, 1));
     CHECK_EQ_U(sgrt_scene_update(s), 1);
     /* A destroyed node: every write refuses, naming its entry. */
     OK(sgrt_node_destroy(s, n[2]));
-    bad = 0;
+    uint32_t bad = 0;
     CHECK_RES(sgrt_writer_set_local(s, w, local[0], &bad), SGRT_ERR_STALE_HANDLE);
     CHECK_EQ_U(bad, 2);
     CHECK_RES(sgrt_writer_begin(s, w, &locals, &slots), SGRT_ERR_STALE_HANDLE);
@@ -536,161 +502,17 @@ static void word_marks(void)
     sgrt_scene_destroy(s);
 }
 
-/* Compute-now writes, directed: worlds visible right after the write, the
- * update's count, the entries' children left to the update, doubt cast by
- * a plain write above, and a writer out of slot order (a plain one, and
- * validation mode says so). */
-static int warnings;
-static void count_warning(void *user, const sgrt_log_entry *entry)
-{
-    (void)user;
-    warnings += entry->code == SGRT_OK;
-}
-
-/* Whether n's world is its exact world now; validation mode says PENDING
- * exactly when it is not. */
-static bool world_is_now(sgrt_scene *s, sgrt_node n)
-{
-    float w[16], now[16];
-    const sgrt_result r = sgrt_node_world(s, n, w);
-    OK(sgrt_node_world_now(s, n, now));
-    const bool same = memcmp(w, now, sizeof w) == 0;
-    CHECK_RES(r, same ? SGRT_OK : SGRT_ERR_PENDING);
-    return same;
-}
-
-static void worlds_now(void)
-{
-    const sgrt_scene_desc desc = {.flags = SGRT_SCENE_VALIDATE, .log = count_warning};
-    sgrt_scene *s = new_scene_desc(&desc);
-    sgrt_node r, a, b, c, d, e;
-    OK(sgrt_node_create(s, SGRT_NULL_NODE, &r));
-    OK(sgrt_node_create(s, r, &a));
-    OK(sgrt_node_create(s, a, &b));
-    OK(sgrt_node_create(s, b, &c));
-    OK(sgrt_node_create(s, b, &d)); /* not an entry */
-    OK(sgrt_node_create(s, c, &e)); /* not an entry */
-    CHECK_EQ_U(sgrt_scene_update(s), 6);
-    const sgrt_node chain[4] = {r, a, b, c};
-    sgrt_writer *w;
-    OK(sgrt_writer_create(s, 4, chain, SGRT_WRITER_WORLDS_NOW, &w));
-    float m[4][16];
-    for (int i = 0; i < 4; i++)
-        translation((float)(i + 1), 0, 0, m[i]);
-    OK(sgrt_writer_set_local(s, w, m[0], NULL));
-    /* The entries' worlds are current now; their other children wait. */
-    for (int i = 0; i < 4; i++)
-        CHECK(world_is_now(s, chain[i]));
-    float wc[16];
-    OK(sgrt_node_world(s, c, wc));
-    CHECK(wc[12] == 10.0f);
-    CHECK(!world_is_now(s, d) && !world_is_now(s, e));
-    check_scene(s);
-    CHECK_EQ_U(sgrt_scene_update(s), 6); /* early worlds count as recomputed */
-    CHECK(world_is_now(s, d) && world_is_now(s, e));
-    check_scene(s);
-    /* A plain write above after the write: b and c are recomputed from it. */
-    translation(0, 1, 0, m[2]);
-    OK(sgrt_writer_set_local(s, w, m[0], NULL)); /* only b changed: b, c marked */
-    CHECK(world_is_now(s, b) && world_is_now(s, c));
-    float up[16];
-    translation(0, 0, 5, up);
-    OK(sgrt_node_set_local(s, a, up));
-    CHECK(!world_is_now(s, c));
-    check_scene(s); /* doubt: the early worlds are not checked against now */
-    CHECK_EQ_U(sgrt_scene_update(s), 5); /* a, b, c, d, e */
-    for (int i = 0; i < 4; i++)
-        CHECK(world_is_now(s, chain[i]));
-    OK(sgrt_node_world(s, c, wc));
-    CHECK(wc[12] == 5.0f && wc[13] == 1.0f && wc[14] == 5.0f);
-    /* The same bits again: nothing marked, nothing computed. */
-    translation(0, 0, 5, m[1]);
-    OK(sgrt_writer_set_local(s, w, m[0], NULL));
-    CHECK_EQ_U(sgrt_scene_update(s), 0);
-    /* Out of slot order: a plain writer, and a warning in validation mode. */
-    const int before = warnings;
-    const sgrt_node back[2] = {c, b};
-    sgrt_writer *wb;
-    OK(sgrt_writer_create(s, 2, back, SGRT_WRITER_WORLDS_NOW, &wb));
-    CHECK_EQ_U(warnings, before + 1);
-    translation(9, 9, 9, m[0]);
-    OK(sgrt_writer_set_local(s, wb, m[0], NULL));
-    CHECK(!world_is_now(s, c));
-    CHECK_EQ_U(sgrt_scene_update(s), 4); /* b, c, d, e */
-    CHECK(world_is_now(s, c));
-    check_scene(s);
-    sgrt_scene_destroy(s);
-
-    /* The world array is current after a compute-now write of leaves:
-     * validation mode has nothing to warn about; after a plain write it has. */
-    s = new_scene_desc(&desc);
-    sgrt_node pair[2];
-    OK(sgrt_node_create(s, SGRT_NULL_NODE, &pair[0]));
-    OK(sgrt_node_create(s, pair[0], &pair[1]));
-    CHECK_EQ_U(sgrt_scene_update(s), 2);
-    OK(sgrt_writer_create(s, 2, pair, SGRT_WRITER_WORLDS_NOW, &w));
-    translation(1, 2, 3, m[0]);
-    translation(4, 5, 6, m[1]);
-    OK(sgrt_writer_set_local(s, w, m[0], NULL));
-    int quiet = warnings;
-    CHECK(sgrt_scene_world_array(s, NULL) != NULL);
-    CHECK_EQ_U(warnings, quiet);
-    OK(sgrt_node_set_local(s, pair[1], m[0]));
-    CHECK(sgrt_scene_world_array(s, NULL) != NULL);
-    CHECK_EQ_U(warnings, quiet + 1);
-    CHECK_EQ_U(sgrt_scene_update(s), 2);
-    sgrt_scene_destroy(s);
-}
-
-/* An early world that a later call made stale is no final parent: a
- * compute-now write that moves a child of it leaves the child to the update
- * (it used to compute the child from the stale world: neither the last
- * update's world nor the exact one). Chain g -> p -> b -> c, the writer
- * over b and c; g moves after the first write, p stays clean. */
-static void stale_parent(void)
-{
-    const sgrt_scene_desc desc = {.flags = SGRT_SCENE_VALIDATE, .log = count_warning};
-    sgrt_scene *s = new_scene_desc(&desc);
-    sgrt_node g, p, b, c;
-    OK(sgrt_node_create(s, SGRT_NULL_NODE, &g));
-    OK(sgrt_node_create(s, g, &p));
-    OK(sgrt_node_create(s, p, &b));
-    OK(sgrt_node_create(s, b, &c));
-    CHECK_EQ_U(sgrt_scene_update(s), 4);
-    const sgrt_node pair[2] = {b, c};
-    sgrt_writer *w;
-    OK(sgrt_writer_create(s, 2, pair, SGRT_WRITER_WORLDS_NOW, &w));
-    float m[2][16], up[16], before[16], after[16];
-    translation(1, 0, 0, m[0]);
-    translation(10, 0, 0, m[1]);
-    OK(sgrt_writer_set_local(s, w, m[0], NULL));
-    CHECK(world_is_now(s, b) && world_is_now(s, c));
-    translation(100, 0, 0, up);
-    OK(sgrt_node_set_local(s, g, up));
-    CHECK(!world_is_now(s, b) && !world_is_now(s, c));
-    CHECK_RES(sgrt_node_world(s, c, before), SGRT_ERR_PENDING);
-    translation(20, 0, 0, m[1]); /* b as it is, c moves */
-    OK(sgrt_writer_set_local(s, w, m[0], NULL));
-    CHECK_RES(sgrt_node_world(s, c, after), SGRT_ERR_PENDING);
-    CHECK_MSG(memcmp(after, before, sizeof after) == 0 || world_is_now(s, c),
-              "c's world was computed from b's stale world: x = %g", (double)after[12]);
-    check_scene(s);
-    CHECK_EQ_U(sgrt_scene_update(s), 4);
-    OK(sgrt_node_world(s, c, after));
-    CHECK(after[12] == 121.0f);
-    check_scene(s);
-    sgrt_scene_destroy(s);
-}
-
-/* Compute-now writers beside the parallel update: a scene large enough for
- * several ranges, skeleton-like chains written by compute-now writers (one
- * per group, in slot order, some overlapping), plain writes in between,
- * then the parallel update on a shuffling executor, against a twin scene
- * written by single calls and updated serially: the same count, worlds,
- * previous worlds and tracker ranges. */
+/* Writers beside the parallel update: a scene large enough for several
+ * ranges, skeleton-like chains written by writers (one per group, in slot
+ * order, some overlapping: runs marked a word at a time), some in place
+ * with a non-finite local now and then, plain writes in between, then the
+ * parallel update on a shuffling executor, against a twin scene written by
+ * single calls and updated serially: the same count, worlds, previous
+ * worlds, tracker ranges, and the same non-finite locals repaired (the
+ * twin writes the identity they become). */
 enum { CHAINS = 400, JOINTS = 24 };
 
-static void parallel_now(void)
+static void parallel_writers(void)
 {
     const sgrt_scene_desc desc = {.flags = SGRT_SCENE_PREV_WORLD};
     sgrt_scene *s[2] = {new_scene_desc(&desc), new_scene_desc(&desc)};
@@ -715,6 +537,7 @@ static void parallel_now(void)
     const sgrt_executor exe = test_exec_executor(&ex, 4);
     static float m[CHAINS * JOINTS][16];
     for (uint32_t frame = 0; frame < 12; frame++) {
+        uint32_t repaired = 0;
         /* Groups of chains, each its own writer (created this frame). */
         for (uint32_t g = 0; g < 6; g++) {
             const uint32_t first = rng_below(&r, CHAINS - 40) * JOINTS;
@@ -724,11 +547,25 @@ static void parallel_now(void)
                 m[i][0] = rng_float(&r, 0.5f, 1.5f);
             }
             sgrt_writer *w;
-            OK(sgrt_writer_create(s[0], count, h[0] + first, SGRT_WRITER_WORLDS_NOW, &w));
-            OK(sgrt_writer_set_local(s[0], w, m[0], NULL));
+            OK(sgrt_writer_create(s[0], count, h[0] + first, 0, &w));
+            if (rng_below(&r, 2)) {
+                OK(sgrt_writer_set_local(s[0], w, m[0], NULL));
+            } else {
+                float *locals;
+                const uint32_t *slots;
+                OK(sgrt_writer_begin(s[0], w, &locals, &slots));
+                if (rng_below(&r, 2)) { /* one non-finite local: the identity */
+                    const uint32_t x = rng_below(&r, count);
+                    m[x][rng_below(&r, 16)] = NAN;
+                    repaired++;
+                }
+                for (uint32_t i = 0; i < count; i++)
+                    memcpy(locals + 16u * slots[i], m[i], sizeof m[i]);
+                OK(sgrt_writer_commit(s[0], w, 0, count));
+            }
             OK(sgrt_writer_destroy(s[0], w));
             for (uint32_t i = 0; i < count; i++)
-                OK(sgrt_node_set_local(s[1], h[1][first + i], m[i]));
+                OK(sgrt_node_set_local(s[1], h[1][first + i], finite16(m[i]) ? m[i] : identity));
             if (rng_below(&r, 3) == 0) { /* a plain write, anywhere */
                 const uint32_t x = rng_below(&r, CHAINS * JOINTS);
                 translation(0, 0, (float)g, m[0]);
@@ -738,6 +575,11 @@ static void parallel_now(void)
             check_scene(s[0]);
         }
         CHECK_EQ_U(sgrt_scene_update_parallel(s[0], &exe), sgrt_scene_update(s[1]));
+        /* Each group's writer ran before the next group's: a later group
+         * over the same joints replaces a non-finite local, so the count is
+         * at most the one written. */
+        CHECK(sgrt_scene_nonfinite_locals(s[0], NULL) <= repaired);
+        CHECK_EQ_U(sgrt_scene_nonfinite_locals(s[1], NULL), 0);
         uint32_t n0, n1, diff = 0;
         const float *w0 = sgrt_scene_world_array(s[0], &n0), *w1 = sgrt_scene_world_array(s[1], &n1);
         const float *p0 = sgrt_scene_prev_world_array(s[0], NULL);
@@ -766,24 +608,17 @@ static void parallel_now(void)
 int main(void)
 {
     word_marks();
-    worlds_now();
-    stale_parent();
-    parallel_now();
-    /* Plain writers; compute-now writers, bare and with every kept state. */
-    static const uint32_t options[][2] = {
-        {0, 0},
-        {SGRT_WRITER_WORLDS_NOW, 0},
-        {SGRT_WRITER_WORLDS_NOW, SGRT_SCENE_PREV_WORLD | SGRT_SCENE_SUBTREE_BOUNDS |
-                                     SGRT_SCENE_BOUNDS},
-    };
+    parallel_writers();
+    /* Bare scenes, and scenes with every kept state. */
+    static const uint32_t options[] = {
+        0, SGRT_SCENE_PREV_WORLD | SGRT_SCENE_SUBTREE_BOUNDS | SGRT_SCENE_BOUNDS};
     for (size_t o = 0; o < sizeof options / sizeof options[0]; o++) {
-        writer_flags = options[o][0];
-        scene_flags = options[o][1];
+        scene_flags = options[o];
         for (uint64_t seed = 1; seed <= 3; seed++)
             for (int how = 0; how < HOW_COUNT; how++)
                 run(seed, how);
     }
-    writer_flags = scene_flags = 0;
+    scene_flags = 0;
     refusals();
     return test_report("writer");
 }

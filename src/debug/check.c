@@ -154,10 +154,6 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
                 FAIL("dirty bits only on live slots");
             if (s->st.inner[w] & ~s->st.alive[w])
                 FAIL("inner bits only on live slots");
-            if (s->st.early[w] & ~s->st.dirty[w])
-                FAIL("early worlds only on dirty slots");
-            if (s->st.early[w] && w * 32u + 31u - sgrt__clz32(s->st.early[w]) >= s->early_end)
-                FAIL("early worlds only below early_end");
             if (s->st.work[w])
                 FAIL("work bits are zero between calls");
         }
@@ -252,8 +248,7 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
 #undef CHECK_OPTIONAL_BITFIELD
     if (s->st.prev_world) {
         for (uint32_t w = 0; w < s->st.words; w++) {
-            /* An early world's previous world was kept by its write. */
-            uint32_t same = s->st.alive[w] & ~s->st.prev_moved[w] & ~s->st.prev_kept[w];
+            uint32_t same = s->st.alive[w] & ~s->st.prev_moved[w];
             SGRT__FOR_EACH_IN_WORD(w, same, i,
                 if (memcmp(s->st.prev_world[i], s->st.world[i], sizeof s->st.world[i]) != 0)
                     FAIL("previous worlds: equal to the world on every live slot the last "
@@ -261,24 +256,9 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
             )
         }
     }
-    /* Early worlds (batch.c): while nothing cast doubt on them, each is
-     * the node's exact world now, as the update would compute it. */
     for (uint32_t w = 0; w < s->st.sum_words; w++)
         if (s->st.work_sum[w])
             FAIL("work summary is zero between calls");
-    if (s->early_end > s->st.cap)
-        FAIL("early_end <= capacity");
-    if (!s->early_doubt) {
-        for (uint32_t w = 0; w < (s->early_end + 31u) / 32u; w++) {
-            uint32_t early = s->st.early[w];
-            SGRT__FOR_EACH_IN_WORD(w, early, i,
-                float now[16];
-                sgrt__world_now_slot(s, i, now);
-                if (memcmp(now, s->st.world[i], sizeof now) != 0)
-                    FAIL("early worlds: without doubt, each equals the node's world now");
-            )
-        }
-    }
     {
         const char *w = check_bounds(s);
         if (!w)

@@ -172,7 +172,7 @@ void sgrt__bounds_slots_moved(sgrt_scene *s, bool renumbered, bool reordered)
 
 /* ---- the update ------------------------------------------------------------- */
 
-void sgrt__bounds_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask, uint32_t early)
+void sgrt__bounds_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
 {
     sgrt__storage *st = &s->st;
     const uint32_t set = st->b_dirty[w] & st->alive[w] & mask;
@@ -189,9 +189,8 @@ void sgrt__bounds_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask
         sgrt__bit_set(st->b_valid_sum, w);
     else
         sgrt__bit_clear(st->b_valid_sum, w);
-    /* Boxes of nodes whose world stays, or was computed with their box
-     * before it was set: their world is current already. */
-    const uint32_t only = set & (~d | early);
+    /* Boxes of nodes whose world stays: their world is current already. */
+    const uint32_t only = set & ~d;
     if (only & st->b_has[w]) {
         sgrt__bounds_view bv;
         sgrt__bounds_view_of(s, &bv);

@@ -31,15 +31,7 @@ void sgrt__prev_save_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
     /* Dead slots' bits (destroyed or moved away since) are dropped here. */
     const uint32_t last = st->prev_moved[w] & mask & st->alive[w];
     const uint32_t fresh = st->prev_fresh[w] & d;
-    /* A compute-now write saved its entries' previous worlds before it
-     * overwrote their worlds (batch.c). */
-    const uint32_t kept = st->prev_kept[w] & mask;
-    uint32_t save = (last | d) & ~fresh & ~kept;
-    if (kept) {
-        st->prev_kept[w] &= ~mask;
-        if (!st->prev_kept[w])
-            sgrt__bit_clear(st->prev_kept_sum, w);
-    }
+    uint32_t save = (last | d) & ~fresh;
     SGRT__FOR_EACH_IN_WORD(w, save, i,
         memcpy(st->prev_world[i], st->world[i], sizeof st->prev_world[i]);
     )

@@ -75,6 +75,28 @@ static void boxes_avx(const sgrt__bounds_view *b, const float (*world)[16], uint
     SGRT__FOR_EACH_IN_WORD(w, bits, i, box_one_x4(b, world[i], i);)
 }
 
+/* The write path on two 256-bit halves. AVX has no 256-bit integer compare:
+ * an element is finite exactly when x * 0 == 0 (NaN and infinities give
+ * NaN), and two halves hold the same bits exactly when their XOR tests all
+ * zero (vptest). */
+typedef struct mat2 {
+    simde__m256 lo, hi;
+} mat2;
+
+static inline mat2 load2(const float *m)
+{
+    mat2 r = {simde_mm256_loadu_ps(m), simde_mm256_loadu_ps(m + 8)};
+    return r;
+}
+
+static inline bool finite2(const mat2 *m)
+{
+    const simde__m256 zero = simde_mm256_setzero_ps();
+    const simde__m256 a = simde_mm256_cmp_ps(simde_mm256_mul_ps(m->lo, zero), zero, SIMDE_CMP_EQ_OQ);
+    const simde__m256 b = simde_mm256_cmp_ps(simde_mm256_mul_ps(m->hi, zero), zero, SIMDE_CMP_EQ_OQ);
+    return simde_mm256_movemask_ps(simde_mm256_and_ps(a, b)) == 0xFF;
+}
+
 static uint32_t update_avx(const sgrt__update_view *v)
 {
     uint32_t count = 0, last = SGRT__NONE, lastp = SGRT__NONE;
@@ -84,6 +106,9 @@ static uint32_t update_avx(const sgrt__update_view *v)
     pdup pw = as_parent(&w);
     SGRT__FOR_EACH_DIRTY_BOXED(v, boxes_avx, i,
         count++;
+        const mat2 lv = load2(v->local[i]);
+        if (!finite2(&lv))
+            sgrt__local_repair(v, i);
         const uint32_t p = v->parent[i];
         if (p == SGRT__NONE) {
             w.c01 = simde_mm256_loadu_ps(v->local[i]);
@@ -192,28 +217,6 @@ static void trs_avx(const float *t, const float *q, const float *scale, float *o
 #define CULL_LT_BITS(a, b) simde_mm256_movemask_ps(simde_mm256_cmp_ps((a), (b), SIMDE_CMP_LT_OQ))
 #include "cull_simd.h"
 
-/* The write path on two 256-bit halves. AVX has no 256-bit integer compare:
- * an element is finite exactly when x * 0 == 0 (NaN and infinities give
- * NaN), and two halves hold the same bits exactly when their XOR tests all
- * zero (vptest). */
-typedef struct mat2 {
-    simde__m256 lo, hi;
-} mat2;
-
-static inline mat2 load2(const float *m)
-{
-    mat2 r = {simde_mm256_loadu_ps(m), simde_mm256_loadu_ps(m + 8)};
-    return r;
-}
-
-static inline bool finite2(const mat2 *m)
-{
-    const simde__m256 zero = simde_mm256_setzero_ps();
-    const simde__m256 a = simde_mm256_cmp_ps(simde_mm256_mul_ps(m->lo, zero), zero, SIMDE_CMP_EQ_OQ);
-    const simde__m256 b = simde_mm256_cmp_ps(simde_mm256_mul_ps(m->hi, zero), zero, SIMDE_CMP_EQ_OQ);
-    return simde_mm256_movemask_ps(simde_mm256_and_ps(a, b)) == 0xFF;
-}
-
 static inline bool store2(float *dst, const mat2 *m)
 {
     const simde__m256 d = simde_mm256_or_ps(simde_mm256_xor_ps(simde_mm256_loadu_ps(dst), m->lo),
@@ -226,10 +229,10 @@ static inline bool store2(float *dst, const mat2 *m)
     return true;
 }
 
-static uint32_t check16_avx(const float *m, const uint32_t *slot, uint32_t n)
+static uint32_t check16_avx(const float *m, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
-        const mat2 v = load2(SGRT__CHECK_ROW(m, slot, i));
+        const mat2 v = load2(m + 16u * i);
         if (!finite2(&v))
             return i;
     }
@@ -256,6 +259,20 @@ static uint32_t put16_avx(float *dst, const float *m)
     return store2(dst, &v) ? SGRT__PUT_CHANGED : SGRT__PUT_SAME;
 }
 
+/* Eight at a time through a buffer of eight matrices (512 bytes, in L1). */
+static uint32_t store_trs_avx(float (*local)[16], const uint32_t *slot, const float *t,
+                              const float *q, const float *scale, uint32_t n, uint32_t ahead)
+{
+    float buf[8 * 16];
+    uint32_t changed = 0;
+    for (uint32_t i = 0; i < n; i += 8u) {
+        const uint32_t k = n - i < 8u ? n - i : 8u;
+        trs_avx(t + 3u * i, q + 4u * i, scale + 3u * i, buf, k);
+        changed |= store16_avx(local, slot + i, buf, k, n - i - k + ahead) << i;
+    }
+    return changed;
+}
+
 static bool trs_fits_avx(const float *t, const float *q, const float *scale, uint32_t n)
 {
     return sgrt__trs_fits_generic(t, q, scale, n);
@@ -270,6 +287,7 @@ void sgrt__kernels_init_avx(sgrt__kernels *k)
     k->trs_fits = trs_fits_avx;
     k->check16 = check16_avx;
     k->store16 = store16_avx;
+    k->store_trs = store_trs_avx;
     k->put16 = put16_avx;
     k->boxes = boxes_avx;
     k->cull = cull_avx;

@@ -194,6 +194,22 @@ static void boxes_avx512(const sgrt__bounds_view *b, const float (*world)[16], u
     }
 }
 
+/* The write path: a matrix is one register; the exponent test, the
+ * comparison and the copy are a few instructions each, on integer lanes. */
+static inline bool finite1(simde__m512i v)
+{
+    const simde__m512i e = simde_mm512_set1_epi32(0x7F800000);
+    return simde_mm512_cmpeq_epi32_mask(simde_mm512_and_si512(v, e), e) == 0;
+}
+
+static inline bool store1(float *dst, simde__m512i v)
+{
+    if (simde_mm512_cmpeq_epi32_mask(simde_mm512_load_si512(dst), v) == 0xFFFF)
+        return false;
+    simde_mm512_store_si512(dst, v);
+    return true;
+}
+
 static uint32_t update_avx512(const sgrt__update_view *v)
 {
     uint32_t count = 0, last = SGRT__NONE, lastp = SGRT__NONE;
@@ -203,7 +219,11 @@ static uint32_t update_avx512(const sgrt__update_view *v)
         count++;
         const uint32_t p = v->parent[i];
         /* local and world rows are 64-byte aligned: one cache line. */
-        const simde__m512 l = simde_mm512_load_ps(v->local[i]);
+        simde__m512 l = simde_mm512_load_ps(v->local[i]);
+        if (!finite1(simde_mm512_castps_si512(l))) {
+            sgrt__local_repair(v, i);
+            l = simde_mm512_loadu_ps(sgrt__identity);
+        }
         if (p == SGRT__NONE) {
             w = l;
         } else {
@@ -270,56 +290,64 @@ static inline void columns4(simde__m512 a, simde__m512 b, simde__m512 c, simde__
     u[3] = simde_mm512_shuffle_ps(t1, t3, 0xEE);
 }
 
-static void trs_avx512(const float *t, const float *q, const float *scale, float *out, uint32_t n)
+/* The matrices of 16 packed TRS entries from t, q, scale: m[k] is entry k's. */
+static inline void trs16(const float *t, const float *q, const float *scale, simde__m512 m[16])
 {
     const simde__m512 one = simde_mm512_set1_ps(1.0f), two = simde_mm512_set1_ps(2.0f);
     const simde__m512 zero = simde_mm512_setzero_ps();
-    uint32_t i = 0;
-    for (; i + 16u <= n; i += 16u) {
-        const float *qi = q + 4u * i;
-        const simde__m512 q0 = simde_mm512_loadu_ps(qi), q1 = simde_mm512_loadu_ps(qi + 16);
-        const simde__m512 q2 = simde_mm512_loadu_ps(qi + 32), q3 = simde_mm512_loadu_ps(qi + 48);
-        const simde__m512 xy0 = simde_mm512_permutex2var_ps(q0, trs_idx(0), q1);
-        const simde__m512 zw0 = simde_mm512_permutex2var_ps(q0, trs_idx(1), q1);
-        const simde__m512 xy1 = simde_mm512_permutex2var_ps(q2, trs_idx(0), q3);
-        const simde__m512 zw1 = simde_mm512_permutex2var_ps(q2, trs_idx(1), q3);
-        const simde__m512 x = simde_mm512_permutex2var_ps(xy0, trs_idx(2), xy1);
-        const simde__m512 y = simde_mm512_permutex2var_ps(xy0, trs_idx(3), xy1);
-        const simde__m512 z = simde_mm512_permutex2var_ps(zw0, trs_idx(2), zw1);
-        const simde__m512 w = simde_mm512_permutex2var_ps(zw0, trs_idx(3), zw1);
-        const float *si = scale + 3u * i, *ti = t + 3u * i;
-        const simde__m512 s0 = triple_component(si, 0), s1 = triple_component(si, 1);
-        const simde__m512 s2 = triple_component(si, 2);
-        const simde__m512 xx = simde_mm512_mul_ps(x, x), yy = simde_mm512_mul_ps(y, y);
-        const simde__m512 zz = simde_mm512_mul_ps(z, z), xy = simde_mm512_mul_ps(x, y);
-        const simde__m512 xz = simde_mm512_mul_ps(x, z), yz = simde_mm512_mul_ps(y, z);
-        const simde__m512 xw = simde_mm512_mul_ps(x, w), yw = simde_mm512_mul_ps(y, w);
-        const simde__m512 zw = simde_mm512_mul_ps(z, w);
+    const float *qi = q;
+    const simde__m512 q0 = simde_mm512_loadu_ps(qi), q1 = simde_mm512_loadu_ps(qi + 16);
+    const simde__m512 q2 = simde_mm512_loadu_ps(qi + 32), q3 = simde_mm512_loadu_ps(qi + 48);
+    const simde__m512 xy0 = simde_mm512_permutex2var_ps(q0, trs_idx(0), q1);
+    const simde__m512 zw0 = simde_mm512_permutex2var_ps(q0, trs_idx(1), q1);
+    const simde__m512 xy1 = simde_mm512_permutex2var_ps(q2, trs_idx(0), q3);
+    const simde__m512 zw1 = simde_mm512_permutex2var_ps(q2, trs_idx(1), q3);
+    const simde__m512 x = simde_mm512_permutex2var_ps(xy0, trs_idx(2), xy1);
+    const simde__m512 y = simde_mm512_permutex2var_ps(xy0, trs_idx(3), xy1);
+    const simde__m512 z = simde_mm512_permutex2var_ps(zw0, trs_idx(2), zw1);
+    const simde__m512 w = simde_mm512_permutex2var_ps(zw0, trs_idx(3), zw1);
+    const float *si = scale, *ti = t;
+    const simde__m512 s0 = triple_component(si, 0), s1 = triple_component(si, 1);
+    const simde__m512 s2 = triple_component(si, 2);
+    const simde__m512 xx = simde_mm512_mul_ps(x, x), yy = simde_mm512_mul_ps(y, y);
+    const simde__m512 zz = simde_mm512_mul_ps(z, z), xy = simde_mm512_mul_ps(x, y);
+    const simde__m512 xz = simde_mm512_mul_ps(x, z), yz = simde_mm512_mul_ps(y, z);
+    const simde__m512 xw = simde_mm512_mul_ps(x, w), yw = simde_mm512_mul_ps(y, w);
+    const simde__m512 zw = simde_mm512_mul_ps(z, w);
 #define DIAG(a, b, sc)                                                                 \
     simde_mm512_mul_ps(simde_mm512_sub_ps(one, simde_mm512_mul_ps(two, simde_mm512_add_ps(a, b))), sc)
 #define OFF(op, a, b, sc) simde_mm512_mul_ps(simde_mm512_mul_ps(two, op(a, b)), sc)
-        simde__m512 g[4][4];
-        columns4(DIAG(yy, zz, s0), OFF(simde_mm512_add_ps, xy, zw, s0),
-                 OFF(simde_mm512_sub_ps, xz, yw, s0), zero, g[0]);
-        columns4(OFF(simde_mm512_sub_ps, xy, zw, s1), DIAG(xx, zz, s1),
-                 OFF(simde_mm512_add_ps, yz, xw, s1), zero, g[1]);
-        columns4(OFF(simde_mm512_add_ps, xz, yw, s2), OFF(simde_mm512_sub_ps, yz, xw, s2),
-                 DIAG(xx, yy, s2), zero, g[2]);
+    simde__m512 g[4][4];
+    columns4(DIAG(yy, zz, s0), OFF(simde_mm512_add_ps, xy, zw, s0),
+             OFF(simde_mm512_sub_ps, xz, yw, s0), zero, g[0]);
+    columns4(OFF(simde_mm512_sub_ps, xy, zw, s1), DIAG(xx, zz, s1),
+             OFF(simde_mm512_add_ps, yz, xw, s1), zero, g[1]);
+    columns4(OFF(simde_mm512_add_ps, xz, yw, s2), OFF(simde_mm512_sub_ps, yz, xw, s2),
+             DIAG(xx, yy, s2), zero, g[2]);
 #undef OFF
 #undef DIAG
-        columns4(triple_component(ti, 0), triple_component(ti, 1), triple_component(ti, 2), one,
-                 g[3]);
-        for (uint32_t j = 0; j < 4u; j++) {
-            const simde__m512 p0 = simde_mm512_shuffle_f32x4(g[0][j], g[1][j], 0x44);
-            const simde__m512 p1 = simde_mm512_shuffle_f32x4(g[0][j], g[1][j], 0xEE);
-            const simde__m512 p2 = simde_mm512_shuffle_f32x4(g[2][j], g[3][j], 0x44);
-            const simde__m512 p3 = simde_mm512_shuffle_f32x4(g[2][j], g[3][j], 0xEE);
-            float *m = out + 16u * (i + j);
-            simde_mm512_storeu_ps(m, simde_mm512_shuffle_f32x4(p0, p2, 0x88));
-            simde_mm512_storeu_ps(m + 64, simde_mm512_shuffle_f32x4(p0, p2, 0xDD));
-            simde_mm512_storeu_ps(m + 128, simde_mm512_shuffle_f32x4(p1, p3, 0x88));
-            simde_mm512_storeu_ps(m + 192, simde_mm512_shuffle_f32x4(p1, p3, 0xDD));
-        }
+    columns4(triple_component(ti, 0), triple_component(ti, 1), triple_component(ti, 2), one,
+             g[3]);
+    for (uint32_t j = 0; j < 4u; j++) {
+        const simde__m512 p0 = simde_mm512_shuffle_f32x4(g[0][j], g[1][j], 0x44);
+        const simde__m512 p1 = simde_mm512_shuffle_f32x4(g[0][j], g[1][j], 0xEE);
+        const simde__m512 p2 = simde_mm512_shuffle_f32x4(g[2][j], g[3][j], 0x44);
+        const simde__m512 p3 = simde_mm512_shuffle_f32x4(g[2][j], g[3][j], 0xEE);
+        m[j] = simde_mm512_shuffle_f32x4(p0, p2, 0x88);
+        m[j + 4] = simde_mm512_shuffle_f32x4(p0, p2, 0xDD);
+        m[j + 8] = simde_mm512_shuffle_f32x4(p1, p3, 0x88);
+        m[j + 12] = simde_mm512_shuffle_f32x4(p1, p3, 0xDD);
+    }
+}
+
+static void trs_avx512(const float *t, const float *q, const float *scale, float *out, uint32_t n)
+{
+    uint32_t i = 0;
+    for (; i + 16u <= n; i += 16u) {
+        simde__m512 m[16];
+        trs16(t + 3u * i, q + 4u * i, scale + 3u * i, m);
+        for (uint32_t k = 0; k < 16u; k++)
+            simde_mm512_storeu_ps(out + 16u * (i + k), m[k]);
     }
     for (; i < n; i++)
         sgrt__trs_to_mat4(t + 3u * i, q + 4u * i, scale + 3u * i, out + 16u * i);
@@ -340,26 +368,10 @@ static void trs_avx512(const float *t, const float *q, const float *scale, float
 #define CULL_LT_BITS(a, b) simde_mm512_cmp_ps_mask((a), (b), SIMDE_CMP_LT_OQ)
 #include "cull_simd.h"
 
-/* The write path: a matrix is one register; the exponent test, the
- * comparison and the copy are a few instructions each, on integer lanes. */
-static inline bool finite1(simde__m512i v)
-{
-    const simde__m512i e = simde_mm512_set1_epi32(0x7F800000);
-    return simde_mm512_cmpeq_epi32_mask(simde_mm512_and_si512(v, e), e) == 0;
-}
-
-static inline bool store1(float *dst, simde__m512i v)
-{
-    if (simde_mm512_cmpeq_epi32_mask(simde_mm512_load_si512(dst), v) == 0xFFFF)
-        return false;
-    simde_mm512_store_si512(dst, v);
-    return true;
-}
-
-static uint32_t check16_avx512(const float *m, const uint32_t *slot, uint32_t n)
+static uint32_t check16_avx512(const float *m, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
-        if (!finite1(simde_mm512_loadu_si512(SGRT__CHECK_ROW(m, slot, i))))
+        if (!finite1(simde_mm512_loadu_si512(m + 16u * i)))
             return i;
     return n;
 }
@@ -396,8 +408,7 @@ static const int32_t put_trs_index[][16] = {
     {0, 0, 0, 0, 1, 1, 1, 0, 2, 2, 2, 0, 0, 1, 2, 0}, /* scale per column; t in 12-14 */
 };
 
-static uint32_t put_trs_avx512(float *dst, const float t[3], const float q[4],
-                               const float scale[3])
+static inline simde__m512i trs1(const float t[3], const float q[4], const float scale[3])
 {
     const simde__m512 v = simde_mm512_broadcast_f32x4(simde_mm_loadu_ps(q));
 #define PERM(row) simde_mm512_permutexvar_ps(simde_mm512_loadu_si512(put_trs_index[row]), v)
@@ -418,10 +429,40 @@ static uint32_t put_trs_avx512(float *dst, const float t[3], const float q[4],
     simde__m512 m = simde_mm512_maskz_mul_ps(0x0777, d, simde_mm512_permutexvar_ps(idx, sv));
     m = simde_mm512_mask_permutexvar_ps(m, 0x7000, idx, tv);
     m = simde_mm512_mask_mov_ps(m, 0x8000, simde_mm512_set1_ps(1.0f));
-    const simde__m512i bits = simde_mm512_castps_si512(m);
+    return simde_mm512_castps_si512(m);
+}
+
+static uint32_t put_trs_avx512(float *dst, const float t[3], const float q[4],
+                               const float scale[3])
+{
+    const simde__m512i bits = trs1(t, q, scale);
     if (!finite1(bits))
         return SGRT__PUT_BAD;
     return store1(dst, bits) ? SGRT__PUT_CHANGED : SGRT__PUT_SAME;
+}
+
+/* Sixteen at a time in registers: converted, compared with the stored
+ * local and stored where they differ, no buffer in memory; the tail one
+ * by one, each in one register (put_trs's conversion, trs1). */
+static uint32_t store_trs_avx512(float (*local)[16], const uint32_t *slot, const float *t,
+                                 const float *q, const float *scale, uint32_t n, uint32_t ahead)
+{
+    uint32_t changed = 0, i = 0;
+    for (; i + 16u <= n; i += 16u) {
+        simde__m512 m[16];
+        trs16(t + 3u * i, q + 4u * i, scale + 3u * i, m);
+        for (uint32_t k = 0; k < 16u; k++) {
+            SGRT__STORE_AHEAD(local, slot, i + k, n, ahead);
+            changed |= (uint32_t)store1(local[slot[i + k]], simde_mm512_castps_si512(m[k]))
+                       << (i + k);
+        }
+    }
+    for (; i < n; i++) {
+        SGRT__STORE_AHEAD(local, slot, i, n, ahead);
+        changed |= (uint32_t)store1(local[slot[i]], trs1(t + 3u * i, q + 4u * i, scale + 3u * i))
+                   << i;
+    }
+    return changed;
 }
 
 static bool trs_fits_avx512(const float *t, const float *q, const float *scale, uint32_t n)
@@ -440,6 +481,7 @@ void sgrt__kernels_init_avx512(sgrt__kernels *k, uint32_t cpu)
     k->trs_fits = trs_fits_avx512;
     k->check16 = check16_avx512;
     k->store16 = store16_avx512;
+    k->store_trs = store_trs_avx512;
     k->put16 = put16_avx512;
     k->put_trs = put_trs_avx512;
     k->boxes = boxes_avx512;

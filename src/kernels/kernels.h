@@ -45,6 +45,16 @@ static inline uint32_t sgrt__f32_bits(float f)
 
 static inline float sgrt__f32_abs(float x) { return sgrt__f32_from_bits(sgrt__f32_bits(x) & 0x7FFFFFFFu); }
 
+/* Fetch a line for reading / for writing (a hint: no fault, no effect on
+ * results). */
+#if defined(__GNUC__) || defined(__clang__)
+#define SGRT__PREFETCH_R(p) __builtin_prefetch((p), 0)
+#define SGRT__PREFETCH_W(p) __builtin_prefetch((p), 1)
+#else
+#define SGRT__PREFETCH_R(p) ((void)(p))
+#define SGRT__PREFETCH_W(p) ((void)(p))
+#endif
+
 /* "No slot": in the parent array, a root (whose world is its local); in the
  * library's other links, no child or sibling. */
 #define SGRT__NONE 0xFFFFFFFFu
@@ -59,7 +69,10 @@ typedef struct sgrt__bounds_view {
 
 /* The arrays the update pass reads and writes. */
 typedef struct sgrt__update_view {
-    const float (*local)[16]; /* 64-byte aligned rows */
+    /* 64-byte aligned rows. Every local the pass reads is checked: one with
+     * an element NaN or infinite (written in place, sgrt_writer_begin)
+     * becomes the identity, in local and world (sgrt__local_repair). */
+    float (*local)[16];
     float (*world)[16];       /* 64-byte aligned rows */
     const uint32_t *parent;
     uint32_t *dirty;     /* cleared as it goes */
@@ -70,7 +83,32 @@ typedef struct sgrt__update_view {
     /* NULL, or the boxes: after the dirty slots of a word are recomputed,
      * those with a local box get their world box (the kernel's boxes). */
     const sgrt__bounds_view *bounds;
+    /* The non-finite locals the pass repaired: [0] how many, [1] the lowest
+     * slot among them (left as it was when none). */
+    uint32_t *repaired;
 } sgrt__update_view;
+
+/* The identity matrix. */
+extern const float sgrt__identity[16];
+
+/* Whether every element of a matrix is finite: an element is NaN or
+ * infinite when its exponent is all ones, and adding one to the exponent
+ * field then carries into the sign position. */
+static inline bool sgrt__finite16(const float m[16])
+{
+    uint32_t bad = 0;
+    for (int e = 0; e < 16; e++) {
+        uint32_t u;
+        memcpy(&u, &m[e], sizeof u);
+        bad |= (u & 0x7F800000u) + 0x00800000u;
+    }
+    return !(bad & 0x80000000u);
+}
+
+/* The update found local[slot] not finite: it becomes the identity, and
+ * v->repaired counts it. Out of line and cold: every kernel calls it from
+ * the branch its check takes only for such a local. */
+void sgrt__local_repair(const sgrt__update_view *v, uint32_t slot);
 
 /* The world box of a local box (Arvo's method, the reference's definition,
  * every kernel's result to the bit): for each axis r, with M the world's
@@ -125,17 +163,45 @@ typedef struct sgrt__cull_view {
                               w_,                                                      \
                               bits_, SGRT__FOR_EACH_IN_WORD(w_, bits_, slot, __VA_ARGS__))
 
+/* A sparse update is a chain of cache misses, one local and one world
+ * line per dirty slot: before the slots of a summary word (1,024 slots)
+ * that is not dirty throughout, the lines of all its dirty slots are
+ * fetched, so that their misses overlap. A summary word dirty throughout
+ * (every node moved) is left to the hardware's stream prefetch. */
+static inline void sgrt__update_fetch(const sgrt__update_view *v, uint32_t ss)
+{
+    uint32_t words = v->dirty_sum[ss];
+    if (words == ~0u)
+        return;
+    SGRT__FOR_EACH_IN_WORD(ss, words, w,
+        uint32_t bits = v->dirty[w];
+        SGRT__FOR_EACH_IN_WORD(w, bits, i,
+            SGRT__PREFETCH_R(v->local[i]);
+            SGRT__PREFETCH_W(v->world[i]);))
+}
+
 /* SGRT__FOR_EACH_DIRTY, and after each word's slots, the world boxes of
  * those with a local box (`boxes`: the kernel's boxes entry), while the
  * word's worlds are still in L1. */
 #define SGRT__FOR_EACH_DIRTY_BOXED(v, boxes, slot, ...)                                \
-    SGRT__FOR_EACH_SUMMARIZED((v)->dirty_sum, (v)->sum_first, (v)->sum_end, (v)->dirty, true, \
-                              w_, bits_,                                               \
-        const uint32_t done_ = bits_;                                                  \
-        SGRT__FOR_EACH_IN_WORD(w_, bits_, slot, __VA_ARGS__)                           \
-        if ((v)->bounds && (done_ & (v)->bounds->has[w_]))                             \
-            boxes((v)->bounds, (const float(*)[16])(v)->world, w_,                     \
-                  done_ & (v)->bounds->has[w_]);)
+    for (uint32_t ss_ = (v)->sum_first; ss_ < (v)->sum_end; ss_++) {                   \
+        uint32_t sb_ = (v)->dirty_sum[ss_];                                            \
+        if (!sb_)                                                                      \
+            continue;                                                                  \
+        sgrt__update_fetch((v), ss_);                                                  \
+        (v)->dirty_sum[ss_] = 0;                                                       \
+        do {                                                                           \
+            const uint32_t w_ = ss_ * 32u + sgrt__ctz32(sb_);                          \
+            sb_ &= sb_ - 1u;                                                           \
+            uint32_t bits_ = (v)->dirty[w_];                                           \
+            (v)->dirty[w_] = 0;                                                        \
+            const uint32_t done_ = bits_;                                              \
+            SGRT__FOR_EACH_IN_WORD(w_, bits_, slot, __VA_ARGS__)                       \
+            if ((v)->bounds && (done_ & (v)->bounds->has[w_]))                         \
+                boxes((v)->bounds, (const float(*)[16])(v)->world, w_,                 \
+                      done_ & (v)->bounds->has[w_]);                                   \
+        } while (sb_);                                                                 \
+    }
 
 /* Kernel levels: the values of sgrt_simd, SGRT_SIMD_SCALAR and up. */
 enum {
@@ -159,17 +225,20 @@ typedef struct sgrt__kernels {
     void (*trs)(const float *t, const float *q, const float *scale, float *out, uint32_t n);
     /* The write path, on n <= SGRT__WRITE_CHUNK matrices m[i] (16 floats
      * each, rows of m one after another, any alignment). check16: the index
-     * of the first matrix with an element NaN or infinite, n when none;
-     * with slot not NULL, matrix i is the row m + 16 * slot[i] instead (a
-     * writer's locals in place).
+     * of the first matrix with an element NaN or infinite, n when none.
      * store16: copy m[i] to local[slot[i]] where the two differ in any bit;
      * bit i of the result is set when they did (integer operations only:
      * the same bits on every target). slot[n .. n + ahead) are the slots
      * the next call writes: their lines are fetched while this one works
      * (SGRT__WRITE_AHEAD entries ahead). */
-    uint32_t (*check16)(const float *m, const uint32_t *slot, uint32_t n);
+    uint32_t (*check16)(const float *m, uint32_t n);
     uint32_t (*store16)(float (*local)[16], const uint32_t *slot, const float *m, uint32_t n,
                         uint32_t ahead);
+    /* store16 of the matrices trs would make of entries [0, n) (n <=
+     * SGRT__WRITE_CHUNK), converted at the kernel's width and compared and
+     * stored from registers where it can (no buffer in memory). */
+    uint32_t (*store_trs)(float (*local)[16], const uint32_t *slot, const float *t,
+                          const float *q, const float *scale, uint32_t n, uint32_t ahead);
     /* One matrix, the single calls' path: SGRT__PUT_BAD when m has an
      * element NaN or infinite (dst untouched), SGRT__PUT_SAME when dst holds
      * m's bits already, else SGRT__PUT_CHANGED with m copied to dst (64-byte
@@ -216,13 +285,6 @@ enum { SGRT__PUT_BAD = 0, SGRT__PUT_SAME = 1, SGRT__PUT_CHANGED = 2 };
  * line fill buffers (a burst of 32 prefetches ran 20 % slower on 64K-node
  * batches than 8 spread over the loop). */
 #define SGRT__WRITE_AHEAD 8u
-#if defined(__GNUC__) || defined(__clang__)
-#define SGRT__PREFETCH_W(p) __builtin_prefetch((p), 1)
-#else
-#define SGRT__PREFETCH_W(p) ((void)(p))
-#endif
-/* Matrix i of check16's input. */
-#define SGRT__CHECK_ROW(m, slot, i) ((m) + 16u * (size_t)((slot) ? (slot)[i] : (i)))
 /* store16's prefetch of entry i + SGRT__WRITE_AHEAD, when the caller gave it. */
 #define SGRT__STORE_AHEAD(local, slot, i, n, ahead)                                    \
     do {                                                                               \

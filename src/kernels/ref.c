@@ -50,11 +50,22 @@ static void boxes_ref(const sgrt__bounds_view *b, const float (*world)[16], uint
     SGRT__FOR_EACH_IN_WORD(w, bits, i, sgrt__box_ref(b, world[i], i);)
 }
 
+const float sgrt__identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+
+void sgrt__local_repair(const sgrt__update_view *v, uint32_t slot)
+{
+    memcpy(v->local[slot], sgrt__identity, sizeof sgrt__identity);
+    if (v->repaired[0]++ == 0)
+        v->repaired[1] = slot;
+}
+
 static uint32_t update_ref(const sgrt__update_view *v)
 {
     uint32_t count = 0;
     SGRT__FOR_EACH_DIRTY_BOXED(v, boxes_ref, i,
         count++;
+        if (!sgrt__finite16(v->local[i]))
+            sgrt__local_repair(v, i);
         const uint32_t p = v->parent[i];
         if (p == SGRT__NONE)
             memcpy(v->world[i], v->local[i], sizeof v->world[i]);
@@ -125,21 +136,11 @@ void sgrt__trs_to_mat4(const float t[3], const float q[4], const float scale[3],
     m[15] = 1.0f;
 }
 
-/* An element is NaN or infinite when its exponent is all ones: adding one to
- * the exponent field then carries into the sign position. */
-static uint32_t check16_ref(const float *m, const uint32_t *slot, uint32_t n)
+static uint32_t check16_ref(const float *m, uint32_t n)
 {
-    for (uint32_t i = 0; i < n; i++) {
-        const float *row = SGRT__CHECK_ROW(m, slot, i);
-        uint32_t bad = 0;
-        for (int e = 0; e < 16; e++) {
-            uint32_t u;
-            memcpy(&u, &row[e], sizeof u);
-            bad |= (u & 0x7F800000u) + 0x00800000u;
-        }
-        if (bad & 0x80000000u)
+    for (uint32_t i = 0; i < n; i++)
+        if (!sgrt__finite16(m + 16u * i))
             return i;
-    }
     return n;
 }
 
@@ -160,7 +161,7 @@ static uint32_t store16_ref(float (*local)[16], const uint32_t *slot, const floa
 
 static uint32_t put16_ref(float *dst, const float *m)
 {
-    if (check16_ref(m, NULL, 1) == 0)
+    if (check16_ref(m, 1) == 0)
         return SGRT__PUT_BAD;
     return store16_ref((float(*)[16])dst, &(const uint32_t){0}, m, 1, 0) ? SGRT__PUT_CHANGED
                                                                        : SGRT__PUT_SAME;
@@ -179,6 +180,18 @@ static void trs_ref(const float *t, const float *q, const float *scale, float *o
         sgrt__trs_to_mat4(t + 3u * i, q + 4u * i, scale + 3u * i, out + 16u * i);
 }
 
+static uint32_t store_trs_ref(float (*local)[16], const uint32_t *slot, const float *t,
+                              const float *q, const float *scale, uint32_t n, uint32_t ahead)
+{
+    uint32_t changed = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        float m[16];
+        sgrt__trs_to_mat4(t + 3u * i, q + 4u * i, scale + 3u * i, m);
+        changed |= store16_ref(local, slot + i, m, 1, n - i - 1u + ahead) << i;
+    }
+    return changed;
+}
+
 static bool trs_fits_ref(const float *t, const float *q, const float *scale, uint32_t n)
 {
     return sgrt__trs_fits_generic(t, q, scale, n);
@@ -193,6 +206,7 @@ void sgrt__kernels_init_ref(sgrt__kernels *k)
     k->trs_fits = trs_fits_ref;
     k->check16 = check16_ref;
     k->store16 = store16_ref;
+    k->store_trs = store_trs_ref;
     k->put16 = put16_ref;
     k->put_trs = put_trs_ref;
     k->boxes = boxes_ref;

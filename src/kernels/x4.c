@@ -59,6 +59,30 @@ static void mul_x4(const float *a, const float *b, float *out)
     store4(out, &r);
 }
 
+/* The write path: each matrix as four 128-bit integer vectors, checked,
+ * compared and copied with a handful of instructions and one load of each
+ * side. */
+typedef struct mat_bits {
+    simde__m128i v[4];
+} mat_bits;
+
+static inline mat_bits load_bits(const float *m)
+{
+    mat_bits r;
+    for (uint32_t k = 0; k < 4u; k++)
+        r.v[k] = simde_mm_loadu_si128((const simde__m128i *)(const void *)(m + 4u * k));
+    return r;
+}
+
+static inline bool finite_bits(const mat_bits *m)
+{
+    const simde__m128i e = simde_mm_set1_epi32(0x7F800000);
+    simde__m128i bad = simde_mm_setzero_si128();
+    for (uint32_t k = 0; k < 4u; k++)
+        bad = simde_mm_or_si128(bad, simde_mm_cmpeq_epi32(simde_mm_and_si128(m->v[k], e), e));
+    return simde_mm_movemask_epi8(bad) == 0;
+}
+
 /* ARMv7 NEON flushes denormal operands and results to zero (docs/porting.md):
  * the arithmetic whose bits must match every target keeps the reference
  * there. */
@@ -91,6 +115,9 @@ static uint32_t update_x4(const sgrt__update_view *v)
     mat4v pw = w;
     SGRT__FOR_EACH_DIRTY_BOXED(v, boxes_x4, i,
         count++;
+        const mat_bits lb = load_bits(v->local[i]);
+        if (!finite_bits(&lb))
+            sgrt__local_repair(v, i);
         const uint32_t p = v->parent[i];
         if (p == SGRT__NONE) {
             w = load4(v->local[i]);
@@ -175,30 +202,6 @@ static void trs_x4(const float *t, const float *q, const float *scale, float *ou
         sgrt__trs_to_mat4(t + 3u * i, q + 4u * i, scale + 3u * i, out + 16u * i);
 }
 
-/* The write path: each matrix as four 128-bit integer vectors, checked,
- * compared and copied with a handful of instructions and one load of each
- * side. */
-typedef struct mat_bits {
-    simde__m128i v[4];
-} mat_bits;
-
-static inline mat_bits load_bits(const float *m)
-{
-    mat_bits r;
-    for (uint32_t k = 0; k < 4u; k++)
-        r.v[k] = simde_mm_loadu_si128((const simde__m128i *)(const void *)(m + 4u * k));
-    return r;
-}
-
-static inline bool finite_bits(const mat_bits *m)
-{
-    const simde__m128i e = simde_mm_set1_epi32(0x7F800000);
-    simde__m128i bad = simde_mm_setzero_si128();
-    for (uint32_t k = 0; k < 4u; k++)
-        bad = simde_mm_or_si128(bad, simde_mm_cmpeq_epi32(simde_mm_and_si128(m->v[k], e), e));
-    return simde_mm_movemask_epi8(bad) == 0;
-}
-
 /* Copy m to dst unless the bits are the same; true when it copied. */
 static inline bool store_bits(float *dst, const mat_bits *m)
 {
@@ -215,10 +218,10 @@ static inline bool store_bits(float *dst, const mat_bits *m)
     return true;
 }
 
-static uint32_t check16_x4(const float *m, const uint32_t *slot, uint32_t n)
+static uint32_t check16_x4(const float *m, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
-        const mat_bits b = load_bits(SGRT__CHECK_ROW(m, slot, i));
+        const mat_bits b = load_bits(m + 16u * i);
         if (!finite_bits(&b))
             return i;
     }
@@ -304,6 +307,22 @@ static uint32_t put_trs_x4(float *dst, const float t[3], const float q[4], const
 #define X4_NAME "simde-portable"
 #endif
 
+#if !X4_FLUSHES
+/* Four at a time through a buffer of four matrices (256 bytes, in L1). */
+static uint32_t store_trs_x4(float (*local)[16], const uint32_t *slot, const float *t,
+                             const float *q, const float *scale, uint32_t n, uint32_t ahead)
+{
+    float buf[4 * 16];
+    uint32_t changed = 0;
+    for (uint32_t i = 0; i < n; i += 4u) {
+        const uint32_t k = n - i < 4u ? n - i : 4u;
+        trs_x4(t + 3u * i, q + 4u * i, scale + 3u * i, buf, k);
+        changed |= store16_x4(local, slot + i, buf, k, n - i - k + ahead) << i;
+    }
+    return changed;
+}
+#endif
+
 static bool trs_fits_x4(const float *t, const float *q, const float *scale, uint32_t n)
 {
     return sgrt__trs_fits_generic(t, q, scale, n);
@@ -324,6 +343,7 @@ void sgrt__kernels_init_x4(sgrt__kernels *k)
      * flushes denormals to zero, so that a local matrix and a cull's answer
      * have the same bits on every target. */
     k->trs = trs_x4;
+    k->store_trs = store_trs_x4;
     k->put_trs = put_trs_x4;
     k->cull = cull_x4;
 #endif

@@ -311,7 +311,7 @@ static void test_ownership()
             OK(s.node_create(SGRT_NULL_NODE, n));
             OK(sgrt::tracker::create(s, late_t));
             OK(sgrt::nodeset::create(s, late_set));
-            OK(sgrt::writer::create(s, {n}, SGRT_WRITER_WORLDS_NOW, late_w));
+            OK(sgrt::writer::create(s, {n}, 0, late_w));
             CHECK(late_t && late_set && late_w);
         }
         CHECK(!late_t && !late_set && !late_w && late_w.size() == 0u);
@@ -548,9 +548,9 @@ static void test_writers()
     make_tree(s, a, c, b, n); // parents first: entries in slot order
     CHECK(s.update() == sgrt_scene_update(c));
 
-    sgrt::writer now;
-    OK(sgrt::writer::create(s, a, SGRT_WRITER_WORLDS_NOW, now));
-    CHECK(now.size() == n);
+    sgrt::writer wr;
+    OK(sgrt::writer::create(s, a, 0, wr));
+    CHECK(wr.size() == n);
     sgrt_writer *cw = nullptr;
     OK(sgrt_writer_create(c, static_cast<std::uint32_t>(n), b.data(), 0, &cw));
 
@@ -558,12 +558,9 @@ static void test_writers()
     std::vector<std::array<float, 16>> locals(n);
     for (auto &m : locals)
         m = some_local(state);
-    OK(now.set_local(locals));
+    OK(wr.set_local(locals));
     OK(sgrt_writer_set_local(c, cw, locals[0].data(), nullptr));
-    // Computed in the write: visible before the update, and what the plain
-    // writer and the update compute.
     CHECK(sgrt_scene_update(c) == n);
-    check_same_worlds(s, a, c, b);
     CHECK(s.update() == n);
     check_same_worlds(s, a, c, b);
 
@@ -571,7 +568,7 @@ static void test_writers()
     std::vector<std::array<float, 4>> q(n, {0, 0, 0, 1});
     for (auto &v : t)
         v = {next_float(state, -3, 3), next_float(state, -3, 3), next_float(state, -3, 3)};
-    OK(now.set_trs(t, q, sc));
+    OK(wr.set_trs(t, q, sc));
     OK(sgrt_writer_set_trs(c, cw, &t[0].x, q[0].data(), &sc[0].x, nullptr));
     CHECK(s.update() == sgrt_scene_update(c));
     check_same_worlds(s, a, c, b);
@@ -579,14 +576,14 @@ static void test_writers()
     // Length mismatches: refused, nothing written.
     std::uint32_t bad = 777;
     locals.pop_back();
-    CHECK_RES(now.set_local(locals, &bad), SGRT_ERR_INVALID_ARG);
-    CHECK_RES(now.set_trs(t, q, std::vector<vec3>(n + 1)), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(wr.set_local(locals, &bad), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(wr.set_trs(t, q, std::vector<vec3>(n + 1)), SGRT_ERR_INVALID_ARG);
     CHECK(bad == 777u && s.update() == 0u);
 
     // In place: begin, write, commit.
     float *ls = nullptr;
     const std::uint32_t *slots = nullptr;
-    OK(now.begin(ls, slots));
+    OK(wr.begin(ls, slots));
     CHECK(ls != nullptr && slots != nullptr);
     float *lc = nullptr;
     const std::uint32_t *slots_c = nullptr;
@@ -595,13 +592,13 @@ static void test_writers()
         ls[16u * slots[i] + 13] += 0.25f;
         lc[16u * slots_c[i] + 13] += 0.25f;
     }
-    OK(now.commit(0, static_cast<std::uint32_t>(n)));
-    OK(sgrt_writer_commit(c, cw, 0, static_cast<std::uint32_t>(n), nullptr));
+    OK(wr.commit(0, static_cast<std::uint32_t>(n)));
+    OK(sgrt_writer_commit(c, cw, 0, static_cast<std::uint32_t>(n)));
     CHECK(s.update() == sgrt_scene_update(c));
     check_same_worlds(s, a, c, b);
 
-    OK(now.destroy());
-    CHECK(!now);
+    OK(wr.destroy());
+    CHECK(!wr);
     OK(sgrt_writer_destroy(c, cw));
     sgrt_scene_destroy(c);
 }

