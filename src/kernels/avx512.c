@@ -448,14 +448,19 @@ static uint32_t store_trs_avx512(float (*local)[16], const uint32_t *slot, const
                                  const float *q, const float *scale, uint32_t n, uint32_t ahead)
 {
     uint32_t changed = 0, i = 0;
+    /* The locals of a block of 16 are fetched a block ahead: the
+     * conversion of this block runs while their misses are in flight. */
+    const uint32_t all = n + ahead;
+    for (uint32_t k = 0; k < 16u && k < all; k++)
+        SGRT__PREFETCH_W(local[slot[k]]);
     for (; i + 16u <= n; i += 16u) {
+        for (uint32_t k = i + 16u; k < i + 32u && k < all; k++)
+            SGRT__PREFETCH_W(local[slot[k]]);
         simde__m512 m[16];
         trs16(t + 3u * i, q + 4u * i, scale + 3u * i, m);
-        for (uint32_t k = 0; k < 16u; k++) {
-            SGRT__STORE_AHEAD(local, slot, i + k, n, ahead);
+        for (uint32_t k = 0; k < 16u; k++)
             changed |= (uint32_t)store1(local[slot[i + k]], simde_mm512_castps_si512(m[k]))
                        << (i + k);
-        }
     }
     for (; i < n; i++) {
         SGRT__STORE_AHEAD(local, slot, i, n, ahead);
