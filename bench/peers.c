@@ -418,6 +418,7 @@ static bool cell(peers_ctx *c, bench_results *res, int kind, bool evicted, int r
         row->fused = MED(total, BENCH_PEER_FUSED);
         row->copy = MED(total, BENCH_PEER_COPY);
 #undef MED
+        row->sgrt_path = peers_sgrt_batch_path(kind >= K_TRS10, kind == K_ONE, row->moved == t->n);
         char what[32];
         snprintf(what, sizeof what, "%s %s", row->frame, evicted ? "evicted" : "warm");
         if (!check(c, res, what))

@@ -82,6 +82,7 @@ typedef struct bench_peer_row {
     double flat, flat_set;
     double fused;              /* skeletons only */
     double copy;               /* memcpy of `recomputed` matrices */
+    const char *sgrt_path;     /* the batch writes' call (peers_sgrt_batch_path) */
 } bench_peer_row;
 
 /* The contenders of the peers table, in the order they run in a round. */

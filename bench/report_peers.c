@@ -114,17 +114,17 @@ void bench_report_peers_print(FILE *out, const bench_results *res)
     if (!res->peer_count)
         return;
     fprintf(out, "\npeers (frame = writes + update), ns per scene node (median)\n");
-    fprintf(out, "%-12s %-6s %-7s %8s %8s %4s | %8s %8s %8s %8s %8s | %9s %10s\n", "scene",
-            "frame", "cache", "moved", "recomp", "reps", "single", "batch", "flat", "fused",
-            "memcpy", "sgrt/flat", "sgrt/fused");
+    fprintf(out, "%-12s %-6s %-7s %8s %8s %4s | %8s %8s %8s %8s %8s | %9s %10s | %s\n",
+            "scene", "frame", "cache", "moved", "recomp", "reps", "single", "batch", "flat",
+            "fused", "memcpy", "sgrt/flat", "sgrt/fused", "batch path");
     for (int i = 0; i < res->peer_count; i++) {
         const bench_peer_row *r = &res->peers[i];
-        fprintf(out, "%-12s %-6s %-7s %8u %8u %4d | %8s %8s %8s %8s %8s | %9s %10s\n", r->scene,
-                r->frame, cache_name(r), r->moved, r->recomputed, r->frames,
+        fprintf(out, "%-12s %-6s %-7s %8u %8u %4d | %8s %8s %8s %8s %8s | %9s %10s | %s\n",
+                r->scene, r->frame, cache_name(r), r->moved, r->recomputed, r->frames,
                 bench_cell(b[0], r->single), bench_cell(b[1], r->batch), bench_cell(b[2], r->flat),
                 bench_cell(b[3], r->fused), bench_cell(b[4], r->copy),
                 bench_cell(b[5], sgrt_frame(r) / r->flat),
-                bench_cell(b[6], sgrt_frame(r) / r->fused));
+                bench_cell(b[6], sgrt_frame(r) / r->fused), r->sgrt_path);
     }
     fprintf(out,
             "  Each contender's frame: its writes of the frame's moves, then its update, from inputs\n"
@@ -138,7 +138,8 @@ void bench_report_peers_print(FILE *out, const bench_results *res)
             "  random 10 %% by TRS; trs100: every node by TRS. warm: the measured frame right after the\n"
             "  contender's previous one; evicted: the evicting buffer (above) written before it. reps:\n"
             "  measured frames per contender, one per round, contenders interleaved. sgrt/flat,\n"
-            "  sgrt/fused: sgrt's batch frame / the peer's frame (<1: sgrt's frame is faster).\n",
+            "  sgrt/fused: sgrt's batch frame / the peer's frame (<1: sgrt's frame is faster).\n"
+            "  batch path: the call the batch frame's writes went through (bench/peers_path.c).\n",
             peers_sgrt_single.local_call, peers_sgrt_single.trs_call, peers_sgrt_batch.local_call,
             peers_sgrt_batch.trs_call);
 
@@ -188,7 +189,8 @@ static void csv_num(FILE *f, double v)
 void bench_report_peers_csv(FILE *f, const bench_results *res)
 {
     fprintf(f, "\n\nscene,frame,cache,nodes,moved,recomputed,reps,sgrt_single,sgrt_single_set,"
-               "sgrt_batch,sgrt_batch_set,flat,flat_set,fused,copy,sgrt_per_flat,sgrt_per_fused\n");
+               "sgrt_batch,sgrt_batch_set,flat,flat_set,fused,copy,sgrt_per_flat,sgrt_per_fused,"
+               "sgrt_batch_path\n");
     for (int i = 0; i < res->peer_count; i++) {
         const bench_peer_row *r = &res->peers[i];
         fprintf(f, "%s,%s,%s,%u,%u,%u,%d", r->scene, r->frame, cache_name(r), r->nodes, r->moved,
@@ -198,7 +200,7 @@ void bench_report_peers_csv(FILE *f, const bench_results *res)
                             sgrt_frame(r) / r->flat,  sgrt_frame(r) / r->fused};
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
             csv_num(f, v[k]);
-        fprintf(f, "\n");
+        fprintf(f, ",%s\n", r->sgrt_path);
     }
     peer_target tg[MAX_PEER_TARGETS];
     const int nt = build_peer_targets(res, tg);
