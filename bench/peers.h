@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The peers measurement: sgrt's frame (the game's writes + the update)
  * against the best hand-written designs, flat (flat.h) and, on skeletons,
- * fused (fused.h), and against the copy floor, all in one process, in
- * interleaved rounds: each contender runs one frame per round, so a slow
- * spell of a shared machine, and the caches, are shared as in a game
- * frame. Every cell runs warm (a contender's frame right after its
+ * fused (fused.h), against the naive pointer tree (naive.h) and against the
+ * copy floor, all in one process, in interleaved rounds: each contender
+ * runs one frame per round, so a slow spell of a shared machine, and the
+ * caches, are shared as in a game frame. Every cell runs warm (a contender's frame right after its
  * previous one) and evicted (a buffer larger than the last-level cache
  * written before each frame, outside the clock, as the rest of a game
  * frame does). Every contender's worlds are checked against a
@@ -38,8 +38,8 @@ void bench_evict_touch(bench_evict *e);
 void bench_evict_free(bench_evict *e);
 
 /* Build topology t (a tree or a skeleton scene) in sgrt (two scenes: one
- * for single calls, one for batch calls), flat, fused (skeletons) and the
- * copy floor, from the local matrices in init; time the frames all, 1%,
+ * for single calls, one for batch calls), flat, fused (skeletons), naive and
+ * the copy floor, from the local matrices in init; time the frames all, 1%,
  * trs10 and trs100 (skeletons: trs100), warm and, with ev, evicted; append
  * one row per (frame, cache state) to res. Matrix moves come from pool,
  * TRS inputs from trs. reps > 0: measured frames per cell, else by scene

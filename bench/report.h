@@ -68,7 +68,9 @@ typedef struct bench_row {
 /* One (scene, frame, cache state) of the peers table (peers.c): each
  * contender's frame, writes + update, in ns per scene node, the median of
  * the cell's measured frames; NAN where a contender does not run. The
- * `_set` fields are the writes alone, median of their own. */
+ * `_set` fields are the writes alone, median of their own. naive is the
+ * code many programs start from rather than a peer, timed in the same
+ * rounds so that the verdict's ratios against it are interleaved too. */
 typedef struct bench_peer_row {
     char scene[32];
     const char *frame;   /* all, 1%, trs10, trs100 */
@@ -81,13 +83,14 @@ typedef struct bench_peer_row {
     double batch, batch_set;   /* sgrt, one batch write call */
     double flat, flat_set;
     double fused;              /* skeletons only */
+    double naive, naive_set;   /* the pointer tree: its own writes + render() */
     double copy;               /* memcpy of `recomputed` matrices */
     const char *sgrt_path;     /* the batch writes' call (peers_sgrt_batch_path) */
 } bench_peer_row;
 
 /* The contenders of the peers table, in the order they run in a round. */
-enum { BENCH_PEER_SINGLE, BENCH_PEER_BATCH, BENCH_PEER_FLAT, BENCH_PEER_FUSED, BENCH_PEER_COPY,
-       BENCH_PEERS };
+enum { BENCH_PEER_SINGLE, BENCH_PEER_BATCH, BENCH_PEER_FLAT, BENCH_PEER_FUSED, BENCH_PEER_NAIVE,
+       BENCH_PEER_COPY, BENCH_PEERS };
 
 typedef struct bench_results {
     bool quick;
