@@ -67,6 +67,9 @@ void bench_evict_free(bench_evict *e)
 
 enum { K_ALL, K_ONE, K_TRS10, K_TRS100, KINDS };
 static const char *const kind_name[KINDS] = {"all", "1%", "trs10", "trs100"};
+_Static_assert(BENCH_PEERS_ALL == 1u << K_ALL && BENCH_PEERS_ONE == 1u << K_ONE &&
+                   BENCH_PEERS_TRS10 == 1u << K_TRS10 && BENCH_PEERS_TRS100 == 1u << K_TRS100,
+               "bench_peers_scene's kinds are bits of the kinds here");
 
 /* What each node's local was last made from, for the reference: the kind
  * in the top two bits, the pool index below. */
@@ -568,8 +571,8 @@ static bool ctx_build(peers_ctx *c, const bench_topo *t)
     return true;
 }
 
-bool bench_peers_scene(bench_results *res, const bench_topo *t, bool quick, int reps,
-                       float (*pool)[16], float (*init)[16], const bench_trs_pool *trs,
+bool bench_peers_scene(bench_results *res, const bench_topo *t, unsigned kinds, bool quick,
+                       int reps, float (*pool)[16], float (*init)[16], const bench_trs_pool *trs,
                        bench_evict *ev)
 {
     peers_ctx c;
@@ -590,13 +593,18 @@ bool bench_peers_scene(bench_results *res, const bench_topo *t, bool quick, int 
         res->peer_kernel = sgrt_scene_simd_name(c.s[0]);
     const int warm = reps > 0 ? reps : quick ? 7 : t->n <= 100000 ? 15 : t->n <= 300000 ? 11 : 7;
     const int cold = !ev ? 0 : reps > 0 ? reps : quick ? 3 : 7;
-    fprintf(stderr, " %.1f s; measuring %d warm + %d evicted rounds...",
-            (bench_now_ns() - tb) * 1e-9, warm, cold);
+    if (cold)
+        fprintf(stderr, " %.1f s; measuring %d warm + %d evicted rounds...",
+                (bench_now_ns() - tb) * 1e-9, warm, cold);
+    else
+        fprintf(stderr, " %.1f s; measuring %d warm rounds...", (bench_now_ns() - tb) * 1e-9, warm);
     fflush(stderr);
     const double tm = bench_now_ns();
     bench_rng rng = {0x9ee75u + t->n};
     bool ok = true;
     for (int kind = t->skel_joints ? K_TRS100 : 0; ok && kind < KINDS; kind++) {
+        if (!(kinds & (1u << kind)))
+            continue;
         ok = cell(&c, res, kind, false, warm, &rng);
         if (ok && cold)
             ok = cell(&c, res, kind, true, cold, &rng);

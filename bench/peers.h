@@ -37,16 +37,26 @@ bool bench_evict_init(bench_evict *e, uint32_t mib);
 void bench_evict_touch(bench_evict *e);
 void bench_evict_free(bench_evict *e);
 
+/* Frame kinds of bench_peers_scene, as bits of its `kinds`. */
+enum {
+    BENCH_PEERS_ALL = 1u << 0,    /* every node a new matrix */
+    BENCH_PEERS_ONE = 1u << 1,    /* 1 % of the nodes, fresh each frame */
+    BENCH_PEERS_TRS10 = 1u << 2,  /* a fixed 10 % by TRS */
+    BENCH_PEERS_TRS100 = 1u << 3, /* every node by TRS */
+    BENCH_PEERS_EVERY = 15u
+};
+
 /* Build topology t (a tree or a skeleton scene) in sgrt (two scenes: one
  * for single calls, one for batch calls), flat, fused (skeletons), naive and
- * the copy floor, from the local matrices in init; time the frames all, 1%,
- * trs10 and trs100 (skeletons: trs100), warm and, with ev, evicted; append
+ * the copy floor, from the local matrices in init; time the frames of
+ * `kinds` among all, 1%, trs10 and trs100 (skeletons: trs100 only), warm
+ * and, with ev, evicted; append
  * one row per (frame, cache state) to res. Matrix moves come from pool,
  * TRS inputs from trs. reps > 0: measured frames per cell, else by scene
  * size (fewer with quick). A reference mismatch or a refused write counts
  * in res->verify_failures. Returns false on NOMEM. */
-bool bench_peers_scene(bench_results *res, const bench_topo *t, bool quick, int reps,
-                       float (*pool)[16], float (*init)[16], const bench_trs_pool *trs,
+bool bench_peers_scene(bench_results *res, const bench_topo *t, unsigned kinds, bool quick,
+                       int reps, float (*pool)[16], float (*init)[16], const bench_trs_pool *trs,
                        bench_evict *ev);
 
 #endif

@@ -89,7 +89,7 @@ static const char *isa_macros(void)
         ;
 }
 
-static void cpu_string(char *buf, size_t size)
+void bench_cpu_string(char *buf, size_t size)
 {
     snprintf(buf, size, "unknown CPU");
     FILE *f = fopen("/proc/cpuinfo", "r");
@@ -152,7 +152,7 @@ static void print_naive_build(FILE *out, const char *pfx, const bench_results *r
 static void print_build(FILE *out, const char *pfx, const bench_results *r)
 {
     char cpu[128], comp[128];
-    cpu_string(cpu, sizeof cpu);
+    bench_cpu_string(cpu, sizeof cpu);
     snprintf(comp, sizeof comp, "%s", compiler_string());
     for (size_t len = strlen(comp); len && comp[len - 1] == ' '; len--)
         comp[len - 1] = 0; /* __clang_version__ ends in a space */
@@ -588,8 +588,9 @@ static void print_naive_tables(FILE *out, const bench_results *res)
 
 void bench_report_print(FILE *out, const bench_results *res)
 {
-    fprintf(out, "\nsgrt benchmark (%s run%s)\n", res->quick ? "quick" : "full",
-            res->row_count ? "" : ", peers only");
+    fprintf(out, "\nsgrt benchmark (%s run%s)\n",
+            res->verdict ? "verdict" : res->quick ? "quick" : "full",
+            res->verdict ? ": the warm peers cells it measured" : res->row_count ? "" : ", peers only");
     print_build(out, "", res);
     if (res->row_count)
         print_naive_tables(out, res);

@@ -94,6 +94,7 @@ enum { BENCH_PEER_SINGLE, BENCH_PEER_BATCH, BENCH_PEER_FLAT, BENCH_PEER_FUSED, B
 
 typedef struct bench_results {
     bool quick;
+    bool verdict;     /* the default run: warm peers cells only, for the verdict */
     bool level_order; /* trees numbered level by level (--order bfs) */
     uint32_t workers; /* threads of the pool behind the 'par' column (--workers) */
     bench_row rows[BENCH_MAX_ROWS];
@@ -122,6 +123,13 @@ void bench_read_load(char *buf, size_t size);
 
 /* Build and machine description, tables, targets and the verify line. */
 void bench_report_print(FILE *out, const bench_results *r);
+
+/* The verdict (report_verdict.c): the warm peers rows as a table of sgrt's
+ * frame against naive, flat and fused, who is faster and by how much, and
+ * sentences drawn from those ratios. */
+void bench_verdict_print(FILE *out, const bench_results *r);
+/* "model name (family F model M)" from /proc/cpuinfo, or "unknown CPU". */
+void bench_cpu_string(char *buf, size_t size);
 
 /* The peers table, its targets P1..P4 and its build lines (report_peers.c);
  * nothing when no peers scene ran. */

@@ -34,7 +34,7 @@ void bench_report_peers_build(FILE *out, const char *pfx, const bench_results *r
                      "%s           last-level cache %.0f MiB\n",
                 pfx, r->evict_mib, pfx, (double)r->llc_bytes / (1 << 20));
     else
-        fprintf(out, "%sevict    : off (--evict 0): warm frames only\n", pfx);
+        fprintf(out, "%sevict    : off (--evict 0, or the verdict run): warm frames only\n", pfx);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -172,6 +172,8 @@ void bench_report_peers_print(FILE *out, const bench_results *res)
             "  which the single calls leave to the update).\n");
     if (res->quick)
         fprintf(out, "  quick run: tree-64K and skel-1000x64 only.\n");
+    if (res->verdict)
+        fprintf(out, "  verdict run: the warm cells of its scenes only (--full measures every cell).\n");
     bool skel = false;
     for (int i = 0; i < res->peer_count; i++)
         skel |= !isnan(res->peers[i].fused);
