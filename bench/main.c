@@ -156,8 +156,18 @@ static bool wanted(const options *o, const char *name)
 typedef struct run {
     const options *o;
     bench_results res;
+    bench_cpu_use start;
     int status;
 } run;
+
+/* The machine after the run: load, and what other programs took of it. */
+static void note_end(run *r)
+{
+    bench_cpu_use end;
+    bench_cpu_use_read(&end);
+    r->res.others_cpus = bench_others_cpus(&r->start, &end);
+    bench_read_load(r->res.load_end, sizeof r->res.load_end);
+}
 
 /* The peers' scenes, after the others, with the evicting buffer of the run. */
 static bool run_peers(run *r, float (*pool)[16], float (*init)[16], const bench_trs_pool *trs)
@@ -219,7 +229,7 @@ static void run_verdict(run *r, float (*pool)[16], float (*init)[16], const benc
     fflush(stdout);
     if (!run_peers(r, pool, init, trs))
         r->status = 1;
-    bench_read_load(r->res.load_end, sizeof r->res.load_end);
+    note_end(r);
     bench_verdict_print(stdout, &r->res);
     const double secs = (bench_now_ns() - t0) * 1e-9;
     FILE *f = fopen(path, "w");
@@ -271,7 +281,7 @@ static void run_report(run *r, float (*pool)[16], float (*init)[16], const bench
     pool_stop(&threads);
     if (r->status == 0 && !run_peers(r, pool, init, trs))
         r->status = 1;
-    bench_read_load(r->res.load_end, sizeof r->res.load_end);
+    note_end(r);
     bench_report_print(stdout, &r->res);
     if (!bench_memory_print(stdout, o->quick ? 100000u : 1000000u))
         r->status = 1;
@@ -294,6 +304,7 @@ static void *bench_main(void *arg)
     r->res.level_order = o->level_order;
     r->res.workers = (uint32_t)o->workers;
     bench_read_load(r->res.load_start, sizeof r->res.load_start);
+    bench_cpu_use_read(&r->start);
     float (*pool)[16] = bench_mat_pool(BENCH_POOL_SIZE, 0x900du);
     float (*init)[16] = bench_mat_pool(BENCH_POOL_SIZE, 0x1417u);
     bench_trs_pool trs = {0};
@@ -563,7 +574,7 @@ int main(int argc, char **argv)
         return rc < 0 ? 0 : rc;
     /* The naive render recurses once per tree level: a 64K-node chain needs a
      * deeper stack than a default thread has. */
-    run r = {&o, {0}, 0};
+    run r = {.o = &o};
     pthread_attr_t attr;
     pthread_t th;
     if (pthread_attr_init(&attr) != 0 || pthread_attr_setstacksize(&attr, (size_t)256 << 20) != 0 ||

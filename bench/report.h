@@ -105,6 +105,9 @@ typedef struct bench_results {
     /* sgrt_scene_simd_name of the scenes that ran (NULL until one has). */
     const char *sgrt_kernel, *scalar_kernel;
     char load_start[64], load_end[64];
+    /* CPUs' worth of other programs' work during the run (bench_cpu_use);
+     * NAN where the system does not say. */
+    double others_cpus;
     /* The peers table (peers.c). */
     bench_peer_row peers[BENCH_MAX_PEER_ROWS];
     int peer_count;
@@ -120,6 +123,16 @@ bench_peer_row *bench_results_add_peer(bench_results *r);
 
 /* The 1-, 5- and 15-minute load averages, "?" where unknown. */
 void bench_read_load(char *buf, size_t size);
+
+/* Busy CPU time of the whole machine and of this process, in seconds, and
+ * the wall clock (ns); the machine's is NAN where /proc/stat is missing. */
+typedef struct bench_cpu_use {
+    double machine, self, wall;
+} bench_cpu_use;
+void bench_cpu_use_read(bench_cpu_use *u);
+/* The CPUs other programs kept busy on average from a to b: the machine's
+ * busy time less this process's, over the wall time; NAN when unknown. */
+double bench_others_cpus(const bench_cpu_use *a, const bench_cpu_use *b);
 
 /* Build and machine description, tables, targets and the verify line. */
 void bench_report_print(FILE *out, const bench_results *r);

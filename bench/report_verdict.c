@@ -19,6 +19,10 @@
  * faster side. */
 #define EVEN 1.05
 
+/* Other programs' CPUs (bench_others_cpus) from which the verdict warns
+ * that they ran beside it. */
+#define BUSY 0.25
+
 /* Sentences are wrapped to this many columns. */
 #define WIDTH 96
 
@@ -277,6 +281,11 @@ void bench_verdict_print(FILE *out, const bench_results *res)
     fprintf(out, "\nsgrt verdict: a frame = writes + update; sgrt against the code you would write "
                  "instead\n");
     fprintf(out, "  CPU : %s, %ld CPUs online\n", cpu, bench_online_cpus());
+    /* Other work shares the caches and the memory bus with the contenders,
+     * unevenly: say so rather than let it pass as a result. */
+    if (res->others_cpus >= BUSY)
+        fprintf(out, "        other programs kept %.1f CPUs busy: the ratios are steadier on "
+                     "an idle machine\n", res->others_cpus);
     fprintf(out, "  sgrt: kernel %s (sgrt_scene_simd_name), %s build\n",
             res->peer_kernel ? res->peer_kernel : "-", SGRT_BENCH_BUILDTYPE);
     char flat[256];
