@@ -9,6 +9,7 @@
 #include "flat.h"
 #include "fused.h"
 #include "measure.h"
+#include "naive.h"
 #include "peers_sgrt.h"
 #include "platform.h"
 #include "timing.h"
@@ -66,6 +67,9 @@ void bench_evict_free(bench_evict *e)
 
 enum { K_ALL, K_ONE, K_TRS10, K_TRS100, KINDS };
 static const char *const kind_name[KINDS] = {"all", "1%", "trs10", "trs100"};
+_Static_assert(BENCH_PEERS_ALL == 1u << K_ALL && BENCH_PEERS_ONE == 1u << K_ONE &&
+                   BENCH_PEERS_TRS10 == 1u << K_TRS10 && BENCH_PEERS_TRS100 == 1u << K_TRS100,
+               "bench_peers_scene's kinds are bits of the kinds here");
 
 /* What each node's local was last made from, for the reference: the kind
  * in the top two bits, the pool index below. */
@@ -95,6 +99,7 @@ typedef struct peers_ctx {
     uint32_t joints, chars;
     fused_soa_trs *soa;
     float (*fused_out)[16];
+    naive_tree naive; /* nodes malloc'd in creation order, as measure.c's 'naive' */
     float (*copy_src)[16], (*copy_dst)[16];
     /* The frame's inputs, refilled by each contender outside the clock. */
     sgrt_node *nodes;
@@ -147,6 +152,19 @@ static void gather_soa(peers_ctx *c, const peer_frame *f)
         b->qw[l] = p->q[j][3];
         b->sx[l] = p->s[j][0], b->sy[l] = p->s[j][1], b->sz[l] = p->s[j][2];
     }
+}
+
+/* The pointer tree's writes, as game code makes them: one heap node at a
+ * time, TRS converted in plain C (naive.c). */
+static void naive_write(peers_ctx *c, const peer_frame *f)
+{
+    naive_node **node = c->naive.node;
+    if (f->trs)
+        for (uint32_t k = 0; k < f->count; k++)
+            naive_set_trs(node[f->idx ? f->idx[k] : k], c->t[k], c->q[k], c->s3[k]);
+    else
+        for (uint32_t k = 0; k < f->count; k++)
+            naive_set_local(node[f->idx ? f->idx[k] : k], c->local[k]);
 }
 
 /* One frame of contender `who`: its inputs filled, then timed. Returns the
@@ -204,6 +222,14 @@ static double run_frame(peers_ctx *c, int who, peer_frame *f, double *set_ns)
         *set_ns = NAN;
         return t2 - t0;
     }
+    case BENCH_PEER_NAIVE:
+        gather_values(c, f);
+        t0 = bench_now_ns();
+        naive_write(c, f);
+        t1 = bench_now_ns();
+        naive_render_all(&c->naive);
+        t2 = bench_now_ns();
+        break;
     default:
         t0 = t1 = bench_now_ns();
         memcpy(c->copy_dst, c->copy_src, (size_t)f->recomputed * sizeof *c->copy_dst);
@@ -285,11 +311,12 @@ static bool check(peers_ctx *c, bench_results *res, const char *cell)
             err[k] = worst_of(w, c->ref[i], err[k]);
         }
         err[BENCH_PEER_FLAT] = worst_of(c->flat.world[i], c->ref[i], err[BENCH_PEER_FLAT]);
+        err[BENCH_PEER_NAIVE] = worst_of(c->naive.node[i]->world, c->ref[i], err[BENCH_PEER_NAIVE]);
         if (c->joints)
             err[BENCH_PEER_FUSED] = worst_of(c->fused_out[i], c->ref[i], err[BENCH_PEER_FUSED]);
     }
     static const char *const who[BENCH_PEERS] = {"sgrt single", "sgrt batch", "flat", "fused",
-                                                 "copy"};
+                                                 "naive", "copy"};
     bool ok = true;
     for (int k = 0; k < BENCH_PEER_COPY; k++) {
         if (!(err[k] <= PEERS_TOLERANCE)) {
@@ -416,8 +443,11 @@ static bool cell(peers_ctx *c, bench_results *res, int kind, bool evicted, int r
         row->flat = MED(total, BENCH_PEER_FLAT);
         row->flat_set = MED(set, BENCH_PEER_FLAT);
         row->fused = MED(total, BENCH_PEER_FUSED);
+        row->naive = MED(total, BENCH_PEER_NAIVE);
+        row->naive_set = MED(set, BENCH_PEER_NAIVE);
         row->copy = MED(total, BENCH_PEER_COPY);
 #undef MED
+        row->sgrt_path = peers_sgrt_batch_path(kind >= K_TRS10, kind == K_ONE, row->moved == t->n);
         char what[32];
         snprintf(what, sizeof what, "%s %s", row->frame, evicted ? "evicted" : "warm");
         if (!check(c, res, what))
@@ -439,6 +469,7 @@ static void ctx_free(peers_ctx *c)
         free(c->h[w]);
     }
     flat_free(&c->flat);
+    naive_free(&c->naive);
     bench_aligned_free(c->soa);
     bench_aligned_free(c->fused_out);
     bench_aligned_free(c->copy_src);
@@ -505,6 +536,11 @@ static bool ctx_build(peers_ctx *c, const bench_topo *t)
     for (uint32_t i = 0; i < n; i++)
         memcpy(c->flat.local[i], c->init[i & SRC_INDEX], 64);
     flat_update_all(&c->flat);
+    if (!naive_build(&c->naive, t->parent, n, false, 0))
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        naive_set_local(c->naive.node[i], c->init[i & SRC_INDEX]);
+    naive_render_all(&c->naive);
     if (t->skel_joints) {
         c->joints = t->skel_joints;
         c->chars = n / c->joints;
@@ -535,8 +571,8 @@ static bool ctx_build(peers_ctx *c, const bench_topo *t)
     return true;
 }
 
-bool bench_peers_scene(bench_results *res, const bench_topo *t, bool quick, int reps,
-                       float (*pool)[16], float (*init)[16], const bench_trs_pool *trs,
+bool bench_peers_scene(bench_results *res, const bench_topo *t, unsigned kinds, bool quick,
+                       int reps, float (*pool)[16], float (*init)[16], const bench_trs_pool *trs,
                        bench_evict *ev)
 {
     peers_ctx c;
@@ -557,13 +593,18 @@ bool bench_peers_scene(bench_results *res, const bench_topo *t, bool quick, int 
         res->peer_kernel = sgrt_scene_simd_name(c.s[0]);
     const int warm = reps > 0 ? reps : quick ? 7 : t->n <= 100000 ? 15 : t->n <= 300000 ? 11 : 7;
     const int cold = !ev ? 0 : reps > 0 ? reps : quick ? 3 : 7;
-    fprintf(stderr, " %.1f s; measuring %d warm + %d evicted rounds...",
-            (bench_now_ns() - tb) * 1e-9, warm, cold);
+    if (cold)
+        fprintf(stderr, " %.1f s; measuring %d warm + %d evicted rounds...",
+                (bench_now_ns() - tb) * 1e-9, warm, cold);
+    else
+        fprintf(stderr, " %.1f s; measuring %d warm rounds...", (bench_now_ns() - tb) * 1e-9, warm);
     fflush(stderr);
     const double tm = bench_now_ns();
     bench_rng rng = {0x9ee75u + t->n};
     bool ok = true;
     for (int kind = t->skel_joints ? K_TRS100 : 0; ok && kind < KINDS; kind++) {
+        if (!(kinds & (1u << kind)))
+            continue;
         ok = cell(&c, res, kind, false, warm, &rng);
         if (ok && cold)
             ok = cell(&c, res, kind, true, cold, &rng);

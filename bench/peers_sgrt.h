@@ -8,6 +8,7 @@
 
 #include <sgrt.h>
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* One frame's writes, as the animation system hands them over: entry k
@@ -40,5 +41,12 @@ typedef struct peers_sgrt_writer {
 extern const peers_sgrt_writer peers_sgrt_single;
 /* One call per frame: sgrt_nodes_set_local / sgrt_nodes_set_trs. */
 extern const peers_sgrt_writer peers_sgrt_batch;
+
+/* The call peers_sgrt_batch makes for a frame kind, in a few words, for the
+ * peers table and the verdict: trs, a TRS frame (else matrices);
+ * fresh_nodes, the frame's nodes change every frame (1 %: nothing to bind);
+ * whole, the frame moves every node of the scene. Kept in peers_path.c:
+ * change it there when peers_sgrt.c changes a frame kind's call. */
+const char *peers_sgrt_batch_path(bool trs, bool fresh_nodes, bool whole);
 
 #endif

@@ -11,9 +11,11 @@
 
 #include "bench_config.h"
 #include "platform.h"
+#include "timing.h"
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 bench_row *bench_results_add(bench_results *r)
 {
@@ -89,7 +91,7 @@ static const char *isa_macros(void)
         ;
 }
 
-static void cpu_string(char *buf, size_t size)
+void bench_cpu_string(char *buf, size_t size)
 {
     snprintf(buf, size, "unknown CPU");
     FILE *f = fopen("/proc/cpuinfo", "r");
@@ -131,6 +133,36 @@ void bench_read_load(char *buf, size_t size)
     fclose(f);
 }
 
+void bench_cpu_use_read(bench_cpu_use *u)
+{
+    u->wall = bench_now_ns();
+    u->machine = u->self = NAN;
+#if defined(CLOCK_PROCESS_CPUTIME_ID)
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0)
+        u->self = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+#endif
+#if defined(__linux__)
+    FILE *f = fopen("/proc/stat", "r");
+    if (!f)
+        return;
+    /* user nice system idle iowait irq softirq, in USER_HZ ticks; idle and
+     * iowait are not work. */
+    unsigned long long t[7];
+    const long hz = sysconf(_SC_CLK_TCK);
+    if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu", &t[0], &t[1], &t[2], &t[3], &t[4],
+               &t[5], &t[6]) == 7 && hz > 0)
+        u->machine = (double)(t[0] + t[1] + t[2] + t[5] + t[6]) / (double)hz;
+    fclose(f);
+#endif
+}
+
+double bench_others_cpus(const bench_cpu_use *a, const bench_cpu_use *b)
+{
+    const double others = (b->machine - a->machine) - (b->self - a->self);
+    return others > 0 ? others / ((b->wall - a->wall) * 1e-9) : isnan(others) ? NAN : 0.0;
+}
+
 /* The lines about the naive baselines and the workers. */
 static void print_naive_build(FILE *out, const char *pfx, const bench_results *r)
 {
@@ -152,7 +184,7 @@ static void print_naive_build(FILE *out, const char *pfx, const bench_results *r
 static void print_build(FILE *out, const char *pfx, const bench_results *r)
 {
     char cpu[128], comp[128];
-    cpu_string(cpu, sizeof cpu);
+    bench_cpu_string(cpu, sizeof cpu);
     snprintf(comp, sizeof comp, "%s", compiler_string());
     for (size_t len = strlen(comp); len && comp[len - 1] == ' '; len--)
         comp[len - 1] = 0; /* __clang_version__ ends in a space */
@@ -171,6 +203,9 @@ static void print_build(FILE *out, const char *pfx, const bench_results *r)
                 r->scalar_kernel ? r->scalar_kernel : "-", pfx);
     fprintf(out, "%smachine  : %s, %ld CPUs online; load average %s at start, %s at end\n", pfx,
             cpu, bench_online_cpus(), r->load_start, r->load_end);
+    if (!isnan(r->others_cpus))
+        fprintf(out, "%s           other programs kept %.2f CPUs busy on average during the run\n",
+                pfx, r->others_cpus);
     if (r->row_count)
         print_naive_build(out, pfx, r);
     fprintf(out, "%stiming   : CLOCK_MONOTONIC, median of measured frames after warm-up, ns per scene node\n",
@@ -588,8 +623,9 @@ static void print_naive_tables(FILE *out, const bench_results *res)
 
 void bench_report_print(FILE *out, const bench_results *res)
 {
-    fprintf(out, "\nsgrt benchmark (%s run%s)\n", res->quick ? "quick" : "full",
-            res->row_count ? "" : ", peers only");
+    fprintf(out, "\nsgrt benchmark (%s run%s)\n",
+            res->verdict ? "verdict" : res->quick ? "quick" : "full",
+            res->verdict ? ": the warm peers cells it measured" : res->row_count ? "" : ", peers only");
     print_build(out, "", res);
     if (res->row_count)
         print_naive_tables(out, res);

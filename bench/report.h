@@ -68,7 +68,9 @@ typedef struct bench_row {
 /* One (scene, frame, cache state) of the peers table (peers.c): each
  * contender's frame, writes + update, in ns per scene node, the median of
  * the cell's measured frames; NAN where a contender does not run. The
- * `_set` fields are the writes alone, median of their own. */
+ * `_set` fields are the writes alone, median of their own. naive is the
+ * code many programs start from rather than a peer, timed in the same
+ * rounds so that the verdict's ratios against it are interleaved too. */
 typedef struct bench_peer_row {
     char scene[32];
     const char *frame;   /* all, 1%, trs10, trs100 */
@@ -81,15 +83,18 @@ typedef struct bench_peer_row {
     double batch, batch_set;   /* sgrt, one batch write call */
     double flat, flat_set;
     double fused;              /* skeletons only */
+    double naive, naive_set;   /* the pointer tree: its own writes + render() */
     double copy;               /* memcpy of `recomputed` matrices */
+    const char *sgrt_path;     /* the batch writes' call (peers_sgrt_batch_path) */
 } bench_peer_row;
 
 /* The contenders of the peers table, in the order they run in a round. */
-enum { BENCH_PEER_SINGLE, BENCH_PEER_BATCH, BENCH_PEER_FLAT, BENCH_PEER_FUSED, BENCH_PEER_COPY,
-       BENCH_PEERS };
+enum { BENCH_PEER_SINGLE, BENCH_PEER_BATCH, BENCH_PEER_FLAT, BENCH_PEER_FUSED, BENCH_PEER_NAIVE,
+       BENCH_PEER_COPY, BENCH_PEERS };
 
 typedef struct bench_results {
     bool quick;
+    bool verdict;     /* the default run: warm peers cells only, for the verdict */
     bool level_order; /* trees numbered level by level (--order bfs) */
     uint32_t workers; /* threads of the pool behind the 'par' column (--workers) */
     bench_row rows[BENCH_MAX_ROWS];
@@ -100,6 +105,9 @@ typedef struct bench_results {
     /* sgrt_scene_simd_name of the scenes that ran (NULL until one has). */
     const char *sgrt_kernel, *scalar_kernel;
     char load_start[64], load_end[64];
+    /* CPUs' worth of other programs' work during the run (bench_cpu_use);
+     * NAN where the system does not say. */
+    double others_cpus;
     /* The peers table (peers.c). */
     bench_peer_row peers[BENCH_MAX_PEER_ROWS];
     int peer_count;
@@ -116,8 +124,25 @@ bench_peer_row *bench_results_add_peer(bench_results *r);
 /* The 1-, 5- and 15-minute load averages, "?" where unknown. */
 void bench_read_load(char *buf, size_t size);
 
+/* Busy CPU time of the whole machine and of this process, in seconds, and
+ * the wall clock (ns); the machine's is NAN where /proc/stat is missing. */
+typedef struct bench_cpu_use {
+    double machine, self, wall;
+} bench_cpu_use;
+void bench_cpu_use_read(bench_cpu_use *u);
+/* The CPUs other programs kept busy on average from a to b: the machine's
+ * busy time less this process's, over the wall time; NAN when unknown. */
+double bench_others_cpus(const bench_cpu_use *a, const bench_cpu_use *b);
+
 /* Build and machine description, tables, targets and the verify line. */
 void bench_report_print(FILE *out, const bench_results *r);
+
+/* The verdict (report_verdict.c): the warm peers rows as a table of sgrt's
+ * frame against naive, flat and fused, who is faster and by how much, and
+ * sentences drawn from those ratios. */
+void bench_verdict_print(FILE *out, const bench_results *r);
+/* "model name (family F model M)" from /proc/cpuinfo, or "unknown CPU". */
+void bench_cpu_string(char *buf, size_t size);
 
 /* The peers table, its targets P1..P4 and its build lines (report_peers.c);
  * nothing when no peers scene ran. */

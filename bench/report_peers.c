@@ -34,7 +34,7 @@ void bench_report_peers_build(FILE *out, const char *pfx, const bench_results *r
                      "%s           last-level cache %.0f MiB\n",
                 pfx, r->evict_mib, pfx, (double)r->llc_bytes / (1 << 20));
     else
-        fprintf(out, "%sevict    : off (--evict 0): warm frames only\n", pfx);
+        fprintf(out, "%sevict    : off (--evict 0, or the verdict run): warm frames only\n", pfx);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -110,21 +110,22 @@ static const char *verdict(double value, double goal)
 
 void bench_report_peers_print(FILE *out, const bench_results *res)
 {
-    char b[8][16];
+    char b[9][16];
     if (!res->peer_count)
         return;
     fprintf(out, "\npeers (frame = writes + update), ns per scene node (median)\n");
-    fprintf(out, "%-12s %-6s %-7s %8s %8s %4s | %8s %8s %8s %8s %8s | %9s %10s\n", "scene",
-            "frame", "cache", "moved", "recomp", "reps", "single", "batch", "flat", "fused",
-            "memcpy", "sgrt/flat", "sgrt/fused");
+    fprintf(out, "%-12s %-6s %-7s %8s %8s %4s | %8s %8s %8s %8s %8s %8s | %9s %10s %10s | %s\n",
+            "scene", "frame", "cache", "moved", "recomp", "reps", "single", "batch", "flat",
+            "fused", "naive", "memcpy", "sgrt/flat", "sgrt/fused", "sgrt/naive", "batch path");
     for (int i = 0; i < res->peer_count; i++) {
         const bench_peer_row *r = &res->peers[i];
-        fprintf(out, "%-12s %-6s %-7s %8u %8u %4d | %8s %8s %8s %8s %8s | %9s %10s\n", r->scene,
-                r->frame, cache_name(r), r->moved, r->recomputed, r->frames,
+        fprintf(out, "%-12s %-6s %-7s %8u %8u %4d | %8s %8s %8s %8s %8s %8s | %9s %10s %10s | %s\n",
+                r->scene, r->frame, cache_name(r), r->moved, r->recomputed, r->frames,
                 bench_cell(b[0], r->single), bench_cell(b[1], r->batch), bench_cell(b[2], r->flat),
-                bench_cell(b[3], r->fused), bench_cell(b[4], r->copy),
-                bench_cell(b[5], sgrt_frame(r) / r->flat),
-                bench_cell(b[6], sgrt_frame(r) / r->fused));
+                bench_cell(b[3], r->fused), bench_cell(b[4], r->naive), bench_cell(b[5], r->copy),
+                bench_cell(b[6], sgrt_frame(r) / r->flat),
+                bench_cell(b[7], sgrt_frame(r) / r->fused),
+                bench_cell(b[8], sgrt_frame(r) / r->naive), r->sgrt_path);
     }
     fprintf(out,
             "  Each contender's frame: its writes of the frame's moves, then its update, from inputs\n"
@@ -133,12 +134,17 @@ void bench_report_peers_print(FILE *out, const bench_results *res)
             "  sgrt_scene_update (each on its own scene); flat: the game's write loop into flat's\n"
             "  locals (dirty bytes raised on 1%% and trs10), then flat's pass (the dirty pass on 1%% and\n"
             "  trs10, the full pass otherwise); fused: ozz-style SoA TRS to worlds in one pass, no\n"
-            "  local stored (skeletons); memcpy: one 64 B matrix per recomputed world, contiguous.\n"
+            "  local stored (skeletons); naive: the pointer tree of the naive tables (a heap node per\n"
+            "  object, malloc'd in creation order), its own writes (matrix copied, or TRS converted in\n"
+            "  plain C), then render() over every node; memcpy: one 64 B matrix per recomputed world,\n"
+            "  contiguous.\n"
             "  all: every node a new matrix; 1%%: n/100 random nodes, fresh each frame; trs10: a fixed\n"
             "  random 10 %% by TRS; trs100: every node by TRS. warm: the measured frame right after the\n"
             "  contender's previous one; evicted: the evicting buffer (above) written before it. reps:\n"
             "  measured frames per contender, one per round, contenders interleaved. sgrt/flat,\n"
-            "  sgrt/fused: sgrt's batch frame / the peer's frame (<1: sgrt's frame is faster).\n",
+            "  sgrt/fused, sgrt/naive: sgrt's batch frame / the other's frame (<1: sgrt's frame is\n"
+            "  faster).\n"
+            "  batch path: the call the batch frame's writes went through (bench/peers_path.c).\n",
             peers_sgrt_single.local_call, peers_sgrt_single.trs_call, peers_sgrt_batch.local_call,
             peers_sgrt_batch.trs_call);
 
@@ -161,20 +167,21 @@ void bench_report_peers_print(FILE *out, const bench_results *res)
     }
     fprintf(out,
             "  P1: tree frames against flat; P2: skeletons against fused; P3: 1%% frames against\n"
-            "  flat; P4: per write, the single calls' writes / the batch call's (writes only; on\n"
-            "  all and trs100 the batch writer computes the worlds too, SGRT_WRITER_WORLDS_NOW,\n"
-            "  which the single calls leave to the update).\n");
+            "  flat; P4: per write, the single calls' writes / the batch path's (writes only; on\n"
+            "  all, the game's copy into the scene's storage and the commits).\n");
     if (res->quick)
         fprintf(out, "  quick run: tree-64K and skel-1000x64 only.\n");
+    if (res->verdict)
+        fprintf(out, "  verdict run: the warm cells of its scenes only (--full measures every cell).\n");
     bool skel = false;
     for (int i = 0; i < res->peer_count; i++)
         skel |= !isnan(res->peers[i].fused);
     fprintf(out,
             "peers verify: largest relative difference from the double-precision reference\n"
-            "  (after every cell): single %.2g, batch %.2g, flat %.2g, fused %s%.2g\n",
+            "  (after every cell): single %.2g, batch %.2g, flat %.2g, fused %s%.2g, naive %.2g\n",
             res->peer_err[BENCH_PEER_SINGLE], res->peer_err[BENCH_PEER_BATCH],
             res->peer_err[BENCH_PEER_FLAT], skel ? "" : "(no skeleton) ",
-            skel ? res->peer_err[BENCH_PEER_FUSED] : 0.0);
+            skel ? res->peer_err[BENCH_PEER_FUSED] : 0.0, res->peer_err[BENCH_PEER_NAIVE]);
 }
 
 static void csv_num(FILE *f, double v)
@@ -188,17 +195,19 @@ static void csv_num(FILE *f, double v)
 void bench_report_peers_csv(FILE *f, const bench_results *res)
 {
     fprintf(f, "\n\nscene,frame,cache,nodes,moved,recomputed,reps,sgrt_single,sgrt_single_set,"
-               "sgrt_batch,sgrt_batch_set,flat,flat_set,fused,copy,sgrt_per_flat,sgrt_per_fused\n");
+               "sgrt_batch,sgrt_batch_set,flat,flat_set,fused,copy,sgrt_per_flat,sgrt_per_fused,"
+               "naive,naive_set,sgrt_per_naive,sgrt_batch_path\n");
     for (int i = 0; i < res->peer_count; i++) {
         const bench_peer_row *r = &res->peers[i];
         fprintf(f, "%s,%s,%s,%u,%u,%u,%d", r->scene, r->frame, cache_name(r), r->nodes, r->moved,
                 r->recomputed, r->frames);
         const double v[] = {r->single, r->single_set, r->batch,  r->batch_set,
                             r->flat,   r->flat_set,   r->fused,  r->copy,
-                            sgrt_frame(r) / r->flat,  sgrt_frame(r) / r->fused};
+                            sgrt_frame(r) / r->flat,  sgrt_frame(r) / r->fused,
+                            r->naive,  r->naive_set,  sgrt_frame(r) / r->naive};
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
             csv_num(f, v[k]);
-        fprintf(f, "\n");
+        fprintf(f, ",%s\n", r->sgrt_path);
     }
     peer_target tg[MAX_PEER_TARGETS];
     const int nt = build_peer_targets(res, tg);

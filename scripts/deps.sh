@@ -4,7 +4,9 @@
 # with sudo available). Extra package groups: "ports", "hostile", "gl", "assimp",
 # "plot".
 set -euo pipefail
-pkgs=(meson ninja-build gcc pkg-config libsimde-dev python3 cmake)
+# libcglm-dev: the benchmark's flat peer multiplies with cglm's glm_mat4_mul
+# when it is there, the strongest flat array to measure sgrt against.
+pkgs=(meson ninja-build gcc pkg-config libsimde-dev python3 cmake libcglm-dev)
 for group in "$@"; do
   case "$group" in
     ports)   pkgs+=(clang g++ qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf
