@@ -274,7 +274,7 @@ static bool cull_measure(uint32_t n, int rounds, evictor *ev, cull_row *row)
     naive_object **objs = malloc((size_t)n * sizeof *objs);
     const naive_object **vis = malloc((size_t)n * sizeof *vis);
     sgrt_node *h = malloc((size_t)n * sizeof *h);
-    sgrt_nodeset *set = NULL;
+    sgrt_nodeset set = SGRT_NULL_NODESET;
     bool ok = objs && vis && h && sgrt_nodeset_create(s, &set) == SGRT_OK;
     for (uint32_t i = 0; ok && i < n; i++) {
         float m[16];
@@ -314,14 +314,14 @@ static bool cull_measure(uint32_t n, int rounds, evictor *ev, cull_row *row)
     for (int round = -1; ok && round < rounds; round++) {
         evict(ev);
         double t0 = now_ns();
-        BENCH_OK(sgrt_scene_cull(s, planes[0], 6, NULL, set, &st));
+        BENCH_OK(sgrt_scene_cull(s, planes[0], 6, SGRT_NULL_NODESET, set, &st));
         const double c_cold = now_ns() - t0;
         evict(ev);
         t0 = now_ns();
         sink += read_once(&a);
         const double r_cold = now_ns() - t0;
         t0 = now_ns();
-        BENCH_OK(sgrt_scene_cull(s, planes[0], 6, NULL, set, &st));
+        BENCH_OK(sgrt_scene_cull(s, planes[0], 6, SGRT_NULL_NODESET, set, &st));
         const double c_warm = now_ns() - t0;
         t0 = now_ns();
         sink += read_once(&a);
@@ -437,7 +437,7 @@ static bool city_measure(int rounds, city_row *row)
     sgrt_scene *s[2];
     const sgrt_scene_desc d[2] = {{.flags = SGRT_SCENE_BOUNDS},
                                   {.flags = SGRT_SCENE_SUBTREE_BOUNDS}};
-    sgrt_nodeset *set[2] = {NULL, NULL};
+    sgrt_nodeset set[2] = {SGRT_NULL_NODESET, SGRT_NULL_NODESET};
     bool ok = true;
     for (int k = 0; k < 2; k++) {
         brng r = {0xC17u};
@@ -456,10 +456,10 @@ static bool city_measure(int rounds, city_row *row)
     double ft[MAX_ROUNDS], tt[MAX_ROUNDS];
     for (int round = -1; ok && round < rounds; round++) {
         double t0 = now_ns();
-        BENCH_OK(sgrt_scene_cull(s[0], planes[0], 6, NULL, set[0], &row->flat));
+        BENCH_OK(sgrt_scene_cull(s[0], planes[0], 6, SGRT_NULL_NODESET, set[0], &row->flat));
         const double f = now_ns() - t0;
         t0 = now_ns();
-        BENCH_OK(sgrt_scene_cull(s[1], planes[0], 6, NULL, set[1], &row->tree));
+        BENCH_OK(sgrt_scene_cull(s[1], planes[0], 6, SGRT_NULL_NODESET, set[1], &row->tree));
         const double t = now_ns() - t0;
         if (round >= 0) {
             ft[round] = f / row->nodes;

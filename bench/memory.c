@@ -97,9 +97,9 @@ bool bench_memory_print(FILE *out, uint32_t n)
         for (uint32_t x = 0; ok && (sh->flags & BOUNDS_FLAGS) && x < n; x++)
             ok = sgrt_node_set_bounds(s, h[x], center, half) == SGRT_OK;
         if (ok && sh->handoff) {
-            sgrt_tracker *t;
-            sgrt_nodeset *set;
-            sgrt_writer *w;
+            sgrt_tracker t;
+            sgrt_nodeset set;
+            sgrt_writer w;
             ok = sgrt_tracker_create(s, &t) == SGRT_OK && sgrt_nodeset_create(s, &set) == SGRT_OK &&
                  sgrt_writer_create(s, n, h, 0, &w) == SGRT_OK;
         }

@@ -557,7 +557,7 @@ typedef struct upload_stats {
  * the world array to the GPU. A slot's colour and size change only when
  * another node comes to it, so they are re-sent only where the node differs
  * from the one the GPU has (holder[]). */
-static upload_stats upload_changes(gpu *g, sgrt_scene *s, sgrt_tracker *t, uint64_t **holder,
+static upload_stats upload_changes(gpu *g, sgrt_scene *s, sgrt_tracker t, uint64_t **holder,
                                    uint32_t *holder_cap, slot_attr *staging)
 {
     upload_stats st = {0, 0, 0};
@@ -632,7 +632,7 @@ static void gpu_draw(gpu *g, const camera *cam, uint32_t slot_count)
  * node set, the instance attributes pointed at the run's first slot (GLES
  * 3.0 has no base instance). Returns the draw calls made. */
 static uint32_t gpu_draw_visible(gpu *g, const camera *cam, const sgrt_scene *s,
-                                 const sgrt_nodeset *visible)
+                                 sgrt_nodeset visible)
 {
     gpu_begin(g, cam);
     uint32_t words, draws = 0;
@@ -938,7 +938,7 @@ static void check_image(const fleet *f, const camera *cam, const unsigned char *
  * box lies inside every plane by a clear margin somewhere must have been
  * kept. Returns how many the plain test finds in view. */
 static uint32_t check_cull(const sgrt_scene *s, const float planes[6][4],
-                           const sgrt_nodeset *visible)
+                           sgrt_nodeset visible)
 {
     uint32_t count, in_view = 0, kept = 0;
     sgrt_scene_world_array(s, &count);
@@ -1081,8 +1081,8 @@ int main(int argc, char **argv)
         return 1;
     build_fleet(&f, nships);
     sgrt_scene *s = f.s;
-    sgrt_tracker *tracker;
-    sgrt_nodeset *visible;
+    sgrt_tracker tracker;
+    sgrt_nodeset visible;
     if (sgrt_tracker_create(s, &tracker) != SGRT_OK || sgrt_nodeset_create(s, &visible) != SGRT_OK)
         return 1;
 
@@ -1122,7 +1122,7 @@ int main(int argc, char **argv)
         staging = realloc(staging, (size_t)(slot_count + 1) * sizeof *staging);
         const upload_stats st = upload_changes(&g, s, tracker, &holder, &holder_cap, staging);
         sgrt_cull_stats cs;
-        if (sgrt_scene_cull(s, planes[0], 6, NULL, visible, &cs) != SGRT_OK)
+        if (sgrt_scene_cull(s, planes[0], 6, SGRT_NULL_NODESET, visible, &cs) != SGRT_OK)
             return 1;
         const uint32_t draws = gpu_draw_visible(&g, &cam, s, visible);
         const size_t up = st.world_bytes + st.attr_bytes;

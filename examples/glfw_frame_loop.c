@@ -103,7 +103,7 @@ typedef struct orrery {
 
 typedef struct sky {
     sgrt_scene *s;
-    sgrt_nodeset *has_mesh[MESH_COUNT];
+    sgrt_nodeset has_mesh[MESH_COUNT];
     orrery *orr;
     int n, max, cols, next_grow;
     uint64_t rng;
@@ -624,7 +624,7 @@ static void gpu_reserve_world(gpu *g, uint32_t slots, enum fault fault, frame_st
  * that changed since the last call. */
 typedef void range_fn(void *user, uint32_t first, uint32_t count);
 
-static void for_each_changed_range(sgrt_scene *s, sgrt_tracker *t, range_fn *fn, void *user)
+static void for_each_changed_range(sgrt_scene *s, sgrt_tracker t, range_fn *fn, void *user)
 {
     sgrt_range r[64];
     uint32_t got = 0;
@@ -655,7 +655,7 @@ static void upload_range(void *user, uint32_t first, uint32_t count)
 }
 
 /* The members of `set` as slots, in increasing order, into *list. */
-static uint32_t set_slots(const sgrt_scene *s, const sgrt_nodeset *set, uint32_t **list,
+static uint32_t set_slots(const sgrt_scene *s, sgrt_nodeset set, uint32_t **list,
                           uint32_t *cap)
 {
     uint32_t nwords = 0, n = 0;
@@ -1098,7 +1098,7 @@ int main(int argc, char **argv)
             return 1;
     for (int i = 0; i < norreries; i++)
         add_orrery(&k);
-    sgrt_tracker *tracker;
+    sgrt_tracker tracker;
     if (sgrt_tracker_create(k.s, &tracker) != SGRT_OK)
         return 1;
     camera cam;

@@ -63,7 +63,7 @@ static result run(uint32_t n, uint32_t moved, int trackers, int frames)
     sgrt_node *nodes = malloc(n * sizeof *nodes);
     for (uint32_t i = 0; i < n; i++)
         MUST(sgrt_node_create(s, i ? nodes[(i - 1) / 4] : SGRT_NULL_NODE, &nodes[i]));
-    sgrt_tracker *t[16];
+    sgrt_tracker t[16];
     for (int k = 0; k < trackers; k++)
         MUST(sgrt_tracker_create(s, &t[k]));
     sgrt_scene_update(s);

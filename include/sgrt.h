@@ -29,15 +29,26 @@
  *     line up). Without a counter (32-bit ARM, s390x, others) a scene
  *     created at a destroyed scene's address, from the same call site, may
  *     accept the old scene's handles: drop them with the scene.
+ *   - Objects: trackers, node sets and writers are named by handles too,
+ *     sgrt_tracker, sgrt_nodeset and sgrt_writer, each a 32-bit id passed
+ *     by value (see "Object handles", after sgrt_node): generation-checked and
+ *     scrambled per scene like node ids, with their kind in the id. Every
+ *     call that takes one resolves it through the scene's own table before
+ *     it reads anything of the object, so a destroyed object, one of
+ *     another scene, one of another kind and a zero handle are refused
+ *     (INVALID_ARG, reported with what happened), never read.
  *   - Threads: no globals, no hidden threads. Distinct scenes may be used from
  *     distinct threads freely. Functions taking `const sgrt_scene *` may run
  *     concurrently with each other on one scene, except two that touch the
- *     same tracker or node set where one of them writes it: the tracker and
- *     node set calls that take a non-const tracker or set write it
- *     (sgrt_tracker_collect its tracker; sgrt_nodeset_from_changes its
- *     destination, and its tracker when consuming; sgrt_scene_cull its
- *     result), and sgrt_scene_check reads every node set (never a
- *     tracker's pending bits). Any other call on a scene needs exclusive
+ *     same tracker or node set where one of them writes it. Of those, these
+ *     write an object: sgrt_tracker_collect (t), sgrt_nodeset_add,
+ *     sgrt_nodeset_remove and sgrt_nodeset_clear (set),
+ *     sgrt_nodeset_combine (dst), sgrt_nodeset_from_changes (dst, and t
+ *     when consuming) and sgrt_scene_cull (out); every other const call
+ *     only reads the objects it is given, sgrt_scene_check reads every
+ *     node set (never a tracker's pending bits), and no const call changes
+ *     which objects exist. Any other call on a scene (creating and
+ *     destroying objects, and every writer call, included) needs exclusive
  *     access to it.
  *   - Memory: a scene owns all of its storage. Only sgrt_scene_create,
  *     sgrt_scene_reserve, sgrt_scene_compact, sgrt_node_create (when the scene
@@ -156,13 +167,39 @@ typedef struct sgrt_node {
  *  that handle reuse keeps free (see sgrt_node). */
 #define SGRT_MAX_NODES 16776192u
 
+/* Object handles: sgrt_tracker, sgrt_nodeset and sgrt_writer (each with its
+ * calls below) are {uint32_t id}, passed by value; create writes one
+ * through its out pointer. Bits 0..15: index in the scene's object table;
+ * bits 16..17: the kind (tracker, node set, writer), so that a handle of
+ * one kind names nothing of another; bits 18..31: generation (never 0).
+ * The id 0 is never valid: a zero-initialised handle is safely invalid
+ * (SGRT_NULL_TRACKER, SGRT_NULL_NODESET, SGRT_NULL_WRITER), destroying it
+ * is a no-op (SGRT_OK), and where an object is optional (the `only` of
+ * sgrt_scene_cull, the `b` of sgrt_nodeset_from_changes) zero means none. Index and kind are scrambled per scene like node ids (see
+ * Handles above), so a handle of another scene is refused unless its index
+ * and its 14-bit generation happen to line up, about 1 chance in 16,000.
+ * A destroyed object's handle is refused until its index has been reused
+ * 16,383 times; indices are reused first-in first-out and only while more
+ * than 256 are free, so that takes at least 16,383 x 257 = 4,210,431
+ * destructions of objects of that scene (counting the one that freed it).
+ * Resolving a handle reads one entry of the scene's table (a few ns;
+ * docs/design.md has the figures); sgrt_scene_destroy frees the objects
+ * still alive, and every handle of the scene becomes meaningless. */
+
+/** Most trackers, node sets and writers alive at once in one scene: the
+ *  2^16 table indices less the 256 that reuse keeps free. A create past it
+ *  returns SGRT_ERR_CAPACITY. */
+#define SGRT_MAX_OBJECTS 65280u
+
 typedef enum sgrt_result {
     SGRT_OK = 0,
-    SGRT_ERR_INVALID_ARG = -1,  /**< NULL pointer, bad option, non-finite input */
+    SGRT_ERR_INVALID_ARG = -1,  /**< NULL pointer, bad option, non-finite input, a tracker,
+                                     node set or writer handle that is zero, destroyed, of
+                                     another scene or of another kind */
     SGRT_ERR_STALE_HANDLE = -2, /**< zero, destroyed, out of range, or from another scene */
     SGRT_ERR_CYCLE = -3,        /**< reparent would make a node its own ancestor */
     SGRT_ERR_NOMEM = -4,        /**< the allocator failed; nothing changed */
-    SGRT_ERR_CAPACITY = -5,     /**< max_nodes (or the slot limit) reached */
+    SGRT_ERR_CAPACITY = -5,     /**< max_nodes (or the slot limit, or SGRT_MAX_OBJECTS) reached */
     SGRT_ERR_SINGULAR = -6,     /**< keep-world reparent under a parent whose world has no inverse */
     SGRT_ERR_CORRUPT = -7,      /**< sgrt_scene_check found a broken internal invariant */
     SGRT_ERR_ALIGNMENT = -8,    /**< the allocator returned a block less aligned than asked; it
@@ -491,7 +528,9 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t c
  *  to another slot or destroyed one (sgrt_node_destroy, a relocating
  *  sgrt_node_set_parent, sgrt_scene_compact, hole reclamation). Owned by
  *  the scene it was created on; sgrt_scene_destroy frees the writers still
- *  alive.
+ *  alive. A handle (see "Object handles"): a destroyed writer, one of
+ *  another scene or of another kind, or a zero handle is refused by every
+ *  call below (INVALID_ARG, "w is not a live writer of s: ...").
  *    Which write to use (docs/design.md, "The write path", has the
  *  figures): matrices that the game computes anyway, written in place
  *  (begin, write, commit: one copy, the floor); TRS data through
@@ -499,24 +538,35 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t c
  *  registers); a set of nodes that changes every frame through
  *  sgrt_nodes_set_local / sgrt_nodes_set_trs; a node now and then through
  *  the single calls. */
-typedef struct sgrt_writer sgrt_writer;
+typedef struct sgrt_writer {
+    uint32_t id;
+} sgrt_writer;
+
+/** The zero handle: names no writer. */
+#ifdef __cplusplus
+#define SGRT_NULL_WRITER (sgrt_writer{0})
+#else
+#define SGRT_NULL_WRITER ((sgrt_writer){0})
+#endif
 
 /** Create a writer for nodes[0 .. count-1] (count > 0), in the order the
  *  system's data comes in; a node may appear more than once (its last
  *  entry wins, as in sgrt_nodes_set_local). Entries that follow each other
  *  in slot order write fastest. `flags` must be 0 (no writer options are
- *  defined in this version). Memory: 8 bytes per entry and a bit.
- *  Allocates. Errors: INVALID_ARG (s, nodes or out NULL, count 0, flags not
- *  0), STALE_HANDLE (a node is not live), NOMEM. */
+ *  defined in this version). *out receives its handle. Memory: 8 bytes per
+ *  entry and a bit. Allocates. Errors: INVALID_ARG
+ *  (s, nodes or out NULL, count 0, flags not 0), STALE_HANDLE (a node is not
+ *  live), CAPACITY (SGRT_MAX_OBJECTS objects alive), NOMEM. On error *out
+ *  is left untouched. */
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
-                                        uint32_t flags, sgrt_writer **out);
+                                        uint32_t flags, sgrt_writer *out);
 
-/** Destroy a writer of `s`. NULL w is a no-op (SGRT_OK). w is looked up
- *  among the scene's writers by address before it is read: a writer of
- *  another scene, or one destroyed already, is refused and nothing is
- *  freed. O(writers); never allocates. Errors: INVALID_ARG (s NULL, w not a
- *  live writer of s). */
-SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writer *w);
+/** Destroy a writer of `s`. A zero w is a no-op (SGRT_OK). w is resolved
+ *  through the scene's object table before anything is read: a writer of
+ *  another scene, one destroyed already, or a tracker or node set handle
+ *  is refused and nothing is freed. O(writers); never allocates. Errors: INVALID_ARG (s NULL, w not a live
+ *  writer of s). */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writer w);
 
 /** Set the locals of all the writer's entries, as sgrt_nodes_set_local with
  *  the writer's nodes: `local` holds one matrix per entry, 16 floats each,
@@ -526,10 +576,10 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writ
  *  (each local compared and stored where it differs, 64 bytes), no handle
  *  resolution (after a slot move: one, O(count)), marks a word at a time
  *  within runs of consecutive slots; never allocates. Errors: INVALID_ARG
- *  (s, w or local NULL, w of another scene; *out_bad untouched),
+ *  (s or local NULL, w not a live writer of s; *out_bad untouched),
  *  INVALID_ARG (a non-finite matrix), STALE_HANDLE (an entry's node was
  *  destroyed). */
-SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_set_local(sgrt_scene *s, sgrt_writer *w, const float *local,
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_set_local(sgrt_scene *s, sgrt_writer w, const float *local,
                                            uint32_t *out_bad);
 
 /** The same from packed TRS arrays, as sgrt_nodes_set_trs: each local
@@ -539,7 +589,7 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_set_local(sgrt_scene *s, sgrt_wr
  *  checked), then one writing pass that converts at the kernel's width and
  *  compares and stores from registers (AVX-512: 16 entries, one register
  *  per matrix); never allocates. Same errors. */
-SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writer *w, const float *t,
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writer w, const float *t,
                                          const float *q, const float *scale, uint32_t *out_bad);
 
 /** Write in place: *out_locals receives the scene's local matrices (16
@@ -549,14 +599,15 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writ
  *  moved there, then tell the scene with sgrt_writer_commit; both pointers
  *  stay valid until a call that may allocate or move nodes
  *  (sgrt_node_create, sgrt_node_destroy, sgrt_node_set_parent,
- *  sgrt_scene_reserve, sgrt_scene_compact) or sgrt_scene_destroy. A local
- *  written there and not committed yet is what sgrt_node_local returns,
- *  but nothing knows it moved: the update does not recompute it, and
- *  sgrt_node_world_now still returns the stored world while the node and
- *  its ancestors are clean. O(1) (after a slot move: O(count) once); never
- *  allocates. Errors: INVALID_ARG (NULL argument, w of another scene),
- *  STALE_HANDLE (an entry's node was destroyed: recreate the writer). */
-SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer *w, float **out_locals,
+ *  sgrt_scene_reserve, sgrt_scene_compact), the writer's destroy or
+ *  sgrt_scene_destroy. A local written there and not committed yet is
+ *  what sgrt_node_local returns, but nothing knows it moved: the update
+ *  does not recompute it, and sgrt_node_world_now still returns the stored
+ *  world while the node and its ancestors are clean. O(1) (after a slot
+ *  move: O(count) once); never allocates. Errors: INVALID_ARG (NULL argument, w not a
+ *  live writer of s), STALE_HANDLE (an entry's node was destroyed:
+ *  recreate the writer). */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer w, float **out_locals,
                                        const uint32_t **out_slots);
 
 /** Tell the scene that entries [first, first + count) of the writer were
@@ -570,12 +621,12 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer
  *  sgrt_scene_nonfinite_locals counts them. Call it once per frame for
  *  everything or per chunk, as suits the writing loop. Cost O(count / 32
  *  + runs): a dirty word at a time within runs of consecutive slots;
- *  never allocates. Errors: INVALID_ARG (s or w NULL, w of another scene,
+ *  never allocates. Errors: INVALID_ARG (s NULL, w not a live writer of s,
  *  first + count past the writer's entries; nothing marked), STALE_HANDLE
  *  (nodes moved to other slots or were destroyed since sgrt_writer_begin:
  *  the writes went to the slots of then, and may have landed on other
  *  nodes; nothing is marked). */
-SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer *w, uint32_t first,
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer w, uint32_t first,
                                         uint32_t count);
 
 /** Copy the local matrix to out. O(1). Errors: INVALID_ARG, STALE_HANDLE. */
@@ -634,17 +685,17 @@ SGRT_API uint32_t sgrt_scene_nonfinite_locals(const sgrt_scene *s, sgrt_node *ou
  *  task after run returns); an index called again after its first call
  *  returned (the repeat does nothing); an index outside [0, count)
  *  (ignored); and any call into the scene while run is in progress, from a
- *  task or another thread, through a function that takes a handle, creates,
- *  updates, compacts, reserves, checks, dumps, collects, or creates,
- *  destroys or combines trackers and node sets: refused with
- *  SGRT_ERR_EXECUTOR (0 for the updates), changing nothing.
+ *  task or another thread, through a function that takes a node, tracker,
+ *  node set or writer handle, creates, updates, compacts, reserves, checks,
+ *  dumps or collects: refused with SGRT_ERR_EXECUTOR (0, false, NULL or
+ *  SGRT_NULL_NODE for the calls that answer with a value), changing
+ *  nothing.
  *
  *  Not detected: an index run twice at the same time on two threads; a run
  *  that returns while tasks still run (or calls fn after returning); reads
  *  that take no handle (sgrt_scene_world_array, sgrt_scene_node_count,
- *  sgrt_nodeset_count / _has / _next / _words, sgrt_scene_slot_node) while
- *  run is in progress; sgrt_node_alive reads false then. Each costs a data
- *  race: the executor must not do them. */
+ *  sgrt_scene_slot_node) while run is in progress; sgrt_node_alive reads
+ *  false then. Each costs a data race: the executor must not do them. */
 typedef struct sgrt_executor {
     void (*run)(void *user, uint32_t count, void (*fn)(void *ctx, uint32_t i), void *ctx);
     void *user;
@@ -778,32 +829,44 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_user(const sgrt_scene *s, sgrt_nod
  *  network replicator), the set of slots whose content changed since that
  *  consumer last collected. Any number of trackers may watch one scene; each
  *  sees every change exactly once, whatever the others collect. Owned by the
- *  scene it was created on. */
-typedef struct sgrt_tracker sgrt_tracker;
+ *  scene it was created on; a handle (see "Object handles"): every call
+ *  below refuses a destroyed tracker, one of another scene or of another
+ *  kind, and a zero handle (INVALID_ARG, "t is not a live tracker of s:
+ *  ..."), and never reads it. */
+typedef struct sgrt_tracker {
+    uint32_t id;
+} sgrt_tracker;
+
+/** The zero handle: names no tracker. */
+#ifdef __cplusplus
+#define SGRT_NULL_TRACKER (sgrt_tracker{0})
+#else
+#define SGRT_NULL_TRACKER ((sgrt_tracker){0})
+#endif
 
 /** A run of slots [first, first + count). */
 typedef struct sgrt_range {
     uint32_t first, count;
 } sgrt_range;
 
-/** Create a tracker on `s`. It starts with every slot below the slot count
- *  pending, so its first collect covers the whole world array.
- *  Cost added to the scene: one word OR per tracker for each 32-slot word
- *  that sgrt_scene_update recomputes or that a create, destroy or move
- *  touches; capacity/8 bytes per tracker, grown with the scene (a failed
- *  growth fails the call that needed it with NOMEM).
- *  Allocates. Errors: INVALID_ARG (s or out NULL), NOMEM. */
-SGRT_NODISCARD SGRT_API sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out);
+/** Create a tracker on `s`; *out receives its handle. It starts with every
+ *  slot below the slot count pending, so its first collect covers the
+ *  whole world array. Cost added to the scene: one word OR per tracker for
+ *  each 32-slot word that sgrt_scene_update recomputes or that a create,
+ *  destroy or move touches; capacity/8 bytes per tracker, grown with the
+ *  scene (a failed growth fails the call that needed it with NOMEM).
+ *  Allocates. Errors: INVALID_ARG (s or out NULL), CAPACITY
+ *  (SGRT_MAX_OBJECTS objects alive), NOMEM; *out untouched. */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker *out);
 
-/** Destroy a tracker of `s`. NULL t is a no-op (SGRT_OK).
- *  sgrt_scene_destroy frees the trackers still alive; their pointers then
- *  dangle. t is looked up among the scene's objects by address and never
- *  read before it is found there, so a tracker of another scene, a node
- *  set, and a tracker destroyed already are refused and nothing is freed
- *  (unless a later create reused that address: it is then that tracker).
- *  O(trackers + node sets); never allocates. Errors: INVALID_ARG (s NULL;
- *  t not a live tracker of s). */
-SGRT_NODISCARD SGRT_API sgrt_result sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t);
+/** Destroy a tracker of `s`. A zero t is a no-op (SGRT_OK).
+ *  sgrt_scene_destroy frees the trackers still alive. t is resolved
+ *  through the scene's object table and never read before: a tracker of
+ *  another scene, a node set or writer handle, and a tracker destroyed
+ *  already (until its index's generation wraps, see "Object handles") are
+ *  refused and nothing is freed. O(trackers); never allocates. Errors:
+ *  INVALID_ARG (s NULL; t not a live tracker of s). */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker t);
 
 /** Write the tracker's pending slots to `out` as ranges in increasing slot
  *  order, merging two runs when at most `merge_gap` unchanged slots lie
@@ -819,7 +882,8 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_tracker_destroy(sgrt_scene *s, sgrt_tra
  *      uint32_t n;
  *      bool more;
  *      do {
- *          sgrt_tracker_collect(s, t, r, 64, gap, &n, &more);
+ *          if (sgrt_tracker_collect(s, t, r, 64, gap, &n, &more) != SGRT_OK)
+ *              break;
  *          for (uint32_t i = 0; i < n; i++) upload(r[i]);
  *      } while (more);
  *
@@ -831,19 +895,32 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_tracker_destroy(sgrt_scene *s, sgrt_tra
  *  Cost O(pending words + capacity/1024); never allocates. It writes only
  *  t: collects on distinct trackers of one scene may run concurrently with
  *  each other and with the other functions taking a const scene (see
- *  Threads above). Errors: INVALID_ARG (s NULL; t NULL, of another scene or
- *  a node set; out_count or out_more NULL; out NULL with max_ranges > 0).
- *  A refused call writes 0 and false to the outputs it was given and
- *  forgets nothing: a tracker of another scene is an error, never "nothing
- *  changed". */
-SGRT_NODISCARD SGRT_API sgrt_result sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
+ *  Threads above). Errors: INVALID_ARG (s NULL; t not a live tracker of s:
+ *  zero, destroyed, of another scene or of another kind; out_count or
+ *  out_more NULL; out NULL with max_ranges > 0). A refused call writes 0
+ *  and false to the outputs it was given and forgets nothing: a tracker
+ *  that is not alive is an error, never "nothing changed". */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker t, sgrt_range *out,
                                           uint32_t max_ranges, uint32_t merge_gap,
                                           uint32_t *out_count, bool *out_more);
 
 /** A set of nodes as a bitfield over slots, 32 to a word (e.g. "visible",
  *  "casts shadow"). Membership follows a node when its slot changes; a
- *  destroyed node leaves every set. Owned by the scene it was created on. */
-typedef struct sgrt_nodeset sgrt_nodeset;
+ *  destroyed node leaves every set. Owned by the scene it was created on; a
+ *  handle (see "Object handles"): every call below refuses a destroyed
+ *  set, one of another scene or of another kind, and a zero handle where a
+ *  set is required (INVALID_ARG, "set is not a live node set of s: ..."),
+ *  and never reads it. */
+typedef struct sgrt_nodeset {
+    uint32_t id;
+} sgrt_nodeset;
+
+/** The zero handle: names no node set. */
+#ifdef __cplusplus
+#define SGRT_NULL_NODESET (sgrt_nodeset{0})
+#else
+#define SGRT_NULL_NODESET ((sgrt_nodeset){0})
+#endif
 
 /** How sgrt_nodeset_combine and sgrt_nodeset_from_changes join two sets. */
 typedef enum sgrt_set_op {
@@ -852,50 +929,54 @@ typedef enum sgrt_set_op {
     SGRT_SET_AND_NOT = 2 /**< in the first and not in the second */
 } sgrt_set_op;
 
-/** Create an empty node set on `s`. Memory: capacity/4 bytes, grown with the
- *  scene. Allocates. Errors: INVALID_ARG (s or out NULL), NOMEM. */
-SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset **out);
+/** Create an empty node set on `s`; *out receives its handle. Memory:
+ *  capacity/4 bytes, grown with the scene. Allocates. Errors: INVALID_ARG
+ *  (s or out NULL), CAPACITY (SGRT_MAX_OBJECTS objects alive), NOMEM;
+ *  *out untouched. */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset *out);
 
-/** Destroy a node set of `s`. NULL set is a no-op (SGRT_OK).
+/** Destroy a node set of `s`. A zero set is a no-op (SGRT_OK).
  *  sgrt_scene_destroy frees the sets still alive. As for
- *  sgrt_tracker_destroy, set is looked up by address first: a set of
- *  another scene, a tracker, or a set destroyed already is refused and
- *  nothing is freed. O(trackers + node sets); never allocates.
+ *  sgrt_tracker_destroy, set is resolved through the object table first:
+ *  a set of another scene, a tracker or writer handle, or a set destroyed
+ *  already is refused and nothing is freed. O(node sets); never allocates.
  *  Errors: INVALID_ARG (s NULL; set not a live node set of s). */
-SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset *set);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset set);
 
-/** Add or remove a node. O(1), never allocates. Errors: INVALID_ARG (NULL,
- *  or a set of another scene), STALE_HANDLE. */
-SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_add(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node);
-SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_remove(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node);
+/** Add or remove a node. O(1), never allocates; writes set (see Threads).
+ *  Errors: INVALID_ARG (s NULL, set not a live node set of s),
+ *  STALE_HANDLE. */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_add(const sgrt_scene *s, sgrt_nodeset set, sgrt_node node);
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_remove(const sgrt_scene *s, sgrt_nodeset set, sgrt_node node);
 
-/** True when `node` is a live member of `set`; false for bad arguments. O(1). */
-SGRT_API bool sgrt_nodeset_has(const sgrt_scene *s, const sgrt_nodeset *set, sgrt_node node);
+/** True when `node` is a live member of `set`; false for bad arguments
+ *  (a set that is not alive is reported through the log). O(1). */
+SGRT_API bool sgrt_nodeset_has(const sgrt_scene *s, sgrt_nodeset set, sgrt_node node);
 
-/** Remove every node. O(capacity/32). Errors: INVALID_ARG. */
-SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_clear(const sgrt_scene *s, sgrt_nodeset *set);
+/** Remove every node. O(capacity/32); writes set. Errors: INVALID_ARG. */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_clear(const sgrt_scene *s, sgrt_nodeset set);
 
 /** Number of members (0 for bad arguments). O(capacity/32). */
-SGRT_API uint32_t sgrt_nodeset_count(const sgrt_scene *s, const sgrt_nodeset *set);
+SGRT_API uint32_t sgrt_nodeset_count(const sgrt_scene *s, sgrt_nodeset set);
 
 /** dst = a OP b in one pass over the words. dst may be a or b.
- *  O(capacity/32); never allocates. Errors: INVALID_ARG (NULL, bad op, a
- *  set of another scene). */
-SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_combine(const sgrt_scene *s, sgrt_nodeset *dst,
-                                          const sgrt_nodeset *a, sgrt_set_op op,
-                                          const sgrt_nodeset *b);
+ *  O(capacity/32); never allocates; writes dst. Errors: INVALID_ARG (s
+ *  NULL, bad op, a set that is not a live node set of s). */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_combine(const sgrt_scene *s, sgrt_nodeset dst,
+                                          sgrt_nodeset a, sgrt_set_op op, sgrt_nodeset b);
 
 /** dst = (the live nodes in t's pending slots) OP b, in one pass over the
  *  words: with SGRT_SET_AND and b = "visible", the visible nodes that changed.
- *  b NULL means the pending live nodes alone (op is then ignored). dst may be
- *  b. With `consume` true, t forgets the pending slots whose nodes ended up
- *  in dst (a later collect will not report them), and keeps the others, e.g.
- *  the changed nodes that are not visible yet.
- *  O(capacity/32); never allocates. Errors: INVALID_ARG (NULL s, dst or t,
- *  bad op, an object of another scene). */
-SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_from_changes(const sgrt_scene *s, sgrt_nodeset *dst,
-                                               sgrt_tracker *t, sgrt_set_op op,
-                                               const sgrt_nodeset *b, bool consume);
+ *  A zero b means the pending live nodes alone (op is then ignored). dst may
+ *  be b. With `consume` true, t forgets the pending slots whose nodes ended
+ *  up in dst (a later collect will not report them), and keeps the others,
+ *  e.g. the changed nodes that are not visible yet.
+ *  O(capacity/32); never allocates; writes dst, and t when consuming.
+ *  Errors: INVALID_ARG (s NULL, bad op, dst or a non-zero b not a live node
+ *  set of s, t not a live tracker of s). */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_from_changes(const sgrt_scene *s, sgrt_nodeset dst,
+                                               sgrt_tracker t, sgrt_set_op op,
+                                               sgrt_nodeset b, bool consume);
 
 /** Iterate: the member with the lowest slot >= *cursor, SGRT_NULL_NODE when
  *  there is none; *cursor moves past it. Start with *cursor = 0. Skips 32
@@ -903,14 +984,13 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodeset_from_changes(const sgrt_scene *
  *  Adding or removing members during the walk is fine; after creating,
  *  destroying or moving nodes the walk may skip or repeat members. Returns
  *  SGRT_NULL_NODE for bad arguments. */
-SGRT_API sgrt_node sgrt_nodeset_next(const sgrt_scene *s, const sgrt_nodeset *set,
-                                     uint32_t *cursor);
+SGRT_API sgrt_node sgrt_nodeset_next(const sgrt_scene *s, sgrt_nodeset set, uint32_t *cursor);
 
 /** The set's words for a loop of one's own: bit (i % 32) of word (i / 32) is
  *  slot i; *out_word_count (optional) words cover every slot in use, and bits
  *  past the slot count are 0. Owned by the set; valid until the next call
  *  that may allocate (as for sgrt_scene_world_array). NULL for bad arguments. */
-SGRT_API const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, const sgrt_nodeset *set,
+SGRT_API const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, sgrt_nodeset set,
                                             uint32_t *out_word_count);
 
 /* ------------------------------------------------------------------------- */
@@ -1033,8 +1113,8 @@ typedef struct sgrt_cull_stats {
 } sgrt_cull_stats;
 
 /** Frustum culling into a node set: out becomes the set of live nodes that
- *  had a world box at the last update, are members of `only` (NULL: every
- *  node) and are not culled by the plane_count (1 to 8) planes (conventions
+ *  had a world box at the last update, are members of `only` (a zero
+ *  handle: every node) and are not culled by the plane_count (1 to 8) planes (conventions
  *  above). out may be `only`. Boxes are tested several at a time on the
  *  scene's kernel (4, 8 or 16 lanes), 32 slots per alive word, skipping
  *  words with no candidate; every kernel level gives the same set. In a
@@ -1049,12 +1129,13 @@ typedef struct sgrt_cull_stats {
  *  box until the next update. *out_stats (optional) receives counts.
  *  Cost O(slot count / 32 + boxes tested x planes); never allocates; writes
  *  only out (see Threads).
- *  Errors: INVALID_ARG (s, planes or out NULL; plane_count 0 or above 8; a
- *  plane with a value NaN or infinite; a set of another scene; a scene
- *  without SGRT_SCENE_BOUNDS), each leaving out unchanged. */
+ *  Errors: INVALID_ARG (s or planes NULL; plane_count 0 or above 8; a
+ *  plane with a value NaN or infinite; out, or a non-zero only, not a live
+ *  node set of s; a scene without SGRT_SCENE_BOUNDS), each leaving out
+ *  unchanged. */
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_cull(const sgrt_scene *s, const float *planes,
-                                     uint32_t plane_count, const sgrt_nodeset *only,
-                                     sgrt_nodeset *out, sgrt_cull_stats *out_stats);
+                                     uint32_t plane_count, sgrt_nodeset only, sgrt_nodeset out,
+                                     sgrt_cull_stats *out_stats);
 
 /* ------------------------------------------------------------------------- */
 /* Queries and diagnostics                                                   */
@@ -1062,7 +1143,8 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_cull(const sgrt_scene *s, const f
 
 /** Verify every internal invariant (slot order, link symmetry, dirty closure,
  *  bitfield padding and summaries, handle table, counts, previous worlds
- *  where kept, node sets, which trackers and node sets the scene holds)
+ *  where kept, node sets, the object table and the trackers, node sets and
+ *  writers it names)
  *  except the trackers' pending bits, which collects may be writing
  *  meanwhile: sgrt_tracker_check verifies those. O(capacity).
  *  Returns SGRT_OK or SGRT_ERR_CORRUPT; *out_what (optional) receives a static
@@ -1073,8 +1155,8 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_check(const sgrt_scene *s, const 
  *  summary is exact (bit w set iff word w of its pending bits is non-zero).
  *  Must not overlap a collect of that same tracker. O(capacity/32).
  *  Returns SGRT_OK or SGRT_ERR_CORRUPT (*out_what as for sgrt_scene_check);
- *  INVALID_ARG for NULL s or t, or a tracker of another scene. */
-SGRT_NODISCARD SGRT_API sgrt_result sgrt_tracker_check(const sgrt_scene *s, const sgrt_tracker *t,
+ *  INVALID_ARG for NULL s, or t not a live tracker of s. */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_tracker_check(const sgrt_scene *s, sgrt_tracker t,
                                         const char **out_what);
 
 /** What sgrt_scene_dump writes. */

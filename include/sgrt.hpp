@@ -3,9 +3,13 @@
  * sgrt.hpp — a header-only C++17 layer over sgrt.h.
  *
  * What it adds to the C API, and nothing more:
- *   - owning, move-only types: sgrt::scene, sgrt::tracker, sgrt::nodeset,
- *     sgrt::writer (RAII; a moved-from object is empty, get() == nullptr);
- *   - == and != on sgrt_node, and std::hash<sgrt_node>;
+ *   - owning, move-only types: sgrt::scene (over an sgrt_scene *), and
+ *     sgrt::tracker, sgrt::nodeset, sgrt::writer (each over its C handle,
+ *     sgrt_tracker, sgrt_nodeset, sgrt_writer); RAII; a moved-from object is
+ *     empty (scene: get() == nullptr; the others: get().id == 0, the zero
+ *     handle, which every C call refuses);
+ *   - == and != on sgrt_node, sgrt_tracker, sgrt_nodeset and sgrt_writer,
+ *     and std::hash<sgrt_node>;
  *   - batch calls that take contiguous float data as it comes (std::vector
  *     of std::array<float, 16> or of a glm::mat4-like struct, a plain float
  *     array, a pointer and a count) and refuse a length that does not match
@@ -27,9 +31,9 @@
  *
  * A wrapper that outlives its scene anyway is not left dangling: each
  * wrapper is linked into its sgrt::scene (two pointers, no allocation),
- * and the scene's destructor empties the wrappers still alive (get() ==
- * nullptr; destroying them then does nothing, and calls on them are
- * refused with SGRT_ERR_INVALID_ARG, as the C calls refuse NULL). The link
+ * and the scene's destructor empties the wrappers still alive (get().id ==
+ * 0; destroying them then does nothing, and calls on them are refused
+ * with SGRT_ERR_INVALID_ARG, as the C calls refuse a NULL scene). The link
  * follows moves of the scene and of the wrappers. As in C, creating,
  * moving and destroying the wrappers of one scene need exclusive access to
  * that scene (they touch its list).
@@ -67,10 +71,17 @@
 #include <type_traits>
 #include <utility>
 
-/* sgrt_node is a C type of the global namespace: its operators live there,
- * where argument-dependent lookup finds them from any namespace. */
+/* The handles are C types of the global namespace: their operators live
+ * there, where argument-dependent lookup finds them from any namespace. */
 [[nodiscard]] constexpr bool operator==(sgrt_node a, sgrt_node b) noexcept { return a.id == b.id; }
 [[nodiscard]] constexpr bool operator!=(sgrt_node a, sgrt_node b) noexcept { return a.id != b.id; }
+#define SGRT_HPP_HANDLE_EQ(T)                                                          \
+    [[nodiscard]] constexpr bool operator==(T a, T b) noexcept { return a.id == b.id; } \
+    [[nodiscard]] constexpr bool operator!=(T a, T b) noexcept { return a.id != b.id; }
+SGRT_HPP_HANDLE_EQ(sgrt_tracker)
+SGRT_HPP_HANDLE_EQ(sgrt_nodeset)
+SGRT_HPP_HANDLE_EQ(sgrt_writer)
+#undef SGRT_HPP_HANDLE_EQ
 
 namespace std {
 template <>
@@ -273,9 +284,10 @@ class scene;
 
 namespace detail {
 
-// What trackers, node sets and writers share: their C object, and their
-// place in the scene's list of wrappers, through which the scene empties
-// the ones still alive when it goes first.
+// What trackers, node sets and writers share: their C handle's id, and
+// their place in the scene's list of wrappers, through which the scene
+// empties the ones still alive when it goes first (a C handle outlives
+// its scene harmlessly, but destroying it needs the scene).
 class scene_child {
 public:
     scene_child(const scene_child &) = delete;
@@ -286,12 +298,12 @@ protected:
     scene_child(scene_child &&o) noexcept { take(o); }
     ~scene_child() = default;
 
-    inline void attach(scene &s, void *object) noexcept;
+    inline void attach(scene &s, std::uint32_t id) noexcept;
     inline void detach() noexcept;
     inline void take(scene_child &o) noexcept;
     inline sgrt_scene *c_scene() const noexcept;
 
-    void *object_ = nullptr;
+    std::uint32_t id_ = 0;
 
 private:
     friend class sgrt::scene;
@@ -347,7 +359,7 @@ public:
             detail::scene_child *next = c->next_;
             c->owner_ = nullptr;
             c->prev_ = c->next_ = nullptr;
-            c->object_ = nullptr;
+            c->id_ = 0;
             c = next;
         }
         children_ = nullptr;
@@ -541,10 +553,10 @@ private:
     detail::scene_child *children_ = nullptr;
 };
 
-inline void detail::scene_child::attach(scene &s, void *object) noexcept
+inline void detail::scene_child::attach(scene &s, std::uint32_t id) noexcept
 {
     owner_ = &s;
-    object_ = object;
+    id_ = id;
     prev_ = nullptr;
     next_ = s.children_;
     if (next_)
@@ -562,7 +574,7 @@ inline void detail::scene_child::detach() noexcept
         next_->prev_ = prev_;
     owner_ = nullptr;
     prev_ = next_ = nullptr;
-    object_ = nullptr;
+    id_ = 0;
 }
 
 inline void detail::scene_child::take(scene_child &o) noexcept
@@ -570,7 +582,7 @@ inline void detail::scene_child::take(scene_child &o) noexcept
     owner_ = std::exchange(o.owner_, nullptr);
     prev_ = std::exchange(o.prev_, nullptr);
     next_ = std::exchange(o.next_, nullptr);
-    object_ = std::exchange(o.object_, nullptr);
+    id_ = std::exchange(o.id_, 0u);
     if (prev_)
         prev_->next_ = this;
     else if (owner_)
@@ -602,11 +614,11 @@ public:
     /** sgrt_tracker_create. On failure out is unchanged. */
     [[nodiscard]] static sgrt_result create(scene &s, tracker &out) noexcept
     {
-        sgrt_tracker *t = nullptr;
+        sgrt_tracker t = SGRT_NULL_TRACKER;
         const sgrt_result r = sgrt_tracker_create(s.get(), &t);
         if (r == SGRT_OK) {
             (void)out.destroy();
-            out.attach(s, t);
+            out.attach(s, t.id);
         }
         return r;
     }
@@ -614,15 +626,16 @@ public:
     /** sgrt_tracker_destroy; the object is empty afterwards. */
     [[nodiscard]] sgrt_result destroy() noexcept
     {
-        if (!object_)
+        if (!id_)
             return SGRT_OK;
         const sgrt_result r = sgrt_tracker_destroy(c_scene(), get());
         detach();
         return r;
     }
 
-    [[nodiscard]] sgrt_tracker *get() const noexcept { return static_cast<sgrt_tracker *>(object_); }
-    explicit operator bool() const noexcept { return object_ != nullptr; }
+    /** The C handle (zero when empty). */
+    [[nodiscard]] sgrt_tracker get() const noexcept { return sgrt_tracker{id_}; }
+    explicit operator bool() const noexcept { return id_ != 0; }
 
     /** sgrt_tracker_collect into out (at most out.size() ranges). */
     [[nodiscard]] sgrt_result collect(span<sgrt_range> out, std::uint32_t merge_gap,
@@ -658,11 +671,11 @@ public:
     /** sgrt_nodeset_create. On failure out is unchanged. */
     [[nodiscard]] static sgrt_result create(scene &s, nodeset &out) noexcept
     {
-        sgrt_nodeset *set = nullptr;
+        sgrt_nodeset set = SGRT_NULL_NODESET;
         const sgrt_result r = sgrt_nodeset_create(s.get(), &set);
         if (r == SGRT_OK) {
             (void)out.destroy();
-            out.attach(s, set);
+            out.attach(s, set.id);
         }
         return r;
     }
@@ -670,15 +683,16 @@ public:
     /** sgrt_nodeset_destroy; the object is empty afterwards. */
     [[nodiscard]] sgrt_result destroy() noexcept
     {
-        if (!object_)
+        if (!id_)
             return SGRT_OK;
         const sgrt_result r = sgrt_nodeset_destroy(c_scene(), get());
         detach();
         return r;
     }
 
-    [[nodiscard]] sgrt_nodeset *get() const noexcept { return static_cast<sgrt_nodeset *>(object_); }
-    explicit operator bool() const noexcept { return object_ != nullptr; }
+    /** The C handle (zero when empty). */
+    [[nodiscard]] sgrt_nodeset get() const noexcept { return sgrt_nodeset{id_}; }
+    explicit operator bool() const noexcept { return id_ != 0; }
 
     [[nodiscard]] sgrt_result add(sgrt_node node) noexcept
     {
@@ -706,8 +720,8 @@ public:
     [[nodiscard]] sgrt_result from_changes(tracker &t, sgrt_set_op op, const nodeset *b,
                                            bool consume) noexcept
     {
-        return sgrt_nodeset_from_changes(c_scene(), get(), t.get(), op, b ? b->get() : nullptr,
-                                         consume);
+        return sgrt_nodeset_from_changes(c_scene(), get(), t.get(), op,
+                                         b ? b->get() : SGRT_NULL_NODESET, consume);
     }
     /** The member with the lowest slot >= cursor (start at 0), then cursor
      *  moves past it; SGRT_NULL_NODE at the end. */
@@ -727,7 +741,7 @@ inline sgrt_result scene::cull(vec4_view planes, const nodeset *only, nodeset &o
     if (!detail::fits_u32(planes.size()) || !planes.holds(planes.size()))
         return SGRT_ERR_INVALID_ARG;
     return sgrt_scene_cull(s_, planes.data(), static_cast<std::uint32_t>(planes.size()),
-                           only ? only->get() : nullptr, out.get(), out_stats);
+                           only ? only->get() : SGRT_NULL_NODESET, out.get(), out_stats);
 }
 
 /** Owns an sgrt_writer of a scene, and knows its entry count. */
@@ -753,12 +767,12 @@ public:
     {
         if (!detail::fits_u32(nodes.size()))
             return SGRT_ERR_INVALID_ARG;
-        sgrt_writer *w = nullptr;
+        sgrt_writer w = SGRT_NULL_WRITER;
         const sgrt_result r = sgrt_writer_create(
             s.get(), static_cast<std::uint32_t>(nodes.size()), nodes.data(), flags, &w);
         if (r == SGRT_OK) {
             (void)out.destroy();
-            out.attach(s, w);
+            out.attach(s, w.id);
             out.size_ = static_cast<std::uint32_t>(nodes.size());
         }
         return r;
@@ -768,22 +782,23 @@ public:
     [[nodiscard]] sgrt_result destroy() noexcept
     {
         size_ = 0;
-        if (!object_)
+        if (!id_)
             return SGRT_OK;
         const sgrt_result r = sgrt_writer_destroy(c_scene(), get());
         detach();
         return r;
     }
 
-    [[nodiscard]] sgrt_writer *get() const noexcept { return static_cast<sgrt_writer *>(object_); }
-    explicit operator bool() const noexcept { return object_ != nullptr; }
+    /** The C handle (zero when empty). */
+    [[nodiscard]] sgrt_writer get() const noexcept { return sgrt_writer{id_}; }
+    explicit operator bool() const noexcept { return id_ != 0; }
     /** Entries (0 when empty). */
-    [[nodiscard]] std::uint32_t size() const noexcept { return object_ ? size_ : 0u; }
+    [[nodiscard]] std::uint32_t size() const noexcept { return id_ ? size_ : 0u; }
 
     /** One matrix per entry, or SGRT_ERR_INVALID_ARG. */
     [[nodiscard]] sgrt_result set_local(mat4_view locals, std::uint32_t *out_bad = nullptr) noexcept
     {
-        if (!object_ || !locals.holds(size_))
+        if (!id_ || !locals.holds(size_))
             return SGRT_ERR_INVALID_ARG;
         return sgrt_writer_set_local(c_scene(), get(), locals.data(), out_bad);
     }
@@ -791,7 +806,7 @@ public:
     [[nodiscard]] sgrt_result set_trs(vec3_view t, vec4_view q, vec3_view scale,
                                       std::uint32_t *out_bad = nullptr) noexcept
     {
-        if (!object_ || !t.holds(size_) || !q.holds(size_) || !scale.holds(size_))
+        if (!id_ || !t.holds(size_) || !q.holds(size_) || !scale.holds(size_))
             return SGRT_ERR_INVALID_ARG;
         return sgrt_writer_set_trs(c_scene(), get(), t.data(), q.data(), scale.data(), out_bad);
     }

@@ -8,6 +8,7 @@
  *   storage.c    the per-slot arrays (one list: SGRT__SLOT_ARRAYS), their
  *                growth, slot occupancy and compaction
  *   handles.c    the handle table: ids, generations, resolution
+ *   objects.c    the object table: tracker, node set and writer handles
  *   dirty.c      dirty bits, their summary and closure over descendants
  *   hierarchy.c  nodes and links: create, destroy, re-parent, relocation
  *   transform.c  writing and reading local and world matrices
@@ -157,50 +158,65 @@ typedef struct sgrt__storage {
 /* Whether s runs in validation mode: the one test its checks cost when off. */
 #define SGRT__VALIDATING(s) (((s)->flags & (uint32_t)SGRT_SCENE_VALIDATE) != 0u)
 
-/* What a registered object is: a call refuses the other kind (a tracker is
- * never freed as a node set, or read as one). */
-enum {
-    SGRT__KIND_TRACKER = 0x54524B31u,
-    SGRT__KIND_NODESET = 0x53455431u,
-    SGRT__KIND_WRITER = 0x57525431u
-};
+/* Object handles (objects.c): trackers, node sets and writers are named by
+ * ids into the scene's object table, as nodes are by ids into the handle
+ * table. Bits 0..15: table index; bits 16..17: kind (SGRT__KIND_*, never
+ * 0), both XORed with the scene's obj_salt; bits 18..31: generation field,
+ * 1..SGRT__OBJ_GEN_PERIOD, offset per scene. */
+#define SGRT__OBJ_INDEX_BITS 16u
+#define SGRT__OBJ_INDEX_MASK ((1u << SGRT__OBJ_INDEX_BITS) - 1u)
+#define SGRT__OBJ_KIND_SHIFT 16u
+#define SGRT__OBJ_GEN_SHIFT 18u
+#define SGRT__OBJ_GEN_PERIOD 16383u /* generations 0..16382, encoded 1..16383 */
+#define SGRT__OBJ_MIN_FREE 256u     /* indices are reused only past this many free */
+_Static_assert(SGRT_MAX_OBJECTS + SGRT__OBJ_MIN_FREE == SGRT__OBJ_INDEX_MASK + 1u,
+               "SGRT_MAX_OBJECTS keeps the FIFO reserve of free object indices");
+
+/* What an object is: part of its id, so that a handle of one kind is never
+ * taken for another (a tracker never freed as a node set, or read as one). */
+enum { SGRT__KIND_TRACKER = 1, SGRT__KIND_NODESET = 2, SGRT__KIND_WRITER = 3 };
+
+/* One object-table entry. `id` is the id of the index's current object
+ * (while the index is free: of its next generation, with kind 0, which no
+ * handle carries); `ptr` is the object, NULL while free; `next_free` links
+ * the free indices first-in first-out. */
+typedef struct sgrt__object {
+    uint32_t id;
+    uint32_t next_free;
+    void *ptr;
+} sgrt__object;
 
 /* A bitfield over slots that follows the scene's storage (registry.c), and
- * beside it, in the same allocation, `side_words` words of the object's own
- * side array (a tracker's summary, a node set's spare array). */
+ * beside it, in the same allocation, the object's own side array (a
+ * tracker's summary, a node set's spare array). */
 typedef struct sgrt__slotbits {
-    const sgrt_scene *scene; /* owner, to refuse objects of another scene */
-    uint32_t kind;           /* SGRT__KIND_* */
-    uint32_t words;          /* words in `bits`, always >= scene words */
+    uint32_t id;    /* the object's handle id */
+    uint32_t words; /* words in `bits`, always >= scene words */
     uint32_t *bits;
-    uint32_t *block;         /* bits, then the side array */
+    uint32_t *block; /* bits, then the side array */
     size_t block_size;
 } sgrt__slotbits;
 
-struct sgrt_tracker {
-    sgrt__slotbits b; /* the pending slots */
+typedef struct sgrt__tracker {
+    sgrt__slotbits b;  /* the pending slots */
     uint32_t *summary; /* bit w set iff b.bits[w] != 0 */
-};
+} sgrt__tracker;
 
-struct sgrt_nodeset {
+typedef struct sgrt__nodeset {
     sgrt__slotbits b; /* the members */
     uint32_t *spare;  /* as many words: the array a compaction remaps into */
-};
+} sgrt__nodeset;
 
-/* What the registry knows of a writer (batch.c keeps the rest): the first
- * member of struct sgrt_writer, so that the registry checks and frees
- * writers without calling into batch.c. */
-typedef struct sgrt__owned {
-    const sgrt_scene *scene; /* owner, to refuse objects of another scene */
-    uint32_t kind;           /* SGRT__KIND_WRITER; 0 once freed */
-    size_t block_size;       /* the object is one allocation of this size */
-} sgrt__owned;
+/* A writer (writer.c keeps its layout). */
+typedef struct sgrt__writer sgrt__writer;
 
-/* The registry: trackers, node sets and writers (batch.c) of a scene. */
+/* The registry: trackers, node sets and writers (writer.c) of a scene,
+ * listed for the loops that visit every one of a kind (storage growth, the
+ * update's tracker feed, destruction with the scene). */
 typedef struct sgrt__registry {
-    struct sgrt_tracker **trackers;
-    struct sgrt_nodeset **sets;
-    struct sgrt_writer **writers;
+    sgrt__tracker **trackers;
+    sgrt__nodeset **sets;
+    sgrt__writer **writers;
     uint32_t tracker_count, tracker_cap;
     uint32_t set_count, set_cap;
     uint32_t writer_count, writer_cap;
@@ -255,6 +271,16 @@ struct sgrt_scene {
     uint32_t salt;          /* per-scene scramble of ids: foreign handles fail */
 
     sgrt__registry reg;
+
+    /* object table (objects.c): what tracker, node set and writer handles
+     * name; resolving one reads only this table */
+    sgrt__object *objs;
+    uint32_t obj_cap;
+    uint32_t obj_used; /* indices ever handed out */
+    uint32_t obj_free_head, obj_free_tail, obj_free_count; /* FIFO through next_free */
+    uint32_t obj_salt;  /* low 18 bits: XORed into ids' index and kind */
+    uint32_t obj_first; /* generation field of a new index's first object */
+    uint32_t obj_reserve; /* SGRT__OBJ_MIN_FREE; tests lower it to reuse indices at once */
     sgrt__kernels k;
 
     /* The parallel update's plan (parallel.c): contiguous slot ranges, cut at
@@ -534,45 +560,83 @@ void sgrt__bounds_world_box(const sgrt_scene *s, uint32_t slot, float lo[3], flo
  * Returns the length. */
 uint32_t sgrt__format_float(float f, char out[16]);
 
+/* ---- objects.c ----------------------------------------------------------- */
+
+/* Room in the object table for one more object, so that sgrt__object_take
+ * cannot fail. Allocates when the table must grow (nothing changes on
+ * failure); CAPACITY when SGRT_MAX_OBJECTS objects are alive. A failure is
+ * reported as `function`'s. */
+sgrt_result sgrt__object_ensure(sgrt_scene *s, const char *function);
+/* Give `ptr`, an object of `kind`, an index (first-in first-out among the
+ * free ones past the reserve, else a new one) and return its id. */
+uint32_t sgrt__object_take(sgrt_scene *s, uint32_t kind, void *ptr);
+/* The object of `id` (live) is gone: its index takes its next generation,
+ * which refuses `id`, and joins the back of the free indices. */
+void sgrt__object_release(sgrt_scene *s, uint32_t id);
+void sgrt__objects_free(sgrt_scene *s);
+/* The object `id` names when it is a live object of s of `kind`, else NULL:
+ * one XOR, one bound, one compare of the whole id and a kind test, reading
+ * nothing but the scene's table (a destroyed object's memory is never
+ * read). */
+static inline void *sgrt__object_get(const sgrt_scene *s, uint32_t id, uint32_t kind)
+{
+    const uint32_t low = id ^ s->obj_salt;
+    const uint32_t index = low & SGRT__OBJ_INDEX_MASK;
+    if (index >= s->obj_used || s->objs[index].id != id ||
+        ((low >> SGRT__OBJ_KIND_SHIFT) & 3u) != kind)
+        return NULL;
+    return s->objs[index].ptr;
+}
+static inline sgrt__tracker *sgrt__tracker_get(const sgrt_scene *s, sgrt_tracker t)
+{
+    return (sgrt__tracker *)sgrt__object_get(s, t.id, SGRT__KIND_TRACKER);
+}
+static inline sgrt__nodeset *sgrt__nodeset_get(const sgrt_scene *s, sgrt_nodeset set)
+{
+    return (sgrt__nodeset *)sgrt__object_get(s, set.id, SGRT__KIND_NODESET);
+}
+static inline sgrt__writer *sgrt__writer_get(const sgrt_scene *s, sgrt_writer w)
+{
+    return (sgrt__writer *)sgrt__object_get(s, w.id, SGRT__KIND_WRITER);
+}
+/* Why `id` is not a live object of s of the kind asked for: why[0] when it
+ * is zero, why[1] when it names no live object (destroyed, or of another
+ * scene), why[2] when it names a live object of another kind. The refusal
+ * path only. */
+const char *sgrt__object_problem(const sgrt_scene *s, uint32_t id, const char *const why[3]);
+#define SGRT__WHY_OBJECT(arg, kind)                                                    \
+    {                                                                                  \
+        arg " is zero: not a " kind " (a zero-initialised handle, or one never set "   \
+            "by its create)",                                                          \
+            arg " is not a live " kind " of s: destroyed, or of another scene",        \
+            arg " is not a " kind ": it names a live object of another kind"           \
+    }
+/* NULL when the table and the registry agree (every listed object holds a
+ * live id of its kind that names it, and nothing else is live), else what
+ * broke. */
+const char *sgrt__objects_check(const sgrt_scene *s);
+
 /* ---- registry.c ---------------------------------------------------------- */
 
-/* Give b zeroed bits (extra_words of `extra` beside them) for the scene's
- * capacity and add it to the list. Allocates; nothing changes on failure. */
-sgrt_result sgrt__registry_add_tracker(sgrt_scene *s, struct sgrt_tracker *t);
-sgrt_result sgrt__registry_add_set(sgrt_scene *s, struct sgrt_nodeset *set);
+/* Give a new tracker / node set zeroed bits (and its side array) for the
+ * scene's capacity and list it. Allocates; nothing changes on failure. */
+sgrt_result sgrt__registry_add_tracker(sgrt_scene *s, sgrt__tracker *t);
+sgrt_result sgrt__registry_add_set(sgrt_scene *s, sgrt__nodeset *set);
 /* Writers follow no storage: the list only, so that the scene frees them.
  * reserve makes room (allocates; nothing changes on failure), add then
  * cannot fail. */
 sgrt_result sgrt__registry_reserve_writer(sgrt_scene *s);
-void sgrt__registry_add_writer(sgrt_scene *s, struct sgrt_writer *w);
-/* Whether s lists w (by address: w is not read). */
-bool sgrt__registry_lists_writer(const sgrt_scene *s, const struct sgrt_writer *w);
-/* Whether w is a live writer of s (its sgrt__owned header: w is read). */
-static inline bool sgrt__writer_of(const sgrt_scene *s, const struct sgrt_writer *w)
-{
-    const sgrt__owned *o = (const sgrt__owned *)(const void *)w;
-    return s && w && o->scene == s && o->kind == SGRT__KIND_WRITER;
-}
-/* Free a writer's memory (sgrt_writer_destroy, sgrt_scene_destroy); a
- * second destroy then finds kind 0 in the registry's check, not a double
- * free (destroy looks writers up by address first). */
-void sgrt__writer_free(sgrt_scene *s, struct sgrt_writer *w);
-void sgrt__registry_remove_writer(sgrt_scene *s, struct sgrt_writer *w);
-/* sgrt_tracker_destroy (tracker true) and sgrt_nodeset_destroy for a
- * non-NULL s: unlist obj and free it and its bits, or refuse it (reported,
- * nothing freed) when s does not list it as that kind. Looks obj up by
- * address before reading it: an object of another scene, of the other kind
- * or destroyed already is never read. NULL obj: SGRT_OK. */
-sgrt_result sgrt__registry_destroy(sgrt_scene *s, void *obj, bool tracker, const char *function);
-/* Why `obj` (a tracker or node set, possibly NULL) is not a live object of
- * s of `kind`: why[0] when NULL, why[1] when of another scene, why[2] when
- * of the other kind. The refusal path only. */
-const char *sgrt__slotbits_problem(const sgrt_scene *s, const void *obj, const char *const why[3]);
-#define SGRT__WHY_OBJECT(arg, kind)                                                    \
-    {                                                                                  \
-        arg " is NULL", arg " belongs to another scene",                               \
-            arg " is not a " kind ": an object of the other kind, or one destroyed"    \
-    }
+void sgrt__registry_add_writer(sgrt_scene *s, sgrt__writer *w);
+/* Free a writer's memory (writer.c knows its layout), and its handle id. */
+void sgrt__writer_free(sgrt_scene *s, sgrt__writer *w);
+uint32_t sgrt__writer_id(const sgrt__writer *w);
+/* The destroy of every kind (sgrt_tracker_destroy, sgrt_nodeset_destroy,
+ * sgrt_writer_destroy) for a non-NULL s: the handle is resolved through
+ * the object table, then the object is unlisted, freed and its id
+ * released; an id that names no live object of `kind` is refused
+ * (INVALID_ARG, reported with why[]) and nothing is freed. Zero: SGRT_OK. */
+sgrt_result sgrt__registry_destroy(sgrt_scene *s, uint32_t id, uint32_t kind,
+                                   const char *const why[3], const char *function);
 /* Every registered bitfield covers `words` words (storage growth). */
 sgrt_result sgrt__registry_reserve(sgrt_scene *s, uint32_t words);
 void sgrt__registry_destroy_all(sgrt_scene *s);
@@ -587,10 +651,7 @@ void sgrt__trackers_note(sgrt_scene *s, uint32_t word, uint32_t bits);
 void sgrt__trackers_note_slot(sgrt_scene *s, uint32_t slot);
 /* t forgets the pending slots `bits` of word `word` (node sets consuming
  * changes), keeping its summary exact. */
-void sgrt__tracker_forget(struct sgrt_tracker *t, uint32_t word, uint32_t bits);
-/* Whether t is a live tracker of s / set a live node set of s. */
-bool sgrt__tracker_of(const sgrt_scene *s, const struct sgrt_tracker *t);
-bool sgrt__nodeset_of(const sgrt_scene *s, const struct sgrt_nodeset *set);
+void sgrt__tracker_forget(sgrt__tracker *t, uint32_t word, uint32_t bits);
 
 /* ---- nodeset.c ----------------------------------------------------------- */
 
@@ -682,6 +743,9 @@ void sgrt__validate_locals(const sgrt_scene *s, const char *function);
 void sgrt__scene_set_kernels(sgrt_scene *s, uint32_t level, const sgrt__kernels *k);
 /* Tests: reclaim holes as soon as they outnumber live nodes by `slack`. */
 void sgrt__scene_set_hole_slack(sgrt_scene *s, uint32_t slack);
+/* Tests: reuse object-table indices as soon as more than `reserve` (at most
+ * SGRT__OBJ_MIN_FREE) are free, so that small programs reach reuse. */
+void sgrt__scene_set_object_reserve(sgrt_scene *s, uint32_t reserve);
 
 /* ---- hierarchy links (inline: the walks of every file that follows links) */
 

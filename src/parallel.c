@@ -143,22 +143,26 @@ static void range_task(void *ctx, uint32_t i)
 }
 
 /* Hand the tasks to the executor. While run is in progress the scene is
- * busy: handles resolve to nothing (handle_used reads 0) and creates find
- * it full (max_nodes reads 0), so a call from a task -- or from another
- * thread -- falls into its refusal path, where sgrt__fail reports it; the
- * calls that take no handle test `busy`. The hot paths pay nothing. */
+ * busy: node and object handles resolve to nothing (handle_used and
+ * obj_used read 0) and creates find it full (max_nodes reads 0), so a call
+ * from a task -- or from another thread -- falls into its refusal path,
+ * where sgrt__fail reports it; the calls that take no handle test `busy`.
+ * The hot paths pay nothing. */
 static void run_tasks(sgrt_scene *s, const sgrt_executor *ex, uint32_t ntasks)
 {
     memset(s->task_runs, 0, ntasks);
     s->task_count = ntasks;
     s->task_stray = 0;
     const uint32_t handle_used = s->handle_used, max_nodes = s->max_nodes;
+    const uint32_t obj_used = s->obj_used;
     s->handle_used = 0;
+    s->obj_used = 0;
     s->max_nodes = 0;
     s->busy = 1;
     ex->run(ex->user, ntasks, range_task, s);
     s->busy = 0;
     s->handle_used = handle_used;
+    s->obj_used = obj_used;
     s->max_nodes = max_nodes;
 }
 

@@ -93,12 +93,17 @@ sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
      * little where there is no counter). */
     s->salt = mix32((uint64_t)(uintptr_t)s ^
                     ((uint64_t)mix32(creation_ticks() ^ ((uint64_t)(uintptr_t)&a << 17)) << 32));
+    /* Object ids get their own scramble, drawn from the same salt. */
+    const uint32_t os = mix32((uint64_t)s->salt << 32 | 0x6f626a73u);
+    s->obj_salt = os & ((1u << SGRT__OBJ_GEN_SHIFT) - 1u);
+    s->obj_first = (os >> SGRT__OBJ_GEN_SHIFT) % SGRT__OBJ_GEN_PERIOD + 1u;
     sgrt__kernels_init(&s->k, sgrt__kernels_choose((uint32_t)desc->max_simd, NULL));
 
     const uint32_t initial =
         desc->initial_capacity ? desc->initial_capacity : SGRT__DEFAULT_CAPACITY;
     s->cap_floor = desc->initial_capacity;
     s->hole_slack = SGRT__HOLE_SLACK;
+    s->obj_reserve = SGRT__OBJ_MIN_FREE;
     sgrt_result r = sgrt__storage_ensure(s, initial);
     if (r == SGRT_OK)
         r = sgrt__handles_init(s, s->st.cap);
@@ -120,6 +125,7 @@ void sgrt_scene_destroy(sgrt_scene *s)
         return;
     }
     sgrt__registry_destroy_all(s);
+    sgrt__objects_free(s);
     sgrt__storage_free(s);
     sgrt__handles_free(s);
     const sgrt_allocator a = s->alloc;
@@ -181,3 +187,8 @@ void sgrt__scene_set_kernels(sgrt_scene *s, uint32_t level, const sgrt__kernels 
 }
 
 void sgrt__scene_set_hole_slack(sgrt_scene *s, uint32_t slack) { s->hole_slack = slack; }
+
+void sgrt__scene_set_object_reserve(sgrt_scene *s, uint32_t reserve)
+{
+    s->obj_reserve = reserve < SGRT__OBJ_MIN_FREE ? reserve : SGRT__OBJ_MIN_FREE;
+}

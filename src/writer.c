@@ -16,8 +16,9 @@
 
 #define CHUNK SGRT__WRITE_CHUNK
 
-struct sgrt_writer {
-    sgrt__owned o; /* first: the registry's view (scene, kind, block size) */
+struct sgrt__writer {
+    uint32_t id;       /* the writer's handle id */
+    size_t block_size; /* the writer is one allocation of this size */
     uint32_t count;
     uint64_t slots_version; /* the scene's slots_version when slots[] was resolved */
     sgrt_node *nodes;
@@ -33,8 +34,9 @@ struct sgrt_writer {
     uint64_t begun_version;
 };
 
+
 /* 32 bits of `starts` from entry i on: bit j is entry i + j. */
-static inline uint32_t starts_at(const sgrt_writer *w, uint32_t i)
+static inline uint32_t starts_at(const sgrt__writer *w, uint32_t i)
 {
     const uint32_t k = i >> 5, sh = i & 31u;
     const uint32_t lo = w->starts[k] >> sh;
@@ -43,7 +45,7 @@ static inline uint32_t starts_at(const sgrt_writer *w, uint32_t i)
 
 /* The entries of the run that entry i begins or continues, from i to the
  * next start or `end`, whichever comes first. */
-static inline uint32_t run_from(const sgrt_writer *w, uint32_t i, uint32_t end)
+static inline uint32_t run_from(const sgrt__writer *w, uint32_t i, uint32_t end)
 {
     uint32_t j = i + 1u;
     while (j < end) {
@@ -59,7 +61,7 @@ static inline uint32_t run_from(const sgrt_writer *w, uint32_t i, uint32_t end)
 
 /* Mark the entries j of [base, base + n) (n <= CHUNK) whose bit is set in
  * `moved`: a word at a time when the chunk is one run, else by slot. */
-static inline void mark_chunk(sgrt_scene *s, const sgrt_writer *w, uint32_t base, uint32_t n,
+static inline void mark_chunk(sgrt_scene *s, const sgrt__writer *w, uint32_t base, uint32_t n,
                               uint32_t moved)
 {
     const uint32_t after_first = n == 32u ? ~0u >> 1 : ((1u << n) - 1u) >> 1;
@@ -69,18 +71,18 @@ static inline void mark_chunk(sgrt_scene *s, const sgrt_writer *w, uint32_t base
         sgrt__dirty_mark_slots(s, w->slots + base, moved);
 }
 
-static bool own(const sgrt_scene *s, const sgrt_writer *w) { return sgrt__writer_of(s, w); }
+static const char *const why_w[3] = SGRT__WHY_OBJECT("w", "writer");
 
 /* Why w is refused (the refusal path only). */
-static const char *writer_problem(const sgrt_writer *w)
+static const char *writer_problem(const sgrt_scene *s, sgrt_writer w)
 {
-    return w ? "w is not a live writer of s: of another scene, or destroyed" : "w is NULL";
+    return sgrt__object_problem(s, w.id, why_w);
 }
 
 /* The slots of the writer's entries, resolved again when a node moved to
  * another slot or was destroyed since, and their runs. Returns SGRT_OK, or
  * STALE_HANDLE with the first dead entry in *at. */
-static sgrt_result refresh(const sgrt_scene *s, sgrt_writer *w, uint32_t *at)
+static sgrt_result refresh(const sgrt_scene *s, sgrt__writer *w, uint32_t *at)
 {
     if (w->slots_version == s->slots_version)
         return SGRT_OK;
@@ -101,11 +103,20 @@ static sgrt_result refresh(const sgrt_scene *s, sgrt_writer *w, uint32_t *at)
     return SGRT_OK;
 }
 
+uint32_t sgrt__writer_id(const sgrt__writer *w) { return w->id; }
+
+void sgrt__writer_free(sgrt_scene *s, sgrt__writer *w)
+{
+    sgrt__free(&s->alloc, w, w->block_size);
+}
+
 sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
-                               uint32_t flags, sgrt_writer **out)
+                               uint32_t flags, sgrt_writer *out)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
     if (!nodes || !out || !count || flags)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
                           !count   ? "count is 0"
@@ -120,21 +131,23 @@ sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *n
     /* The writer, its nodes, slots and run starts (one word of padding). */
     const size_t entry = sizeof(sgrt_node) + sizeof(uint32_t);
     const size_t starts = ((size_t)count / 32u + 2u) * sizeof(uint32_t);
-    const size_t size = sizeof(sgrt_writer) + (size_t)count * entry + starts;
-    if ((size - sizeof(sgrt_writer) - starts) / entry != count)
+    const size_t head = (sizeof(sgrt__writer) + 7u) & ~(size_t)7u;
+    const size_t size = head + (size_t)count * entry + starts;
+    if ((size - head - starts) / entry != count)
         return sgrt__fail(s, SGRT_ERR_NOMEM, __func__, "the writer's size does not fit in size_t",
                           SGRT_NULL_NODE);
-    sgrt_result err = sgrt__registry_reserve_writer(s);
+    sgrt_result err = sgrt__object_ensure(s, __func__);
+    if (err != SGRT_OK)
+        return err;
+    err = sgrt__registry_reserve_writer(s);
     uint8_t *block = err == SGRT_OK ? sgrt__alloc(&s->alloc, size, 16, &err) : NULL;
     if (!block)
-        return sgrt__fail(s, err, __func__, "the allocator failed", SGRT_NULL_NODE);
-    sgrt_writer *w = (sgrt_writer *)(void *)block;
+        return sgrt__fail_grow(s, err, __func__, SGRT_NULL_NODE);
+    sgrt__writer *w = (sgrt__writer *)(void *)block;
     memset(w, 0, sizeof *w);
-    w->o.scene = s;
-    w->o.kind = SGRT__KIND_WRITER;
-    w->o.block_size = size;
+    w->block_size = size;
     w->count = count;
-    w->nodes = (sgrt_node *)(void *)(block + sizeof *w);
+    w->nodes = (sgrt_node *)(void *)(block + head);
     w->slots = (uint32_t *)(void *)(w->nodes + count);
     w->starts = w->slots + count;
     memset(w->starts, 0, starts);
@@ -143,28 +156,19 @@ sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *n
     w->slots_version = s->slots_version + 1u; /* resolve now */
     (void)refresh(s, w, &at); /* every node was checked live above */
     sgrt__registry_add_writer(s, w);
-    *out = w;
+    w->id = sgrt__object_take(s, SGRT__KIND_WRITER, w);
+    out->id = w->id;
     return SGRT_OK;
 }
 
-sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writer *w)
+sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writer w)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
-    if (!w)
-        return SGRT_OK;
-    if (s->busy)
-        return sgrt__reentered(s, __func__);
-    /* Looked up by address first: a writer of another scene, or destroyed
-     * already, is never read. */
-    if (!sgrt__registry_lists_writer(s, w))
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, writer_problem(w), SGRT_NULL_NODE);
-    sgrt__registry_remove_writer(s, w);
-    sgrt__writer_free(s, w);
-    return SGRT_OK;
+    return sgrt__registry_destroy(s, w.id, SGRT__KIND_WRITER, why_w, __func__);
 }
 
-static sgrt_result writer_write(sgrt_scene *s, sgrt_writer *w, const sgrt__source *src,
+static sgrt_result writer_write(sgrt_scene *s, sgrt__writer *w, const sgrt__source *src,
                                 uint32_t *out_bad)
 {
     uint32_t at = 0;
@@ -186,45 +190,48 @@ static sgrt_result writer_write(sgrt_scene *s, sgrt_writer *w, const sgrt__sourc
     return SGRT_OK;
 }
 
-sgrt_result sgrt_writer_set_local(sgrt_scene *s, sgrt_writer *w, const float *local,
+sgrt_result sgrt_writer_set_local(sgrt_scene *s, sgrt_writer handle, const float *local,
                                   uint32_t *out_bad)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
     if (s->busy) /* the tasks of a parallel update read the locals */
         return sgrt__reentered(s, __func__);
-    if (!own(s, w) || !local)
+    sgrt__writer *w = sgrt__writer_get(s, handle);
+    if (!w || !local)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
-                          !local ? "local is NULL" : writer_problem(w), SGRT_NULL_NODE);
+                          !w ? writer_problem(s, handle) : "local is NULL", SGRT_NULL_NODE);
     const sgrt__source src = {local, NULL, NULL, NULL, __func__};
     return writer_write(s, w, &src, out_bad);
 }
 
-sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writer *w, const float *t, const float *q,
+sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writer handle, const float *t, const float *q,
                                 const float *scale, uint32_t *out_bad)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
     if (s->busy) /* the tasks of a parallel update read the locals */
         return sgrt__reentered(s, __func__);
-    if (!own(s, w) || !t || !q || !scale)
+    sgrt__writer *w = sgrt__writer_get(s, handle);
+    if (!w || !t || !q || !scale)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
-                          own(s, w) ? "t, q or scale is NULL" : writer_problem(w),
+                          !w ? writer_problem(s, handle) : "t, q or scale is NULL",
                           SGRT_NULL_NODE);
     const sgrt__source src = {NULL, t, q, scale, __func__};
     return writer_write(s, w, &src, out_bad);
 }
 
-sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer *w, float **out_locals,
+sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer handle, float **out_locals,
                               const uint32_t **out_slots)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
     if (s->busy) /* the tasks of a parallel update read the locals */
         return sgrt__reentered(s, __func__);
-    if (!own(s, w) || !out_locals || !out_slots)
+    sgrt__writer *w = sgrt__writer_get(s, handle);
+    if (!w || !out_locals || !out_slots)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
-                          own(s, w) ? "out_locals or out_slots is NULL" : writer_problem(w),
+                          !w ? writer_problem(s, handle) : "out_locals or out_slots is NULL",
                           SGRT_NULL_NODE);
     uint32_t at;
     const sgrt_result r = refresh(s, w, &at);
@@ -237,16 +244,17 @@ sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer *w, float **out_locals,
     return SGRT_OK;
 }
 
-sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer *w, uint32_t first, uint32_t count)
+sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer handle, uint32_t first, uint32_t count)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
     if (s->busy) /* the tasks of a parallel update read the locals */
         return sgrt__reentered(s, __func__);
-    if (!own(s, w) || first > w->count || count > w->count - first)
+    sgrt__writer *w = sgrt__writer_get(s, handle);
+    if (!w || first > w->count || count > w->count - first)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
-                          own(s, w) ? "first + count is past the writer's entries"
-                                    : writer_problem(w),
+                          !w ? writer_problem(s, handle)
+                             : "first + count is past the writer's entries",
                           SGRT_NULL_NODE);
     if (w->begun_block != s->st.block || w->begun_version != s->slots_version)
         return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__,

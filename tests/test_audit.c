@@ -38,11 +38,11 @@ static void test_kinds(void)
     sgrt_node n[8];
     for (int i = 0; i < 8; i++)
         OK(sgrt_node_create(s, i ? n[(i - 1) / 2] : SGRT_NULL_NODE, &n[i]));
-    sgrt_tracker *t = NULL;
-    sgrt_nodeset *set = NULL;
+    sgrt_tracker t = SGRT_NULL_TRACKER;
+    sgrt_nodeset set = SGRT_NULL_NODESET;
     OK(sgrt_tracker_create(s, &t));
     OK(sgrt_nodeset_create(s, &set));
-    REQUIRE(t && set);
+    REQUIRE(t.id && set.id);
     OK(sgrt_nodeset_add(s, set, n[3]));
     sgrt_scene_update(s);
     sgrt_range r[8];
@@ -55,8 +55,8 @@ static void test_kinds(void)
     sgrt_scene_update(s); /* t: n[5]'s slot pending */
 
     /* The wrong kind, in both directions, through every call. */
-    sgrt_nodeset *t_as_set = (sgrt_nodeset *)(void *)t;
-    sgrt_tracker *set_as_t = (sgrt_tracker *)(void *)set;
+    const sgrt_nodeset t_as_set = {t.id};
+    const sgrt_tracker set_as_t = {set.id};
     const uint64_t frees = ta.frees, calls = ta.calls;
     uint32_t cursor = 0, words = 7;
     CHECK_RES(sgrt_nodeset_add(s, t_as_set, n[1]), SGRT_ERR_INVALID_ARG);
@@ -67,7 +67,7 @@ static void test_kinds(void)
     CHECK_RES(sgrt_nodeset_combine(s, t_as_set, set, SGRT_SET_OR, set), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_nodeset_combine(s, set, t_as_set, SGRT_SET_OR, set), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_nodeset_combine(s, set, set, SGRT_SET_OR, t_as_set), SGRT_ERR_INVALID_ARG);
-    CHECK_RES(sgrt_nodeset_from_changes(s, t_as_set, t, SGRT_SET_AND, NULL, false),
+    CHECK_RES(sgrt_nodeset_from_changes(s, t_as_set, t, SGRT_SET_AND, SGRT_NULL_NODESET, false),
               SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_nodeset_from_changes(s, set, t, SGRT_SET_AND, t_as_set, false),
               SGRT_ERR_INVALID_ARG);
@@ -77,7 +77,7 @@ static void test_kinds(void)
     uint32_t got = 9;
     CHECK_RES(sgrt_tracker_collect(s, set_as_t, r, 8, 0, &got, &more), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_tracker_check(s, set_as_t, NULL), SGRT_ERR_INVALID_ARG);
-    CHECK_RES(sgrt_nodeset_from_changes(s, set, set_as_t, SGRT_SET_AND, NULL, false),
+    CHECK_RES(sgrt_nodeset_from_changes(s, set, set_as_t, SGRT_SET_AND, SGRT_NULL_NODESET, false),
               SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_tracker_destroy(s, set_as_t), SGRT_ERR_INVALID_ARG);
     CHECK_EQ_U(ta.frees, frees);

@@ -14,7 +14,7 @@ enum { NODES = 600, MAX_BATCH = 90, ROUNDS = 400 };
 
 typedef struct world {
     sgrt_scene *s;
-    sgrt_tracker *t;
+    sgrt_tracker t;
     sgrt_node n[NODES];
 } world;
 

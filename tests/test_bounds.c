@@ -509,7 +509,7 @@ static void test_box_kernels(void)
 
 /* ---- the update: what is computed, what trackers hear ---------------------------- */
 
-static uint32_t collect_slots(sgrt_scene *s, sgrt_tracker *t, uint32_t *slots, uint32_t max)
+static uint32_t collect_slots(sgrt_scene *s, sgrt_tracker t, uint32_t *slots, uint32_t max)
 {
     sgrt_range r[64];
     uint32_t n = 0;
@@ -531,7 +531,7 @@ static void test_update_and_trackers(void)
     sgrt_node n[64];
     for (int i = 0; i < 64; i++)
         n[i] = add(s, i % 8 ? n[i - 1 - (int)rng_below(&R, (uint32_t)(i % 8))] : SGRT_NULL_NODE);
-    sgrt_tracker *t;
+    sgrt_tracker t;
     OK(sgrt_tracker_create(s, &t));
     for (int i = 0; i < 64; i++)
         OK(sgrt_node_set_bounds(s, n[i], ZERO3, ONE3));
@@ -899,7 +899,7 @@ static void test_no_alloc(void)
     static sgrt_node h[N];
     for (uint32_t i = 0; i < N; i++)
         h[i] = add(s, i % 5 ? h[i - 1] : SGRT_NULL_NODE);
-    sgrt_nodeset *vis;
+    sgrt_nodeset vis;
     OK(sgrt_nodeset_create(s, &vis));
     const float planes[6][4] = {{1, 0, 0, 10}, {-1, 0, 0, 10}, {0, 1, 0, 10},
                                 {0, -1, 0, 10}, {0, 0, 1, 10}, {0, 0, -1, 10}};
@@ -920,7 +920,7 @@ static void test_no_alloc(void)
         else
             (void)sgrt_scene_update_parallel(s, &ex);
         sgrt_cull_stats st;
-        OK(sgrt_scene_cull(s, planes[0], 6, NULL, vis, &st));
+        OK(sgrt_scene_cull(s, planes[0], 6, SGRT_NULL_NODESET, vis, &st));
         float lo[3], hi[3];
         OK(sgrt_node_world_bounds(s, h[frame], lo, hi));
         OK(sgrt_node_subtree_bounds(s, h[0], lo, hi));

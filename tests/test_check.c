@@ -8,8 +8,8 @@
 
 typedef struct fixture {
     sgrt_scene *s;
-    sgrt_tracker *t;
-    sgrt_nodeset *set;
+    sgrt_tracker t;
+    sgrt_nodeset set;
     uint32_t root, chain_parent, chain_child, leaf, other_leaf, dead, free_index;
 } fixture;
 
@@ -161,11 +161,18 @@ int main(void)
 
     /* trackers and node sets */
     sgrt__slotbits *tb = &s->reg.trackers[0]->b, *sb = &s->reg.sets[0]->b;
+    BREAK_U32(tb->id, tb->id ^ 1u, "every tracker's id names it");
     {
-        const sgrt_scene *owner = tb->scene;
-        tb->scene = NULL;
-        expect_broken(&f, "tracker of no scene", "every tracker belongs to this scene");
-        tb->scene = owner;
+        /* The object table: an entry whose generation field is 0, and a
+         * free list that counts one entry more than there is. */
+        const uint32_t i = (tb->id ^ s->obj_salt) & SGRT__OBJ_INDEX_MASK;
+        const uint32_t id = s->objs[i].id;
+        s->objs[i].id &= (1u << SGRT__OBJ_GEN_SHIFT) - 1u;
+        expect_broken(&f, "object id with generation 0", "every tracker's id names it");
+        s->objs[i].id = id;
+        s->objs[i].ptr = NULL;
+        expect_broken(&f, "tracker's entry free", "every tracker's id names it");
+        s->objs[i].ptr = s->reg.trackers[0];
         check_scene(s);
     }
     BREAK_U32(tb->words, st->words - 1u, "cover the scene's capacity");
@@ -186,7 +193,7 @@ int main(void)
         CHECK_RES(sgrt_tracker_check(s, f.t, &what), SGRT_ERR_CORRUPT);
         tb->words = words;
         CHECK_RES(sgrt_tracker_check(NULL, f.t, NULL), SGRT_ERR_INVALID_ARG);
-        CHECK_RES(sgrt_tracker_check(s, NULL, NULL), SGRT_ERR_INVALID_ARG);
+        CHECK_RES(sgrt_tracker_check(s, SGRT_NULL_TRACKER, NULL), SGRT_ERR_INVALID_ARG);
         sgrt_scene *other = new_scene();
         CHECK_RES(sgrt_tracker_check(other, f.t, NULL), SGRT_ERR_INVALID_ARG);
         sgrt_scene_destroy(other);

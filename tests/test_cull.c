@@ -60,7 +60,7 @@ static void test_refusals(void)
     OK(sgrt_node_set_bounds(s, a, ORIGIN, UNIT));
     OK(sgrt_node_set_bounds(s, b, ORIGIN, UNIT));
     (void)sgrt_scene_update(s);
-    sgrt_nodeset *out, *foreign, *plain_set;
+    sgrt_nodeset out, foreign, plain_set;
     OK(sgrt_nodeset_create(s, &out));
     OK(sgrt_nodeset_create(other, &foreign));
     OK(sgrt_nodeset_create(plain, &plain_set));
@@ -76,12 +76,12 @@ static void test_refusals(void)
         CHECK(sgrt_nodeset_has(s, out, b) && !sgrt_nodeset_has(s, out, a));            \
         CHECK(st.visible == 7 && st.boxes_tested == 7);                                \
     } while (0)
-    REFUSED(sgrt_scene_cull(s, NULL, 6, NULL, out, &st));
-    REFUSED(sgrt_scene_cull(s, planes[0], 0, NULL, out, &st));
-    REFUSED(sgrt_scene_cull(s, planes[0], 9, NULL, out, &st));
-    REFUSED(sgrt_scene_cull(s, planes[0], UINT32_MAX, NULL, out, &st));
-    REFUSED(sgrt_scene_cull(s, planes[0], 6, NULL, NULL, &st));
-    REFUSED(sgrt_scene_cull(s, planes[0], 6, NULL, foreign, &st));
+    REFUSED(sgrt_scene_cull(s, NULL, 6, SGRT_NULL_NODESET, out, &st));
+    REFUSED(sgrt_scene_cull(s, planes[0], 0, SGRT_NULL_NODESET, out, &st));
+    REFUSED(sgrt_scene_cull(s, planes[0], 9, SGRT_NULL_NODESET, out, &st));
+    REFUSED(sgrt_scene_cull(s, planes[0], UINT32_MAX, SGRT_NULL_NODESET, out, &st));
+    REFUSED(sgrt_scene_cull(s, planes[0], 6, SGRT_NULL_NODESET, SGRT_NULL_NODESET, &st));
+    REFUSED(sgrt_scene_cull(s, planes[0], 6, SGRT_NULL_NODESET, foreign, &st));
     REFUSED(sgrt_scene_cull(s, planes[0], 6, foreign, out, &st));
     const float bad[] = {NAN, INFINITY, -INFINITY};
     for (int k = 0; k < 8; k++)
@@ -91,20 +91,20 @@ static void test_refusals(void)
                 memcpy(planes[6], CUBE[0], sizeof CUBE[0]);
                 memcpy(planes[7], CUBE[1], sizeof CUBE[1]);
                 planes[k][c] = bad[v];
-                REFUSED(sgrt_scene_cull(s, planes[0], 8, NULL, out, &st));
+                REFUSED(sgrt_scene_cull(s, planes[0], 8, SGRT_NULL_NODESET, out, &st));
             }
 #undef REFUSED
-    CHECK_RES(sgrt_scene_cull(plain, CUBE[0], 6, NULL, plain_set, &st), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_scene_cull(plain, CUBE[0], 6, SGRT_NULL_NODESET, plain_set, &st), SGRT_ERR_INVALID_ARG);
     check_logged(&log, SGRT_ERR_INVALID_ARG, fn);
-    CHECK_RES(sgrt_scene_cull(NULL, CUBE[0], 6, NULL, out, &st), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_scene_cull(NULL, CUBE[0], 6, SGRT_NULL_NODESET, out, &st), SGRT_ERR_INVALID_ARG);
     CHECK(log.entries == 0);
     /* The accepted edges: 1 and 8 planes, no stats. */
-    OK(sgrt_scene_cull(s, CUBE[0], 1, NULL, out, NULL));
+    OK(sgrt_scene_cull(s, CUBE[0], 1, SGRT_NULL_NODESET, out, NULL));
     CHECK(sgrt_nodeset_has(s, out, a) && sgrt_nodeset_has(s, out, b));
     memcpy(planes, CUBE, sizeof CUBE);
     memcpy(planes[6], CUBE[0], sizeof CUBE[0]);
     memcpy(planes[7], CUBE[1], sizeof CUBE[1]);
-    OK(sgrt_scene_cull(s, planes[0], 8, NULL, out, &st));
+    OK(sgrt_scene_cull(s, planes[0], 8, SGRT_NULL_NODESET, out, &st));
     CHECK_EQ_U(st.visible, 2);
     CHECK(log.entries == 0);
     sgrt_scene_destroy(s);
@@ -119,8 +119,8 @@ static long culled_checked, visible_checked, kept_outside, touching_checked;
 /* Every live node of s: in `out` exactly when it should be. `only` NULL:
  * every node. */
 static void verify_cull(const sgrt_scene *s, const sgrt_node *h, uint32_t n,
-                        const float (*planes)[4], uint32_t count, const sgrt_nodeset *only,
-                        const sgrt_nodeset *out, const char *what)
+                        const float (*planes)[4], uint32_t count, sgrt_nodeset only,
+                        sgrt_nodeset out, const char *what)
 {
     uint32_t members = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -131,7 +131,7 @@ static void verify_cull(const sgrt_scene *s, const sgrt_node *h, uint32_t n,
         float lo[3], hi[3];
         OK(sgrt_node_world_bounds(s, h[i], lo, hi));
         const bool boxed = lo[0] <= hi[0];
-        if (!boxed || (only && !sgrt_nodeset_has(s, only, h[i]))) {
+        if (!boxed || (only.id && !sgrt_nodeset_has(s, only, h[i]))) {
             CHECK_MSG(!in, "%s: node %u without a box or outside `only` is in the result", what, i);
             continue;
         }
@@ -207,7 +207,7 @@ static void test_exact(void)
     static sgrt_node h[N];
     for (int variant = 0; variant < 2; variant++) {
         sgrt_scene *s = cull_scene(variant ? SGRT_SCENE_SUBTREE_BOUNDS : SGRT_SCENE_BOUNDS, NULL);
-        sgrt_nodeset *out, *only;
+        sgrt_nodeset out, only;
         OK(sgrt_nodeset_create(s, &out));
         OK(sgrt_nodeset_create(s, &only));
         for (uint32_t i = 0; i < N; i++) {
@@ -265,10 +265,10 @@ static void test_exact(void)
             }
             const bool restrict_set = round % 4 == 1;
             sgrt_cull_stats st;
-            OK(sgrt_scene_cull(s, planes[0], count, restrict_set ? only : NULL,
+            OK(sgrt_scene_cull(s, planes[0], count, restrict_set ? only : SGRT_NULL_NODESET,
                                out, &st));
             CHECK_EQ_U(st.visible, sgrt_nodeset_count(s, out));
-            verify_cull(s, h, N, (const float(*)[4])planes, count, restrict_set ? only : NULL,
+            verify_cull(s, h, N, (const float(*)[4])planes, count, restrict_set ? only : SGRT_NULL_NODESET,
                         out, variant ? "subtree cull" : "cull");
         }
         sgrt_scene_destroy(s);
@@ -284,7 +284,7 @@ static void test_exact(void)
 static void test_touching(void)
 {
     sgrt_scene *s = cull_scene(SGRT_SCENE_BOUNDS, NULL);
-    sgrt_nodeset *out;
+    sgrt_nodeset out;
     OK(sgrt_nodeset_create(s, &out));
     enum { N = 64 };
     sgrt_node h[N];
@@ -303,7 +303,7 @@ static void test_touching(void)
         }
         (void)sgrt_scene_update(s);
         const float planes[2][4] = {{1, 0, 0, 0}, {-1, 0, 0, (float)(4.0 * scales[sc])}};
-        OK(sgrt_scene_cull(s, planes[0], 2, NULL, out, NULL));
+        OK(sgrt_scene_cull(s, planes[0], 2, SGRT_NULL_NODESET, out, NULL));
         for (int i = 0; i < N; i++) {
             const int x0 = i - 2 - N / 2;       /* box [x0, x0 + 2] in units of w */
             const bool meets = x0 + 2 >= 0 && x0 <= 4;
@@ -333,29 +333,29 @@ static void test_membership(void)
     OK(sgrt_node_set_bounds(s, a, ORIGIN, UNIT));
     OK(sgrt_node_set_bounds(s, c, ORIGIN, UNIT));
     OK(sgrt_node_set_bounds(s, d, ORIGIN, UNIT));
-    sgrt_nodeset *out, *only;
+    sgrt_nodeset out, only;
     OK(sgrt_nodeset_create(s, &out));
     OK(sgrt_nodeset_create(s, &only));
     sgrt_cull_stats st;
     /* Before the first update nothing has a world box. */
-    OK(sgrt_scene_cull(s, CUBE[0], 6, NULL, out, &st));
+    OK(sgrt_scene_cull(s, CUBE[0], 6, SGRT_NULL_NODESET, out, &st));
     CHECK_EQ_U(st.visible, 0);
     (void)sgrt_scene_update(s);
-    OK(sgrt_scene_cull(s, CUBE[0], 6, NULL, out, &st));
+    OK(sgrt_scene_cull(s, CUBE[0], 6, SGRT_NULL_NODESET, out, &st));
     CHECK_EQ_U(st.visible, 3);
     CHECK(sgrt_nodeset_has(s, out, a) && !sgrt_nodeset_has(s, out, b));
     /* A new node, a cleared box: as of the last update. */
     const sgrt_node e = add(s, a);
     OK(sgrt_node_set_bounds(s, e, ORIGIN, UNIT));
     OK(sgrt_node_clear_bounds(s, c));
-    OK(sgrt_scene_cull(s, CUBE[0], 6, NULL, out, &st));
+    OK(sgrt_scene_cull(s, CUBE[0], 6, SGRT_NULL_NODESET, out, &st));
     CHECK(!sgrt_nodeset_has(s, out, e) && sgrt_nodeset_has(s, out, c));
     (void)sgrt_scene_update(s);
-    OK(sgrt_scene_cull(s, CUBE[0], 6, NULL, out, &st));
+    OK(sgrt_scene_cull(s, CUBE[0], 6, SGRT_NULL_NODESET, out, &st));
     CHECK(sgrt_nodeset_has(s, out, e) && !sgrt_nodeset_has(s, out, c));
     /* Destroyed: gone at once (its slot is dead). */
     OK(sgrt_node_destroy(s, d));
-    OK(sgrt_scene_cull(s, CUBE[0], 6, NULL, out, &st));
+    OK(sgrt_scene_cull(s, CUBE[0], 6, SGRT_NULL_NODESET, out, &st));
     CHECK_EQ_U(st.visible, 2);
     /* Restricted, in place: out = only. */
     OK(sgrt_nodeset_add(s, only, e));
@@ -498,7 +498,7 @@ static void test_levels_api(void)
         OK(sgrt_node_set_bounds(s, h[i], c, e));
     }
     (void)sgrt_scene_update(s);
-    sgrt_nodeset *ref, *got;
+    sgrt_nodeset ref, got;
     OK(sgrt_nodeset_create(s, &ref));
     OK(sgrt_nodeset_create(s, &got));
     float planes[8][4];
@@ -507,10 +507,10 @@ static void test_levels_api(void)
         random_planes(planes, count, 80.0);
         sgrt__scene_set_kernels(s, SGRT__LEVEL_SCALAR, NULL);
         sgrt_cull_stats s0, s1;
-        OK(sgrt_scene_cull(s, planes[0], count, NULL, ref, &s0));
+        OK(sgrt_scene_cull(s, planes[0], count, SGRT_NULL_NODESET, ref, &s0));
         for (uint32_t level = SGRT__LEVEL_X4; level <= SGRT__LEVEL_MAX; level++) {
             sgrt__scene_set_kernels(s, level, NULL);
-            OK(sgrt_scene_cull(s, planes[0], count, NULL, got, &s1));
+            OK(sgrt_scene_cull(s, planes[0], count, SGRT_NULL_NODESET, got, &s1));
             uint32_t nw0, nw1;
             const uint32_t *w0 = sgrt_nodeset_words(s, ref, &nw0), *w1 = sgrt_nodeset_words(s, got, &nw1);
             CHECK_MSG(nw0 == nw1 && memcmp(w0, w1, nw0 * sizeof *w0) == 0 &&
@@ -553,7 +553,7 @@ static void test_subtree(void)
         }
         (void)sgrt_scene_update(s[k]);
     }
-    sgrt_nodeset *flat, *tree;
+    sgrt_nodeset flat, tree;
     OK(sgrt_nodeset_create(s[0], &flat));
     OK(sgrt_nodeset_create(s[1], &tree));
     long skipped = 0, accepted = 0;
@@ -563,8 +563,8 @@ static void test_subtree(void)
         const double at[3] = {rng_range(&R, 0, 300), 0, rng_range(&R, 0, 300)};
         frustum_from_camera(eye, at, rng_range(&R, 0.3, 1.2), 1.5, 1.0, 500.0, planes);
         sgrt_cull_stats sf, st;
-        OK(sgrt_scene_cull(s[0], planes[0], 6, NULL, flat, &sf));
-        OK(sgrt_scene_cull(s[1], planes[0], 6, NULL, tree, &st));
+        OK(sgrt_scene_cull(s[0], planes[0], 6, SGRT_NULL_NODESET, flat, &sf));
+        OK(sgrt_scene_cull(s[1], planes[0], 6, SGRT_NULL_NODESET, tree, &st));
         CHECK(sf.subtrees_tested == 0 && st.subtrees_tested > 0);
         skipped += st.subtrees_skipped;
         accepted += st.subtrees_accepted;
@@ -583,7 +583,7 @@ static void test_subtree(void)
                           round, i);
             }
         }
-        verify_cull(s[1], h[1], N, (const float(*)[4])planes, 6, NULL, tree, "subtree cull of a grid");
+        verify_cull(s[1], h[1], N, (const float(*)[4])planes, 6, SGRT_NULL_NODESET, tree, "subtree cull of a grid");
     }
     printf("subtree cull: %ld subtrees skipped, %ld accepted over 40 frusta\n", skipped, accepted);
     CHECK(skipped > 40 && accepted > 10);
@@ -595,25 +595,25 @@ static void test_subtree(void)
     const float planes[6][4] = {{1, 0, 0, -20}, {-1, 0, 0, 200}, {0, 1, 0, 50},
                                 {0, -1, 0, 50}, {0, 0, 1, 0}, {0, 0, -1, 100}};
     sgrt_cull_stats sf, st;
-    OK(sgrt_scene_cull(s[0], planes[0], 6, NULL, flat, &sf));
-    OK(sgrt_scene_cull(s[1], planes[0], 6, NULL, tree, &st));
+    OK(sgrt_scene_cull(s[0], planes[0], 6, SGRT_NULL_NODESET, flat, &sf));
+    OK(sgrt_scene_cull(s[1], planes[0], 6, SGRT_NULL_NODESET, tree, &st));
     CHECK(st.subtrees_tested == 0 && sf.visible == st.visible);
     for (uint32_t i = 0; i < N; i++)
         CHECK(sgrt_nodeset_has(s[0], flat, h[0][i]) == sgrt_nodeset_has(s[1], tree, h[1][i]));
     for (int k = 0; k < 2; k++)
         (void)sgrt_scene_update(s[k]);
-    OK(sgrt_scene_cull(s[1], planes[0], 6, NULL, tree, &st));
+    OK(sgrt_scene_cull(s[1], planes[0], 6, SGRT_NULL_NODESET, tree, &st));
     CHECK(st.subtrees_tested > 0);
-    verify_cull(s[1], h[1], N, planes, 6, NULL, tree, "after a relocation and an update");
+    verify_cull(s[1], h[1], N, planes, 6, SGRT_NULL_NODESET, tree, "after a relocation and an update");
     /* A compaction: the same until the next update. */
     OK(sgrt_scene_compact(s[1]));
-    OK(sgrt_scene_cull(s[1], planes[0], 6, NULL, tree, &st));
+    OK(sgrt_scene_cull(s[1], planes[0], 6, SGRT_NULL_NODESET, tree, &st));
     CHECK(st.subtrees_tested == 0);
-    verify_cull(s[1], h[1], N, planes, 6, NULL, tree, "after a compaction");
+    verify_cull(s[1], h[1], N, planes, 6, SGRT_NULL_NODESET, tree, "after a compaction");
     (void)sgrt_scene_update(s[1]);
-    OK(sgrt_scene_cull(s[1], planes[0], 6, NULL, tree, &st));
+    OK(sgrt_scene_cull(s[1], planes[0], 6, SGRT_NULL_NODESET, tree, &st));
     CHECK(st.subtrees_tested > 0);
-    verify_cull(s[1], h[1], N, planes, 6, NULL, tree, "after a compaction and an update");
+    verify_cull(s[1], h[1], N, planes, 6, SGRT_NULL_NODESET, tree, "after a compaction and an update");
     check_scene(s[1]);
     for (int k = 0; k < 2; k++)
         sgrt_scene_destroy(s[k]);
@@ -639,18 +639,18 @@ static void test_subtree_destroy(void)
         OK(sgrt_node_set_bounds(s, c[i], far, UNIT));
     }
     (void)sgrt_scene_update(s);
-    sgrt_nodeset *out;
+    sgrt_nodeset out;
     OK(sgrt_nodeset_create(s, &out));
     const float plane[4] = {-1, 0, 0, 50}; /* inside: x <= 50 */
     sgrt_cull_stats st;
-    OK(sgrt_scene_cull(s, plane, 1, NULL, out, &st));
+    OK(sgrt_scene_cull(s, plane, 1, SGRT_NULL_NODESET, out, &st));
     CHECK(sgrt_nodeset_has(s, out, other) && st.subtrees_tested > 0);
     OK(sgrt_node_destroy(s, c[4]));
-    OK(sgrt_scene_cull(s, plane, 1, NULL, out, &st));
+    OK(sgrt_scene_cull(s, plane, 1, SGRT_NULL_NODESET, out, &st));
     CHECK_MSG(sgrt_nodeset_has(s, out, other), "a destroy made the cull skip another node's box");
     CHECK(st.subtrees_tested == 0); /* box by box until the next update */
     (void)sgrt_scene_update(s);
-    OK(sgrt_scene_cull(s, plane, 1, NULL, out, &st));
+    OK(sgrt_scene_cull(s, plane, 1, SGRT_NULL_NODESET, out, &st));
     CHECK(sgrt_nodeset_has(s, out, other) && st.subtrees_tested > 0);
     check_scene(s);
     sgrt_scene_destroy(s);

@@ -39,6 +39,14 @@
  * are valid exactly when the node has a box, and their subtree boxes are the
  * join of their descendants' world boxes; a cull now and then culls only
  * boxes outside a plane in exact arithmetic.
+ * Trackers and node sets live and die among the operations too (writers
+ * above): created, used (a set's members modelled by node id: members
+ * follow their nodes through every move and leave with a destroyed node; a
+ * tracker drained), destroyed, then used again through the destroyed
+ * handle, which every call refuses and never reads; bursts of creates and
+ * destroys push the table past its reserve of free indices, so that new
+ * objects take the indices of destroyed ones while the old handles go on
+ * being refused.
  * The whole sequence runs twice: in a plain scene, then in one created with
  * SGRT_SCENE_VALIDATE and a log. With the valid inputs used here validation
  * must change nothing: the same update counts, the same world bits after
@@ -671,11 +679,11 @@ static void op_stale(void)
  * skeleton's joints (runs of consecutive slots, marked a word at a time). */
 enum { WRITERS = 4, WRITER_MAX = 48 };
 static struct {
-    sgrt_writer *w; /* NULL: free */
+    sgrt_writer w; /* NULL: free */
     uint32_t count;
     uint32_t ids[WRITER_MAX];
 } writers[WRITERS];
-static sgrt_writer *foreign_writer; /* of `other`: refused here */
+static sgrt_writer foreign_writer; /* of `other`: refused here */
 static unsigned long stats_writers, stats_writer_writes, stats_writer_stale,
     stats_writer_refused, stats_commits, stats_identities, stats_repaired;
 
@@ -693,7 +701,7 @@ static uint32_t writer_entries(uint32_t *ids)
         for (int t = 0; t < 8 && ref_model_subtree_size(model, root) > WRITER_MAX; t++)
             root = random_live().id;
         const uint32_t other = rng_below(&R, WRITERS), at = rng_below(&R, WRITER_MAX);
-        if (writers[other].w && at < writers[other].count &&
+        if (writers[other].w.id && at < writers[other].count &&
             ref_model_alive(model, writers[other].ids[at])) {
             /* Around another writer's entry: writes that overlap. */
             root = writers[other].ids[at];
@@ -747,6 +755,35 @@ static void writer_create(uint32_t k)
     stats_writers++;
 }
 
+/* ---- object lifetimes ---------------------------------------------------------- */
+
+enum { OBJ_SLOTS = 6, SET_MEMBERS = 48, DEAD_MAX = 64, KIND_TRACKER = 0, KIND_SET, KIND_WRITER };
+
+/* A live tracker or node set, and the members a set was given (node ids). */
+typedef struct live_obj {
+    uint32_t id; /* 0: none */
+    bool set;
+    uint32_t members[SET_MEMBERS];
+    uint32_t member_n;
+} live_obj;
+
+static live_obj objs[OBJ_SLOTS];
+/* Handles destroyed in this run (a ring), each refused forever after. */
+static struct {
+    uint32_t id, kind;
+} dead[DEAD_MAX];
+static uint32_t dead_n, dead_next;
+static unsigned long stats_obj_created, stats_dead_refused, stats_reused_refused;
+
+static void dead_put(uint32_t id, uint32_t kind)
+{
+    dead[dead_next].id = id;
+    dead[dead_next].kind = kind;
+    dead_next = (dead_next + 1u) % DEAD_MAX;
+    if (dead_n < DEAD_MAX)
+        dead_n++;
+}
+
 static void writer_destroy(uint32_t k)
 {
     expect(sgrt_writer_destroy(scene, writers[k].w), SGRT_OK, "sgrt_writer_destroy");
@@ -754,7 +791,196 @@ static void writer_destroy(uint32_t k)
     if (rng_below(&R, 4) == 0)
         expect(sgrt_writer_destroy(scene, writers[k].w), SGRT_ERR_INVALID_ARG,
                "sgrt_writer_destroy (destroyed)");
-    writers[k].w = NULL;
+    dead_put(writers[k].w.id, KIND_WRITER);
+    writers[k].w = SGRT_NULL_WRITER;
+}
+
+static void obj_create(uint32_t k)
+{
+    live_obj *o = &objs[k];
+    o->set = rng_below(&R, 2) != 0;
+    o->member_n = 0;
+    if (o->set) {
+        sgrt_nodeset set;
+        expect(sgrt_nodeset_create(scene, &set), SGRT_OK, "sgrt_nodeset_create");
+        o->id = set.id;
+    } else {
+        sgrt_tracker t;
+        expect(sgrt_tracker_create(scene, &t), SGRT_OK, "sgrt_tracker_create");
+        o->id = t.id;
+    }
+    stats_obj_created++;
+}
+
+static void obj_destroy(uint32_t k)
+{
+    live_obj *o = &objs[k];
+    if (o->set)
+        expect(sgrt_nodeset_destroy(scene, (sgrt_nodeset){o->id}), SGRT_OK,
+               "sgrt_nodeset_destroy");
+    else
+        expect(sgrt_tracker_destroy(scene, (sgrt_tracker){o->id}), SGRT_OK,
+               "sgrt_tracker_destroy");
+    dead_put(o->id, o->set ? KIND_SET : KIND_TRACKER);
+    o->id = 0;
+}
+
+/* A set's members are the model's live nodes among those given to it, and
+ * nothing else. */
+static void set_verify(const live_obj *o)
+{
+    const sgrt_nodeset set = {o->id};
+    uint32_t alive = 0;
+    for (uint32_t i = 0; i < o->member_n; i++) {
+        if (!ref_model_alive(model, o->members[i]))
+            continue;
+        alive++;
+        if (!sgrt_nodeset_has(scene, set, (sgrt_node){o->members[i]}))
+            FAIL("node set 0x%08x lost member 0x%08x", (unsigned)o->id,
+                 (unsigned)o->members[i]);
+    }
+    const uint32_t count = sgrt_nodeset_count(scene, set);
+    if (count != alive)
+        FAIL("node set 0x%08x holds %u nodes, expected %u", (unsigned)o->id, (unsigned)count,
+             (unsigned)alive);
+    test_checks++;
+}
+
+static void obj_use(uint32_t k)
+{
+    live_obj *o = &objs[k];
+    if (!o->set) {
+        sgrt_range rg[8];
+        uint32_t n;
+        bool more;
+        /* The slot count, from a call validation mode does not warn about
+         * (the world array's does, while moves are pending). */
+        sgrt_bounds_arrays ba;
+        expect(sgrt_scene_bounds_arrays(scene, &ba), SGRT_OK, "sgrt_scene_bounds_arrays");
+        const uint32_t slots = ba.slot_count;
+        do {
+            expect(sgrt_tracker_collect(scene, (sgrt_tracker){o->id}, rg, 8, 2, &n, &more),
+                   SGRT_OK, "sgrt_tracker_collect");
+            for (uint32_t i = 0; i < n; i++)
+                if (rg[i].first + rg[i].count > slots)
+                    FAIL("a collected range ends past the slot count");
+        } while (more);
+        return;
+    }
+    const sgrt_nodeset set = {o->id};
+    set_verify(o);
+    if (!live_count())
+        return;
+    const sgrt_node node = random_live();
+    uint32_t at = o->member_n;
+    for (uint32_t i = 0; i < o->member_n; i++)
+        if (o->members[i] == node.id)
+            at = i;
+    if (at < o->member_n && rng_below(&R, 2)) {
+        expect(sgrt_nodeset_remove(scene, set, node), SGRT_OK, "sgrt_nodeset_remove");
+        o->members[at] = o->members[--o->member_n];
+    } else if (at < o->member_n || o->member_n < SET_MEMBERS) {
+        expect(sgrt_nodeset_add(scene, set, node), SGRT_OK, "sgrt_nodeset_add");
+        if (at == o->member_n)
+            o->members[o->member_n++] = node.id;
+    }
+    set_verify(o);
+}
+
+/* A destroyed handle in a call of its kind: refused (INVALID_ARG, the
+ * answer of a refusal), nothing changed, the freed object never read. */
+static void obj_use_dead(void)
+{
+    if (!dead_n)
+        return;
+    /* White-box: whether a live object holds a handle's index now. Half the
+     * time such a handle is chosen when there is one. */
+    uint32_t d = rng_below(&R, dead_n);
+    bool reused = false;
+    for (uint32_t i = 0, n = rng_below(&R, 2) ? dead_n : 1u; i < n && !reused; i++) {
+        const uint32_t c = (d + i) % dead_n;
+        const uint32_t index = (dead[c].id ^ scene->obj_salt) & SGRT__OBJ_INDEX_MASK;
+        reused = index < scene->obj_used && scene->objs[index].ptr != NULL;
+        if (reused)
+            d = c;
+    }
+    const uint32_t id = dead[d].id;
+    stats_reused_refused += reused;
+    stats_dead_refused++;
+    const uint32_t how = rng_below(&R, 3);
+    if (dead[d].kind == KIND_TRACKER) {
+        const sgrt_tracker t = {id};
+        sgrt_range rg[2];
+        uint32_t n = 9;
+        bool more = true;
+        if (how == 0)
+            expect(sgrt_tracker_collect(scene, t, rg, 2, 0, &n, &more), SGRT_ERR_INVALID_ARG,
+                   "sgrt_tracker_collect (destroyed)");
+        else if (how == 1)
+            expect(sgrt_tracker_check(scene, t, NULL), SGRT_ERR_INVALID_ARG,
+                   "sgrt_tracker_check (destroyed)");
+        else
+            expect(sgrt_tracker_destroy(scene, t), SGRT_ERR_INVALID_ARG,
+                   "sgrt_tracker_destroy (destroyed)");
+        if (how == 0 && (n != 0 || more))
+            FAIL("a refused collect wrote ranges");
+    } else if (dead[d].kind == KIND_SET) {
+        const sgrt_nodeset set = {id};
+        if (how == 0 && live_count())
+            expect(sgrt_nodeset_add(scene, set, random_live()), SGRT_ERR_INVALID_ARG,
+                   "sgrt_nodeset_add (destroyed)");
+        else if (how <= 1) {
+            errors_returned++; /* an answer, reported as a refusal */
+            if (sgrt_nodeset_count(scene, set) != 0)
+                FAIL("sgrt_nodeset_count of a destroyed set is not 0");
+        } else
+            expect(sgrt_nodeset_destroy(scene, set), SGRT_ERR_INVALID_ARG,
+                   "sgrt_nodeset_destroy (destroyed)");
+    } else {
+        const sgrt_writer w = {id};
+        float m[16];
+        memcpy(m, IDENTITY, sizeof m);
+        if (how == 0)
+            expect(sgrt_writer_set_local(scene, w, m, NULL), SGRT_ERR_INVALID_ARG,
+                   "sgrt_writer_set_local (destroyed)");
+        else if (how == 1)
+            expect(sgrt_writer_commit(scene, w, 0, 1), SGRT_ERR_INVALID_ARG,
+                   "sgrt_writer_commit (destroyed)");
+        else
+            expect(sgrt_writer_destroy(scene, w), SGRT_ERR_INVALID_ARG,
+                   "sgrt_writer_destroy (destroyed)");
+    }
+}
+
+/* One object operation: create (replacing), destroy, use, use a destroyed
+ * handle, or a burst of 300 trackers created and destroyed, which leaves
+ * more free indices than the reserve, so that the creates after it take
+ * indices of destroyed objects. */
+static void op_objects(void)
+{
+    const uint32_t k = rng_below(&R, OBJ_SLOTS), r = rng_below(&R, 32);
+    if (r < 4 || !objs[k].id) {
+        if (objs[k].id)
+            obj_destroy(k);
+        obj_create(k);
+    } else if (r < 7) {
+        obj_destroy(k);
+    } else if (r < 15) {
+        obj_use_dead();
+    } else if (r == 15) {
+        enum { BURST = 300 };
+        sgrt_tracker t[BURST];
+        for (int i = 0; i < BURST; i++)
+            expect(sgrt_tracker_create(scene, &t[i]), SGRT_OK, "sgrt_tracker_create (burst)");
+        for (int i = 0; i < BURST; i++) {
+            expect(sgrt_tracker_destroy(scene, t[i]), SGRT_OK, "sgrt_tracker_destroy (burst)");
+            if (i % 37 == 0)
+                dead_put(t[i].id, KIND_TRACKER);
+        }
+        stats_obj_created += BURST;
+    } else {
+        obj_use(k);
+    }
 }
 
 /* The first entry whose node is dead (count: none). */
@@ -787,13 +1013,13 @@ static void writer_refusals(void)
            "sgrt_writer_commit (other scene's)");
     expect(sgrt_writer_destroy(scene, foreign_writer), SGRT_ERR_INVALID_ARG,
            "sgrt_writer_destroy (other scene's)");
-    expect(sgrt_writer_set_local(scene, NULL, m, &bad), SGRT_ERR_INVALID_ARG,
+    expect(sgrt_writer_set_local(scene, SGRT_NULL_WRITER, m, &bad), SGRT_ERR_INVALID_ARG,
            "sgrt_writer_set_local (NULL)");
-    expect(sgrt_writer_destroy(scene, NULL), SGRT_OK, "sgrt_writer_destroy (NULL)");
+    expect(sgrt_writer_destroy(scene, SGRT_NULL_WRITER), SGRT_OK, "sgrt_writer_destroy (NULL)");
     if (bad != 7u || locals || slots)
         FAIL("a refused writer call wrote its outputs");
     for (uint32_t k = 0; k < WRITERS; k++) {
-        if (!writers[k].w)
+        if (!writers[k].w.id)
             continue;
         const uint32_t n = writers[k].count;
         expect(sgrt_writer_commit(scene, writers[k].w, n, 1), SGRT_ERR_INVALID_ARG,
@@ -974,8 +1200,8 @@ static void op_writer(void)
 {
     uint32_t k = rng_below(&R, WRITERS);
     const uint32_t r = rng_below(&R, 16);
-    if (r < 2 || !writers[k].w) {
-        if (writers[k].w)
+    if (r < 2 || !writers[k].w.id) {
+        if (writers[k].w.id)
             writer_destroy(k);
         writer_create(k);
         return;
@@ -988,7 +1214,7 @@ static void op_writer(void)
         writer_refusals();
         return;
     }
-    for (int more = 0; more < 4 && writers[k].w; more++) {
+    for (int more = 0; more < 4 && writers[k].w.id; more++) {
         const unsigned long stale_before = stats_writer_stale;
         const uint32_t how = rng_below(&R, 12);
         if (how < 4)
@@ -1109,13 +1335,13 @@ static void verify_boxes(void)
 /* A cull with random planes: each node the sample finds culled lies outside
  * one of them in exact arithmetic. */
 /* The cull's output set, created on the first cull of each run's scene. */
-static sgrt_nodeset *cull_out;
+static sgrt_nodeset cull_out;
 
 static void op_cull(void)
 {
-    if (!cull_out)
+    if (!cull_out.id)
         expect(sgrt_nodeset_create(scene, &cull_out), SGRT_OK, "sgrt_nodeset_create");
-    sgrt_nodeset *const out = cull_out;
+    const sgrt_nodeset out = cull_out;
     float planes[8][4];
     const uint32_t count = 1u + rng_below(&R, 8);
     for (uint32_t k = 0; k < count; k++) {
@@ -1124,7 +1350,7 @@ static void op_cull(void)
         planes[k][3] = (float)rng_range(&R, -30, 30);
     }
     sgrt_cull_stats st;
-    expect(sgrt_scene_cull(scene, planes[0], count, NULL, out, &st), SGRT_OK,
+    expect(sgrt_scene_cull(scene, planes[0], count, SGRT_NULL_NODESET, out, &st), SGRT_OK,
            "sgrt_scene_cull");
     stats_culls++;
     const uint32_t n = live_count();
@@ -1268,12 +1494,15 @@ static uint64_t run(unsigned long ops)
         stats_commits = stats_identities = stats_repaired = 0;
         nonfinite_n = 0;
     memset(writers, 0, sizeof writers); /* the last run's were freed with its scene */
+    memset(objs, 0, sizeof objs);       /* the same */
+    dead_n = dead_next = 0;
+    stats_obj_created = stats_dead_refused = stats_reused_refused = 0;
     const sgrt_scene_desc d = {
         .flags = (uint32_t)SGRT_SCENE_SUBTREE_BOUNDS |
                  (validating ? (uint32_t)SGRT_SCENE_VALIDATE : 0u),
         .log = count_log};
     expect(sgrt_scene_create(&d, &scene), SGRT_OK, "sgrt_scene_create");
-    cull_out = NULL; /* the last run's was freed with its scene */
+    cull_out = SGRT_NULL_NODESET; /* the last run's was freed with its scene */
     free(boxes);
     boxes = calloc(BOX_MAP, sizeof *boxes);
     if (!boxes) {
@@ -1293,9 +1522,13 @@ static uint64_t run(unsigned long ops)
     static const uint32_t targets[] = {300, 1500, 3000, 800};
     for (op_index = 0; op_index < ops; op_index++) {
         const uint32_t target = targets[(op_index / 25000u) % 4u];
-        /* Odd phases reclaim holes as soon as they outnumber live nodes. */
-        if (op_index % 25000u == 0)
-            sgrt__scene_set_hole_slack(scene, (op_index / 25000u) % 2u ? 0u : SGRT__HOLE_SLACK);
+        /* Odd phases reclaim holes as soon as they outnumber live nodes,
+         * and reuse object-table indices as soon as one is free. */
+        if (op_index % 25000u == 0) {
+            const bool eager = (op_index / 25000u) % 2u != 0;
+            sgrt__scene_set_hole_slack(scene, eager ? 0u : SGRT__HOLE_SLACK);
+            sgrt__scene_set_object_reserve(scene, eager ? 0u : SGRT__OBJ_MIN_FREE);
+        }
         const uint32_t n = live_count();
         if (n > stats_max_nodes)
             stats_max_nodes = n;
@@ -1327,9 +1560,12 @@ static uint64_t run(unsigned long ops)
         } else if (r < 720) {
             op_name = "set_trs";
             op_set_trs();
-        } else if (r < 800) {
+        } else if (r < 790) {
             op_name = "world";
             op_world();
+        } else if (r < 800) {
+            op_name = "objects";
+            op_objects();
         } else if (r < 880) {
             op_name = "world_now";
             op_world_now();
@@ -1377,8 +1613,13 @@ static uint64_t run(unsigned long ops)
            "refusals\n",
            stats_writers, stats_writer_writes, stats_commits, stats_identities, stats_repaired,
            stats_writer_stale, stats_writer_refused);
+    printf("test_diff: objects: %lu trackers and node sets created, %lu calls through a "
+           "destroyed handle refused (%lu of them while a new object held its table index)\n",
+           stats_obj_created, stats_dead_refused, stats_reused_refused);
     CHECK(stats_batches > 0);
     CHECK(stats_writer_writes > 0);
+    if (ops >= 20000)
+        CHECK(stats_dead_refused > 0 && stats_reused_refused > 0);
     if (ops >= 20000) /* enough writer operations for each kind of outcome */
         CHECK(stats_writer_stale > 0 && stats_writer_refused > 0 && stats_identities > 0 &&
               stats_repaired > 0);

@@ -344,7 +344,7 @@ enum { MAXN = 3000 };
 
 typedef struct scene_under_test {
     sgrt_scene *s;
-    sgrt_tracker *t;
+    sgrt_tracker t;
     sgrt_node h[MAXN];
     uint32_t n;
 } scene_under_test;

@@ -174,8 +174,8 @@ static void seeded_matrix(uint32_t seed, float m[16])
 
 typedef struct run_state {
     sgrt_scene *s;
-    sgrt_tracker *tr[NOBJ];
-    sgrt_nodeset *ns[NOBJ];
+    sgrt_tracker tr[NOBJ];
+    sgrt_nodeset ns[NOBJ];
     uint64_t collected; /* digest of every range every collect returned */
     sgrt_node h[MAX_NODES];
     int nh;
@@ -265,20 +265,20 @@ static sgrt_result do_op(run_state *st, const op *o, fault_alloc *fa)
     case OP_READS:
         return do_reads(st);
     case OP_TRACKER_CREATE: {
-        sgrt_tracker *t = NULL;
+        sgrt_tracker t = SGRT_NULL_TRACKER;
         const sgrt_result r = sgrt_tracker_create(st->s, &t);
         if (r == SGRT_OK)
             st->tr[o->x] = t;
-        else if (t != NULL)
+        else if (t.id != 0u)
             FAIL("sgrt_tracker_create failed with %s but wrote *out", sgrt_result_str(r));
         return r;
     }
     case OP_NODESET_CREATE: {
-        sgrt_nodeset *set = NULL;
+        sgrt_nodeset set = SGRT_NULL_NODESET;
         const sgrt_result r = sgrt_nodeset_create(st->s, &set);
         if (r == SGRT_OK)
             st->ns[o->x] = set;
-        else if (set != NULL)
+        else if (set.id != 0u)
             FAIL("sgrt_nodeset_create failed with %s but wrote *out", sgrt_result_str(r));
         return r;
     }
@@ -491,7 +491,7 @@ static uint64_t membership(const run_state *st)
 {
     uint64_t h = 0xCBF29CE484222325ull;
     for (int k = 0; k < NOBJ; k++) {
-        if (!st->ns[k])
+        if (!st->ns[k].id)
             continue;
         h = (h ^ sgrt_nodeset_count(st->s, st->ns[k])) * 0x100000001B3ull;
         for (int i = 0; i < st->nh; i++)

@@ -16,21 +16,7 @@
 
 /* ---- the log ---------------------------------------------------------------- */
 
-typedef struct log_rec {
-    uint32_t count;
-    sgrt_log_entry last;
-    char message[512];
-} log_rec;
-
-static log_rec L;
-
-static void record(void *user, const sgrt_log_entry *e)
-{
-    log_rec *r = user;
-    r->count++;
-    r->last = *e;
-    snprintf(r->message, sizeof r->message, "%s", e->message ? e->message : "");
-}
+static test_log L;
 
 static void log_reset(void) { memset(&L, 0, sizeof L); }
 
@@ -87,8 +73,17 @@ static sgrt_scene *logged_scene(test_alloc *ta, uint32_t flags, uint32_t max_nod
     memset(ta, 0, sizeof *ta);
     const sgrt_allocator al = test_alloc_hooks(ta);
     const sgrt_scene_desc d = {.allocator = &al, .flags = flags, .max_nodes = max_nodes,
-                               .log = record, .log_user = &L};
+                               .log = test_log_record, .log_user = &L};
     return new_scene_desc(&d);
+}
+
+/* A logged scene holding a chain of k nodes, n[0] the root. */
+static sgrt_scene *logged_chain(test_alloc *ta, uint32_t flags, sgrt_node *n, int k)
+{
+    sgrt_scene *s = logged_scene(ta, flags, 0);
+    for (int i = 0; i < k; i++)
+        QUIET(sgrt_node_create(s, i ? n[i - 1] : NONE, &n[i]));
+    return s;
 }
 
 /* ---- every refusal ------------------------------------------------------------ */
@@ -100,7 +95,7 @@ static void refusals_scene(void)
     sgrt_allocator al = test_alloc_hooks(&ta);
     sgrt_scene *s = NULL;
     const char *fn = "sgrt_scene_create";
-    sgrt_scene_desc d = {.log = record, .log_user = &L};
+    sgrt_scene_desc d = {.log = test_log_record, .log_user = &L};
     REFUSED(sgrt_scene_create(&d, NULL), SGRT_ERR_INVALID_ARG, fn, "out", NONE);
     const sgrt_allocator half = {test_alloc_alloc, NULL, &ta};
     d.allocator = &half;
@@ -356,18 +351,18 @@ static void refusals_handoff(void)
     QUIET(sgrt_node_create(s, NONE, &a));
     QUIET(sgrt_node_create(s, a, &dead));
     QUIET(sgrt_node_destroy(s, dead));
-    sgrt_tracker *t = NULL, *ot = NULL;
-    sgrt_nodeset *set = NULL, *os = NULL;
+    sgrt_tracker t = SGRT_NULL_TRACKER, ot = SGRT_NULL_TRACKER;
+    sgrt_nodeset set = SGRT_NULL_NODESET, os = SGRT_NULL_NODESET;
     QUIET(sgrt_tracker_create(s, &t));
     QUIET(sgrt_nodeset_create(s, &set));
     OK(sgrt_tracker_create(other, &ot));
     OK(sgrt_nodeset_create(other, &os));
-    sgrt_nodeset *t_as_set = (sgrt_nodeset *)(void *)t;
-    sgrt_tracker *set_as_t = (sgrt_tracker *)(void *)set;
+    const sgrt_nodeset t_as_set = {t.id};
+    const sgrt_tracker set_as_t = {set.id};
 
     REFUSED(sgrt_tracker_create(s, NULL), SGRT_ERR_INVALID_ARG, "sgrt_tracker_create", "out",
             NONE);
-    sgrt_tracker *t2 = NULL;
+    sgrt_tracker t2 = SGRT_NULL_TRACKER;
     ta.fail_at = ta.calls + 1;
     REFUSED(sgrt_tracker_create(s, &t2), SGRT_ERR_NOMEM, "sgrt_tracker_create", "allocator", NONE);
     ta.fail_at = ta.calls + 2; /* the object, then its bits */
@@ -375,7 +370,7 @@ static void refusals_handoff(void)
     ta.fail_at = 0;
     REFUSED(sgrt_nodeset_create(s, NULL), SGRT_ERR_INVALID_ARG, "sgrt_nodeset_create", "out",
             NONE);
-    sgrt_nodeset *s2 = NULL;
+    sgrt_nodeset s2 = SGRT_NULL_NODESET;
     ta.fail_at = ta.calls + 1;
     REFUSED(sgrt_nodeset_create(s, &s2), SGRT_ERR_NOMEM, "sgrt_nodeset_create", "allocator", NONE);
     ta.fail_at = 0;
@@ -385,11 +380,11 @@ static void refusals_handoff(void)
     uint32_t got;
     bool more;
     REFUSED(sgrt_tracker_collect(s, ot, r, 4, 0, &got, &more), SGRT_ERR_INVALID_ARG, fn,
-            "t belongs to another scene", NONE);
+            "t is not a live tracker of s: destroyed, or of another scene", NONE);
     REFUSED(sgrt_tracker_collect(s, set_as_t, r, 4, 0, &got, &more), SGRT_ERR_INVALID_ARG, fn,
-            "t is not a tracker", NONE);
-    REFUSED(sgrt_tracker_collect(s, NULL, r, 4, 0, &got, &more), SGRT_ERR_INVALID_ARG, fn,
-            "t is NULL", NONE);
+            "t is not a tracker: it names a live object of another kind", NONE);
+    REFUSED(sgrt_tracker_collect(s, SGRT_NULL_TRACKER, r, 4, 0, &got, &more),
+            SGRT_ERR_INVALID_ARG, fn, "t is zero", NONE);
     REFUSED(sgrt_tracker_collect(s, t, NULL, 4, 0, &got, &more), SGRT_ERR_INVALID_ARG, fn, "out",
             NONE);
     REFUSED(sgrt_tracker_collect(s, t, r, 4, 0, NULL, &more), SGRT_ERR_INVALID_ARG, fn,
@@ -399,17 +394,18 @@ static void refusals_handoff(void)
     QUIET(sgrt_tracker_collect(s, t, r, 4, 0, &got, &more));
     REFUSED(sgrt_tracker_check(s, ot, NULL), SGRT_ERR_INVALID_ARG, "sgrt_tracker_check", "t",
             NONE);
-    const uint32_t keep = t->summary[0];
-    t->summary[0] ^= 1u << 30; /* white-box: a summary bit with no pending word */
+    sgrt__tracker *tw = sgrt__tracker_get(s, t);
+    const uint32_t keep = tw->summary[0];
+    tw->summary[0] ^= 1u << 30; /* white-box: a summary bit with no pending word */
     REFUSED(sgrt_tracker_check(s, t, NULL), SGRT_ERR_CORRUPT, "sgrt_tracker_check", "summary",
             NONE);
-    t->summary[0] = keep;
+    tw->summary[0] = keep;
     QUIET(sgrt_tracker_check(s, t, NULL));
     REFUSED(sgrt_tracker_destroy(s, ot), SGRT_ERR_INVALID_ARG, "sgrt_tracker_destroy",
-            "t is not a tracker of this scene", NONE);
+            "t is not a live tracker of s", NONE);
     REFUSED(sgrt_tracker_destroy(s, set_as_t), SGRT_ERR_INVALID_ARG, "sgrt_tracker_destroy",
-            "t is a node set", NONE);
-    QUIET(sgrt_tracker_destroy(s, NULL));
+            "t is not a tracker: it names a live object of another kind", NONE);
+    QUIET(sgrt_tracker_destroy(s, SGRT_NULL_TRACKER));
 
     fn = "sgrt_nodeset_add";
     REFUSED(sgrt_nodeset_add(s, os, a), SGRT_ERR_INVALID_ARG, fn, "set", NONE);
@@ -421,7 +417,7 @@ static void refusals_handoff(void)
     REFUSED_ANSWER(!sgrt_nodeset_has(s, os, a), SGRT_ERR_INVALID_ARG, "sgrt_nodeset_has", "set",
                    NONE);
     REFUSED(sgrt_nodeset_clear(s, os), SGRT_ERR_INVALID_ARG, "sgrt_nodeset_clear", "set", NONE);
-    REFUSED_ANSWER(sgrt_nodeset_count(s, NULL) == 0, SGRT_ERR_INVALID_ARG, "sgrt_nodeset_count",
+    REFUSED_ANSWER(sgrt_nodeset_count(s, SGRT_NULL_NODESET) == 0, SGRT_ERR_INVALID_ARG, "sgrt_nodeset_count",
                    "set", NONE);
     fn = "sgrt_nodeset_combine";
     REFUSED(sgrt_nodeset_combine(s, os, set, SGRT_SET_OR, set), SGRT_ERR_INVALID_ARG, fn, "dst",
@@ -434,9 +430,9 @@ static void refusals_handoff(void)
             NONE);
     QUIET(sgrt_nodeset_combine(s, set, set, SGRT_SET_OR, set));
     fn = "sgrt_nodeset_from_changes";
-    REFUSED(sgrt_nodeset_from_changes(s, os, t, SGRT_SET_AND, NULL, false), SGRT_ERR_INVALID_ARG,
+    REFUSED(sgrt_nodeset_from_changes(s, os, t, SGRT_SET_AND, SGRT_NULL_NODESET, false), SGRT_ERR_INVALID_ARG,
             fn, "dst", NONE);
-    REFUSED(sgrt_nodeset_from_changes(s, set, ot, SGRT_SET_AND, NULL, false), SGRT_ERR_INVALID_ARG,
+    REFUSED(sgrt_nodeset_from_changes(s, set, ot, SGRT_SET_AND, SGRT_NULL_NODESET, false), SGRT_ERR_INVALID_ARG,
             fn, "t", NONE);
     REFUSED(sgrt_nodeset_from_changes(s, set, t, SGRT_SET_AND, os, false), SGRT_ERR_INVALID_ARG,
             fn, "b", NONE);
@@ -451,22 +447,22 @@ static void refusals_handoff(void)
     REFUSED_ANSWER(sgrt_nodeset_words(s, os, &words) == NULL, SGRT_ERR_INVALID_ARG,
                    "sgrt_nodeset_words", "set", NONE);
     REFUSED(sgrt_nodeset_destroy(s, os), SGRT_ERR_INVALID_ARG, "sgrt_nodeset_destroy",
-            "set is not a node set of this scene", NONE);
+            "set is not a live node set of s", NONE);
     REFUSED(sgrt_nodeset_destroy(s, t_as_set), SGRT_ERR_INVALID_ARG, "sgrt_nodeset_destroy",
-            "set is a tracker", NONE);
-    QUIET(sgrt_nodeset_destroy(s, NULL));
+            "set is not a node set: it names a live object of another kind", NONE);
+    QUIET(sgrt_nodeset_destroy(s, SGRT_NULL_NODESET));
     /* Destroyed twice: the second is refused without reading the freed
      * object (ASan would report it). */
-    sgrt_nodeset *gone = NULL;
+    sgrt_nodeset gone = SGRT_NULL_NODESET;
     QUIET(sgrt_nodeset_create(s, &gone));
     QUIET(sgrt_nodeset_destroy(s, gone));
     REFUSED(sgrt_nodeset_destroy(s, gone), SGRT_ERR_INVALID_ARG, "sgrt_nodeset_destroy",
-            "destroyed already", NONE);
-    sgrt_tracker *gone_t = NULL;
+            "set is not a live node set of s: destroyed", NONE);
+    sgrt_tracker gone_t = SGRT_NULL_TRACKER;
     QUIET(sgrt_tracker_create(s, &gone_t));
     QUIET(sgrt_tracker_destroy(s, gone_t));
     REFUSED(sgrt_tracker_destroy(s, gone_t), SGRT_ERR_INVALID_ARG, "sgrt_tracker_destroy",
-            "destroyed already", NONE);
+            "t is not a live tracker of s: destroyed", NONE);
 
     fn = "sgrt_scene_dump";
     REFUSED(sgrt_scene_dump(s, NULL, NULL, SGRT_DUMP_DOT), SGRT_ERR_INVALID_ARG, fn, "write_fn",
@@ -489,8 +485,8 @@ static void table_destroy_wrong_scene(void)
     sgrt_scene *a = logged_scene(&ta, 0, 0), *b = logged_scene(&tb, 0, 0);
     sgrt_node n;
     OK(sgrt_node_create(a, NONE, &n));
-    sgrt_tracker *t = NULL;
-    sgrt_nodeset *set = NULL;
+    sgrt_tracker t = SGRT_NULL_TRACKER;
+    sgrt_nodeset set = SGRT_NULL_NODESET;
     OK(sgrt_tracker_create(a, &t));
     OK(sgrt_nodeset_create(a, &set));
     OK(sgrt_nodeset_add(a, set, n));
@@ -510,7 +506,7 @@ static void table_destroy_wrong_scene(void)
 }
 
 /* Five separate changed slots: 0, 2, 4, 6, 8 of ten roots. */
-static sgrt_scene *five_changes(test_alloc *ta, sgrt_tracker **t)
+static sgrt_scene *five_changes(test_alloc *ta, sgrt_tracker *t)
 {
     sgrt_scene *s = logged_scene(ta, 0, 0);
     sgrt_node n[10];
@@ -535,13 +531,13 @@ static sgrt_scene *five_changes(test_alloc *ta, sgrt_tracker **t)
 static void table_collect_wrong_scene(void)
 {
     test_alloc ta, tb;
-    sgrt_tracker *t;
+    sgrt_tracker t;
     sgrt_scene *s = five_changes(&ta, &t), *other = logged_scene(&tb, 0, 0);
     sgrt_range r[8];
     uint32_t n = 99;
     bool more = true;
     REFUSED(sgrt_tracker_collect(other, t, r, 8, 0, &n, &more), SGRT_ERR_INVALID_ARG,
-            "sgrt_tracker_collect", "t belongs to another scene", NONE);
+            "sgrt_tracker_collect", "t is not a live tracker of s", NONE);
     CHECK(n == 0 && !more);
     CHECK_EQ_U(test_collect(s, t, r, 8, 0, NULL), 5);
     end_scene_alloc(other, &tb);
@@ -553,7 +549,7 @@ static void table_collect_wrong_scene(void)
 static void table_collect_count(void)
 {
     test_alloc ta;
-    sgrt_tracker *t;
+    sgrt_tracker t;
     sgrt_scene *s = five_changes(&ta, &t);
     sgrt_range r[5];
     memset(r, 0xA5, sizeof r);
@@ -578,7 +574,7 @@ static void table_stale_world_array(void)
 {
     test_alloc ta;
     sgrt_scene *s = logged_scene(&ta, SGRT_SCENE_PREV_WORLD, 0);
-    sgrt_nodeset *set;
+    sgrt_nodeset set;
     OK(sgrt_nodeset_create(s, &set));
     CHECK_EQ_U(sgrt_scene_storage_version(NULL), 0);
     uint64_t v = sgrt_scene_storage_version(s);
@@ -696,16 +692,54 @@ static void run_inline(void *user, uint32_t count, void (*fn)(void *ctx, uint32_
         fn(ctx, i);
 }
 
+/* The commonest C mistake with an object: using it after its destroy. The
+ * call is refused, says so, and never reads the freed object (ASan, in the
+ * sanitize suite, would stop here); a new object taking its table index
+ * does not bring the old handle back. */
+static void table_use_after_destroy(void)
+{
+    test_alloc ta;
+    sgrt_scene *s = logged_scene(&ta, 0, 0);
+    sgrt_node a;
+    QUIET(sgrt_node_create(s, NONE, &a));
+    sgrt_tracker t;
+    sgrt_nodeset set;
+    sgrt_writer w;
+    QUIET(sgrt_tracker_create(s, &t));
+    QUIET(sgrt_nodeset_create(s, &set));
+    QUIET(sgrt_writer_create(s, 1, &a, 0, &w));
+    QUIET(sgrt_tracker_destroy(s, t));
+    QUIET(sgrt_nodeset_destroy(s, set));
+    QUIET(sgrt_writer_destroy(s, w));
+    sgrt_range r[4];
+    uint32_t n = 5;
+    bool more = true;
+    REFUSED(sgrt_tracker_collect(s, t, r, 4, 0, &n, &more), SGRT_ERR_INVALID_ARG,
+            "sgrt_tracker_collect", "t is not a live tracker of s: destroyed", NONE);
+    CHECK(n == 0 && !more);
+    REFUSED_ANSWER(sgrt_nodeset_words(s, set, NULL) == NULL, SGRT_ERR_INVALID_ARG,
+                   "sgrt_nodeset_words", "set is not a live node set of s: destroyed", NONE);
+    const float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    REFUSED(sgrt_writer_set_local(s, w, m, NULL), SGRT_ERR_INVALID_ARG, "sgrt_writer_set_local",
+            "w is not a live writer of s: destroyed", NONE);
+    sgrt_tracker t2;
+    QUIET(sgrt_tracker_create(s, &t2));
+    CHECK(t2.id != t.id);
+    REFUSED(sgrt_tracker_collect(s, t, r, 4, 0, &n, &more), SGRT_ERR_INVALID_ARG,
+            "sgrt_tracker_collect", "destroyed", NONE);
+    QUIET(sgrt_tracker_collect(s, t2, r, 4, 0, &n, &more));
+    CHECK(n == 1 && !more);
+    end_scene_alloc(s, &ta);
+}
+
 /* The parallel update with an executor it cannot use runs serially and says
  * so: NULL ex, NULL run or 0 workers always, 1 worker in validation mode. */
 static void table_unusable_executor(void)
 {
     for (int validate = 0; validate < 2; validate++) {
         test_alloc ta;
-        sgrt_scene *s = logged_scene(&ta, validate ? SGRT_SCENE_VALIDATE : 0u, 0);
         sgrt_node n[4];
-        for (int i = 0; i < 4; i++)
-            QUIET(sgrt_node_create(s, i ? n[i - 1] : NONE, &n[i]));
+        sgrt_scene *s = logged_chain(&ta, validate ? SGRT_SCENE_VALIDATE : 0u, n, 4);
         const char *fn = "sgrt_scene_update_parallel";
         const sgrt_executor no_run = {NULL, NULL, 4}, no_workers = {run_inline, NULL, 0};
         const sgrt_executor one = {run_inline, NULL, 1};
@@ -843,7 +877,7 @@ static void refusals_writers(void)
     QUIET(sgrt_node_create(other, NONE, &on));
     CHECK_EQ_U(sgrt_scene_update(s), 4);
     const sgrt_node three[3] = {a, b, c}, with_dead[2] = {a, dead};
-    sgrt_writer *w = NULL, *wd = NULL, *wo = NULL;
+    sgrt_writer w = SGRT_NULL_WRITER, wd = SGRT_NULL_WRITER, wo = SGRT_NULL_WRITER;
 
     const char *fn = "sgrt_writer_create";
     REFUSED(sgrt_writer_create(s, 0, three, 0, &w), SGRT_ERR_INVALID_ARG, fn, "count", NONE);
@@ -851,7 +885,7 @@ static void refusals_writers(void)
     REFUSED(sgrt_writer_create(s, 3, three, 0, NULL), SGRT_ERR_INVALID_ARG, fn, "out", NONE);
     REFUSED(sgrt_writer_create(s, 3, three, 4, &w), SGRT_ERR_INVALID_ARG, fn, "flags", NONE);
     REFUSED(sgrt_writer_create(other, 3, three, 0, &w), SGRT_ERR_STALE_HANDLE, fn, "nodes", a);
-    CHECK(w == NULL);
+    CHECK(w.id == 0u);
     QUIET(sgrt_writer_create(s, 3, three, 0, &w));
     QUIET(sgrt_writer_create(s, 2, with_dead, 0, &wd));
     QUIET(sgrt_writer_create(other, 1, &on, 0, &wo));
@@ -871,7 +905,7 @@ static void refusals_writers(void)
     uint32_t at = 99;
 
     fn = "sgrt_writer_set_local";
-    REFUSED(sgrt_writer_set_local(s, NULL, m[0], &at), SGRT_ERR_INVALID_ARG, fn, "w", NONE);
+    REFUSED(sgrt_writer_set_local(s, SGRT_NULL_WRITER, m[0], &at), SGRT_ERR_INVALID_ARG, fn, "w", NONE);
     REFUSED(sgrt_writer_set_local(s, wo, m[0], &at), SGRT_ERR_INVALID_ARG, fn, "w", NONE);
     REFUSED(sgrt_writer_set_local(s, w, NULL, &at), SGRT_ERR_INVALID_ARG, fn, "local", NONE);
     CHECK_EQ_U(at, 99); /* argument refusals leave *out_bad alone */
@@ -926,7 +960,7 @@ static void refusals_writers(void)
     REFUSED(sgrt_writer_destroy(other, w), SGRT_ERR_INVALID_ARG, fn, "w", NONE);
     QUIET(sgrt_writer_destroy(s, w));
     REFUSED(sgrt_writer_destroy(s, w), SGRT_ERR_INVALID_ARG, fn, "w", NONE); /* destroyed */
-    QUIET(sgrt_writer_destroy(s, NULL));
+    QUIET(sgrt_writer_destroy(s, SGRT_NULL_WRITER));
     CHECK_RES(sgrt_writer_destroy(NULL, wd), SGRT_ERR_INVALID_ARG);
     QUIET(sgrt_writer_destroy(s, wd));
     sgrt_scene_destroy(s);
@@ -949,6 +983,7 @@ int main(void)
     table_collect_count();
     table_stale_world_array();
     table_forgot_update();
+    table_use_after_destroy();
     table_moved_ancestor();
     table_unusable_executor();
     table_quaternions();

@@ -24,7 +24,7 @@ static void refresh_live(const sgrt_scene *s)
             member[j][k] = member[j][from[k]];
 }
 
-static void check_sets(const sgrt_scene *s, sgrt_nodeset *const *sets)
+static void check_sets(const sgrt_scene *s, sgrt_nodeset const *sets)
 {
     uint32_t count = 0;
     sgrt_scene_world_array(s, &count);
@@ -75,8 +75,8 @@ static void test_random(uint64_t seed, int steps)
     rng r = {seed};
     sgrt_scene *s = NULL;
     CHECK_RES(sgrt_scene_create(NULL, &s), SGRT_OK);
-    sgrt_nodeset *sets[NS];
-    sgrt_tracker *t = NULL, *t_first = NULL;
+    sgrt_nodeset sets[NS];
+    sgrt_tracker t = SGRT_NULL_TRACKER, t_first = SGRT_NULL_TRACKER;
     /* A tracker registered before the sets and one after, to mix the registry. */
     CHECK_RES(sgrt_tracker_create(s, &t_first), SGRT_OK);
     for (int j = 0; j < NS; j++)
@@ -134,12 +134,13 @@ static void test_random(uint64_t seed, int steps)
             const sgrt_set_op so = (sgrt_set_op)rng_below(&r, 3);
             const bool consume = rng_below(&r, 2) != 0;
             CHECK(s->st.words <= sizeof pending_before / 4u);
-            memcpy(pending_before, t->b.bits, s->st.words * 4u);
+            const sgrt__tracker *tw = sgrt__tracker_get(s, t);
+            memcpy(pending_before, tw->b.bits, s->st.words * 4u);
             bool changed[MAX_NODES];
             for (uint32_t i = 0; i < live_n; i++)
-                changed[i] = sgrt__bit_get(t->b.bits, slot_of(s, live[i]));
-            CHECK_RES(sgrt_nodeset_from_changes(s, sets[d], t, so, b < 0 ? NULL : sets[b],
-                                                consume),
+                changed[i] = sgrt__bit_get(tw->b.bits, slot_of(s, live[i]));
+            CHECK_RES(sgrt_nodeset_from_changes(s, sets[d], t, so,
+                                                b < 0 ? SGRT_NULL_NODESET : sets[b], consume),
                       SGRT_OK);
             for (uint32_t i = 0; i < live_n; i++)
                 member[d][i] = b < 0 ? changed[i] : op_apply(so, changed[i], member[b][i]);
@@ -147,10 +148,10 @@ static void test_random(uint64_t seed, int steps)
             for (uint32_t w = 0; w < s->st.words; w++) {
                 uint32_t expect = pending_before[w];
                 if (consume)
-                    expect &= ~sets[d]->b.bits[w];
-                CHECK_EQ_U(t->b.bits[w], expect);
-                CHECK(((t->summary[w >> 5] >> (w & 31u)) & 1u) == (t->b.bits[w] != 0) ||
-                      t->b.bits[w] == 0);
+                    expect &= ~sgrt__nodeset_get(s, sets[d])->b.bits[w];
+                CHECK_EQ_U(tw->b.bits[w], expect);
+                CHECK(((tw->summary[w >> 5] >> (w & 31u)) & 1u) == (tw->b.bits[w] != 0) ||
+                      tw->b.bits[w] == 0);
             }
         } else if (op < 90) {
             set_translation(s, live[rng_below(&r, live_n)], rng_float(&r, -3, 3), 0, 0);
@@ -191,8 +192,8 @@ static void test_visible_changes(void)
     sgrt_node n[70];
     for (int i = 0; i < 70; i++)
         CHECK_RES(sgrt_node_create(s, SGRT_NULL_NODE, &n[i]), SGRT_OK);
-    sgrt_tracker *t = NULL;
-    sgrt_nodeset *visible = NULL, *todo = NULL;
+    sgrt_tracker t = SGRT_NULL_TRACKER;
+    sgrt_nodeset visible = SGRT_NULL_NODESET, todo = SGRT_NULL_NODESET;
     CHECK_RES(sgrt_tracker_create(s, &t), SGRT_OK);
     CHECK_RES(sgrt_nodeset_create(s, &visible), SGRT_OK);
     CHECK_RES(sgrt_nodeset_create(s, &todo), SGRT_OK);
@@ -232,7 +233,7 @@ static void test_visible_changes(void)
     CHECK(sgrt_nodeset_has(s, todo, n[1]));
     CHECK_RES(sgrt_nodeset_from_changes(s, todo, t, SGRT_SET_OR, visible, false), SGRT_OK);
     CHECK_EQ_U(sgrt_nodeset_count(s, todo), 36);
-    CHECK_RES(sgrt_nodeset_from_changes(s, todo, t, SGRT_SET_AND, NULL, false), SGRT_OK);
+    CHECK_RES(sgrt_nodeset_from_changes(s, todo, t, SGRT_SET_AND, SGRT_NULL_NODESET, false), SGRT_OK);
     CHECK_EQ_U(sgrt_nodeset_count(s, todo), 2);
     /* dst aliasing b. */
     CHECK_RES(sgrt_nodeset_combine(s, todo, visible, SGRT_SET_AND, visible), SGRT_OK);
@@ -244,7 +245,7 @@ static void test_visible_changes(void)
 
     /* Destroyed pending nodes are not nodes: never in dst, still collected. */
     CHECK_RES(sgrt_node_destroy(s, n[10]), SGRT_OK);
-    CHECK_RES(sgrt_nodeset_from_changes(s, todo, t, SGRT_SET_OR, NULL, true), SGRT_OK);
+    CHECK_RES(sgrt_nodeset_from_changes(s, todo, t, SGRT_SET_OR, SGRT_NULL_NODESET, true), SGRT_OK);
     CHECK_EQ_U(sgrt_nodeset_count(s, todo), 0);
     CHECK_EQ_U(test_collect(s, t, r, 4, 0, NULL), 1);
     CHECK_EQ_U(r[0].count, 1);
@@ -253,7 +254,7 @@ static void test_visible_changes(void)
     CHECK_RES(sgrt_nodeset_clear(s, visible), SGRT_OK);
     CHECK_EQ_U(sgrt_nodeset_count(s, visible), 0);
     sgrt_scene *other = new_scene_alloc(&oa);
-    sgrt_nodeset *foreign = NULL;
+    sgrt_nodeset foreign = SGRT_NULL_NODESET;
     CHECK_RES(sgrt_nodeset_create(other, &foreign), SGRT_OK);
     CHECK_RES(sgrt_nodeset_add(s, foreign, n[0]), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_nodeset_add(other, foreign, n[0]), SGRT_ERR_STALE_HANDLE);
@@ -264,10 +265,10 @@ static void test_visible_changes(void)
     CHECK_RES(sgrt_nodeset_combine(s, todo, visible, SGRT_SET_AND, foreign), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_nodeset_combine(s, todo, visible, (sgrt_set_op)7, visible),
               SGRT_ERR_INVALID_ARG);
-    CHECK_RES(sgrt_nodeset_combine(s, NULL, visible, SGRT_SET_OR, visible), SGRT_ERR_INVALID_ARG);
-    CHECK_RES(sgrt_nodeset_from_changes(other, foreign, t, SGRT_SET_OR, NULL, false),
+    CHECK_RES(sgrt_nodeset_combine(s, SGRT_NULL_NODESET, visible, SGRT_SET_OR, visible), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_nodeset_from_changes(other, foreign, t, SGRT_SET_OR, SGRT_NULL_NODESET, false),
               SGRT_ERR_INVALID_ARG);
-    CHECK_RES(sgrt_nodeset_from_changes(s, todo, NULL, SGRT_SET_OR, NULL, false),
+    CHECK_RES(sgrt_nodeset_from_changes(s, todo, SGRT_NULL_TRACKER, SGRT_SET_OR, SGRT_NULL_NODESET, false),
               SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_nodeset_from_changes(s, todo, t, (sgrt_set_op)3, visible, false),
               SGRT_ERR_INVALID_ARG);
@@ -288,7 +289,7 @@ static void test_visible_changes(void)
     CHECK_RES(sgrt_nodeset_add(s, visible, n[4]), SGRT_OK);
     const uint64_t s_frees = sa.frees, o_frees = oa.frees;
     CHECK_RES(sgrt_nodeset_destroy(s, foreign), SGRT_ERR_INVALID_ARG);
-    OK(sgrt_nodeset_destroy(s, NULL));
+    OK(sgrt_nodeset_destroy(s, SGRT_NULL_NODESET));
     CHECK_RES(sgrt_nodeset_destroy(NULL, visible), SGRT_ERR_INVALID_ARG);
     CHECK_EQ_U(sa.frees, s_frees);
     CHECK_EQ_U(oa.frees, o_frees);
@@ -318,7 +319,7 @@ static void test_follow(void)
 {
     sgrt_scene *s = NULL;
     CHECK_RES(sgrt_scene_create(NULL, &s), SGRT_OK);
-    sgrt_nodeset *set = NULL;
+    sgrt_nodeset set = SGRT_NULL_NODESET;
     CHECK_RES(sgrt_nodeset_create(s, &set), SGRT_OK);
     sgrt_node a, b, c, late;
     CHECK_RES(sgrt_node_create(s, SGRT_NULL_NODE, &a), SGRT_OK);

@@ -17,8 +17,8 @@ enum { MAXN = 12000 };
 
 typedef struct pair {
     sgrt_scene *a, *b; /* a: serial update; b: parallel update */
-    sgrt_tracker *ta, *tb;
-    sgrt_nodeset *sa, *sb, *ca, *cb; /* a membership set, and its changed subset */
+    sgrt_tracker ta, tb;
+    sgrt_nodeset sa, sb, ca, cb; /* a membership set, and its changed subset */
     sgrt_node na[MAXN], nb[MAXN];
     uint32_t n; /* handles ever created (some dead) */
 } pair;
@@ -156,7 +156,7 @@ static void update_and_compare(pair *p, const sgrt_executor *ex, const char *wha
  * slots on both sides (checked before the tracker above drains them). */
 static void compare_sets(pair *p)
 {
-    sgrt_tracker *xa, *xb;
+    sgrt_tracker xa, xb;
     OK(sgrt_tracker_create(p->a, &xa));
     OK(sgrt_tracker_create(p->b, &xb));
     sgrt_range r[4];

@@ -28,7 +28,7 @@ static rng R = {0x9E3779B97F4A7C15ull};
 /* ---- a renderer's mirror of both arrays, fed by one tracker ---------------- */
 
 typedef struct mirror {
-    sgrt_tracker *t;
+    sgrt_tracker t;
     float *w, *p;
     uint8_t *got; /* slots reported by the last collect */
     uint32_t cap;

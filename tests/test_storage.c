@@ -352,7 +352,7 @@ static void test_reclaim_keeps_state(void)
     enum { N = 3000, STEPS = 4000 };
     sgrt_scene *s = new_scene();
     sgrt__scene_set_hole_slack(s, 0);
-    sgrt_nodeset *set;
+    sgrt_nodeset set;
     OK(sgrt_nodeset_create(s, &set));
     sgrt_node *h = malloc(N * sizeof *h);
     bool *member = calloc(N, sizeof *member);

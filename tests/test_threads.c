@@ -340,7 +340,7 @@ static void test_concurrent_readers(void)
 typedef struct collector {
     pthread_t thread;
     sgrt_scene *s;
-    sgrt_tracker *t;
+    sgrt_tracker t;
     uint32_t got;   /* slots collected */
     long wrong;
 } collector;
@@ -373,7 +373,7 @@ static void *collector_main(void *arg)
 typedef struct checker {
     pthread_t thread;
     const sgrt_scene *s;
-    const sgrt_tracker *idle;
+    sgrt_tracker idle;
     sgrt_node deep;
     float deep_now[16];
     long checks, wrong;
@@ -407,7 +407,7 @@ static void test_collect_beside_readers(void)
         REQUIRE(sgrt_node_create(s, i < 64u ? prev : SGRT_NULL_NODE, &n) == SGRT_OK);
         prev = i < 64u ? n : prev;
     }
-    sgrt_tracker *t[3];
+    sgrt_tracker t[3];
     for (int i = 0; i < 3; i++)
         REQUIRE(sgrt_tracker_create(s, &t[i]) == SGRT_OK);
     sgrt_scene_update(s);

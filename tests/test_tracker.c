@@ -90,7 +90,7 @@ static void test_handoff_basics(void)
 }
 
 /* Collect everything into a pending-bool array; returns the range count. */
-static uint32_t collect_all(sgrt_scene *s, sgrt_tracker *t, bool *pending, uint32_t n,
+static uint32_t collect_all(sgrt_scene *s, sgrt_tracker t, bool *pending, uint32_t n,
                             uint32_t gap)
 {
     sgrt_range r[256];
@@ -113,7 +113,7 @@ static void test_ranges(void)
     for (int i = 0; i < N; i++)
         CHECK_EQ_U(slot_of(s, roots[i]), i); /* roots append in order */
 
-    sgrt_tracker *t = NULL;
+    sgrt_tracker t = SGRT_NULL_TRACKER;
     CHECK_RES(sgrt_tracker_create(s, &t), SGRT_OK);
     /* A new tracker has seen nothing: all of [0, slot count). */
     sgrt_range r[8];
@@ -183,7 +183,7 @@ static void test_ranges(void)
     CHECK_EQ_U(test_collect(s, t, r, 2, 0, NULL), 2);
 
     /* A second tracker sees the same changes whatever the first collects. */
-    sgrt_tracker *t2 = NULL;
+    sgrt_tracker t2 = SGRT_NULL_TRACKER;
     CHECK_RES(sgrt_tracker_create(s, &t2), SGRT_OK);
     bool p[N];
     CHECK_EQ_U(collect_all(s, t2, p, N, 0), 1);
@@ -218,16 +218,16 @@ static void test_ranges(void)
     CHECK_RES(sgrt_tracker_collect(other, t, r, 8, 0, &got, &more), SGRT_ERR_INVALID_ARG);
     CHECK(got == 0 && !more);
     CHECK_RES(sgrt_tracker_destroy(other, t), SGRT_ERR_INVALID_ARG); /* not its tracker */
-    CHECK_RES(sgrt_tracker_collect(s, NULL, r, 8, 0, &got, &more), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_tracker_collect(s, SGRT_NULL_TRACKER, r, 8, 0, &got, &more), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_tracker_collect(NULL, t, r, 8, 0, &got, &more), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_tracker_create(NULL, &t), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_tracker_create(s, NULL), SGRT_ERR_INVALID_ARG);
-    CHECK_RES(sgrt_tracker_destroy(s, NULL), SGRT_OK);
+    CHECK_RES(sgrt_tracker_destroy(s, SGRT_NULL_TRACKER), SGRT_OK);
     sgrt_scene_destroy(other);
 
     set_translation(s, roots[3], 5, 5, 5);
     sgrt_scene_update(s);
-    CHECK_RES(sgrt_tracker_collect(s, NULL, NULL, 0, 0, &got, &more), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt_tracker_collect(s, SGRT_NULL_TRACKER, NULL, 0, 0, &got, &more), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_tracker_collect(s, t, NULL, 1, 0, &got, &more), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_tracker_collect(s, t, r, 8, 0, NULL, &more), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_tracker_collect(s, t, r, 8, 0, &got, NULL), SGRT_ERR_INVALID_ARG);
@@ -247,7 +247,7 @@ static void test_ranges(void)
 #define NT 3
 
 typedef struct mirror {
-    sgrt_tracker *t;
+    sgrt_tracker t;
     bool *expect;     /* modelled pending slots */
     float (*world)[16];
     uint32_t *node;   /* node id the mirror believes each slot holds */
@@ -483,7 +483,7 @@ static void test_random(uint64_t seed, int steps, bool eager)
         if (step % 64 == 0) {
             const char *broken = sgrt__registry_check(s);
             for (int k = 0; k < NT && !broken; k++)
-                if (ms[k].t && sgrt_tracker_check(s, ms[k].t, &broken) != SGRT_OK && !broken)
+                if (ms[k].t.id && sgrt_tracker_check(s, ms[k].t, &broken) != SGRT_OK && !broken)
                     broken = "sgrt_tracker_check";
             CHECK(broken == NULL);
             if (broken)
@@ -513,8 +513,8 @@ static void test_nomem(void)
         sgrt_scene *s = new_scene_alloc(&f);
         /* fail_at more allocations succeed, then all fail */
         f.fail_from = f.calls + fail_at + 1u;
-        sgrt_tracker *t1 = NULL, *t2 = NULL;
-        sgrt_nodeset *set = NULL;
+        sgrt_tracker t1 = SGRT_NULL_TRACKER, t2 = SGRT_NULL_TRACKER;
+        sgrt_nodeset set = SGRT_NULL_NODESET;
         sgrt_result r1 = sgrt_tracker_create(s, &t1);
         sgrt_result r2 = sgrt_nodeset_create(s, &set);
         sgrt_result r3 = sgrt_tracker_create(s, &t2);
@@ -536,9 +536,10 @@ static void test_nomem(void)
         f.fail_from = 0;
         /* Whatever was created still works and sees every node. */
         sgrt_scene_update(s);
-        sgrt_tracker *ts[2] = {r1 == SGRT_OK ? t1 : NULL, r3 == SGRT_OK ? t2 : NULL};
+        sgrt_tracker ts[2] = {r1 == SGRT_OK ? t1 : SGRT_NULL_TRACKER,
+                              r3 == SGRT_OK ? t2 : SGRT_NULL_TRACKER};
         for (int k = 0; k < 2; k++) {
-            if (!ts[k])
+            if (!ts[k].id)
                 continue;
             sgrt_range rg[4];
             CHECK_EQ_U(test_collect(s, ts[k], rg, 4, 0, NULL), made ? 1 : 0);
@@ -565,8 +566,8 @@ static void test_many(void)
 {
     sgrt_scene *s = new_scene();
     enum { K = 9 };
-    sgrt_tracker *t[K];
-    sgrt_nodeset *sets[K];
+    sgrt_tracker t[K];
+    sgrt_nodeset sets[K];
     for (int i = 0; i < K; i++) {
         CHECK_RES(sgrt_tracker_create(s, &t[i]), SGRT_OK);
         CHECK_RES(sgrt_nodeset_create(s, &sets[i]), SGRT_OK);

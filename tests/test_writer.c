@@ -20,7 +20,7 @@ enum { NODES = 500, ENTRIES = 120, ROUNDS = 300 };
 
 typedef struct world {
     sgrt_scene *s;
-    sgrt_tracker *t;
+    sgrt_tracker t;
     sgrt_node n[NODES];
 } world;
 
@@ -215,7 +215,7 @@ static uint32_t pick_entries(rng *r, const world *a, uint32_t *pick)
     return count;
 }
 
-static void new_writer(rng *r, world *a, uint32_t *pick, uint32_t *count, sgrt_writer **wr)
+static void new_writer(rng *r, world *a, uint32_t *pick, uint32_t *count, sgrt_writer *wr)
 {
     *count = pick_entries(r, a, pick);
     sgrt_node nodes[ENTRIES];
@@ -224,7 +224,7 @@ static void new_writer(rng *r, world *a, uint32_t *pick, uint32_t *count, sgrt_w
     OK(sgrt_writer_create(a->s, *count, nodes, 0, wr));
 }
 
-static void write_frame(world *a, world *b, sgrt_writer *wr, const uint32_t *pick,
+static void write_frame(world *a, world *b, sgrt_writer wr, const uint32_t *pick,
                         uint32_t count, const frame *f, int how, rng *r)
 {
     const uint32_t dead = first_dead(a, pick, count);
@@ -330,9 +330,9 @@ static void run(uint64_t seed, int how)
     rng r = {seed ^ 0x5717EAull};
     static frame f;
     uint32_t pick[ENTRIES], count = 0;
-    sgrt_writer *wr = NULL;
+    sgrt_writer wr = SGRT_NULL_WRITER;
     for (uint32_t round = 0; round < ROUNDS; round++) {
-        if (!wr || rng_below(&r, 20) == 0) {
+        if (!wr.id || rng_below(&r, 20) == 0) {
             OK(sgrt_writer_destroy(a.s, wr));
             new_writer(&r, &a, pick, &count, &wr);
         }
@@ -341,7 +341,7 @@ static void run(uint64_t seed, int how)
         check_scene(a.s);
         if (first_dead(&a, pick, count) < count) {
             OK(sgrt_writer_destroy(a.s, wr));
-            wr = NULL;
+            wr = SGRT_NULL_WRITER;
         }
         compare(&a, &b, how == BY_TRS ? "writer_set_trs" : how == BY_LOCAL ? "writer_set_local"
                                                                           : "writer in place");
@@ -363,14 +363,14 @@ static void refusals(void)
     OK(sgrt_node_create(s, SGRT_NULL_NODE, &n[0]));
     for (int i = 1; i < 4; i++)
         OK(sgrt_node_create(s, n[i - 1], &n[i]));
-    sgrt_writer *w = NULL, *wo = NULL;
+    sgrt_writer w = SGRT_NULL_WRITER, wo = SGRT_NULL_WRITER;
     CHECK_RES(sgrt_writer_create(s, 0, n, 0, &w), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_writer_create(s, 4, n, 2, &w), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_writer_create(NULL, 4, n, 0, &w), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_writer_create(s, 4, NULL, 0, &w), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_writer_create(s, 4, n, 0, NULL), SGRT_ERR_INVALID_ARG);
     CHECK_RES(sgrt_writer_create(other, 4, n, 0, &w), SGRT_ERR_STALE_HANDLE);
-    CHECK(w == NULL);
+    CHECK(w.id == 0u);
     OK(sgrt_writer_create(s, 4, n, 0, &w));
     sgrt_node on;
     OK(sgrt_node_create(other, SGRT_NULL_NODE, &on));
@@ -466,8 +466,8 @@ static void refusals(void)
     CHECK_RES(sgrt_writer_destroy(other, w), SGRT_ERR_INVALID_ARG); /* another scene's: nothing freed */
     OK(sgrt_writer_set_trs(other, wo, t, q, sc, NULL));
     OK(sgrt_writer_destroy(s, w));
-    OK(sgrt_writer_destroy(s, NULL));
-    CHECK_RES(sgrt_writer_destroy(NULL, NULL), SGRT_ERR_INVALID_ARG);
+    OK(sgrt_writer_destroy(s, SGRT_NULL_WRITER));
+    CHECK_RES(sgrt_writer_destroy(NULL, SGRT_NULL_WRITER), SGRT_ERR_INVALID_ARG);
     check_scene(s);
     sgrt_scene_destroy(s);
     sgrt_scene_destroy(other); /* frees wo */
@@ -486,7 +486,7 @@ static void word_marks(void)
     OK(sgrt_node_create(s, q, &d));              /* 4 */
     CHECK_EQ_U(sgrt_scene_update(s), 5);
     const sgrt_node both[2] = {q, p};
-    sgrt_writer *w;
+    sgrt_writer w;
     OK(sgrt_writer_create(s, 2, both, 0, &w));
     float m[2][16];
     for (int i = 0; i < 2; i++) {
@@ -516,7 +516,7 @@ static void parallel_writers(void)
 {
     const sgrt_scene_desc desc = {.flags = SGRT_SCENE_PREV_WORLD};
     sgrt_scene *s[2] = {new_scene_desc(&desc), new_scene_desc(&desc)};
-    sgrt_tracker *t[2];
+    sgrt_tracker t[2];
     static sgrt_node h[2][CHAINS * JOINTS];
     rng r = {77};
     for (int k = 0; k < 2; k++) {
@@ -546,7 +546,7 @@ static void parallel_writers(void)
                 translation(rng_float(&r, -2, 2), (float)frame, 1, m[i]);
                 m[i][0] = rng_float(&r, 0.5f, 1.5f);
             }
-            sgrt_writer *w;
+            sgrt_writer w;
             OK(sgrt_writer_create(s[0], count, h[0] + first, 0, &w));
             if (rng_below(&r, 2)) {
                 OK(sgrt_writer_set_local(s[0], w, m[0], NULL));

@@ -320,6 +320,24 @@ static inline void test_aligned_free(void *p)
 #endif
 }
 
+/* ---- a log (sgrt_scene_desc.log) ------------------------------------------ */
+
+/* A log that counts its entries and keeps the last one, its message copied:
+ * .log = test_log_record, .log_user = &a_test_log. */
+typedef struct test_log {
+    uint32_t count;
+    sgrt_log_entry last;
+    char message[512];
+} test_log;
+
+static inline void test_log_record(void *user, const sgrt_log_entry *e)
+{
+    test_log *r = user;
+    r->count++;
+    r->last = *e;
+    snprintf(r->message, sizeof r->message, "%s", e->message ? e->message : "");
+}
+
 /* ---- matrices and slots -------------------------------------------------- */
 
 /* The 4x4 identity, column-major as every matrix here. */
@@ -419,7 +437,7 @@ sgrt_executor test_exec_executor(test_exec *e, uint32_t workers);
 /* sgrt_tracker_collect as a counted check: it must return SGRT_OK and
  * write at most `max` ranges. Returns how many it wrote; *more receives
  * whether more are pending, or, with more NULL, must be false. */
-static inline uint32_t test_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
+static inline uint32_t test_collect(const sgrt_scene *s, sgrt_tracker t, sgrt_range *out,
                                     uint32_t max, uint32_t gap, bool *more)
 {
     uint32_t n = UINT32_MAX;
@@ -442,8 +460,8 @@ static inline uint32_t test_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_r
  * world boxes (SGRT_SCENE_BOUNDS) and subtree boxes
  * (SGRT_SCENE_SUBTREE_BOUNDS) bit for bit, the same tracker ranges; and
  * sgrt_scene_check passes on a. */
-static inline void twins_compare(sgrt_scene *a, sgrt_tracker *ta, const sgrt_node *na,
-                                 sgrt_scene *b, sgrt_tracker *tb, const sgrt_node *nb,
+static inline void twins_compare(sgrt_scene *a, sgrt_tracker ta, const sgrt_node *na,
+                                 sgrt_scene *b, sgrt_tracker tb, const sgrt_node *nb,
                                  uint32_t n, uint32_t flags, const char *what)
 {
     float la[16], lb[16];

@@ -156,8 +156,12 @@ static void walk(const sgrt_scene *s, const prepared *p, uint32_t nw, uint32_t *
     }
 }
 
+static const char *const why_out[3] = SGRT__WHY_OBJECT("out", "node set");
+static const char *const why_only[3] = SGRT__WHY_OBJECT("only", "node set");
+
 sgrt_result sgrt_scene_cull(const sgrt_scene *s, const float *plane_floats, uint32_t plane_count,
-                            const sgrt_nodeset *only, sgrt_nodeset *out, sgrt_cull_stats *out_stats)
+                            sgrt_nodeset only_handle, sgrt_nodeset out_handle,
+                            sgrt_cull_stats *out_stats)
 {
     static const char fn[] = "sgrt_scene_cull";
     const float(*planes)[4] = (const float(*)[4])(const void *)plane_floats;
@@ -171,12 +175,15 @@ sgrt_result sgrt_scene_cull(const sgrt_scene *s, const float *plane_floats, uint
     if (plane_count == 0 || plane_count > 8u)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn, "plane_count is 0 or above 8",
                           SGRT_NULL_NODE);
-    if (!sgrt__nodeset_of(s, out))
+    sgrt__nodeset *out = sgrt__nodeset_get(s, out_handle);
+    /* only zero: every node. */
+    const sgrt__nodeset *only = only_handle.id ? sgrt__nodeset_get(s, only_handle) : NULL;
+    if (!out)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
-                          "out is NULL or not a node set of this scene", SGRT_NULL_NODE);
-    if (only && !sgrt__nodeset_of(s, only))
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn, "only is not a node set of this scene",
-                          SGRT_NULL_NODE);
+                          sgrt__object_problem(s, out_handle.id, why_out), SGRT_NULL_NODE);
+    if (only_handle.id && !only)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
+                          sgrt__object_problem(s, only_handle.id, why_only), SGRT_NULL_NODE);
     for (uint32_t k = 0; k < plane_count; k++)
         for (uint32_t a = 0; a < 4u; a++)
             if (!finite_f(planes[k][a]))

@@ -4,25 +4,18 @@
 #include "../internal.h"
 #include <string.h>
 
-bool sgrt__nodeset_of(const sgrt_scene *s, const sgrt_nodeset *set)
-{
-    return s && set && set->b.scene == s && set->b.kind == SGRT__KIND_NODESET;
-}
-
-static bool own(const sgrt_scene *s, const sgrt_nodeset *set) { return sgrt__nodeset_of(s, set); }
-
 static const char *const why_set[3] = SGRT__WHY_OBJECT("set", "node set");
 static const char *const why_dst[3] = SGRT__WHY_OBJECT("dst", "node set");
 static const char *const why_a[3] = SGRT__WHY_OBJECT("a", "node set");
 static const char *const why_b[3] = SGRT__WHY_OBJECT("b", "node set");
 static const char *const why_t[3] = SGRT__WHY_OBJECT("t", "tracker");
 
-/* Refuse an argument that is not an object of s of its kind; `why` names
- * it. */
-static sgrt_result refuse(const sgrt_scene *s, const void *obj, const char *const why[3],
+/* Refuse an argument that is not a live object of s of its kind; `why`
+ * names it. */
+static sgrt_result refuse(const sgrt_scene *s, uint32_t id, const char *const why[3],
                           const char *function)
 {
-    return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, sgrt__slotbits_problem(s, obj, why),
+    return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, sgrt__object_problem(s, id, why),
                       SGRT_NULL_NODE);
 }
 
@@ -31,7 +24,7 @@ static const char bad_op[] = "op is not an sgrt_set_op";
 /* Words that can hold a live node. */
 static uint32_t used_words(const sgrt_scene *s) { return (s->slot_end + 31u) / 32u; }
 
-sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset **out)
+sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset *out)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
@@ -39,34 +32,37 @@ sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset **out)
         return sgrt__reentered(s, __func__);
     if (!out)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", SGRT_NULL_NODE);
-    sgrt_result err;
-    sgrt_nodeset *set = sgrt__alloc(&s->alloc, sizeof *set, 16, &err);
+    sgrt_result err = sgrt__object_ensure(s, __func__);
+    if (err != SGRT_OK)
+        return err;
+    sgrt__nodeset *set = sgrt__alloc(&s->alloc, sizeof *set, 16, &err);
     if (!set)
         return sgrt__fail_grow(s, err, __func__, SGRT_NULL_NODE);
     memset(set, 0, sizeof *set);
-    set->b.scene = s;
-    set->b.kind = SGRT__KIND_NODESET;
     const sgrt_result r = sgrt__registry_add_set(s, set);
     if (r != SGRT_OK) {
         sgrt__free(&s->alloc, set, sizeof *set);
         return sgrt__fail_grow(s, r, __func__, SGRT_NULL_NODE);
     }
-    *out = set;
+    set->b.id = sgrt__object_take(s, SGRT__KIND_NODESET, set);
+    out->id = set->b.id;
     return SGRT_OK;
 }
 
-sgrt_result sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset *set)
+sgrt_result sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset set)
 {
-    return s ? sgrt__registry_destroy(s, set, false, __func__) : SGRT_ERR_INVALID_ARG;
+    return s ? sgrt__registry_destroy(s, set.id, SGRT__KIND_NODESET, why_set, __func__)
+             : SGRT_ERR_INVALID_ARG;
 }
 
-static sgrt_result member_op(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node, bool add,
+static sgrt_result member_op(const sgrt_scene *s, sgrt_nodeset handle, sgrt_node node, bool add,
                              const char *function)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
-    if (!own(s, set))
-        return refuse(s, set, why_set, function);
+    sgrt__nodeset *set = sgrt__nodeset_get(s, handle);
+    if (!set)
+        return refuse(s, handle.id, why_set, function);
     const uint32_t slot = sgrt__resolve(s, node);
     if (slot == SGRT__NONE)
         return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, function, SGRT__STALE("node"), node);
@@ -77,46 +73,49 @@ static sgrt_result member_op(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node n
     return SGRT_OK;
 }
 
-sgrt_result sgrt_nodeset_add(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node)
+sgrt_result sgrt_nodeset_add(const sgrt_scene *s, sgrt_nodeset set, sgrt_node node)
 {
     return member_op(s, set, node, true, __func__);
 }
 
-sgrt_result sgrt_nodeset_remove(const sgrt_scene *s, sgrt_nodeset *set, sgrt_node node)
+sgrt_result sgrt_nodeset_remove(const sgrt_scene *s, sgrt_nodeset set, sgrt_node node)
 {
     return member_op(s, set, node, false, __func__);
 }
 
-bool sgrt_nodeset_has(const sgrt_scene *s, const sgrt_nodeset *set, sgrt_node node)
+bool sgrt_nodeset_has(const sgrt_scene *s, sgrt_nodeset handle, sgrt_node node)
 {
     if (!s)
         return false;
-    if (!own(s, set)) {
-        refuse(s, set, why_set, __func__);
+    const sgrt__nodeset *set = sgrt__nodeset_get(s, handle);
+    if (!set) {
+        refuse(s, handle.id, why_set, __func__);
         return false;
     }
     const uint32_t slot = sgrt__resolve(s, node);
     return slot != SGRT__NONE && sgrt__bit_get(set->b.bits, slot);
 }
 
-sgrt_result sgrt_nodeset_clear(const sgrt_scene *s, sgrt_nodeset *set)
+sgrt_result sgrt_nodeset_clear(const sgrt_scene *s, sgrt_nodeset handle)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
     if (s->busy)
         return sgrt__reentered(s, __func__);
-    if (!own(s, set))
-        return refuse(s, set, why_set, __func__);
+    sgrt__nodeset *set = sgrt__nodeset_get(s, handle);
+    if (!set)
+        return refuse(s, handle.id, why_set, __func__);
     memset(set->b.bits, 0, (size_t)set->b.words * sizeof(uint32_t));
     return SGRT_OK;
 }
 
-uint32_t sgrt_nodeset_count(const sgrt_scene *s, const sgrt_nodeset *set)
+uint32_t sgrt_nodeset_count(const sgrt_scene *s, sgrt_nodeset handle)
 {
     if (!s)
         return 0;
-    if (!own(s, set)) {
-        refuse(s, set, why_set, __func__);
+    const sgrt__nodeset *set = sgrt__nodeset_get(s, handle);
+    if (!set) {
+        refuse(s, handle.id, why_set, __func__);
         return 0;
     }
     return sgrt__bits_count(set->b.bits, used_words(s));
@@ -139,19 +138,21 @@ static inline uint32_t apply(sgrt_set_op op, uint32_t a, uint32_t b)
     }
 }
 
-sgrt_result sgrt_nodeset_combine(const sgrt_scene *s, sgrt_nodeset *dst, const sgrt_nodeset *a,
-                                 sgrt_set_op op, const sgrt_nodeset *b)
+sgrt_result sgrt_nodeset_combine(const sgrt_scene *s, sgrt_nodeset dst_handle,
+                                 sgrt_nodeset a_handle, sgrt_set_op op, sgrt_nodeset b_handle)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
     if (s->busy)
         return sgrt__reentered(s, __func__);
-    if (!own(s, dst))
-        return refuse(s, dst, why_dst, __func__);
-    if (!own(s, a))
-        return refuse(s, a, why_a, __func__);
-    if (!own(s, b))
-        return refuse(s, b, why_b, __func__);
+    sgrt__nodeset *dst = sgrt__nodeset_get(s, dst_handle);
+    const sgrt__nodeset *a = sgrt__nodeset_get(s, a_handle), *b = sgrt__nodeset_get(s, b_handle);
+    if (!dst)
+        return refuse(s, dst_handle.id, why_dst, __func__);
+    if (!a)
+        return refuse(s, a_handle.id, why_a, __func__);
+    if (!b)
+        return refuse(s, b_handle.id, why_b, __func__);
     if (!valid_op(op))
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, bad_op, SGRT_NULL_NODE);
     const uint32_t nw = used_words(s);
@@ -177,19 +178,24 @@ sgrt_result sgrt_nodeset_combine(const sgrt_scene *s, sgrt_nodeset *dst, const s
     return SGRT_OK;
 }
 
-sgrt_result sgrt_nodeset_from_changes(const sgrt_scene *s, sgrt_nodeset *dst, sgrt_tracker *t,
-                                      sgrt_set_op op, const sgrt_nodeset *b, bool consume)
+sgrt_result sgrt_nodeset_from_changes(const sgrt_scene *s, sgrt_nodeset dst_handle,
+                                      sgrt_tracker t_handle, sgrt_set_op op,
+                                      sgrt_nodeset b_handle, bool consume)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
     if (s->busy) /* the tasks write the trackers */
         return sgrt__reentered(s, __func__);
-    if (!own(s, dst))
-        return refuse(s, dst, why_dst, __func__);
-    if (!sgrt__tracker_of(s, t))
-        return refuse(s, t, why_t, __func__);
-    if (b && !own(s, b))
-        return refuse(s, b, why_b, __func__);
+    sgrt__nodeset *dst = sgrt__nodeset_get(s, dst_handle);
+    sgrt__tracker *t = sgrt__tracker_get(s, t_handle);
+    /* b zero: no set (the pending live nodes alone). */
+    const sgrt__nodeset *b = b_handle.id ? sgrt__nodeset_get(s, b_handle) : NULL;
+    if (!dst)
+        return refuse(s, dst_handle.id, why_dst, __func__);
+    if (!t)
+        return refuse(s, t_handle.id, why_t, __func__);
+    if (b_handle.id && !b)
+        return refuse(s, b_handle.id, why_b, __func__);
     if (b && !valid_op(op))
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, bad_op, SGRT_NULL_NODE);
     const uint32_t nw = used_words(s);
@@ -205,12 +211,13 @@ sgrt_result sgrt_nodeset_from_changes(const sgrt_scene *s, sgrt_nodeset *dst, sg
     return SGRT_OK;
 }
 
-sgrt_node sgrt_nodeset_next(const sgrt_scene *s, const sgrt_nodeset *set, uint32_t *cursor)
+sgrt_node sgrt_nodeset_next(const sgrt_scene *s, sgrt_nodeset handle, uint32_t *cursor)
 {
     if (!s)
         return SGRT_NULL_NODE;
-    if (!own(s, set)) {
-        refuse(s, set, why_set, __func__);
+    const sgrt__nodeset *set = sgrt__nodeset_get(s, handle);
+    if (!set) {
+        refuse(s, handle.id, why_set, __func__);
         return SGRT_NULL_NODE;
     }
     if (!cursor) {
@@ -227,13 +234,14 @@ sgrt_node sgrt_nodeset_next(const sgrt_scene *s, const sgrt_nodeset *set, uint32
     return sgrt__handle_of_slot(s, slot);
 }
 
-const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, const sgrt_nodeset *set,
+const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, sgrt_nodeset handle,
                                    uint32_t *out_word_count)
 {
     if (!s)
         return NULL;
-    if (!own(s, set)) {
-        refuse(s, set, why_set, __func__);
+    const sgrt__nodeset *set = sgrt__nodeset_get(s, handle);
+    if (!set) {
+        refuse(s, handle.id, why_set, __func__);
         return NULL;
     }
     if (out_word_count)
@@ -265,7 +273,7 @@ void sgrt__nodesets_move(sgrt_scene *s, uint32_t from, uint32_t to)
 void sgrt__nodesets_compact(sgrt_scene *s, const uint32_t *map)
 {
     for (uint32_t i = 0; i < s->reg.set_count; i++) {
-        sgrt_nodeset *e = s->reg.sets[i];
+        sgrt__nodeset *e = s->reg.sets[i];
         memset(e->spare, 0, (size_t)e->b.words * sizeof(uint32_t));
         for (uint32_t w = 0; w < s->st.words; w++) {
             uint32_t bits = e->b.bits[w] & s->st.alive[w];

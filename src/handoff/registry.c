@@ -35,13 +35,13 @@ static sgrt_result bits_resize(sgrt_scene *s, sgrt__slotbits *b, uint32_t **side
 
 static uint32_t summary_words(uint32_t words) { return (words + 31u) / 32u; }
 
-static sgrt_result tracker_resize(sgrt_scene *s, struct sgrt_tracker *t, uint32_t words)
+static sgrt_result tracker_resize(sgrt_scene *s, sgrt__tracker *t, uint32_t words)
 {
     return bits_resize(s, &t->b, &t->summary, words, summary_words(words),
                        summary_words(t->b.words));
 }
 
-static sgrt_result set_resize(sgrt_scene *s, struct sgrt_nodeset *set, uint32_t words)
+static sgrt_result set_resize(sgrt_scene *s, sgrt__nodeset *set, uint32_t words)
 {
     return bits_resize(s, &set->b, &set->spare, words, words, 0);
 }
@@ -64,7 +64,7 @@ static sgrt_result list_grow(sgrt_scene *s, void **list, uint32_t count, uint32_
     return SGRT_OK;
 }
 
-sgrt_result sgrt__registry_add_tracker(sgrt_scene *s, struct sgrt_tracker *t)
+sgrt_result sgrt__registry_add_tracker(sgrt_scene *s, sgrt__tracker *t)
 {
     sgrt__registry *r = &s->reg;
     void *list = r->trackers;
@@ -77,7 +77,7 @@ sgrt_result sgrt__registry_add_tracker(sgrt_scene *s, struct sgrt_tracker *t)
     return rc;
 }
 
-sgrt_result sgrt__registry_add_set(sgrt_scene *s, struct sgrt_nodeset *set)
+sgrt_result sgrt__registry_add_set(sgrt_scene *s, sgrt__nodeset *set)
 {
     sgrt__registry *r = &s->reg;
     void *list = r->sets;
@@ -115,79 +115,37 @@ sgrt_result sgrt__registry_reserve_writer(sgrt_scene *s)
     return rc;
 }
 
-void sgrt__registry_add_writer(sgrt_scene *s, struct sgrt_writer *w)
+void sgrt__registry_add_writer(sgrt_scene *s, sgrt__writer *w)
 {
     s->reg.writers[s->reg.writer_count++] = w;
 }
 
-void sgrt__writer_free(sgrt_scene *s, struct sgrt_writer *w)
+sgrt_result sgrt__registry_destroy(sgrt_scene *s, uint32_t id, uint32_t kind,
+                                   const char *const why[3], const char *function)
 {
-    sgrt__owned *o = (sgrt__owned *)(void *)w;
-    o->kind = 0;
-    sgrt__free(&s->alloc, w, o->block_size);
-}
-
-bool sgrt__registry_lists_writer(const sgrt_scene *s, const struct sgrt_writer *w)
-{
-    for (uint32_t i = 0; s && i < s->reg.writer_count; i++)
-        if (s->reg.writers[i] == w)
-            return true;
-    return false;
-}
-
-void sgrt__registry_remove_writer(sgrt_scene *s, struct sgrt_writer *w)
-{
-    (void)list_remove((void **)s->reg.writers, &s->reg.writer_count, w);
-}
-
-/* Whether s lists obj as a tracker or a node set (pointers only). */
-static bool lists(const sgrt_scene *s, const void *obj)
-{
-    for (uint32_t i = 0; i < s->reg.tracker_count; i++)
-        if ((const void *)s->reg.trackers[i] == obj)
-            return true;
-    for (uint32_t i = 0; i < s->reg.set_count; i++)
-        if ((const void *)s->reg.sets[i] == obj)
-            return true;
-    return false;
-}
-
-sgrt_result sgrt__registry_destroy(sgrt_scene *s, void *obj, bool tracker, const char *function)
-{
-    if (!obj)
+    if (!id)
         return SGRT_OK;
     if (s->busy)
         return sgrt__reentered(s, function);
-    /* By the registry's pointers, not by obj's fields: obj may be of
-     * another scene, of the other kind, or freed already. */
-    const bool listed = tracker ? list_remove((void **)s->reg.trackers, &s->reg.tracker_count, obj)
-                                : list_remove((void **)s->reg.sets, &s->reg.set_count, obj);
-    if (!listed) {
-        const bool other_kind = lists(s, obj);
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function,
-                          tracker ? (other_kind ? "t is a node set of this scene, not a tracker: "
-                                                  "nothing was freed"
-                                                : "t is not a tracker of this scene (of another "
-                                                  "scene, or destroyed already): nothing was freed")
-                                  : (other_kind ? "set is a tracker of this scene, not a node set: "
-                                                  "nothing was freed"
-                                                : "set is not a node set of this scene (of "
-                                                  "another scene, or destroyed already): nothing "
-                                                  "was freed"),
+    /* Through the table, which only the scene's own objects are in: the
+     * memory of a destroyed object, or of another scene's, is never read. */
+    void *obj = sgrt__object_get(s, id, kind);
+    if (!obj)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, sgrt__object_problem(s, id, why),
                           SGRT_NULL_NODE);
+    sgrt__registry *r = &s->reg;
+    if (kind == SGRT__KIND_WRITER) {
+        (void)list_remove((void **)r->writers, &r->writer_count, obj);
+        sgrt__writer_free(s, obj);
+    } else {
+        const bool tracker = kind == SGRT__KIND_TRACKER;
+        (void)(tracker ? list_remove((void **)r->trackers, &r->tracker_count, obj)
+                       : list_remove((void **)r->sets, &r->set_count, obj));
+        bits_free(s, obj); /* the sgrt__slotbits first in both kinds */
+        sgrt__free(&s->alloc, obj, tracker ? sizeof(sgrt__tracker) : sizeof(sgrt__nodeset));
     }
-    sgrt__slotbits *b = obj; /* the first member of both kinds */
-    bits_free(s, b);
-    b->kind = 0; /* the other calls, given it after all, refuse it while the memory lasts */
-    sgrt__free(&s->alloc, obj,
-               tracker ? sizeof(struct sgrt_tracker) : sizeof(struct sgrt_nodeset));
+    sgrt__object_release(s, id);
     return SGRT_OK;
-}
-
-const char *sgrt__slotbits_problem(const sgrt_scene *s, const void *obj, const char *const why[3])
-{
-    const sgrt__slotbits *b = obj; /* the first member of both kinds */
-    return !b ? why[0] : b->scene != s ? why[1] : why[2];
 }
 
 sgrt_result sgrt__registry_reserve(sgrt_scene *s, uint32_t words)
@@ -214,11 +172,11 @@ void sgrt__registry_destroy_all(sgrt_scene *s)
     sgrt__registry *r = &s->reg;
     for (uint32_t i = 0; i < r->tracker_count; i++) {
         bits_free(s, &r->trackers[i]->b);
-        sgrt__free(&s->alloc, r->trackers[i], sizeof(struct sgrt_tracker));
+        sgrt__free(&s->alloc, r->trackers[i], sizeof(sgrt__tracker));
     }
     for (uint32_t i = 0; i < r->set_count; i++) {
         bits_free(s, &r->sets[i]->b);
-        sgrt__free(&s->alloc, r->sets[i], sizeof(struct sgrt_nodeset));
+        sgrt__free(&s->alloc, r->sets[i], sizeof(sgrt__nodeset));
     }
     for (uint32_t i = 0; i < r->writer_count; i++)
         sgrt__writer_free(s, r->writers[i]);
@@ -230,26 +188,21 @@ void sgrt__registry_destroy_all(sgrt_scene *s)
 
 const char *sgrt__registry_check(const sgrt_scene *s)
 {
+    const char *w = sgrt__objects_check(s);
+    if (w)
+        return w;
     for (uint32_t i = 0; i < s->reg.tracker_count; i++) {
-        const sgrt__slotbits *b = &s->reg.trackers[i]->b;
-        if (b->scene != s || b->kind != SGRT__KIND_TRACKER)
-            return "registry: every tracker belongs to this scene";
-        if (b->words < s->st.words)
-            return "trackers and node sets cover the scene's capacity";
         /* Pending bits are left to sgrt_tracker_check: a collect may be
          * writing them while this runs (sgrt.h, threads). */
+        if (s->reg.trackers[i]->b.words < s->st.words)
+            return "trackers and node sets cover the scene's capacity";
     }
-    for (uint32_t i = 0; i < s->reg.writer_count; i++)
-        if (!sgrt__writer_of(s, s->reg.writers[i]))
-            return "registry: every writer belongs to this scene";
     for (uint32_t i = 0; i < s->reg.set_count; i++) {
         const sgrt__slotbits *b = &s->reg.sets[i]->b;
-        if (b->scene != s || b->kind != SGRT__KIND_NODESET)
-            return "registry: every node set belongs to this scene";
         if (b->words < s->st.words)
             return "trackers and node sets cover the scene's capacity";
-        for (uint32_t w = 0; w < b->words; w++)
-            if (b->bits[w] & ~(w < s->st.words ? s->st.alive[w] : 0u))
+        for (uint32_t k = 0; k < b->words; k++)
+            if (b->bits[k] & ~(k < s->st.words ? s->st.alive[k] : 0u))
                 return "node sets hold live nodes only";
     }
     return NULL;

@@ -11,7 +11,7 @@ void sgrt__trackers_note(sgrt_scene *s, uint32_t word, uint32_t bits)
         return;
     const uint32_t sum_bit = 1u << (word & 31u), sum_word = word >> 5;
     for (uint32_t i = 0; i < s->reg.tracker_count; i++) {
-        struct sgrt_tracker *t = s->reg.trackers[i];
+        sgrt__tracker *t = s->reg.trackers[i];
         t->b.bits[word] |= bits;
         t->summary[sum_word] |= sum_bit;
     }
@@ -22,30 +22,23 @@ void sgrt__trackers_note_slot(sgrt_scene *s, uint32_t slot)
     sgrt__trackers_note(s, slot >> 5, 1u << (slot & 31u));
 }
 
-void sgrt__tracker_forget(struct sgrt_tracker *t, uint32_t word, uint32_t bits)
+void sgrt__tracker_forget(sgrt__tracker *t, uint32_t word, uint32_t bits)
 {
     t->b.bits[word] &= ~bits;
     if (!t->b.bits[word])
         t->summary[word >> 5] &= ~(1u << (word & 31u));
 }
 
-bool sgrt__tracker_of(const sgrt_scene *s, const sgrt_tracker *t)
-{
-    return s && t && t->b.scene == s && t->b.kind == SGRT__KIND_TRACKER;
-}
-
-static bool own(const sgrt_scene *s, const sgrt_tracker *t) { return sgrt__tracker_of(s, t); }
-
 static const char *const why_t[3] = SGRT__WHY_OBJECT("t", "tracker");
 
-/* Refuse t, which is not a tracker of s. */
-static sgrt_result refuse_t(const sgrt_scene *s, const sgrt_tracker *t, const char *function)
+/* Refuse t, which is not a live tracker of s. */
+static sgrt_result refuse_t(const sgrt_scene *s, sgrt_tracker t, const char *function)
 {
-    return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, sgrt__slotbits_problem(s, t, why_t),
+    return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, sgrt__object_problem(s, t.id, why_t),
                       SGRT_NULL_NODE);
 }
 
-sgrt_result sgrt_tracker_check(const sgrt_scene *s, const sgrt_tracker *t, const char **out_what)
+sgrt_result sgrt_tracker_check(const sgrt_scene *s, sgrt_tracker handle, const char **out_what)
 {
     if (out_what)
         *out_what = NULL;
@@ -53,8 +46,9 @@ sgrt_result sgrt_tracker_check(const sgrt_scene *s, const sgrt_tracker *t, const
         return SGRT_ERR_INVALID_ARG;
     if (s->busy)
         return sgrt__reentered(s, __func__);
-    if (!own(s, t))
-        return refuse_t(s, t, __func__);
+    const sgrt__tracker *t = sgrt__tracker_get(s, handle);
+    if (!t)
+        return refuse_t(s, handle, __func__);
     const char *what = NULL;
     if (t->b.words < s->st.words)
         what = "trackers and node sets cover the scene's capacity";
@@ -70,7 +64,7 @@ sgrt_result sgrt_tracker_check(const sgrt_scene *s, const sgrt_tracker *t, const
 
 /* ---- public: trackers ------------------------------------------------------ */
 
-sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out)
+sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker *out)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
@@ -78,31 +72,33 @@ sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker **out)
         return sgrt__reentered(s, __func__);
     if (!out)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", SGRT_NULL_NODE);
-    sgrt_result err;
-    struct sgrt_tracker *t = sgrt__alloc(&s->alloc, sizeof *t, 16, &err);
+    sgrt_result err = sgrt__object_ensure(s, __func__);
+    if (err != SGRT_OK)
+        return err;
+    sgrt__tracker *t = sgrt__alloc(&s->alloc, sizeof *t, 16, &err);
     if (!t)
         return sgrt__fail_grow(s, err, __func__, SGRT_NULL_NODE);
     memset(t, 0, sizeof *t);
-    t->b.scene = s;
-    t->b.kind = SGRT__KIND_TRACKER;
     const sgrt_result r = sgrt__registry_add_tracker(s, t);
     if (r != SGRT_OK) {
         sgrt__free(&s->alloc, t, sizeof *t);
         return sgrt__fail_grow(s, r, __func__, SGRT_NULL_NODE);
     }
+    t->b.id = sgrt__object_take(s, SGRT__KIND_TRACKER, t);
     /* A new consumer has seen nothing yet. */
     sgrt__bits_set_range(t->b.bits, 0, s->slot_end);
     sgrt__bits_set_range(t->summary, 0, (s->slot_end + 31u) / 32u);
-    *out = t;
+    out->id = t->b.id;
     return SGRT_OK;
 }
 
-sgrt_result sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker *t)
+sgrt_result sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker t)
 {
-    return s ? sgrt__registry_destroy(s, t, true, __func__) : SGRT_ERR_INVALID_ARG;
+    return s ? sgrt__registry_destroy(s, t.id, SGRT__KIND_TRACKER, why_t, __func__)
+             : SGRT_ERR_INVALID_ARG;
 }
 
-sgrt_result sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_range *out,
+sgrt_result sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker handle, sgrt_range *out,
                                  uint32_t max_ranges, uint32_t merge_gap, uint32_t *out_count,
                                  bool *out_more)
 {
@@ -116,8 +112,9 @@ sgrt_result sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker *t, sgrt_rang
         return SGRT_ERR_INVALID_ARG;
     if (s->busy) /* the tasks write the trackers */
         return sgrt__reentered(s, __func__);
-    if (!own(s, t))
-        return refuse_t(s, t, __func__);
+    sgrt__tracker *t = sgrt__tracker_get(s, handle);
+    if (!t)
+        return refuse_t(s, handle, __func__);
     if (!out_count || !out_more)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
                           !out_count ? "out_count is NULL" : "out_more is NULL", SGRT_NULL_NODE);

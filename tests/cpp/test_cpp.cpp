@@ -258,12 +258,12 @@ static void test_ownership()
         other = std::move(moved);
         CHECK(!moved && other.get() == raw);
 
-        sgrt_tracker *t2_raw = t2.get();
+        sgrt_tracker t2_raw = t2.get();
         sgrt::tracker t4(std::move(t2)); // from the middle of the scene's list
-        CHECK(!t2 && t2.get() == nullptr && t4.get() == t2_raw);
+        CHECK(!t2 && t2.get() == SGRT_NULL_TRACKER && t4.get() == t2_raw && t2_raw.id != 0u);
         t1 = std::move(t4); // t1's tracker destroyed, t4's taken
         CHECK(!t4 && t1.get() == t2_raw);
-        sgrt_writer *w_raw = w.get();
+        sgrt_writer w_raw = w.get();
         sgrt::writer w2(std::move(w));
         CHECK(!w && w.size() == 0u && w2.get() == w_raw && w2.size() == 2u);
         sgrt::nodeset set2;
@@ -551,7 +551,7 @@ static void test_writers()
     sgrt::writer wr;
     OK(sgrt::writer::create(s, a, 0, wr));
     CHECK(wr.size() == n);
-    sgrt_writer *cw = nullptr;
+    sgrt_writer cw = SGRT_NULL_WRITER;
     OK(sgrt_writer_create(c, static_cast<std::uint32_t>(n), b.data(), 0, &cw));
 
     std::uint32_t state = 3;
@@ -717,9 +717,9 @@ static void test_bounds_and_cull()
     CHECK(out.count() == 11u && stats.visible == 11u);
     OK(s.cull(planes_v, &out, out2));
     CHECK(out2.count() == 11u && out2.has(a[10]) && out2.has(a[20]) && !out2.has(a[21]));
-    sgrt_nodeset *cset = nullptr;
+    sgrt_nodeset cset = SGRT_NULL_NODESET;
     OK(sgrt_nodeset_create(c, &cset));
-    OK(sgrt_scene_cull(c, &planes[0][0], 2, nullptr, cset, nullptr));
+    OK(sgrt_scene_cull(c, &planes[0][0], 2, SGRT_NULL_NODESET, cset, nullptr));
     CHECK(sgrt_nodeset_count(c, cset) == out.count());
 
     // A plane with 3 floats is no plane; the bounds batch counts too.

@@ -224,15 +224,18 @@ typedef struct fscene {
     bool quiet; /* inside bulk / churn: per-call checks cover the named nodes only */
     uint32_t touched[2]; /* ids the last call changed, verified right after it */
     /* Trackers with their model: the exact set of pending slots. */
-    sgrt_tracker *tr[NOBJ];
+    sgrt_tracker tr[NOBJ];
     uint32_t *tp[NOBJ];
     uint32_t tp_words[NOBJ];
     /* Node sets; membership lives in shadow_node.sets. */
-    sgrt_nodeset *ns[NOBJ];
+    sgrt_nodeset ns[NOBJ];
     uint32_t ns_count[NOBJ];
+    /* The last tracker, node set and writer destroyed (ids; 0: none): used
+     * again, each must be refused (their memory is freed). */
+    uint32_t dead_tr, dead_ns, dead_wr;
     /* Writers with their entries (ids as created, dead ones included). */
     struct fwriter {
-        sgrt_writer *w;
+        sgrt_writer w;
         uint32_t count, flags;
         uint32_t ids[MAX_WENTRIES];
     } wr[NOBJ];
@@ -341,7 +344,7 @@ static void tp_clear(fscene *f, int k, uint32_t slot)
 static bool any_tracker(const fscene *f)
 {
     for (int k = 0; k < NOBJ; k++)
-        if (f->tr[k])
+        if (f->tr[k].id)
             return true;
     return false;
 }
@@ -350,7 +353,7 @@ static bool any_tracker(const fscene *f)
 static void note_slot(fscene *f, uint32_t slot)
 {
     for (int k = 0; k < NOBJ; k++)
-        if (f->tr[k])
+        if (f->tr[k].id)
             tp_set(f, k, slot);
 }
 
@@ -568,9 +571,14 @@ static void fscene_open(fscene *f, reader *r)
         if (rc == SGRT_OK) {
             ENSURE(s && s != sentinel, "scene_create OK without a scene");
             f->s = s;
-            /* Bit 7: reclaim holes as soon as they outnumber live nodes. */
-            if (cfg & 0x80u)
+            /* Bit 7: reclaim holes as soon as they outnumber live nodes,
+             * and reuse object-table indices as soon as one is free (a
+             * destroyed handle is then refused while a new object holds
+             * its index). */
+            if (cfg & 0x80u) {
                 sgrt__scene_set_hole_slack(s, 0);
+                sgrt__scene_set_object_reserve(s, 0);
+            }
             break;
         }
         ENSURE(rc == SGRT_ERR_NOMEM && f->fa.fired, "scene_create: %s", sgrt_result_str(rc));
@@ -578,6 +586,7 @@ static void fscene_open(fscene *f, reader *r)
         ENSURE(f->fa.nblocks == 0, "failed scene_create leaked %u blocks", f->fa.nblocks);
     }
     f->fa.fired = false;
+    f->dead_tr = f->dead_ns = f->dead_wr = 0; /* another scene's handles */
     f->m = ref_model_create();
     f->extreme = false;
     f->reserve_budget = 0;
@@ -590,9 +599,9 @@ static void fscene_open(fscene *f, reader *r)
 static void fscene_close(fscene *f)
 {
     for (int k = 0; k < NOBJ; k++) {
-        f->tr[k] = NULL; /* freed with the scene */
-        f->wr[k].w = NULL;
-        f->ns[k] = NULL;
+        f->tr[k].id = 0; /* freed with the scene */
+        f->wr[k].w.id = 0;
+        f->ns[k].id = 0;
         f->ns_count[k] = 0;
         if (f->tp[k])
             memset(f->tp[k], 0, f->tp_words[k] * sizeof *f->tp[k]);
@@ -724,7 +733,7 @@ static void verify_node(fscene *f, uint32_t id, const float *wa, uint32_t slot_c
     ENSURE(nc == ref_model_child_count(f->m, id), "0x%08x has %u children, model %u", id, nc,
            ref_model_child_count(f->m, id));
     for (int k = 0; k < NOBJ; k++)
-        if (f->ns[k])
+        if (f->ns[k].id)
             ENSURE(sgrt_nodeset_has(f->s, f->ns[k], h) == ((e->sets >> k) & 1u),
                    "membership of 0x%08x in set %d", id, k);
     if (worlds_now) {
@@ -766,7 +775,7 @@ static void verify_ex(fscene *f, bool full, bool worlds_now, uint32_t a, uint32_
         ENSURE(sgrt_scene_check(f->s, &what) == SGRT_OK, "sgrt_scene_check: %s",
                what ? what : "?");
         for (int k = 0; k < NOBJ; k++)
-            if (f->tr[k])
+            if (f->tr[k].id)
                 ENSURE(sgrt_tracker_check(f->s, f->tr[k], &what) == SGRT_OK,
                        "sgrt_tracker_check: %s", what ? what : "?");
     }
@@ -794,7 +803,7 @@ static void verify_ex(fscene *f, bool full, bool worlds_now, uint32_t a, uint32_
     if (b && ref_model_alive(f->m, b))
         verify_node(f, b, wa, slot_count, worlds_now);
     for (int k = 0; k < NOBJ; k++)
-        if (f->ns[k])
+        if (f->ns[k].id)
             ENSURE(sgrt_nodeset_count(f->s, f->ns[k]) == f->ns_count[k], "set %d has %u, model %u",
                    k, sgrt_nodeset_count(f->s, f->ns[k]), f->ns_count[k]);
     /* Destroyed handles stay refused (unless the model says the id lives). */
@@ -1612,7 +1621,8 @@ static void do_bad_args(fscene *f, const fscene *other, reader *r)
     ENSURE(sgrt_node_set_bounds(NULL, h, m, m) == SGRT_ERR_INVALID_ARG, "set_bounds(NULL)");
     ENSURE(sgrt_node_clear_bounds(NULL, h) == SGRT_ERR_INVALID_ARG, "clear_bounds(NULL)");
     ENSURE(sgrt_node_world_bounds(NULL, h, m, m) == SGRT_ERR_INVALID_ARG, "world_bounds(NULL)");
-    ENSURE(sgrt_scene_cull(NULL, m, 1, NULL, NULL, NULL) == SGRT_ERR_INVALID_ARG,
+    ENSURE(sgrt_scene_cull(NULL, m, 1, SGRT_NULL_NODESET, SGRT_NULL_NODESET, NULL) ==
+               SGRT_ERR_INVALID_ARG,
            "cull(NULL)");
     sgrt_scene_destroy(NULL);
 
@@ -1665,61 +1675,66 @@ static void do_slots(fscene *f, reader *r)
 /* ---- trackers and node sets ------------------------------------------------------ */
 
 /* An object argument: one of this scene's (idx >= 0), one of the other
- * scene's, or NULL (idx -1 for both). Never a destroyed one: that would be a
- * dangling pointer, which the API cannot detect. */
-static sgrt_tracker *pick_tracker(fscene *f, const fscene *other, reader *r, int *idx)
+ * scene's, this scene's last destroyed one of the kind (refused: its memory
+ * is never read), or zero (idx -1 for all but the first). */
+static sgrt_tracker pick_tracker(fscene *f, const fscene *other, reader *r, int *idx)
 {
     const uint8_t k = u8(r) % 6u;
     *idx = -1;
     if (k < NOBJ) {
-        if (f->tr[k])
+        if (f->tr[k].id)
             *idx = (int)k;
         return f->tr[k];
     }
     if (k == 3)
         for (int j = 0; j < NOBJ; j++)
-            if (other->tr[j])
+            if (other->tr[j].id)
                 return other->tr[j];
-    if (k == 5 && f->tr[0]) {
+    if (k == 4)
+        return (sgrt_tracker){f->dead_tr};
+    if (k == 5 && f->tr[0].id) {
         *idx = 0;
         return f->tr[0];
     }
-    return NULL;
+    return SGRT_NULL_TRACKER;
 }
 
-static sgrt_nodeset *pick_set(fscene *f, const fscene *other, reader *r, int *idx)
+static sgrt_nodeset pick_set(fscene *f, const fscene *other, reader *r, int *idx)
 {
     const uint8_t k = u8(r) % 6u;
     *idx = -1;
     if (k < NOBJ) {
-        if (f->ns[k])
+        if (f->ns[k].id)
             *idx = (int)k;
         return f->ns[k];
     }
     if (k == 3)
         for (int j = 0; j < NOBJ; j++)
-            if (other->ns[j])
+            if (other->ns[j].id)
                 return other->ns[j];
-    if (k == 5 && f->ns[0]) {
+    if (k == 4)
+        return (sgrt_nodeset){f->dead_ns};
+    if (k == 5 && f->ns[0].id) {
         *idx = 0;
         return f->ns[0];
     }
-    return NULL;
+    return SGRT_NULL_NODESET;
 }
 
 static void do_tracker_create(fscene *f, reader *r)
 {
     const int k = (int)(u8(r) % NOBJ);
-    if (f->tr[k])
+    if (f->tr[k].id)
         return;
-    sgrt_tracker *const sentinel = (sgrt_tracker *)(uintptr_t)64;
-    sgrt_tracker *t = sentinel;
+    const sgrt_tracker sentinel = {64};
+    sgrt_tracker t = sentinel;
     f->fa.fired = false;
     const uint64_t calls0 = f->fa.calls;
     const sgrt_result rc = sgrt_tracker_create(f->s, &t);
     after_alloc_call(f, rc, calls0);
     if (rc != SGRT_OK) {
-        ENSURE(rc == SGRT_ERR_NOMEM && t == sentinel, "tracker_create: %s", sgrt_result_str(rc));
+        ENSURE(rc == SGRT_ERR_NOMEM && t.id == sentinel.id, "tracker_create: %s",
+               sgrt_result_str(rc));
         expect_unchanged(f, SGRT_NULL_NODE, SGRT_NULL_NODE);
         return;
     }
@@ -1735,12 +1750,15 @@ static void do_tracker_create(fscene *f, reader *r)
 static void do_tracker_destroy(fscene *f, const fscene *other, reader *r)
 {
     int k;
-    sgrt_tracker *t = pick_tracker(f, other, r, &k);
+    sgrt_tracker t = pick_tracker(f, other, r, &k);
     const sgrt_result rc = sgrt_tracker_destroy(f->s, t);
-    ENSURE(rc == (k >= 0 || !t ? SGRT_OK : SGRT_ERR_INVALID_ARG), /* another scene's: refused */
-           "tracker_destroy: %s", sgrt_result_str(rc));
-    if (k >= 0)
-        f->tr[k] = NULL;
+    /* Another scene's, or destroyed already: refused. */
+    ENSURE(rc == (k >= 0 || !t.id ? SGRT_OK : SGRT_ERR_INVALID_ARG), "tracker_destroy: %s",
+           sgrt_result_str(rc));
+    if (k >= 0) {
+        f->dead_tr = t.id;
+        f->tr[k].id = 0;
+    }
 }
 
 static const uint32_t max_choices[4] = {0u, 1u, 3u, 1000u};
@@ -1772,7 +1790,7 @@ static void check_ranges(const fscene *f, int k, const sgrt_range *rg, uint32_t 
 static void do_collect(fscene *f, const fscene *other, reader *r)
 {
     int k;
-    sgrt_tracker *t = pick_tracker(f, other, r, &k);
+    sgrt_tracker t = pick_tracker(f, other, r, &k);
     const uint32_t max = max_choices[u8(r) % 4u];
     const uint32_t gap = gap_choices[u8(r) % 5u];
     const bool null_out = (u8(r) & 7u) == 0;
@@ -1840,16 +1858,16 @@ static void do_collect(fscene *f, const fscene *other, reader *r)
 static void do_set_create(fscene *f, reader *r)
 {
     const int k = (int)(u8(r) % NOBJ);
-    if (f->ns[k])
+    if (f->ns[k].id)
         return;
-    sgrt_nodeset *const sentinel = (sgrt_nodeset *)(uintptr_t)64;
-    sgrt_nodeset *set = sentinel;
+    const sgrt_nodeset sentinel = {64};
+    sgrt_nodeset set = sentinel;
     f->fa.fired = false;
     const uint64_t calls0 = f->fa.calls;
     const sgrt_result rc = sgrt_nodeset_create(f->s, &set);
     after_alloc_call(f, rc, calls0);
     if (rc != SGRT_OK) {
-        ENSURE(rc == SGRT_ERR_NOMEM && set == sentinel, "nodeset_create: %s",
+        ENSURE(rc == SGRT_ERR_NOMEM && set.id == sentinel.id, "nodeset_create: %s",
                sgrt_result_str(rc));
         expect_unchanged(f, SGRT_NULL_NODE, SGRT_NULL_NODE);
         return;
@@ -1864,12 +1882,13 @@ static void do_set_create(fscene *f, reader *r)
 static void do_set_destroy(fscene *f, const fscene *other, reader *r)
 {
     int k;
-    sgrt_nodeset *set = pick_set(f, other, r, &k);
+    sgrt_nodeset set = pick_set(f, other, r, &k);
     const sgrt_result rc = sgrt_nodeset_destroy(f->s, set);
-    ENSURE(rc == (k >= 0 || !set ? SGRT_OK : SGRT_ERR_INVALID_ARG), "nodeset_destroy: %s",
+    ENSURE(rc == (k >= 0 || !set.id ? SGRT_OK : SGRT_ERR_INVALID_ARG), "nodeset_destroy: %s",
            sgrt_result_str(rc));
     if (k >= 0) {
-        f->ns[k] = NULL;
+        f->dead_ns = set.id;
+        f->ns[k].id = 0;
         for (uint32_t i = 0; i < f->sh_count; i++)
             f->sh[i].sets &= (uint8_t)~(1u << k);
     }
@@ -1891,7 +1910,7 @@ static void set_member(fscene *f, int k, uint32_t id, bool in)
 static void do_set_member(fscene *f, const fscene *other, reader *r)
 {
     int k;
-    sgrt_nodeset *set = pick_set(f, other, r, &k);
+    sgrt_nodeset set = pick_set(f, other, r, &k);
     const sgrt_node h = rd_handle(f, other, r);
     const bool add = u8(r) & 1u;
     const sgrt_result rc =
@@ -1912,13 +1931,13 @@ static void do_set_member(fscene *f, const fscene *other, reader *r)
 static void do_set_query(fscene *f, const fscene *other, reader *r)
 {
     int k;
-    const sgrt_nodeset *set = pick_set(f, other, r, &k);
+    sgrt_nodeset set = pick_set(f, other, r, &k);
     uint32_t cursor = 0, wc = 7;
     if (k < 0) {
         ENSURE(sgrt_nodeset_next(f->s, set, &cursor).id == 0, "next() of a bad set");
         ENSURE(sgrt_nodeset_words(f->s, set, &wc) == NULL, "words() of a bad set");
         ENSURE(sgrt_nodeset_count(f->s, set) == 0, "count() of a bad set");
-        ENSURE(sgrt_nodeset_clear(f->s, (sgrt_nodeset *)(uintptr_t)set) == SGRT_ERR_INVALID_ARG,
+        ENSURE(sgrt_nodeset_clear(f->s, set) == SGRT_ERR_INVALID_ARG,
                "clear() of a bad set");
         return;
     }
@@ -1985,8 +2004,8 @@ static bool set_apply(int op, bool a, bool b)
 static void do_set_combine(fscene *f, const fscene *other, reader *r)
 {
     int kd, ka, kb;
-    sgrt_nodeset *dst = pick_set(f, other, r, &kd);
-    const sgrt_nodeset *a = pick_set(f, other, r, &ka), *b = pick_set(f, other, r, &kb);
+    sgrt_nodeset dst = pick_set(f, other, r, &kd);
+    sgrt_nodeset a = pick_set(f, other, r, &ka), b = pick_set(f, other, r, &kb);
     const uint8_t ob = u8(r);
     const int op = ob < 252 ? ob % 3 : ob - 253; /* -1..2, and 3..: bad */
     const bool op_ok = op >= 0 && op <= 2;
@@ -2008,10 +2027,10 @@ static void do_set_combine(fscene *f, const fscene *other, reader *r)
 static void do_set_from_changes(fscene *f, const fscene *other, reader *r)
 {
     int kd, kt, kb;
-    sgrt_nodeset *dst = pick_set(f, other, r, &kd);
-    sgrt_tracker *t = pick_tracker(f, other, r, &kt);
+    sgrt_nodeset dst = pick_set(f, other, r, &kd);
+    sgrt_tracker t = pick_tracker(f, other, r, &kt);
     const bool with_b = u8(r) & 1u;
-    const sgrt_nodeset *b = with_b ? pick_set(f, other, r, &kb) : NULL;
+    sgrt_nodeset b = with_b ? pick_set(f, other, r, &kb) : SGRT_NULL_NODESET;
     if (!with_b)
         kb = -1;
     const uint8_t ob = u8(r);
@@ -2019,8 +2038,8 @@ static void do_set_from_changes(fscene *f, const fscene *other, reader *r)
     const bool op_ok = op >= 0 && op <= 2;
     const bool consume = u8(r) & 1u;
     const sgrt_result rc = sgrt_nodeset_from_changes(f->s, dst, t, (sgrt_set_op)op, b, consume);
-    /* b NULL means "no b", also when the fuzzer meant one but had none. */
-    if (kd < 0 || kt < 0 || (b && (kb < 0 || !op_ok))) {
+    /* b zero means "no b", also when the fuzzer meant one but had none. */
+    if (kd < 0 || kt < 0 || (b.id && (kb < 0 || !op_ok))) {
         ENSURE(rc == SGRT_ERR_INVALID_ARG, "from_changes with bad arguments: %s",
                sgrt_result_str(rc));
         return;
@@ -2036,7 +2055,7 @@ static void do_set_from_changes(fscene *f, const fscene *other, reader *r)
         const shadow_node *e = sh_get(f, id);
         slots[i] = slot_of(f->s, (sgrt_node){id});
         const bool changed = tp_get(f, kt, slots[i]);
-        in[i] = b ? set_apply(op, changed, (e->sets >> kb) & 1u) : changed;
+        in[i] = b.id ? set_apply(op, changed, (e->sets >> kb) & 1u) : changed;
     }
     for (uint32_t i = 0; i < count; i++) {
         set_member(f, kd, ref_model_nth(f->m, i), in[i]);
@@ -2193,15 +2212,15 @@ static void do_cull(fscene *f, const fscene *other, reader *r)
             finite = finite && (k >= count || isfinite(planes[k][c]));
         }
     int ko, kq = -1;
-    sgrt_nodeset *out = pick_set(f, other, r, &ko);
-    sgrt_nodeset *only = u8(r) & 1u ? pick_set(f, other, r, &kq) : NULL;
+    sgrt_nodeset out = pick_set(f, other, r, &ko);
+    sgrt_nodeset only = u8(r) & 1u ? pick_set(f, other, r, &kq) : SGRT_NULL_NODESET;
     sgrt_cull_stats st;
     const bool stats = u8(r) & 1u;
     const uint64_t calls0 = f->fa.calls;
     const sgrt_result rc = sgrt_scene_cull(f->s, planes[0], count, only, out,
                                            stats ? &st : NULL);
     ENSURE(f->fa.calls == calls0, "a cull allocated");
-    if (!f->bounds_on || count == 0 || count > 8u || ko < 0 || (only && kq < 0) || !finite) {
+    if (!f->bounds_on || count == 0 || count > 8u || ko < 0 || (only.id && kq < 0) || !finite) {
         ENSURE(rc == SGRT_ERR_INVALID_ARG, "a bad cull returned %s", sgrt_result_str(rc));
         expect_unchanged(f, SGRT_NULL_NODE, SGRT_NULL_NODE);
         return;
@@ -2213,7 +2232,7 @@ static void do_cull(fscene *f, const fscene *other, reader *r)
         const uint32_t id = ref_model_nth(f->m, n);
         const shadow_node *e = sh_get(f, id);
         const bool in = sgrt_nodeset_has(f->s, out, (sgrt_node){id});
-        const bool may = e->box_valid && (!only || ((e->sets >> kq) & 1u));
+        const bool may = e->box_valid && (!only.id || ((e->sets >> kq) & 1u));
         members += in;
         ENSURE(!in || may, "cull kept 0x%08x, which had no box or is not in the restriction", id);
         if (may) {
@@ -2242,26 +2261,28 @@ static void do_cull(fscene *f, const fscene *other, reader *r)
 /* ---- writers ----------------------------------------------------------------------- */
 
 /* A writer argument: one of this scene's (idx >= 0), one of the other
- * scene's, or NULL (idx -1 for both). Never a destroyed one (its memory is
- * gone), except to destroy it again right after (looked up by address). */
-static sgrt_writer *pick_writer(fscene *f, const fscene *other, reader *r, int *idx)
+ * scene's, this scene's last destroyed writer (refused: its memory is never
+ * read), or zero (idx -1 for all but the first). */
+static sgrt_writer pick_writer(fscene *f, const fscene *other, reader *r, int *idx)
 {
     const uint8_t k = u8(r) % 6u;
     *idx = -1;
     if (k < NOBJ) {
-        if (f->wr[k].w)
+        if (f->wr[k].w.id)
             *idx = (int)k;
         return f->wr[k].w;
     }
     if (k == 3)
         for (int j = 0; j < NOBJ; j++)
-            if (other->wr[j].w)
+            if (other->wr[j].w.id)
                 return other->wr[j].w;
-    if (k == 5 && f->wr[0].w) {
+    if (k == 4)
+        return (sgrt_writer){f->dead_wr};
+    if (k == 5 && f->wr[0].w.id) {
         *idx = 0;
         return f->wr[0].w;
     }
-    return NULL;
+    return SGRT_NULL_WRITER;
 }
 
 /* Whether ids[0 .. n-1] lie in strictly increasing slots now (all live). */
@@ -2299,7 +2320,7 @@ static uint32_t sort_by_slot(const fscene *f, uint32_t *ids, uint32_t n)
 static void do_writer_create(fscene *f, const fscene *other, reader *r)
 {
     const int k = (int)(u8(r) % NOBJ);
-    if (f->wr[k].w)
+    if (f->wr[k].w.id)
         return;
     const uint8_t mode = u8(r), fb = u8(r);
     const uint32_t count = ref_model_count(f->m);
@@ -2341,8 +2362,8 @@ static void do_writer_create(fscene *f, const fscene *other, reader *r)
         stale |= !valid(f, nodes[i]);
     }
     const bool invalid = n == 0 || flags > 1u || null_nodes || null_out;
-    sgrt_writer *const sentinel = (sgrt_writer *)(uintptr_t)64;
-    sgrt_writer *w = sentinel;
+    const sgrt_writer sentinel = {64};
+    sgrt_writer w = sentinel;
     f->fa.fired = false;
     const uint64_t calls0 = f->fa.calls;
     const sgrt_result rc = sgrt_writer_create(f->s, n, null_nodes ? NULL : nodes, flags,
@@ -2353,11 +2374,11 @@ static void do_writer_create(fscene *f, const fscene *other, reader *r)
                    (!invalid && !stale && rc == SGRT_ERR_NOMEM && f->fa.fired),
                "writer_create returned %s (invalid %d, stale %d)", sgrt_result_str(rc), invalid,
                stale);
-        ENSURE(w == sentinel, "a refused writer_create wrote *out");
+        ENSURE(w.id == sentinel.id, "a refused writer_create wrote *out");
         expect_unchanged(f, n ? nodes[0] : SGRT_NULL_NODE, SGRT_NULL_NODE);
         return;
     }
-    ENSURE(w && w != sentinel, "writer_create OK without a writer");
+    ENSURE(w.id && w.id != sentinel.id, "writer_create OK without a writer");
     f->wr[k].w = w;
     f->wr[k].count = n;
     f->wr[k].flags = flags;
@@ -2365,19 +2386,20 @@ static void do_writer_create(fscene *f, const fscene *other, reader *r)
 }
 
 /* Destroy: this scene's (OK; a second destroy of it right after is
- * refused: looked up by address, never read), the other scene's (refused,
- * still alive there), NULL (OK). Never allocates. */
+ * refused: its handle names nothing any more), the other scene's or one
+ * destroyed before (refused, nothing read), zero (OK). Never allocates. */
 static void do_writer_destroy(fscene *f, const fscene *other, reader *r)
 {
     int k;
-    sgrt_writer *w = pick_writer(f, other, r, &k);
+    sgrt_writer w = pick_writer(f, other, r, &k);
     const bool again = u8(r) & 1u;
     const uint64_t calls0 = f->fa.calls;
     const sgrt_result rc = sgrt_writer_destroy(f->s, w);
-    ENSURE(rc == (k >= 0 || !w ? SGRT_OK : SGRT_ERR_INVALID_ARG), "writer_destroy: %s",
+    ENSURE(rc == (k >= 0 || !w.id ? SGRT_OK : SGRT_ERR_INVALID_ARG), "writer_destroy: %s",
            sgrt_result_str(rc));
     if (k >= 0) {
-        f->wr[k].w = NULL;
+        f->dead_wr = w.id;
+        f->wr[k].w.id = 0;
         if (again)
             ENSURE(sgrt_writer_destroy(f->s, w) == SGRT_ERR_INVALID_ARG,
                    "a destroyed writer destroyed again");
@@ -2497,7 +2519,7 @@ static void rd_trs(reader *r, float t[3], float q[4], float s[3])
 static void do_writer_write(fscene *f, const fscene *other, reader *r)
 {
     int k;
-    sgrt_writer *w = pick_writer(f, other, r, &k);
+    sgrt_writer w = pick_writer(f, other, r, &k);
     const uint8_t kind = u8(r);
     const bool trs = kind & 1u, null_in = (kind & 0x1Eu) == 0x1Eu;
     const uint32_t n = k >= 0 ? f->wr[k].count : 1u;
@@ -2609,7 +2631,7 @@ static void commit_apply(fscene *f, int k, uint32_t first, uint32_t c, const flo
 static void do_writer_in_place(fscene *f, const fscene *other, reader *r)
 {
     int k;
-    sgrt_writer *w = pick_writer(f, other, r, &k);
+    sgrt_writer w = pick_writer(f, other, r, &k);
     const uint8_t how = u8(r);
     float *locals = NULL;
     const uint32_t *slots = NULL;

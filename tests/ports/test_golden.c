@@ -644,7 +644,7 @@ static void fnv_box(fnv *f, const float lo[3], const float hi[3])
 }
 
 /* Every live node's boxes, and three culls' answers, in creation order. */
-static void bounds_checkpoint(run *R, sgrt_nodeset *set)
+static void bounds_checkpoint(run *R, sgrt_nodeset set)
 {
     op_update(R);
     const char *what = NULL;
@@ -677,7 +677,7 @@ static void bounds_checkpoint(run *R, sgrt_nodeset *set)
     }
     for (int k = 0; k < 3; k++) {
         sgrt_cull_stats st;
-        const sgrt_result r = sgrt_scene_cull(R->s, frusta[k][0], 6, NULL, set, &st);
+        const sgrt_result r = sgrt_scene_cull(R->s, frusta[k][0], 6, SGRT_NULL_NODESET, set, &st);
         log_result(R, r);
         fnv_u32(&f, st.visible);
         for (uint32_t i = 0; i < M.created; i++)
@@ -699,7 +699,7 @@ static void run_bounds_scenario(run *R, const sgrt__kernels *k)
     R->ncp = 0;
     R->last = NONE;
     const sgrt_scene_desc d = {.flags = SGRT_SCENE_SUBTREE_BOUNDS};
-    sgrt_nodeset *set = NULL;
+    sgrt_nodeset set = SGRT_NULL_NODESET;
     if (sgrt_scene_create(&d, &R->s) != SGRT_OK || sgrt_nodeset_create(R->s, &set) != SGRT_OK) {
         FAIL(R, "scene_create failed");
         return;
