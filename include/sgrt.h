@@ -770,14 +770,20 @@ SGRT_API uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor 
  *  O(capacity / 1024). */
 SGRT_API const float *sgrt_scene_world_array(const sgrt_scene *s, uint32_t *out_slot_count);
 
-/** A number that changes exactly when the scene's storage moves to a new
- *  block: then the pointers of sgrt_scene_world_array,
- *  sgrt_scene_prev_world_array and sgrt_nodeset_words held until now are
- *  stale. It changes when storage grows (sgrt_node_create,
- *  sgrt_node_set_parent with a relocation, sgrt_scene_reserve) and at
- *  sgrt_scene_compact, never otherwise: hole reclamation moves nodes inside
- *  the same block (the slots change, the pointer does not). 1 for a new
- *  scene, then increasing; 0 for a NULL scene. O(1); never allocates. */
+/** A number that changes whenever a pointer this header lets a program
+ *  hold goes stale: those of sgrt_scene_world_array,
+ *  sgrt_scene_prev_world_array, sgrt_scene_bounds_arrays,
+ *  sgrt_nodeset_words (of a set still alive) and the locals of
+ *  sgrt_writer_begin. Compare it with the value read when the pointers
+ *  were taken, and take them again when it differs; while it is the same,
+ *  every one of them is current. It changes when storage grows
+ *  (sgrt_node_create, sgrt_node_set_parent with a relocation,
+ *  sgrt_scene_reserve; also when such a growth fails after moving a node
+ *  set's words) and at sgrt_scene_compact, never otherwise: writes,
+ *  updates, destroys, hole reclamation (nodes move inside the same block:
+ *  slots change, pointers do not), set operations and culls leave every
+ *  pointer where it is. 1 for a new scene, then increasing; 0 for a NULL
+ *  scene. O(1); never allocates. */
 SGRT_API uint64_t sgrt_scene_storage_version(const sgrt_scene *s);
 
 /** The previous world matrices, for motion vectors: in a scene created with
@@ -988,8 +994,11 @@ SGRT_API sgrt_node sgrt_nodeset_next(const sgrt_scene *s, sgrt_nodeset set, uint
 
 /** The set's words for a loop of one's own: bit (i % 32) of word (i / 32) is
  *  slot i; *out_word_count (optional) words cover every slot in use, and bits
- *  past the slot count are 0. Owned by the set; valid until the next call
- *  that may allocate (as for sgrt_scene_world_array). NULL for bad arguments. */
+ *  past the slot count are 0. Owned by the set; the pointer stays valid
+ *  (its words follow every later change of the set and of the slots) until
+ *  sgrt_scene_storage_version changes (storage growth: the set's words
+ *  move with it), the set is destroyed, or sgrt_scene_destroy. Compaction
+ *  and hole reclamation remap the members in place. NULL for bad arguments. */
 SGRT_API const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, sgrt_nodeset set,
                                             uint32_t *out_word_count);
 
@@ -1099,7 +1108,8 @@ typedef struct sgrt_bounds_arrays {
 } sgrt_bounds_arrays;
 
 /** Fill *out with the world box arrays. The pointers stay valid as the world
- *  array's (until the next call that may allocate). O(1).
+ *  array's (until the next call that may allocate; sgrt_scene_storage_version
+ *  says when they moved). O(1).
  *  Errors: INVALID_ARG (s or out NULL, a scene without SGRT_SCENE_BOUNDS). */
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_bounds_arrays(const sgrt_scene *s, sgrt_bounds_arrays *out);
 

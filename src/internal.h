@@ -202,6 +202,10 @@ typedef struct sgrt__tracker {
     uint32_t *summary; /* bit w set iff b.bits[w] != 0 */
 } sgrt__tracker;
 
+/* A node set's `bits` stay where they are until storage grows (the scene's
+ * storage_version changes then): compaction and hole reclamation remap into
+ * `spare` and copy back, so a pointer from sgrt_nodeset_words outlives
+ * them. */
 typedef struct sgrt__nodeset {
     sgrt__slotbits b; /* the members */
     uint32_t *spare;  /* as many words: the array a compaction remaps into */
@@ -637,7 +641,9 @@ uint32_t sgrt__writer_id(const sgrt__writer *w);
  * (INVALID_ARG, reported with why[]) and nothing is freed. Zero: SGRT_OK. */
 sgrt_result sgrt__registry_destroy(sgrt_scene *s, uint32_t id, uint32_t kind,
                                    const char *const why[3], const char *function);
-/* Every registered bitfield covers `words` words (storage growth). */
+/* Every registered bitfield covers `words` words (storage growth). A node
+ * set whose bits move changes the scene's storage_version, even when a
+ * later resize fails: a pointer from sgrt_nodeset_words is stale then. */
 sgrt_result sgrt__registry_reserve(sgrt_scene *s, uint32_t words);
 void sgrt__registry_destroy_all(sgrt_scene *s);
 /* NULL when the registry's invariants hold, else what broke. */
@@ -657,8 +663,9 @@ void sgrt__tracker_forget(sgrt__tracker *t, uint32_t word, uint32_t bits);
 
 /* Node sets follow their nodes: a destroyed slot leaves every set; a
  * relocated node's membership moves to its (empty) destination; compaction
- * remaps every live slot through map[old] = new before the new storage is
- * installed (s->st.alive still the old bits). */
+ * and reclamation remap every live slot through map[old] = new before the
+ * new storage is installed (s->st.alive still the old bits), in place: the
+ * sets' bits do not move. */
 void sgrt__nodesets_forget(sgrt_scene *s, uint32_t slot);
 void sgrt__nodesets_move(sgrt_scene *s, uint32_t from, uint32_t to);
 void sgrt__nodesets_compact(sgrt_scene *s, const uint32_t *map);

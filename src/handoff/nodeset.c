@@ -279,8 +279,10 @@ void sgrt__nodesets_compact(sgrt_scene *s, const uint32_t *map)
             uint32_t bits = e->b.bits[w] & s->st.alive[w];
             SGRT__FOR_EACH_IN_WORD(w, bits, o, sgrt__bit_set(e->spare, map[o]);)
         }
-        uint32_t *old = e->b.bits;
-        e->b.bits = e->spare;
-        e->spare = old;
+        /* Copied back rather than swapped: a renderer holding the set's
+         * words (sgrt_nodeset_words) keeps a current pointer through hole
+         * reclamation, which changes no storage_version. capacity/8 bytes,
+         * beside the O(slots) remap. */
+        memcpy(e->b.bits, e->spare, (size_t)e->b.words * sizeof(uint32_t));
     }
 }

@@ -150,19 +150,25 @@ sgrt_result sgrt__registry_destroy(sgrt_scene *s, uint32_t id, uint32_t kind,
 
 sgrt_result sgrt__registry_reserve(sgrt_scene *s, uint32_t words)
 {
-    /* Growing some and then failing is harmless: extra words are zero and
-     * never reported, so the scene can stay as it was. */
+    /* Growing some and then failing is harmless to the scene: extra words
+     * are zero and never reported. But a set's words have moved: a pointer
+     * from sgrt_nodeset_words is stale, and the storage version says so
+     * (on success the new storage block changes it anyway). */
     for (uint32_t i = 0; i < s->reg.tracker_count; i++)
         if (s->reg.trackers[i]->b.words < words) {
             const sgrt_result r = tracker_resize(s, s->reg.trackers[i], words);
             if (r != SGRT_OK)
                 return r;
         }
+    bool moved = false;
     for (uint32_t i = 0; i < s->reg.set_count; i++)
         if (s->reg.sets[i]->b.words < words) {
             const sgrt_result r = set_resize(s, s->reg.sets[i], words);
-            if (r != SGRT_OK)
+            if (r != SGRT_OK) {
+                s->storage_version += moved;
                 return r;
+            }
+            moved = true;
         }
     return SGRT_OK;
 }
