@@ -328,7 +328,16 @@ typedef enum sgrt_scene_flags {
      *      most likely: its translation sits there);
      *    - sgrt_scene_update_parallel warns when its executor makes it run
      *      serially (workers == 1; a NULL ex or run, or 0 workers, are
-     *      reported with or without the flag).
+     *      reported with or without the flag);
+     *    - each update (serial or parallel) warns, per writer that has
+     *      begun (sgrt_writer_begin), about the first entry whose local was
+     *      written in place and not committed (sgrt_writer_commit) while
+     *      nothing else marked its node: without the flag the update
+     *      silently does not recompute it. sgrt_writer_destroy warns the
+     *      same way about such a write it leaves behind. Found by a 64-bit
+     *      fingerprint of each entry's local, taken at the writer's first
+     *      begin and after each update (two different locals print alike
+     *      with odds of about 2^-64).
      *  With valid input it changes no result: the same worlds, counts,
      *  tracker feed and return codes. Cost when off: one flag test in
      *  sgrt_node_world, sgrt_node_set_trs, each batch of sgrt_nodes_set_trs,
@@ -337,8 +346,10 @@ typedef enum sgrt_scene_flags {
      *  up, and sgrt_node_world_now's products when an ancestor moved); the
      *  array calls O(capacity / 1024); sgrt_node_set_trs a few
      *  multiply-adds; a TRS batch one more pass over q; each update one
-     *  pass over the nodes moved since the last (4 loads each). Never
-     *  allocates. */
+     *  pass over the nodes moved since the last (4 loads each), and two
+     *  over the entries of the writers that have begun (a handle
+     *  resolution and a 64-byte fingerprint each). Never allocates (a
+     *  writer created in validation mode takes 8 bytes per entry more). */
     SGRT_SCENE_VALIDATE = 8
 } sgrt_scene_flags;
 
@@ -554,7 +565,7 @@ typedef struct sgrt_writer {
  *  entry wins, as in sgrt_nodes_set_local). Entries that follow each other
  *  in slot order write fastest. `flags` must be 0 (no writer options are
  *  defined in this version). *out receives its handle. Memory: 8 bytes per
- *  entry and a bit. Allocates. Errors: INVALID_ARG
+ *  entry and a bit (16 in validation mode). Allocates. Errors: INVALID_ARG
  *  (s, nodes or out NULL, count 0, flags not 0), STALE_HANDLE (a node is not
  *  live), CAPACITY (SGRT_MAX_OBJECTS objects alive), NOMEM. On error *out
  *  is left untouched. */
@@ -564,7 +575,9 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t c
 /** Destroy a writer of `s`. A zero w is a no-op (SGRT_OK). w is resolved
  *  through the scene's object table before anything is read: a writer of
  *  another scene, one destroyed already, or a tracker or node set handle
- *  is refused and nothing is freed. O(writers); never allocates. Errors: INVALID_ARG (s NULL, w not a live
+ *  is refused and nothing is freed. In validation mode a local written in
+ *  place and not committed is reported (see SGRT_SCENE_VALIDATE).
+ *  O(writers); never allocates. Errors: INVALID_ARG (s NULL, w not a live
  *  writer of s). */
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writer w);
 
@@ -603,8 +616,10 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writ
  *  sgrt_scene_destroy. A local written there and not committed yet is
  *  what sgrt_node_local returns, but nothing knows it moved: the update
  *  does not recompute it, and sgrt_node_world_now still returns the stored
- *  world while the node and its ancestors are clean. O(1) (after a slot
- *  move: O(count) once); never allocates. Errors: INVALID_ARG (NULL argument, w not a
+ *  world while the node and its ancestors are clean (validation mode
+ *  reports it at the next update: SGRT_SCENE_VALIDATE). O(1) (after a slot
+ *  move: O(count) once; the first begin of a writer in validation mode:
+ *  O(count)); never allocates. Errors: INVALID_ARG (NULL argument, w not a
  *  live writer of s), STALE_HANDLE (an entry's node was destroyed:
  *  recreate the writer). */
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer w, float **out_locals,

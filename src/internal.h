@@ -634,6 +634,14 @@ void sgrt__registry_add_writer(sgrt_scene *s, sgrt__writer *w);
 /* Free a writer's memory (writer.c knows its layout), and its handle id. */
 void sgrt__writer_free(sgrt_scene *s, sgrt__writer *w);
 uint32_t sgrt__writer_id(const sgrt__writer *w);
+/* Validation mode (writer.c), around each public update (`function`):
+ * audit warns, per writer that has begun, about the first entry whose
+ * local was written in place since it was last accounted for and whose
+ * node nothing marked (a forgotten commit); reprint, after the kernels,
+ * accounts for every such writer's locals as they are. O(entries of the
+ * writers that have begun); nothing without SGRT_SCENE_VALIDATE. */
+void sgrt__writers_audit(const sgrt_scene *s, const char *function);
+void sgrt__writers_reprint(sgrt_scene *s);
 /* The destroy of every kind (sgrt_tracker_destroy, sgrt_nodeset_destroy,
  * sgrt_writer_destroy) for a non-NULL s: the handle is resolved through
  * the object table, then the object is unlisted, freed and its id
@@ -735,6 +743,10 @@ uint32_t sgrt__validate_quats(const sgrt_scene *s, const char *function, const f
  * is dirty. */
 sgrt_result sgrt__validate_world_read(const sgrt_scene *s, uint32_t slot, const float world[16],
                                       sgrt_node node);
+/* Whether a dirty node is at or above slot: the next update recomputes its
+ * world (before the closure pass, a dirty ancestor's descendants need not
+ * be marked yet). O(d). */
+bool sgrt__validate_recomputed(const sgrt_scene *s, uint32_t slot);
 /* An array of worlds is read: a warning when moves are pending.
  * O(capacity / 1024). */
 void sgrt__validate_array_read(const sgrt_scene *s, const char *function);

@@ -291,7 +291,9 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
         sgrt__reentered(s, __func__);
         return 0;
     }
-    if (SGRT__VALIDATING(s))
+    if (SGRT__VALIDATING(s)) {
         sgrt__validate_locals(s, __func__);
+        sgrt__writers_audit(s, __func__);
+    }
     return sgrt__update_done(s, update_parallel(s, ex), __func__);
 }

@@ -45,6 +45,8 @@ void sgrt__update_finish(sgrt_scene *s)
 
 uint32_t sgrt__update_done(sgrt_scene *s, uint32_t count, const char *function)
 {
+    if (SGRT__VALIDATING(s))
+        sgrt__writers_reprint(s);
     s->repaired_first = s->repaired[0] ? sgrt__handle_of_slot(s, s->repaired[1])
                                        : SGRT_NULL_NODE;
     if (s->repaired[0])
@@ -64,8 +66,10 @@ uint32_t sgrt_scene_update(sgrt_scene *s)
         sgrt__reentered(s, __func__);
         return 0;
     }
-    if (SGRT__VALIDATING(s))
+    if (SGRT__VALIDATING(s)) {
         sgrt__validate_locals(s, __func__);
+        sgrt__writers_audit(s, __func__);
+    }
     return sgrt__update_done(s, sgrt__update_serial(s), __func__);
 }
 

@@ -55,9 +55,7 @@ uint32_t sgrt__validate_quats(const sgrt_scene *s, const char *function, const f
     return count;
 }
 
-/* Whether a dirty node is at or above slot: the next update recomputes
- * its world. */
-static bool recomputed_next(const sgrt_scene *s, uint32_t slot)
+bool sgrt__validate_recomputed(const sgrt_scene *s, uint32_t slot)
 {
     for (uint32_t x = slot; x != SGRT__NONE; x = s->st.parent[x])
         if (sgrt__bit_get(s->st.dirty, x))
@@ -68,7 +66,7 @@ static bool recomputed_next(const sgrt_scene *s, uint32_t slot)
 sgrt_result sgrt__validate_world_read(const sgrt_scene *s, uint32_t slot, const float world[16],
                                       sgrt_node node)
 {
-    if (!recomputed_next(s, slot))
+    if (!sgrt__validate_recomputed(s, slot))
         return SGRT_OK;
     /* Recomputed, but perhaps to the same bits (a new node under a parent
      * that did not move): only a world that will change is reported. */

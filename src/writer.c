@@ -4,7 +4,10 @@
  * a dirty word at a time wherever entries follow each other in slot order
  * (a run: a skeleton's joints, a subtree written depth-first). In place,
  * begin hands out the storage and commit only marks: the update checks
- * every local it reads (a non-finite one becomes the identity there). */
+ * every local it reads (a non-finite one becomes the identity there). In
+ * validation mode a writer that has begun keeps a fingerprint of each
+ * entry's local, so that the update can report a local written in place
+ * and never committed, which it would otherwise silently not recompute. */
 #include "write.h"
 #include <string.h>
 
@@ -32,6 +35,11 @@ struct sgrt__writer {
      * version the in-place writes go to. */
     const void *begun_block;
     uint64_t begun_version;
+    /* Validation mode only (NULL otherwise): per entry, a fingerprint of
+     * its node's local as last accounted for (at the first begin, then
+     * after each update), and whether begin has handed out the storage. */
+    uint64_t *prints;
+    bool begun;
 };
 
 
@@ -103,6 +111,72 @@ static sgrt_result refresh(const sgrt_scene *s, sgrt__writer *w, uint32_t *at)
     return SGRT_OK;
 }
 
+/* Validation mode's fingerprint of a local: FNV-1a over its 16 words. Two
+ * different locals give the same print with odds of about 2^-64, so a
+ * forgotten commit can go unreported that rarely. */
+static uint64_t print16(const float m[16])
+{
+    uint32_t u[16];
+    memcpy(u, m, sizeof u);
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint32_t i = 0; i < 16u; i++)
+        h = (h ^ u[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Validation mode: every entry's print taken from its node's local now
+ * (the locals are accounted for). Entries whose node was destroyed keep
+ * theirs: they are skipped. */
+static void reprint(const sgrt_scene *s, sgrt__writer *w)
+{
+    for (uint32_t i = 0; i < w->count; i++) {
+        const uint32_t slot = sgrt__resolve(s, w->nodes[i]);
+        if (slot != SGRT__NONE)
+            w->prints[i] = print16(s->st.local[slot]);
+    }
+}
+
+/* Validation mode: one warning, naming the node, for the first entry whose
+ * local changed since its print while nothing marked its node or an
+ * ancestor: written in place and not committed, so the next update would
+ * not recompute it. A node marked since (committed, written by another
+ * call, re-parented, below one of those) is recomputed with whatever its
+ * local holds. O(count x depth). */
+static void audit(const sgrt_scene *s, const sgrt__writer *w, const char *function,
+                  const char *message)
+{
+    for (uint32_t i = 0; i < w->count; i++) {
+        const uint32_t slot = sgrt__resolve(s, w->nodes[i]);
+        if (slot == SGRT__NONE || print16(s->st.local[slot]) == w->prints[i] ||
+            sgrt__validate_recomputed(s, slot))
+            continue;
+        sgrt__warn(s, function, message, w->nodes[i]);
+        return;
+    }
+}
+
+static const char forgotten_update[] =
+    "a local written in place (sgrt_writer_begin) was not committed (sgrt_writer_commit): "
+    "this update does not recompute its world (node: the first such entry's)";
+static const char forgotten_destroy[] =
+    "w is destroyed with a local written in place (sgrt_writer_begin) and not committed "
+    "(sgrt_writer_commit): the next update will not recompute its world (node: the first "
+    "such entry's)";
+
+void sgrt__writers_audit(const sgrt_scene *s, const char *function)
+{
+    for (uint32_t i = 0; i < s->reg.writer_count; i++)
+        if (s->reg.writers[i]->begun)
+            audit(s, s->reg.writers[i], function, forgotten_update);
+}
+
+void sgrt__writers_reprint(sgrt_scene *s)
+{
+    for (uint32_t i = 0; i < s->reg.writer_count; i++)
+        if (s->reg.writers[i]->begun)
+            reprint(s, s->reg.writers[i]);
+}
+
 uint32_t sgrt__writer_id(const sgrt__writer *w) { return w->id; }
 
 void sgrt__writer_free(sgrt_scene *s, sgrt__writer *w)
@@ -128,8 +202,10 @@ sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *n
         if (sgrt__resolve(s, nodes[i]) == SGRT__NONE)
             return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("a node of nodes"),
                               nodes[i]);
-    /* The writer, its nodes, slots and run starts (one word of padding). */
-    const size_t entry = sizeof(sgrt_node) + sizeof(uint32_t);
+    /* The writer, its nodes, slots and run starts (one word of padding),
+     * and in validation mode the prints. */
+    const size_t prints = SGRT__VALIDATING(s) ? sizeof(uint64_t) : 0u;
+    const size_t entry = sizeof(sgrt_node) + sizeof(uint32_t) + prints;
     const size_t starts = ((size_t)count / 32u + 2u) * sizeof(uint32_t);
     const size_t head = (sizeof(sgrt__writer) + 7u) & ~(size_t)7u;
     const size_t size = head + (size_t)count * entry + starts;
@@ -147,7 +223,9 @@ sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *n
     memset(w, 0, sizeof *w);
     w->block_size = size;
     w->count = count;
-    w->nodes = (sgrt_node *)(void *)(block + head);
+    /* The prints first: 8-byte entries at an 8-byte boundary. */
+    w->prints = prints ? (uint64_t *)(void *)(block + head) : NULL;
+    w->nodes = (sgrt_node *)(void *)(block + head + (size_t)count * prints);
     w->slots = (uint32_t *)(void *)(w->nodes + count);
     w->starts = w->slots + count;
     memset(w->starts, 0, starts);
@@ -165,6 +243,11 @@ sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writer w)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
+    if (w.id && SGRT__VALIDATING(s) && !s->busy) {
+        const sgrt__writer *o = sgrt__writer_get(s, w);
+        if (o && o->begun)
+            audit(s, o, __func__, forgotten_destroy);
+    }
     return sgrt__registry_destroy(s, w.id, SGRT__KIND_WRITER, why_w, __func__);
 }
 
@@ -237,6 +320,13 @@ sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer handle, float **out_loc
     const sgrt_result r = refresh(s, w, &at);
     if (r != SGRT_OK)
         return sgrt__fail(s, r, __func__, SGRT__STALE("an entry's node"), w->nodes[at]);
+    /* Validation mode: from the first begin on, each update compares the
+     * entries' locals with their prints (the prints are kept current
+     * after each update, so a later begin needs none). */
+    if (w->prints && !w->begun) {
+        reprint(s, w);
+        w->begun = true;
+    }
     w->begun_block = s->st.block;
     w->begun_version = s->slots_version;
     *out_locals = &s->st.local[0][0];

@@ -732,6 +732,77 @@ static void table_use_after_destroy(void)
     end_scene_alloc(s, &ta);
 }
 
+/* Write locals in place and forget to commit: the update recomputes
+ * nothing; in validation mode it says so, naming the first such node, once
+ * (the next update is quiet), and sgrt_writer_destroy says so about a write
+ * it leaves behind. A committed write, or one whose node something else
+ * marked, is quiet. Without the flag: silent, as documented. */
+static void table_forgot_commit(void)
+{
+    for (int validate = 0; validate < 2; validate++) {
+        test_alloc ta;
+        sgrt_node n[3];
+        sgrt_scene *s = logged_chain(&ta, validate ? SGRT_SCENE_VALIDATE : 0u, n, 3);
+        CHECK_EQ_U(sgrt_scene_update(s), 3);
+        sgrt_writer w;
+        QUIET(sgrt_writer_create(s, 3, n, 0, &w));
+        float *locals;
+        const uint32_t *slots;
+        QUIET(sgrt_writer_begin(s, w, &locals, &slots));
+        translation(0, 4, 0, locals + 16u * slots[2]);
+        log_reset();
+        CHECK_EQ_U(sgrt_scene_update(s), 0); /* the write is lost on the update */
+        if (validate)
+            expect_entry(__LINE__, "sgrt_scene_update", SGRT_OK, "not committed", n[2]);
+        else
+            CHECK_EQ_U(L.count, 0);
+        log_reset();
+        CHECK_EQ_U(sgrt_scene_update(s), 0); /* reported once */
+        CHECK_EQ_U(L.count, 0);
+        /* Committed, or marked by another call, or below a moved node:
+         * recomputed, quiet. */
+        translation(0, 5, 0, locals + 16u * slots[1]);
+        QUIET(sgrt_writer_commit(s, w, 1, 1));
+        translation(0, 6, 0, locals + 16u * slots[2]);
+        log_reset();
+        CHECK_EQ_U(sgrt_scene_update(s), 2);
+        CHECK_EQ_U(L.count, 0);
+        float m[16];
+        translation(1, 0, 0, m);
+        translation(0, 7, 0, locals + 16u * slots[1]);
+        QUIET(sgrt_node_set_local(s, n[1], m)); /* overwrites the write in place */
+        log_reset();
+        CHECK_EQ_U(sgrt_scene_update(s), 2);
+        CHECK_EQ_U(L.count, 0);
+        /* A second begin changes nothing of this. */
+        QUIET(sgrt_writer_begin(s, w, &locals, &slots));
+        translation(0, 8, 0, locals + 16u * slots[0]);
+        log_reset();
+        QUIET(sgrt_writer_begin(s, w, &locals, &slots));
+        CHECK_EQ_U(sgrt_scene_update(s), 0);
+        if (validate)
+            expect_entry(__LINE__, "sgrt_scene_update", SGRT_OK, "not committed", n[0]);
+        /* The parallel update reports the same. */
+        translation(0, 9, 0, locals + 16u * slots[0]);
+        const sgrt_executor ex = {run_inline, NULL, 2};
+        log_reset();
+        CHECK_EQ_U(sgrt_scene_update_parallel(s, &ex), 0);
+        if (validate)
+            expect_entry(__LINE__, "sgrt_scene_update_parallel", SGRT_OK, "not committed", n[0]);
+        /* Destroyed with a write left behind. */
+        translation(0, 10, 0, locals + 16u * slots[1]);
+        log_reset();
+        OK(sgrt_writer_destroy(s, w));
+        if (validate)
+            expect_entry(__LINE__, "sgrt_writer_destroy", SGRT_OK, "not committed", n[1]);
+        else
+            CHECK_EQ_U(L.count, 0);
+        log_reset();
+        (void)sgrt_scene_update(s);
+        end_scene_alloc(s, &ta);
+    }
+}
+
 /* The parallel update with an executor it cannot use runs serially and says
  * so: NULL ex, NULL run or 0 workers always, 1 worker in validation mode. */
 static void table_unusable_executor(void)
@@ -984,6 +1055,7 @@ int main(void)
     table_stale_world_array();
     table_forgot_update();
     table_use_after_destroy();
+    table_forgot_commit();
     table_moved_ancestor();
     table_unusable_executor();
     table_quaternions();
