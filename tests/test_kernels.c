@@ -436,6 +436,60 @@ static void test_store_trs(const sgrt__kernels *k)
     test_aligned_free(b);
 }
 
+/* The closure of a word against the reference's, word after word in slot
+ * order as the update runs it (each word's result is what later words
+ * read), on random forests (chains inside a word, parents in earlier
+ * words, roots), random dirty, live and candidate bits, with and without a
+ * `done` set whose parents are read from done_dirty. */
+static void test_close_word(const sgrt__kernels *k)
+{
+    enum { N = 2048, W = N / 32 };
+    static uint32_t parent[N];
+    uint32_t d1[W], d2[W], done[W], done_dirty[W];
+    rng r = {0xC105E};
+    for (int round = 0; round < 300; round++) {
+        const uint32_t shape = rng_below(&r, 3);
+        for (uint32_t i = 0; i < N; i++) {
+            if (i == 0 || rng_below(&r, 40) == 0)
+                parent[i] = SGRT__NONE;
+            else if (shape == 0) /* chains and near parents: long chains inside words */
+                parent[i] = i - 1u - rng_below(&r, i < 4 ? i : 4);
+            else if (shape == 1) /* a 4-ary tree, level by level */
+                parent[i] = (i - 1u) / 4u;
+            else
+                parent[i] = rng_below(&r, i);
+        }
+        const uint32_t density = 1u + rng_below(&r, 8);
+        for (uint32_t w = 0; w < W; w++) {
+            d1[w] = 0;
+            for (uint32_t b = 0; b < 32u; b++)
+                d1[w] |= (uint32_t)(rng_below(&r, 16) < density) << b;
+            done[w] = rng_below(&r, 3) == 0 ? (uint32_t)rng_next(&r) : 0u;
+            done_dirty[w] = (uint32_t)rng_next(&r);
+        }
+        memcpy(d2, d1, sizeof d1);
+        const bool with_done = rng_below(&r, 2);
+        for (uint32_t w = 0; w < W; w++) {
+            const uint32_t clean = (uint32_t)rng_next(&r) | (uint32_t)rng_next(&r);
+            const uint32_t want = reference.close_word(parent, d1, with_done ? done : NULL,
+                                                       done_dirty, w, clean & ~d1[w]);
+            const uint32_t got = k->close_word(parent, d2, with_done ? done : NULL, done_dirty,
+                                               w, clean & ~d2[w]);
+            compared++;
+            if (got != want && ++mismatches <= 10)
+                fprintf(stderr, "close_word: word %u: %#x, reference %#x\n", (unsigned)w, got,
+                        want);
+            d1[w] = want;
+            d2[w] = got;
+        }
+    }
+    /* The reference by hand: a chain inside one word under a dirty root. */
+    for (uint32_t i = 0; i < 32u; i++)
+        parent[i] = i == 0 ? SGRT__NONE : i - 1u;
+    d1[0] = 1u;
+    CHECK_EQ_U(reference.close_word(parent, d1, NULL, NULL, 0, ~1u), ~0u);
+}
+
 /* The check of TRS inputs without converting them: the same answer as the
  * reference's, never "fits" for inputs whose matrix has an element NaN or
  * infinite, and "fits" for the inputs an animation system gives and at the
@@ -486,7 +540,8 @@ static void test_trs_fits(const sgrt__kernels *k)
     X(put16, test_store16)                                                             \
     X(put_trs, test_put_trs)                                                           \
     X(store_trs, test_store_trs)                                                       \
-    X(trs_fits, test_trs_fits)
+    X(trs_fits, test_trs_fits)                                                         \
+    X(close_word, test_close_word)
 
 typedef struct kernel_entry {
     const char *name;

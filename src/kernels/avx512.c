@@ -470,6 +470,81 @@ static uint32_t store_trs_avx512(float (*local)[16], const uint32_t *slot, const
     return changed;
 }
 
+/* The closure of a word, eight slots at a time on 256-bit lanes (AVX2,
+ * which AVX-512F includes; SIMDe has no 512-bit gathers): the bits of
+ * parents in other words (and in `done`) are gathered at once, final as
+ * they are, instead of a branch per slot on a bit as unpredictable as the
+ * moves; then the slots whose parent is in this word are closed by
+ * repeating the step until it marks nothing (parents come before children:
+ * the fixed point is the slot-order result, reached in as many steps as the
+ * longest chain inside the word). */
+static uint32_t close_word_avx512(const uint32_t *parent, const uint32_t *dirty,
+                                  const uint32_t *done, const uint32_t *done_dirty, uint32_t w,
+                                  uint32_t clean)
+{
+    const simde__m256i zero = simde_mm256_setzero_si256(), one = simde_mm256_set1_epi32(1);
+    const simde__m256i k31 = simde_mm256_set1_epi32(31), wv = simde_mm256_set1_epi32((int32_t)w);
+    const simde__m256i none = simde_mm256_set1_epi32(-1);
+    const simde__m256i lane_bit = simde_mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    uint32_t d = dirty[w], here = 0;
+    simde__m256i shift[4];
+    for (uint32_t g = 0; g < 4u; g++) {
+        shift[g] = zero;
+        const uint32_t c = (clean >> (8u * g)) & 0xFFu;
+        if (!c)
+            continue;
+        const simde__m256i p =
+            simde_mm256_loadu_si256((const simde__m256i *)(const void *)(parent + 32u * w + 8u * g));
+        const simde__m256i word = simde_mm256_srli_epi32(p, 5);
+        shift[g] = simde_mm256_and_si256(p, k31);
+        const simde__m256i in_c = simde_mm256_cmpeq_epi32(
+            simde_mm256_and_si256(simde_mm256_set1_epi32((int32_t)c), lane_bit), lane_bit);
+        const simde__m256i valid = simde_mm256_andnot_si256(simde_mm256_cmpeq_epi32(p, none), in_c);
+        simde__m256i from_done = zero;
+        if (done) {
+            const simde__m256i gd = simde_mm256_mask_i32gather_epi32(
+                zero, (const int32_t *)(const void *)done, word, valid, 4);
+            from_done = simde_mm256_and_si256(
+                valid, simde_mm256_cmpeq_epi32(
+                           simde_mm256_and_si256(simde_mm256_srlv_epi32(gd, shift[g]), one), one));
+        }
+        const simde__m256i inside = simde_mm256_andnot_si256(
+            from_done, simde_mm256_and_si256(valid, simde_mm256_cmpeq_epi32(word, wv)));
+        const simde__m256i other = simde_mm256_andnot_si256(inside, valid);
+        simde__m256i bits = simde_mm256_mask_i32gather_epi32(
+            zero, (const int32_t *)(const void *)dirty, word,
+            simde_mm256_andnot_si256(from_done, other), 4);
+        if (done)
+            bits = simde_mm256_mask_i32gather_epi32(
+                bits, (const int32_t *)(const void *)done_dirty, word, from_done, 4);
+        const simde__m256i set = simde_mm256_and_si256(
+            other, simde_mm256_cmpeq_epi32(
+                       simde_mm256_and_si256(simde_mm256_srlv_epi32(bits, shift[g]), one), one));
+        d |= (uint32_t)simde_mm256_movemask_ps(simde_mm256_castsi256_ps(set)) << (8u * g);
+        here |= (uint32_t)simde_mm256_movemask_ps(simde_mm256_castsi256_ps(inside)) << (8u * g);
+    }
+    here &= ~d;
+    while (here) {
+        const simde__m256i dv = simde_mm256_set1_epi32((int32_t)d);
+        uint32_t add = 0;
+        for (uint32_t g = 0; g < 4u; g++) {
+            if (!((here >> (8u * g)) & 0xFFu))
+                continue;
+            const simde__m256i b =
+                simde_mm256_and_si256(simde_mm256_srlv_epi32(dv, shift[g]), one);
+            add |= (uint32_t)simde_mm256_movemask_ps(
+                       simde_mm256_castsi256_ps(simde_mm256_cmpeq_epi32(b, one)))
+                   << (8u * g);
+        }
+        add &= here;
+        if (!add)
+            break;
+        d |= add;
+        here &= ~add;
+    }
+    return d;
+}
+
 static bool trs_fits_avx512(const float *t, const float *q, const float *scale, uint32_t n)
 {
     return sgrt__trs_fits_generic(t, q, scale, n);
@@ -490,6 +565,7 @@ void sgrt__kernels_init_avx512(sgrt__kernels *k, uint32_t cpu)
     k->put16 = put16_avx512;
     k->put_trs = put_trs_avx512;
     k->boxes = boxes_avx512;
+    k->close_word = close_word_avx512;
     if (cpu & SGRT__CPU_SLOW_ZMM)
         return;
     k->cull = cull_avx512;

@@ -252,6 +252,14 @@ typedef struct sgrt__kernels {
      * (sgrt__trs_fits_generic); false says nothing (the caller converts and
      * checks the matrices). */
     bool (*trs_fits)(const float *t, const float *q, const float *scale, uint32_t n);
+    /* The closure of word w of the dirty bits (the update's pass, dirty.c):
+     * each slot of `clean` (live, clean slots the pass may mark) becomes
+     * dirty when its parent is, in slot order, so that a parent in this word
+     * marked here is seen by its children. A parent whose bit is set in
+     * `done` (NULL: none) is read from done_dirty, any other from dirty.
+     * Returns the word's new value; writes nothing. */
+    uint32_t (*close_word)(const uint32_t *parent, const uint32_t *dirty, const uint32_t *done,
+                           const uint32_t *done_dirty, uint32_t w, uint32_t clean);
     /* The world boxes (definition above) of the slots `bits` of word w, from
      * world[slot] and the local boxes; only slots with a local box. */
     void (*boxes)(const sgrt__bounds_view *b, const float (*world)[16], uint32_t w,
