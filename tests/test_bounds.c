@@ -255,72 +255,6 @@ static void check_world_box(const sgrt_scene *s, sgrt_node n, const char *what)
     }
 }
 
-/* A world of one of the awkward kinds. */
-static void awkward_matrix(float m[16], int kind)
-{
-    random_affine(&R, m);
-    switch (kind % 8) {
-    case 0:
-        break;
-    case 1: /* mirrored */
-        for (int i = 0; i < 3; i++)
-            m[i] = -m[i];
-        break;
-    case 2: /* strongly sheared */
-        m[4] += 5.0f * m[0];
-        m[9] += 3.0f * m[5];
-        break;
-    case 3: /* huge translation */
-        m[12] = (float)rng_range(&R, -1e30, 1e30);
-        m[13] = 3e37f;
-        break;
-    case 4: /* tiny everything */
-        for (int i = 0; i < 15; i++)
-            m[i] *= 1e-30f;
-        break;
-    case 5: /* degenerate: a zero column */
-        m[4] = m[5] = m[6] = 0.0f;
-        break;
-    case 6: /* projective */
-        m[3] = 0.25f;
-        break;
-    default: /* overflowing scale */
-        m[0] = 3e38f;
-        m[1] = -3e38f;
-        break;
-    }
-}
-
-static void awkward_box(float c[3], float h[3], int kind)
-{
-    for (int a = 0; a < 3; a++) {
-        c[a] = (float)rng_range(&R, -5, 5);
-        h[a] = (float)rng_range(&R, 0, 3);
-    }
-    switch (kind % 6) {
-    case 0:
-        break;
-    case 1: /* zero extents: a point */
-        h[0] = h[1] = h[2] = 0.0f;
-        break;
-    case 2: /* flat */
-        h[1] = 0.0f;
-        break;
-    case 3: /* huge */
-        c[0] = 1e20f;
-        h[2] = 1e25f;
-        break;
-    case 4: /* tiny, denormal */
-        c[1] = 1e-40f;
-        h[0] = 1e-42f;
-        break;
-    default: /* at float's edge */
-        h[0] = FLT_MAX;
-        c[2] = -FLT_MAX;
-        break;
-    }
-}
-
 static void test_world_exact(void)
 {
     sgrt_scene *s = bounds_scene(SGRT_SCENE_BOUNDS, NULL, NULL);
@@ -333,10 +267,10 @@ static void test_world_exact(void)
     for (int round = 0; round < 40; round++) {
         for (int i = 0; i < N; i++) {
             float m[16], c[3], h[3];
-            awkward_matrix(m, (int)rng_below(&R, 8) * (rng_below(&R, 3) == 0));
+            awkward_matrix(&R, m, (int)rng_below(&R, 8) * (rng_below(&R, 3) == 0));
             if (rng_below(&R, 2))
                 OK(sgrt_node_set_local(s, n[i], m));
-            awkward_box(c, h, (int)rng_below(&R, 6) * (rng_below(&R, 2) == 0));
+            awkward_box(&R, c, h, (int)rng_below(&R, 6) * (rng_below(&R, 2) == 0));
             if (rng_below(&R, 10) == 0)
                 OK(sgrt_node_clear_bounds(s, n[i]));
             else if (rng_below(&R, 2))
@@ -410,12 +344,12 @@ static void test_box_kernels(void)
     uint32_t has[W];
     for (uint32_t i = 0; i < N; i++) {
         float m[16];
-        awkward_matrix(m, (int)rng_below(&R, 8));
+        awkward_matrix(&R, m, (int)rng_below(&R, 8));
         if (rng_below(&R, 4) == 0) /* an edge value anywhere, or in the last row */
             m[rng_below(&R, 16)] = edge_values[rng_below(&R, N_EDGE)];
         memcpy(world[i], m, sizeof m);
         float c[3], h[3];
-        awkward_box(c, h, (int)rng_below(&R, 6));
+        awkward_box(&R, c, h, (int)rng_below(&R, 6));
         if (rng_below(&R, 6) == 0)
             c[rng_below(&R, 3)] = edge_values[rng_below(&R, N_EDGE)];
         for (int a = 0; a < 3; a++) {
@@ -626,7 +560,7 @@ static void test_parallel(void)
         const uint32_t p = i && rng_below(&shape, 40) ? rng_below(&shape, i) : UINT32_MAX;
         const bool box = rng_below(&shape, 5) != 0;
         float c[3], e[3];
-        awkward_box(c, e, 0);
+        awkward_box(&R, c, e, 0);
         for (int k = 0; k < 2; k++) {
             h[k][i] = add(s[k], p == UINT32_MAX ? SGRT_NULL_NODE : h[k][p]);
             if (box)
@@ -644,8 +578,8 @@ static void test_parallel(void)
         for (uint32_t j = 0; j < moves; j++) {
             const uint32_t i = frame % 4 == 0 ? j : rng_below(&R, N);
             float m[16], c[3], e[3];
-            awkward_matrix(m, (int)rng_below(&R, 3));
-            awkward_box(c, e, 0);
+            awkward_matrix(&R, m, (int)rng_below(&R, 3));
+            awkward_box(&R, c, e, 0);
             const uint32_t what = rng_below(&R, 8);
             for (int k = 0; k < 2; k++) {
                 if (!sgrt_node_alive(s[k], h[k][i]))
@@ -757,7 +691,7 @@ static void subtree_program(uint32_t flags_extra, bool eager_reclaim, int steps)
                                                                                : p->h[par]);
             if (rng_below(&R, 4)) {
                 float c[3], e[3];
-                awkward_box(c, e, (int)rng_below(&R, 3));
+                awkward_box(&R, c, e, (int)rng_below(&R, 3));
                 OK(sgrt_node_set_bounds(p->s, p->h[p->n], c, e));
             }
             p->n++;
@@ -776,11 +710,11 @@ static void subtree_program(uint32_t flags_extra, bool eager_reclaim, int steps)
             CHECK(rc == SGRT_OK || rc == SGRT_ERR_CYCLE || rc == SGRT_ERR_SINGULAR);
         } else if (r < 75) {
             float m[16];
-            awkward_matrix(m, (int)rng_below(&R, 3));
+            awkward_matrix(&R, m, (int)rng_below(&R, 3));
             OK(sgrt_node_set_local(p->s, n, m));
         } else if (r < 88) {
             float c[3], e[3];
-            awkward_box(c, e, (int)rng_below(&R, 4));
+            awkward_box(&R, c, e, (int)rng_below(&R, 4));
             OK(sgrt_node_set_bounds(p->s, n, c, e));
         } else if (r < 92) {
             OK(sgrt_node_clear_bounds(p->s, n));
@@ -833,7 +767,7 @@ static void test_carried(void)
     for (uint32_t i = 0; i < N; i++) {
         h[i] = add(s, i % 10 ? h[i - 1 - rng_below(&R, i % 10)] : SGRT_NULL_NODE);
         float c[3], e[3], m[16];
-        awkward_box(c, e, 0);
+        awkward_box(&R, c, e, 0);
         random_affine(&R, m);
         OK(sgrt_node_set_local(s, h[i], m));
         if (i % 7)
@@ -909,7 +843,7 @@ static void test_no_alloc(void)
         for (uint32_t i = 0; i < N; i += 1u + (uint32_t)frame) {
             float m[16], c[3], e[3];
             random_affine(&R, m);
-            awkward_box(c, e, 0);
+            awkward_box(&R, c, e, 0);
             OK(sgrt_node_set_local(s, h[i], m));
             OK(sgrt_node_set_bounds(s, h[i], c, e));
         }
