@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* What the bounds and cull tests judge the library by, in exact arithmetic.
+/* What the bounds, cull and kernel tests judge the library by, in exact
+ * arithmetic.
  *
  * A product of two floats is exact in double (24 + 24 bits fit in 53), so a
  * sum of such products and floats is a sum of exact doubles; its sign is
@@ -12,8 +13,9 @@
  *   - box_slack: how far it lies outside the exact box, in units of the
  *     bound the library states;
  *   - exact_plane_sign: the sign of n.p + d for a box corner.
- * Test-only. The awkward worlds and boxes the bounds tests draw, and the
- * log capture at the end, need testutil.h, included first. */
+ * Test-only. The awkward worlds and boxes the bounds tests and the box
+ * kernels' tests draw, and the log capture at the end, need testutil.h,
+ * included first. */
 #ifndef SGRT_TEST_BOUNDSUTIL_H
 #define SGRT_TEST_BOUNDSUTIL_H
 

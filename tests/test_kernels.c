@@ -3,10 +3,12 @@
  * filled at each level this machine runs (the same path a scene takes, with
  * the level lowered), and each entry whose function that level brings (one
  * the level below did not have) is compared with the reference on random
- * matrices, edge values and whole update passes over random forests; each
- * level the CPU runs must bring one. The reference itself is checked on
- * what is known without another kernel. `test_kernels --bench` then times
- * each implementation. The bound is 0 ULP:
+ * matrices, edge values, whole update passes over random forests (with
+ * world boxes) and world boxes of awkward worlds; each level the CPU runs
+ * must bring one. The reference itself is checked on what is known without
+ * another kernel: products known exactly, its world boxes against the exact
+ * box (boundsutil.h's expansion arithmetic). `test_kernels --bench` then
+ * times each implementation. The bound is 0 ULP:
  * all kernels evaluate the same products and sums in the same order without
  * contraction, so results must be bit-identical. Two exceptions are allowed
  * and compared separately: NaN results only need to be NaN on both sides
@@ -16,6 +18,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
 #include "testutil.h"
+#include "boundsutil.h"
 #include "ports/armv7_neon_model.h"
 #include <float.h>
 #include <stdlib.h>
@@ -273,10 +276,14 @@ static void test_trs(const sgrt__kernels *k)
     }
 }
 
+static void test_update_boxes(const sgrt__kernels *k); /* with the boxes, below */
+
+/* Whole passes over three shapes of forest, then a pass with boxes. */
 static void test_update(const sgrt__kernels *k)
 {
     for (int shape = 0; shape < 3; shape++)
         test_update_shape(k, shape);
+    test_update_boxes(k);
 }
 
 /* ---- the write path ---------------------------------------------------------- */
@@ -527,6 +534,205 @@ static void test_trs_fits(const sgrt__kernels *k)
     }
 }
 
+/* ---- world boxes ------------------------------------------------------------- */
+
+/* The boxes' inputs: awkward worlds (boundsutil.h) with an edge value
+ * anywhere one time in four (the last row included: projective), awkward
+ * local boxes with an edge value in the center one time in six, the slots
+ * with a box (every slot in one word of four); and two sets of world boxes,
+ * zeroed, each with its view: the expected kernel's and the tested one's. */
+enum { BOX_N = 4096, BOX_W = BOX_N / 32 };
+
+typedef struct box_case {
+    float (*world)[16];
+    float *c[3], *e[3];
+    uint32_t has[BOX_W];
+    float *lo[2][3], *hi[2][3];
+    sgrt__bounds_view v[2];
+} box_case;
+
+static void box_case_make(box_case *b, uint64_t seed)
+{
+    rng r = {seed};
+    b->world = test_aligned_alloc(64, sizeof(float[BOX_N][16]));
+    for (int a = 0; a < 3; a++) {
+        b->c[a] = test_aligned_alloc(64, BOX_N * sizeof(float));
+        b->e[a] = test_aligned_alloc(64, BOX_N * sizeof(float));
+    }
+    for (uint32_t i = 0; i < BOX_N; i++) {
+        awkward_matrix(&r, b->world[i], (int)rng_below(&r, 8));
+        if (rng_below(&r, 4) == 0)
+            b->world[i][rng_below(&r, 16)] = edge_values[rng_below(&r, N_EDGE)];
+        float c[3], h[3];
+        awkward_box(&r, c, h, (int)rng_below(&r, 6));
+        if (rng_below(&r, 6) == 0)
+            c[rng_below(&r, 3)] = edge_values[rng_below(&r, N_EDGE)];
+        for (int a = 0; a < 3; a++) {
+            b->c[a][i] = c[a];
+            b->e[a][i] = h[a];
+        }
+    }
+    for (uint32_t w = 0; w < BOX_W; w++)
+        b->has[w] = w % 4 == 0 ? ~0u : (uint32_t)rng_next(&r);
+    for (int s = 0; s < 2; s++) {
+        for (int a = 0; a < 3; a++) {
+            b->lo[s][a] = test_aligned_alloc(64, BOX_N * sizeof(float));
+            b->hi[s][a] = test_aligned_alloc(64, BOX_N * sizeof(float));
+            memset(b->lo[s][a], 0, BOX_N * sizeof(float));
+            memset(b->hi[s][a], 0, BOX_N * sizeof(float));
+            b->v[s].c[a] = b->c[a];
+            b->v[s].e[a] = b->e[a];
+            b->v[s].lo[a] = b->lo[s][a];
+            b->v[s].hi[a] = b->hi[s][a];
+        }
+        b->v[s].has = b->has;
+    }
+}
+
+static void box_case_free(box_case *b)
+{
+    test_aligned_free(b->world);
+    for (int a = 0; a < 3; a++) {
+        test_aligned_free(b->c[a]);
+        test_aligned_free(b->e[a]);
+        for (int s = 0; s < 2; s++) {
+            test_aligned_free(b->lo[s][a]);
+            test_aligned_free(b->hi[s][a]);
+        }
+    }
+}
+
+/* The tested set of boxes against the expected one, bit for bit: the
+ * number that differ. */
+static long compare_boxes(const box_case *b, const char *what)
+{
+    long bad = 0;
+    for (int j = 0; j < 6; j++) {
+        const float *g = j < 3 ? b->lo[1][j] : b->hi[1][j - 3];
+        const float *x = j < 3 ? b->lo[0][j] : b->hi[0][j - 3];
+        for (uint32_t i = 0; i < BOX_N; i++) {
+            compared++;
+            if (memcmp(&g[i], &x[i], sizeof(float)) != 0) {
+                bad++;
+                if (++mismatches <= 10)
+                    fprintf(stderr, "%s: box %s[%d] of slot %u: %a, reference %a\n", what,
+                            j < 3 ? "lo" : "hi", j % 3, (unsigned)i, (double)g[i], (double)x[i]);
+            }
+        }
+    }
+    return bad;
+}
+
+/* One word at a time: all of a word's boxed slots, a single slot, dense
+ * halves. */
+static void test_boxes(const sgrt__kernels *k)
+{
+    const sgrt__kernels *want = expected_for(k);
+    box_case b;
+    box_case_make(&b, 0xB0B5);
+    for (uint32_t w = 0; w < BOX_W; w++) {
+        const uint32_t bits = w % 8 == 1 ? 1u << (w % 32) : w % 8 == 2 ? 0xFFFF0000u : b.has[w];
+        want->boxes(&b.v[0], (const float(*)[16])b.world, w, bits);
+        k->boxes(&b.v[1], (const float(*)[16])b.world, w, bits);
+    }
+    const long bad = compare_boxes(&b, "boxes");
+    CHECK_MSG(bad == 0, "%s: boxes differ from the reference's in %ld places", k->name, bad);
+    box_case_free(&b);
+}
+
+/* The boxes an update kernel computes in its own per-word pass (the boxes
+ * compiled into it, which need not be its level's boxes entry): the
+ * expected update's, over chains of up to seven under roots, the locals
+ * being the boxes' worlds. On ARMv7 a NEON update flushes denormal world
+ * entries, and the boxes follow their worlds: the model is what it must
+ * match. The expected kernel alone: its count. */
+static void test_update_boxes(const sgrt__kernels *k)
+{
+    enum { SW = (BOX_W + 31) / 32 };
+    const sgrt__kernels *want = expected_for(k);
+    box_case b;
+    box_case_make(&b, 0xB0B6);
+    rng r = {0xB0B7};
+    static uint32_t parent[BOX_N];
+    uint32_t dirty[2][BOX_W], sum[2][SW], repaired[2][2] = {{0, 0}, {0, 0}}, expected = 0;
+    memset(sum, 0, sizeof sum);
+    for (uint32_t i = 0; i < BOX_N; i++)
+        parent[i] = i % 7 == 0 ? SGRT__NONE : i - 1u - rng_below(&r, i % 7);
+    for (uint32_t w = 0; w < BOX_W; w++) {
+        dirty[0][w] = dirty[1][w] = w % 3 ? ~0u : (uint32_t)rng_next(&r);
+        expected += sgrt__popcount32(dirty[0][w]);
+        if (dirty[0][w])
+            sgrt__bit_set(sum[0], w), sgrt__bit_set(sum[1], w);
+    }
+    float(*local[2])[16], (*world[2])[16];
+    sgrt__update_view u[2];
+    for (int s = 0; s < 2; s++) {
+        local[s] = test_aligned_alloc(64, sizeof(float[BOX_N][16]));
+        world[s] = test_aligned_alloc(64, sizeof(float[BOX_N][16]));
+        memcpy(local[s], b.world, sizeof(float[BOX_N][16]));
+        memset(world[s], 0, sizeof(float[BOX_N][16]));
+        const sgrt__update_view us = {local[s], world[s], parent, dirty[s], sum[s], 0, SW, &b.v[s],
+                                      repaired[s]};
+        u[s] = us;
+    }
+    CHECK_EQ_U(want->update(&u[0]), expected);
+    if (k->update != want->update) {
+        CHECK_EQ_U(k->update(&u[1]), expected);
+        CHECK_EQ_U(repaired[1][0], repaired[0][0]);
+        const long bad = compare_boxes(&b, "the update's boxes");
+        CHECK_MSG(bad == 0, "%s: the update's boxes differ from the reference's in %ld places",
+                  k->name, bad);
+    }
+    for (int s = 0; s < 2; s++) {
+        test_aligned_free(local[s]);
+        test_aligned_free(world[s]);
+    }
+    box_case_free(&b);
+}
+
+/* The reference's boxes in exact arithmetic (boundsutil.h), on the inputs
+ * above with every slot boxed, where the local box is finite (what
+ * sgrt_node_set_bounds accepts): an affine world's finite axis contains the
+ * exact box and, when all three are finite, lies within the stated bound
+ * of it; any other axis is (-inf, +inf). */
+static void test_boxes_exact(void)
+{
+    box_case b;
+    box_case_make(&b, 0xB0B5);
+    for (uint32_t w = 0; w < BOX_W; w++)
+        reference.boxes(&b.v[0], (const float(*)[16])b.world, w, ~0u);
+    double worst = 0.0;
+    for (uint32_t i = 0; i < BOX_N; i++) {
+        const float *m = b.world[i];
+        const float c[3] = {b.c[0][i], b.c[1][i], b.c[2][i]};
+        const float e[3] = {b.e[0][i], b.e[1][i], b.e[2][i]};
+        const float lo[3] = {b.lo[0][0][i], b.lo[0][1][i], b.lo[0][2][i]};
+        const float hi[3] = {b.hi[0][0][i], b.hi[0][1][i], b.hi[0][2][i]};
+        if (!finite3(c) || !finite3(e))
+            continue;
+        const bool affine = m[3] == 0.0f && m[7] == 0.0f && m[11] == 0.0f && m[15] == 1.0f;
+        for (int a = 0; a < 3; a++) {
+            if (!affine || !isfinite(lo[a]) || !isfinite(hi[a]))
+                CHECK_MSG(lo[a] == -INFINITY && hi[a] == INFINITY,
+                          "slot %u axis %d: a projective world or an overflow, not (-inf, +inf)",
+                          (unsigned)i, a);
+            else
+                CHECK_MSG(exact_side_minus(m, c, e, a, 1, hi[a]) <= 0 &&
+                              exact_side_minus(m, c, e, a, -1, lo[a]) >= 0,
+                          "slot %u: the box misses the exact box on axis %d", (unsigned)i, a);
+        }
+        if (affine && finite3(lo) && finite3(hi)) {
+            const double slack = box_slack(m, c, e, lo, hi);
+            worst = slack > worst ? slack : worst;
+            CHECK_MSG(slack <= 1.0,
+                      "slot %u: the box exceeds the exact one by %.3g of the stated bound",
+                      (unsigned)i, slack);
+        }
+    }
+    printf("boxes: the reference's worst excess %.3f of the stated bound\n", worst);
+    box_case_free(&b);
+}
+
 /* ---- the table's entries ---------------------------------------------------- */
 
 /* Each entry of sgrt__kernels with the test of an implementation of it:
@@ -541,7 +747,8 @@ static void test_trs_fits(const sgrt__kernels *k)
     X(put_trs, test_put_trs)                                                           \
     X(store_trs, test_store_trs)                                                       \
     X(trs_fits, test_trs_fits)                                                         \
-    X(close_word, test_close_word)
+    X(close_word, test_close_word)                                                     \
+    X(boxes, test_boxes)
 
 typedef struct kernel_entry {
     const char *name;
@@ -566,6 +773,7 @@ static void test_reference(void)
 {
     test_mul_known(reference.mul);
     test_update(&reference);
+    test_boxes_exact();
 }
 
 /* ---- the choice ------------------------------------------------------------ */
