@@ -146,23 +146,6 @@ static inline bool finite3(const float v[3])
     return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
 }
 
-#ifdef SGRT_INTERNAL_H
-/* The kernel levels this machine runs whose tables differ (a level the CPU
- * lacks gives the table below it), lowest first: their count. */
-static inline uint32_t distinct_levels(uint32_t levels[SGRT__LEVEL_MAX])
-{
-    uint32_t n = 0;
-    const char *last = "";
-    for (uint32_t level = SGRT__LEVEL_SCALAR; level <= SGRT__LEVEL_MAX; level++) {
-        const char *name = sgrt__kernels_level_name(level);
-        if (strcmp(name, last) != 0)
-            levels[n++] = level;
-        last = name;
-    }
-    return n;
-}
-#endif
-
 #ifdef SGRT_TESTUTIL_H
 /* ---- awkward worlds and boxes ---------------------------------------------- */
 

@@ -4,11 +4,12 @@
  * the level lowered), and each entry whose function that level brings (one
  * the level below did not have) is compared with the reference on random
  * matrices, edge values, whole update passes over random forests (with
- * world boxes) and world boxes of awkward worlds; each level the CPU runs
- * must bring one. The reference itself is checked on what is known without
- * another kernel: products known exactly, its world boxes against the exact
- * box (boundsutil.h's expansion arithmetic). `test_kernels --bench` then
- * times each implementation. The bound is 0 ULP:
+ * world boxes), world boxes of awkward worlds and culls of 1 to 8 planes;
+ * each level the CPU runs must bring one. The reference itself is checked
+ * on what is known without another kernel: products known exactly, its
+ * world boxes against the exact box (boundsutil.h's expansion arithmetic),
+ * its cull against the definition. `test_kernels --bench` then times each
+ * implementation. The bound is 0 ULP:
  * all kernels evaluate the same products and sums in the same order without
  * contraction, so results must be bit-identical. Two exceptions are allowed
  * and compared separately: NaN results only need to be NaN on both sides
@@ -534,7 +535,7 @@ static void test_trs_fits(const sgrt__kernels *k)
     }
 }
 
-/* ---- world boxes ------------------------------------------------------------- */
+/* ---- boxes and culls ---------------------------------------------------------- */
 
 /* The boxes' inputs: awkward worlds (boundsutil.h) with an edge value
  * anywhere one time in four (the last row included: projective), awkward
@@ -733,6 +734,170 @@ static void test_boxes_exact(void)
     box_case_free(&b);
 }
 
+/* The cull's inputs: random boxes, an edge coordinate in a bound one time
+ * in eight (the bounds swapped where that unorders them); candidate words
+ * (alive, valid, the restriction set), kept members. Each round: 1 to 8
+ * planes of random normals (signed zeros among them), allowances and
+ * limits, with and without the restriction and the kept members, over a
+ * range of words that starts and ends anywhere. */
+enum { CULL_N = 4096, CULL_W = CULL_N / 32, CULL_ROUNDS = 40 };
+
+static const float edge_coord[] = {0.0f, -0.0f, 1.0f, -1.0f, 1e30f, -1e30f, 3e38f, -3e38f,
+                                   1e-30f, -1e-40f, INFINITY, -INFINITY, 0.5f, 100.0f};
+#define N_EDGE_COORD (sizeof edge_coord / sizeof edge_coord[0])
+
+typedef struct cull_inputs {
+    float *a[6]; /* lo xyz, hi xyz */
+    uint32_t alive[CULL_W], valid[CULL_W], only[CULL_W], keep[CULL_W];
+    rng r;
+} cull_inputs;
+
+static void cull_inputs_make(cull_inputs *in)
+{
+    rng *r = &in->r;
+    r->s = 0xC011;
+    for (int k = 0; k < 6; k++)
+        in->a[k] = test_aligned_alloc(64, CULL_N * sizeof(float));
+    for (uint32_t i = 0; i < CULL_N; i++)
+        for (int ax = 0; ax < 3; ax++) {
+            float lo = (float)rng_range(r, -20, 20), hi = lo + (float)rng_range(r, 0, 5);
+            if (rng_below(r, 8) == 0)
+                lo = edge_coord[rng_below(r, N_EDGE_COORD)];
+            if (rng_below(r, 8) == 0)
+                hi = edge_coord[rng_below(r, N_EDGE_COORD)];
+            if (!(lo <= hi)) {
+                const float t = lo;
+                lo = hi;
+                hi = t;
+            }
+            in->a[ax][i] = lo;
+            in->a[3 + ax][i] = hi;
+        }
+    for (uint32_t w = 0; w < CULL_W; w++) {
+        in->alive[w] = w % 5 ? (uint32_t)rng_next(r) | 0xF00Fu : ~0u;
+        in->valid[w] = (uint32_t)rng_next(r) | (w % 3 ? 0u : ~0u);
+        in->only[w] = (uint32_t)rng_next(r);
+        in->keep[w] = (uint32_t)rng_next(r) & 0x11111111u;
+    }
+}
+
+static void cull_inputs_free(cull_inputs *in)
+{
+    for (int k = 0; k < 6; k++)
+        test_aligned_free(in->a[k]);
+}
+
+/* The test's own reading of the definition (kernels.h): a box is culled
+ * by a plane when this is below the plane's lim. */
+static float cull_g(const sgrt__cull_plane *pl, const float lo[3], const float hi[3])
+{
+    const float m = sgrt__box_magnitude(lo, hi);
+    float p[3];
+    for (int ax = 0; ax < 3; ax++)
+        p[ax] = pl->n[ax] >= 0.0f ? hi[ax] : lo[ax];
+    return (pl->n[0] * p[0] + pl->n[1] * p[1]) + (pl->n[2] * p[2] + pl->k * m);
+}
+
+/* Round `round`'s view (out left to the caller). */
+static void cull_round(cull_inputs *in, int round, sgrt__cull_view *v)
+{
+    rng *r = &in->r;
+    memset(v, 0, sizeof *v);
+    for (int ax = 0; ax < 3; ax++) {
+        v->lo[ax] = in->a[ax];
+        v->hi[ax] = in->a[3 + ax];
+    }
+    v->plane_count = 1u + (uint32_t)round % 8u;
+    for (uint32_t k = 0; k < v->plane_count; k++) {
+        sgrt__cull_plane *pl = &v->plane[k];
+        for (int ax = 0; ax < 3; ax++) {
+            pl->n[ax] = rng_below(r, 6) == 0 ? (rng_below(r, 2) ? 0.0f : -0.0f)
+                                              : (float)rng_range(r, -1, 1);
+            pl->p[ax] = pl->n[ax] >= 0.0f ? v->hi[ax] : v->lo[ax];
+        }
+        pl->k = round % 5 == 0 ? 0.0f : (float)rng_range(r, 0, 1e-6);
+        pl->lim = (float)rng_range(r, -20, 20);
+    }
+    if (round % 4 == 3) { /* the first plane exactly at a box: g == lim */
+        const uint32_t i = rng_below(r, CULL_N);
+        const float lo[3] = {in->a[0][i], in->a[1][i], in->a[2][i]};
+        const float hi[3] = {in->a[3][i], in->a[4][i], in->a[5][i]};
+        sgrt__cull_plane *pl = &v->plane[0];
+        const float g = cull_g(pl, lo, hi);
+        if (isfinite(g))
+            pl->lim = g;
+    }
+    v->a = in->alive;
+    v->b = in->valid;
+    v->c = round % 2 ? in->only : NULL;
+    v->keep = round % 3 == 0 ? in->keep : NULL;
+    v->w_first = (uint32_t)round % 3u;
+    v->w_end = CULL_W - (uint32_t)round % 2u;
+}
+
+/* The members, their count and the candidates tested: the expected
+ * kernel's, every word of out (those outside the range left as they were). */
+static void test_cull(const sgrt__kernels *k)
+{
+    const sgrt__kernels *want = expected_for(k);
+    cull_inputs in;
+    cull_inputs_make(&in);
+    uint32_t out0[CULL_W], out1[CULL_W];
+    for (int round = 0; round < CULL_ROUNDS; round++) {
+        sgrt__cull_view v;
+        cull_round(&in, round, &v);
+        uint32_t t0 = 0, t1 = 0;
+        memset(out0, 0xAB, sizeof out0);
+        memset(out1, 0xAB, sizeof out1);
+        v.out = out0;
+        const uint32_t n0 = want->cull(&v, &t0);
+        v.out = out1;
+        const uint32_t n1 = k->cull(&v, &t1);
+        compared += CULL_W + 2;
+        const bool same = n0 == n1 && t0 == t1 && memcmp(out0, out1, sizeof out0) == 0;
+        if (!same)
+            mismatches++;
+        CHECK_MSG(same, "cull round %d: %s: %u visible, %u tested; reference %u, %u", round,
+                  k->name, n1, t1, n0, t0);
+    }
+    cull_inputs_free(&in);
+}
+
+/* The reference's cull against the test's own reading of the definition
+ * (kernels.h), on the same rounds. */
+static void test_cull_definition(void)
+{
+    cull_inputs in;
+    cull_inputs_make(&in);
+    uint32_t out[CULL_W];
+    for (int round = 0; round < CULL_ROUNDS; round++) {
+        sgrt__cull_view v;
+        cull_round(&in, round, &v);
+        v.out = out;
+        uint32_t tested = 0;
+        (void)reference.cull(&v, &tested);
+        for (uint32_t w = v.w_first; w < v.w_end; w++) {
+            uint32_t want = v.keep ? v.keep[w] : 0u;
+            const uint32_t cand = in.alive[w] & in.valid[w] & (v.c ? in.only[w] : ~0u);
+            for (uint32_t j = 0; j < 32u; j++) {
+                if (!((cand >> j) & 1u))
+                    continue;
+                const uint32_t i = 32u * w + j;
+                const float lo[3] = {in.a[0][i], in.a[1][i], in.a[2][i]};
+                const float hi[3] = {in.a[3][i], in.a[4][i], in.a[5][i]};
+                bool outside = false;
+                for (uint32_t k = 0; k < v.plane_count; k++)
+                    outside |= cull_g(&v.plane[k], lo, hi) < v.plane[k].lim;
+                if (!outside)
+                    want |= 1u << j;
+            }
+            CHECK_MSG(out[w] == want, "round %d word %u: reference %08x, definition %08x", round,
+                      (unsigned)w, out[w], want);
+        }
+    }
+    cull_inputs_free(&in);
+}
+
 /* ---- the table's entries ---------------------------------------------------- */
 
 /* Each entry of sgrt__kernels with the test of an implementation of it:
@@ -748,7 +913,8 @@ static void test_boxes_exact(void)
     X(store_trs, test_store_trs)                                                       \
     X(trs_fits, test_trs_fits)                                                         \
     X(close_word, test_close_word)                                                     \
-    X(boxes, test_boxes)
+    X(boxes, test_boxes)                                                               \
+    X(cull, test_cull)
 
 typedef struct kernel_entry {
     const char *name;
@@ -774,6 +940,7 @@ static void test_reference(void)
     test_mul_known(reference.mul);
     test_update(&reference);
     test_boxes_exact();
+    test_cull_definition();
 }
 
 /* ---- the choice ------------------------------------------------------------ */
