@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* Every kernel against the plain C reference, checkasm's way: the table is
- * filled at each level this machine runs (the same path a scene takes, with
- * the level lowered), and each entry whose function that level brings (one
- * the level below did not have) is compared with the reference on random
- * matrices, edge values, whole update passes over random forests (with
- * world boxes), world boxes of awkward worlds and culls of 1 to 8 planes;
+/* Every entry of the kernel table against the plain C reference, checkasm's
+ * way: one table (KERNEL_ENTRIES) names each entry with its test and its
+ * timed pass. The table is filled at each level this machine runs (the same
+ * path a scene takes, with the level lowered), and each entry whose
+ * function that level brings (one the level below did not have) is
+ * compared with the reference on random and edge inputs: products, whole
+ * update passes over random forests (with world boxes), the write path's
+ * chunks and single writes, TRS conversions and their check, the closure
+ * of dirty words, world boxes of awkward worlds, culls of 1 to 8 planes;
  * each level the CPU runs must bring one. The reference itself is checked
  * on what is known without another kernel: products known exactly, its
  * world boxes against the exact box (boundsutil.h's expansion arithmetic),
  * its cull against the definition. `test_kernels --bench` then times each
- * implementation. The bound is 0 ULP:
+ * entry at each level the CPU runs. The bound is 0 ULP:
  * all kernels evaluate the same products and sums in the same order without
  * contraction, so results must be bit-identical. Two exceptions are allowed
  * and compared separately: NaN results only need to be NaN on both sides
@@ -898,31 +901,221 @@ static void test_cull_definition(void)
     cull_inputs_free(&in);
 }
 
+/* ---- --bench: one pass of each entry ------------------------------------------ */
+
+/* What the passes run on, cache-resident: two sets of write inputs that
+ * each pass alternates between, so that every store stores. */
+enum { BENCH_M = 64, BENCH_CHUNK = SGRT__WRITE_CHUNK, BENCH_SLOTS = 2048, BENCH_BOXES = 1024 };
+
+typedef struct bench_data {
+    float (*m)[16];     /* 2 x BENCH_M random matrices */
+    float (*out)[16];   /* BENCH_M */
+    float (*local)[16]; /* BENCH_CHUNK locals, written in slot order */
+    float t[2 * BENCH_M][3], q[2 * BENCH_M][4], sc[2 * BENCH_M][3];
+    uint32_t slot[BENCH_CHUNK];
+    uint32_t parent[BENCH_SLOTS], dirty[BENCH_SLOTS / 32], clean[BENCH_SLOTS / 32];
+    float (*world)[16];             /* BENCH_BOXES affine worlds */
+    float *box[12];                 /* their local boxes' c, e; world boxes' lo, hi */
+    uint32_t has[BENCH_BOXES / 32]; /* all */
+    sgrt__bounds_view bounds;
+    float *cull_box[6];             /* lo, hi of CULL_N boxes */
+    uint32_t all[CULL_W], cull_out[CULL_W];
+    sgrt__cull_view cull;
+    uint32_t flip;
+    uint32_t sink; /* results folded in, so that nothing is left unused */
+} bench_data;
+
+static void bench_data_make(bench_data *d)
+{
+    rng r = {0xBE4C};
+    d->m = test_aligned_alloc(64, sizeof(float[2 * BENCH_M][16]));
+    d->out = test_aligned_alloc(64, sizeof(float[BENCH_M][16]));
+    d->local = test_aligned_alloc(64, sizeof(float[BENCH_CHUNK][16]));
+    d->world = test_aligned_alloc(64, sizeof(float[BENCH_BOXES][16]));
+    for (uint32_t i = 0; i < 2 * BENCH_M; i++) {
+        random_matrix(&r, d->m[i], 0);
+        random_trs(&r, d->t[i], d->q[i], d->sc[i], 0);
+    }
+    memcpy(d->local, d->m, sizeof(float[BENCH_CHUNK][16]));
+    for (uint32_t i = 0; i < BENCH_CHUNK; i++)
+        d->slot[i] = i;
+    /* The closure: a random forest, a quarter of it dirty. */
+    for (uint32_t i = 0; i < BENCH_SLOTS; i++)
+        d->parent[i] = i == 0 || rng_below(&r, 40) == 0 ? SGRT__NONE : rng_below(&r, i);
+    for (uint32_t w = 0; w < BENCH_SLOTS / 32; w++) {
+        d->dirty[w] = (uint32_t)rng_next(&r) & (uint32_t)rng_next(&r);
+        d->clean[w] = ~d->dirty[w];
+    }
+    /* Boxes: affine worlds, ordinary local boxes. */
+    for (int j = 0; j < 12; j++)
+        d->box[j] = test_aligned_alloc(64, BENCH_BOXES * sizeof(float));
+    for (uint32_t i = 0; i < BENCH_BOXES; i++) {
+        random_affine(&r, d->world[i]);
+        for (int a = 0; a < 3; a++) {
+            d->box[a][i] = (float)rng_range(&r, -5, 5);
+            d->box[3 + a][i] = (float)rng_range(&r, 0, 3);
+        }
+    }
+    memset(d->has, 0xFF, sizeof d->has);
+    for (int a = 0; a < 3; a++) {
+        d->bounds.c[a] = d->box[a];
+        d->bounds.e[a] = d->box[3 + a];
+        d->bounds.lo[a] = d->box[6 + a];
+        d->bounds.hi[a] = d->box[9 + a];
+    }
+    d->bounds.has = d->has;
+    /* The cull: boxes in [-20, 25], every one a candidate, six planes of a
+     * cube of side 20 around the origin. */
+    memset(&d->cull, 0, sizeof d->cull);
+    for (int j = 0; j < 6; j++)
+        d->cull_box[j] = test_aligned_alloc(64, CULL_N * sizeof(float));
+    for (uint32_t i = 0; i < CULL_N; i++)
+        for (int a = 0; a < 3; a++) {
+            d->cull_box[a][i] = (float)rng_range(&r, -20, 20);
+            d->cull_box[3 + a][i] = d->cull_box[a][i] + (float)rng_range(&r, 0, 5);
+        }
+    memset(d->all, 0xFF, sizeof d->all);
+    for (int a = 0; a < 3; a++) {
+        d->cull.lo[a] = d->cull_box[a];
+        d->cull.hi[a] = d->cull_box[3 + a];
+    }
+    d->cull.a = d->cull.b = d->all;
+    d->cull.out = d->cull_out;
+    d->cull.w_end = CULL_W;
+    d->cull.plane_count = 6;
+    for (uint32_t k = 0; k < 6; k++) {
+        sgrt__cull_plane *pl = &d->cull.plane[k];
+        const uint32_t axis = k / 2;
+        pl->n[axis] = k % 2 ? -1.0f : 1.0f;
+        for (int a = 0; a < 3; a++)
+            pl->p[a] = pl->n[a] >= 0.0f ? d->cull.hi[a] : d->cull.lo[a];
+        pl->k = 0x1p-21f;
+        pl->lim = -10.0f;
+    }
+    d->flip = 0;
+    d->sink = 0;
+}
+
+static void bench_data_free(bench_data *d)
+{
+    test_aligned_free(d->m);
+    test_aligned_free(d->out);
+    test_aligned_free(d->local);
+    test_aligned_free(d->world);
+    for (int j = 0; j < 12; j++)
+        test_aligned_free(d->box[j]);
+    for (int j = 0; j < 6; j++)
+        test_aligned_free(d->cull_box[j]);
+}
+
+/* The first or the second set of write inputs, in turn. */
+static uint32_t bench_set(bench_data *d) { return (d->flip ^= 1u) * BENCH_CHUNK; }
+
+static uint32_t bench_mul(const sgrt__kernels *k, bench_data *d)
+{
+    for (uint32_t i = 0; i < BENCH_M; i++)
+        k->mul(d->m[i], d->m[BENCH_M + i], d->out[i]);
+    return BENCH_M;
+}
+
+static uint32_t bench_trs(const sgrt__kernels *k, bench_data *d)
+{
+    k->trs(d->t[0], d->q[0], d->sc[0], d->out[0], BENCH_M);
+    return BENCH_M;
+}
+
+static uint32_t bench_check16(const sgrt__kernels *k, bench_data *d)
+{
+    d->sink += k->check16(d->m[bench_set(d)], BENCH_CHUNK);
+    return BENCH_CHUNK;
+}
+
+static uint32_t bench_store16(const sgrt__kernels *k, bench_data *d)
+{
+    d->sink += k->store16(d->local, d->slot, d->m[bench_set(d)], BENCH_CHUNK, 0);
+    return BENCH_CHUNK;
+}
+
+static uint32_t bench_put16(const sgrt__kernels *k, bench_data *d)
+{
+    const uint32_t set = bench_set(d);
+    for (uint32_t i = 0; i < BENCH_CHUNK; i++)
+        d->sink += k->put16(d->local[i], d->m[set + i]);
+    return BENCH_CHUNK;
+}
+
+static uint32_t bench_put_trs(const sgrt__kernels *k, bench_data *d)
+{
+    const uint32_t set = bench_set(d);
+    for (uint32_t i = 0; i < BENCH_CHUNK; i++)
+        d->sink += k->put_trs(d->local[i], d->t[set + i], d->q[set + i], d->sc[set + i]);
+    return BENCH_CHUNK;
+}
+
+static uint32_t bench_store_trs(const sgrt__kernels *k, bench_data *d)
+{
+    const uint32_t set = bench_set(d);
+    d->sink += k->store_trs(d->local, d->slot, d->t[set], d->q[set], d->sc[set], BENCH_CHUNK, 0);
+    return BENCH_CHUNK;
+}
+
+static uint32_t bench_trs_fits(const sgrt__kernels *k, bench_data *d)
+{
+    d->sink += k->trs_fits(d->t[0], d->q[0], d->sc[0], 2 * BENCH_M);
+    return 2 * BENCH_M;
+}
+
+static uint32_t bench_close_word(const sgrt__kernels *k, bench_data *d)
+{
+    for (uint32_t w = 0; w < BENCH_SLOTS / 32; w++)
+        d->sink += k->close_word(d->parent, d->dirty, NULL, NULL, w, d->clean[w]);
+    return BENCH_SLOTS / 32;
+}
+
+static uint32_t bench_boxes(const sgrt__kernels *k, bench_data *d)
+{
+    for (uint32_t w = 0; w < BENCH_BOXES / 32; w++)
+        k->boxes(&d->bounds, (const float(*)[16])d->world, w, ~0u);
+    return BENCH_BOXES;
+}
+
+static uint32_t bench_cull(const sgrt__kernels *k, bench_data *d)
+{
+    uint32_t tested = 0;
+    d->sink += k->cull(&d->cull, &tested);
+    return tested;
+}
+
 /* ---- the table's entries ---------------------------------------------------- */
 
-/* Each entry of sgrt__kernels with the test of an implementation of it:
- * a new entry is one line here. */
+/* Each entry of sgrt__kernels with the test of an implementation of it, and
+ * for --bench one pass of it over cache-resident inputs (NULL: update,
+ * which the first table of --bench times) and what the pass counts: a new
+ * entry is one line here. */
 #define KERNEL_ENTRIES(X)                                                              \
-    X(mul, test_mul)                                                                   \
-    X(update, test_update)                                                             \
-    X(trs, test_trs)                                                                   \
-    X(check16, test_check16)                                                           \
-    X(store16, test_store16)                                                           \
-    X(put16, test_store16)                                                             \
-    X(put_trs, test_put_trs)                                                           \
-    X(store_trs, test_store_trs)                                                       \
-    X(trs_fits, test_trs_fits)                                                         \
-    X(close_word, test_close_word)                                                     \
-    X(boxes, test_boxes)                                                               \
-    X(cull, test_cull)
+    X(mul, test_mul, bench_mul, "product")                                             \
+    X(update, test_update, NULL, NULL)                                                 \
+    X(trs, test_trs, bench_trs, "matrix")                                              \
+    X(check16, test_check16, bench_check16, "matrix")                                  \
+    X(store16, test_store16, bench_store16, "matrix")                                  \
+    X(put16, test_store16, bench_put16, "call")                                        \
+    X(put_trs, test_put_trs, bench_put_trs, "call")                                    \
+    X(store_trs, test_store_trs, bench_store_trs, "matrix")                            \
+    X(trs_fits, test_trs_fits, bench_trs_fits, "entry")                                \
+    X(close_word, test_close_word, bench_close_word, "word")                           \
+    X(boxes, test_boxes, bench_boxes, "box")                                           \
+    X(cull, test_cull, bench_cull, "box")
 
 typedef struct kernel_entry {
     const char *name;
     bool (*same)(const sgrt__kernels *a, const sgrt__kernels *b); /* the same function */
     void (*test)(const sgrt__kernels *k);
+    /* One pass; returns how many items (`item`) it processed. */
+    uint32_t (*bench)(const sgrt__kernels *k, bench_data *d);
+    const char *item;
 } kernel_entry;
 
-#define SAME_FUNCTION(field, test)                                                     \
+#define SAME_FUNCTION(field, test, bench, item)                                        \
     static bool same_##field(const sgrt__kernels *a, const sgrt__kernels *b)           \
     {                                                                                  \
         return a->field == b->field;                                                   \
@@ -930,7 +1123,7 @@ typedef struct kernel_entry {
 KERNEL_ENTRIES(SAME_FUNCTION)
 #undef SAME_FUNCTION
 
-#define ENTRY_ROW(field, test) {#field, same_##field, test},
+#define ENTRY_ROW(field, test, bench, item) {#field, same_##field, test, bench, item},
 static const kernel_entry entries[] = {KERNEL_ENTRIES(ENTRY_ROW)};
 #undef ENTRY_ROW
 
@@ -975,7 +1168,7 @@ static void test_choice(void)
     CHECK(sgrt_scene_simd_name(NULL) == NULL);
 }
 
-/* ---- --bench: each implementation's cost, through its update entry ---------- */
+/* ---- --bench: each entry's cost at each level the CPU runs ----------------- */
 
 static double now_ns(void)
 {
@@ -1020,6 +1213,54 @@ static double bench_update(const sgrt__kernels *k, bool dependent)
     return best;
 }
 
+/* ns per item of one entry's pass: the best of 20 blocks of about 2 ms. */
+static double bench_pass(const kernel_entry *e, const sgrt__kernels *k, bench_data *d)
+{
+    double t0 = now_ns();
+    uint32_t passes = 0;
+    do { /* warm up, and how many passes a block takes */
+        (void)e->bench(k, d);
+        passes++;
+    } while (now_ns() - t0 < 2e5);
+    const uint32_t reps = (uint32_t)(2e6 / ((now_ns() - t0) / passes)) + 1u;
+    double best = 1e30;
+    for (int block = 0; block < 20; block++) {
+        uint64_t items = 0;
+        t0 = now_ns();
+        for (uint32_t rep = 0; rep < reps; rep++)
+            items += e->bench(k, d);
+        const double t = (now_ns() - t0) / (double)items;
+        if (t < best)
+            best = t;
+    }
+    return best;
+}
+
+/* One entry at every level the CPU runs, in the update's format; a level
+ * that keeps a lower level's function says whose. */
+static void bench_table(const kernel_entry *e, bench_data *d)
+{
+    printf("%s (ns per %s, best of 20 blocks of about 2 ms)\n", e->name, e->item);
+    printf("%-16s %8s %9s\n", "kernel", "ns", "ref/this");
+    double ref = 0;
+    for (uint32_t level = SGRT__LEVEL_SCALAR; level <= sgrt__kernels_cpu_level(); level++) {
+        sgrt__kernels k, lower;
+        sgrt__kernels_init(&k, level);
+        uint32_t from = SGRT__LEVEL_SCALAR;
+        for (;; from++) {
+            sgrt__kernels_init(&lower, from);
+            if (e->same(&k, &lower))
+                break;
+        }
+        const double t = bench_pass(e, &k, d);
+        if (level == SGRT__LEVEL_SCALAR)
+            ref = t;
+        printf("%-16s %8.3f %8.3fx%s%s%s%s\n", k.name, t, ref / t, from < level ? "  (" : "",
+               from < level ? lower.name : "", from < level ? "'s)" : "",
+               strcmp(k.name, sgrt_simd_name()) == 0 ? "  (default)" : "");
+    }
+}
+
 static void bench(void)
 {
     printf("kernels (cache-resident, ns per 4x4 product through the update entry, best of 50 x 100 passes)\n");
@@ -1034,6 +1275,14 @@ static void bench(void)
         printf("%-16s %8.3f %10.3f %8.3fx%s\n", k.name, b, d, ref_batch / b,
                strcmp(k.name, sgrt_simd_name()) == 0 ? "  (default)" : "");
     }
+    bench_data *data = malloc(sizeof *data);
+    REQUIRE(data);
+    bench_data_make(data);
+    for (size_t e = 0; e < sizeof entries / sizeof entries[0]; e++)
+        if (entries[e].bench)
+            bench_table(&entries[e], data);
+    bench_data_free(data);
+    free(data);
     printf("default: %s (%s)\n", sgrt_simd_name(), sgrt_simd_reason());
 }
 
