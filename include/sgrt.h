@@ -452,13 +452,19 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node
  *  count-1 in order (a node given twice ends with its last matrix; each
  *  entry marks what its single call would). `local` holds count matrices,
  *  16 floats each, one after another (entry i at local + 16 * i;
- *  column-major; any alignment). All or nothing: if any entry is refused
- *  (stale handle: STALE_HANDLE; non-finite value: INVALID_ARG) nothing
- *  changes, that error is returned, and *out_bad (optional) receives the
- *  index of the first refused entry. nodes/local may be NULL when count is
- *  0. Cost: two passes over the entries (resolve and check, then write),
- *  handle entries and locals prefetched ahead, marks a dirty word at a
- *  time; O(count + nodes newly marked). Never allocates. Errors:
+ *  column-major; any alignment). The batch stops at the first refused
+ *  entry (stale handle: STALE_HANDLE; non-finite value: INVALID_ARG): the
+ *  entries before it are written and marked, as their single calls would
+ *  be, it and the entries after it are untouched (and not read), that error
+ *  is returned, and *out_bad (optional) receives its index. An entry
+ *  refused for several reasons is refused as its single call refuses it:
+ *  the handle first, then (validation mode) the quaternion, then the
+ *  values. nodes/local may be NULL when count is 0. Cost: one pass, a
+ *  chunk of 32 entries at a time: the chunk checked while its input is in
+ *  L1, its handles resolved (their table entries fetched together, the
+ *  next chunk's locals fetched ahead), then stored (each local compared
+ *  and stored where it differs); marks a dirty word at a time; O(count +
+ *  nodes newly marked). Never allocates. Errors:
  *  INVALID_ARG (s NULL, or nodes/local NULL with count > 0; *out_bad
  *  untouched), or the refused entry's error. For the same nodes every frame
  *  an sgrt_writer (below) skips the handle resolution. */
@@ -471,7 +477,9 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodes_set_local(sgrt_scene *s, uint32_t
  *  = T x R x S, each bit-identical to what sgrt_node_set_trs computes for
  *  the same inputs (on every target and kernel level). The conversion runs
  *  at the scene's kernel's width (16 nodes per step on AVX-512, 8 on AVX, 4
- *  on SSE2 and NEON), twice: once to check, once to write. Same refusals,
+ *  on SSE2 and NEON), once, compared and stored from registers on AVX-512;
+ *  the check looks at the inputs (bounds that make the matrix surely
+ *  finite) and converts only entries beyond them. Same refusals,
  *  errors, cost and no allocation as sgrt_nodes_set_local; in validation
  *  mode, an entry whose quaternion sgrt_node_set_trs would refuse is
  *  refused the same way (INVALID_ARG, its index in *out_bad, one more pass
@@ -520,8 +528,11 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writ
 
 /** Set the locals of all the writer's entries, as sgrt_nodes_set_local with
  *  the writer's nodes: `local` holds one matrix per entry, 16 floats each,
- *  in entry order. All or nothing; *out_bad (optional) names the first
- *  refused entry. A bit-identical local marks nothing. Cost: one checking
+ *  in entry order. A refused entry stops the write as in
+ *  sgrt_nodes_set_local (the entries before it written, it and the rest
+ *  untouched, *out_bad naming it); a stale entry is found before anything
+ *  is written (the slots are resolved first). A bit-identical local marks
+ *  nothing. Cost: one checking
  *  pass over the input (16 floats read per entry) and one writing pass
  *  (each local compared and stored where it differs, 64 bytes), no handle
  *  resolution (after a slot move: one, O(count)), marks a word at a time

@@ -5,6 +5,7 @@
  * fetched together) before this chunk is written, so that the store
  * fetches the next chunk's locals while it works. */
 #include "write.h"
+#include <string.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH(p) __builtin_prefetch(p)
@@ -57,26 +58,31 @@ static uint32_t take_chunk(const sgrt_scene *s, const sgrt_node *nodes, const sg
 static sgrt_result nodes_write(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
                                const sgrt__source *src, uint32_t *out_bad)
 {
-    uint32_t slots[2][CHUNK];
+    if (count == 0)
+        return SGRT_OK; /* the arrays may be NULL */
+    /* The chunk being stored, and right after it the next one's slots: the
+     * store fetches the locals of the slots that follow its own. */
+    uint32_t slots[2 * CHUNK];
     sgrt__chunk c[2];
     sgrt_result err[2];
     bool quat[2];
     const uint32_t qbad = sgrt__write_quats_off(s, src, nodes, count);
     uint32_t n = sgrt__write_chunk_of(count, 0), cur = 0;
-    uint32_t ok = take_chunk(s, nodes, src, qbad, 0, n, slots[0], &c[0], &err[0], &quat[0]);
+    uint32_t ok = take_chunk(s, nodes, src, qbad, 0, n, slots, &c[0], &err[0], &quat[0]);
     for (uint32_t base = 0; n; cur ^= 1u) {
         /* The next chunk taken before this one is stored, once this one is
-         * known good: its locals are fetched while this one is written. */
+         * known good (a full chunk, then): its locals are fetched while
+         * this one is written. */
         const uint32_t next_n = ok == n ? sgrt__write_chunk_of(count, base + n) : 0u;
         const uint32_t next_ok =
-            next_n ? take_chunk(s, nodes, src, qbad, base + n, next_n, slots[cur ^ 1u],
+            next_n ? take_chunk(s, nodes, src, qbad, base + n, next_n, slots + CHUNK,
                                 &c[cur ^ 1u], &err[cur ^ 1u], &quat[cur ^ 1u])
                    : 0u;
-        sgrt__dirty_mark_slots(s, slots[cur],
-                               sgrt__write_store(s, src, &c[cur], slots[cur], ok, next_ok));
+        sgrt__dirty_mark_slots(s, slots, sgrt__write_store(s, src, &c[cur], slots, ok, next_ok));
         if (ok < n)
             return sgrt__write_refuse(s, src, nodes[base + ok], out_bad, base + ok, err[cur],
                                       quat[cur]);
+        memcpy(slots, slots + CHUNK, next_ok * sizeof *slots);
         base += n;
         n = next_n;
         ok = next_ok;
