@@ -22,13 +22,13 @@
  *   trs_in_place [--help]
  *
  * Exits with status 1 if any world differs, 2 on a bad command line. */
-#define _GNU_SOURCE /* getopt_long */
-#include <getopt.h>
+#define _GNU_SOURCE /* getopt_long, in args.h */
 #include <math.h>
 #include <sgrt.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "args.h"
 #include "must.h"
 
 #define SKELETONS 16
@@ -129,14 +129,9 @@ static int differing_worlds(const sgrt_scene *a, const sgrt_node *na, const sgrt
 
 int main(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    const int c = getopt_long(argc, argv, "h", longopts, NULL);
-    if (c != -1 || optind < argc) {
-        if (c == -1)
-            fprintf(stderr, "%s: unexpected argument %s\n", argv[0], argv[optind]);
-        fprintf(c == 'h' ? stdout : stderr, "usage: %s [--help]\n", argv[0]);
-        return c == 'h' ? 0 : 2;
-    }
+    const int status = args_help_only(argc, argv);
+    if (status >= 0)
+        return status;
     static sgrt_node ja[ENTRIES], jb[ENTRIES], jc[ENTRIES];
     static pose p;
     sgrt_writer *wa, *wb, *wc;

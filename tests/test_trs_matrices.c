@@ -289,14 +289,6 @@ static bool same_or_both_nan(const float *a, const float *b, size_t n)
     return true;
 }
 
-static bool finite16(const float *m)
-{
-    for (int i = 0; i < 16; i++)
-        if (!isfinite(m[i]))
-            return false;
-    return true;
-}
-
 static void test_non_finite(void)
 {
     enum { N = 33 }; /* a vector body of every width and a tail */
