@@ -29,8 +29,10 @@
  *     line up). Without a counter (32-bit ARM, s390x, others) a scene
  *     created at a destroyed scene's address, from the same call site, may
  *     accept the old scene's handles: drop them with the scene.
- *   - Threads: no globals, no hidden threads. Distinct scenes may be used from
- *     distinct threads freely. Functions taking `const sgrt_scene *` may run
+ *   - Threads: no globals, no hidden threads (one constant aside: the kernel
+ *     sgrt_trs_to_matrices chose, kept in an atomic pointer). Distinct scenes
+ *     may be used from distinct threads freely, and sgrt_trs_to_matrices
+ *     from any thread. Functions taking `const sgrt_scene *` may run
  *     concurrently with each other on one scene, except two that touch the
  *     same tracker or node set where one of them writes it: the tracker and
  *     node set calls that take a non-const tracker or set write it
@@ -588,6 +590,43 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer
  *  nodes; nothing is marked). */
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer *w, uint32_t first,
                                         uint32_t count);
+
+/** Convert packed TRS to matrices, with no scene: for i = 0 .. count-1, the
+ *  16 floats at out + 16 * i become T x R x S of t[3i .. 3i+2], the
+ *  quaternion q[4i .. 4i+3] (x, y, z, w) and scale[3i .. 3i+2], the arrays
+ *  packed as sgrt_nodes_set_trs takes them (any alignment, out included;
+ *  out must not overlap the inputs). Each matrix is bit-identical to the
+ *  local sgrt_node_set_trs stores for the same inputs, on every target and
+ *  kernel level, so TRS converted into a writer's locals in place
+ *  (sgrt_writer_begin, then sgrt_writer_commit) gives, bit for bit, the
+ *  worlds sgrt_writer_set_trs gives. The conversion runs on the kernel that
+ *  sgrt_simd_name() names, at its width (16 entries per step on AVX-512, 8
+ *  on AVX, 4 on SSE2 and NEON).
+ *  Nothing is checked: NaN or infinite inputs, and finite ones whose matrix
+ *  overflows (a quaternion far from unit length, a huge scale), are
+ *  converted all the same, into a matrix with a NaN or infinite element --
+ *  the matrix sgrt_node_set_trs would refuse -- and the call returns
+ *  SGRT_OK (NaN payloads may differ between kernels). Every way into a
+ *  scene checks what it is given: sgrt_node_set_local,
+ *  sgrt_nodes_set_local and sgrt_writer_set_local refuse such a matrix,
+ *  and the update makes one written in place the identity and names it
+ *  (sgrt_scene_nonfinite_locals); a check here would be a second pass over
+ *  data that path checks anyway.
+ *  Validation mode's quaternion check needs a scene: it does not apply.
+ *  The kernel is chosen by the first call in the process (it asks the CPU:
+ *  about 18 us in a virtual machine, where cpuid traps) and kept in one
+ *  atomic pointer, the library's only process-wide state: a constant that
+ *  every thread computes alike, so first calls may race on any threads.
+ *  A later call costs its conversion plus the argument checks and an
+ *  atomic load: 1.5 ns more than calling the kernel directly for count 1
+ *  (7.8 against 6.3 ns), within the noise for count 64 (about 100 ns a
+ *  call), measured on an AVX-512 Xeon in a virtual machine
+ *  (test_trs_matrices --bench).
+ *  O(count); never allocates. Errors: INVALID_ARG (t, q, scale or out NULL
+ *  with count > 0; nothing written). count 0 returns SGRT_OK, whatever the
+ *  pointers. */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_trs_to_matrices(uint32_t count, const float *t, const float *q,
+                                          const float *scale, float *out);
 
 /** Copy the local matrix to out. O(1). Errors: INVALID_ARG, STALE_HANDLE. */
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_local(const sgrt_scene *s, sgrt_node node, float out[16]);

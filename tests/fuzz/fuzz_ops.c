@@ -561,14 +561,6 @@ static bool same_matrix(const float *a, const float *b)
     return true;
 }
 
-static bool finite16(const float *m)
-{
-    for (int k = 0; k < 16; k++)
-        if (!isfinite(m[k]))
-            return false;
-    return true;
-}
-
 /* Where the double-precision bound of refmodel.h holds: moderate values (no
  * underflow or overflow inside the products) and shallow trees. */
 static void note_local(fscene *f, const float *m)
