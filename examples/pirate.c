@@ -9,11 +9,11 @@
  *
  * Exits with status 1 if sgrt's counts are not the expected ones, 2 on a
  * bad command line. */
-#define _GNU_SOURCE /* getopt_long */
-#include <getopt.h>
+#define _GNU_SOURCE /* getopt_long, in args.h */
 #include <sgrt.h>
 #include <stdio.h>
 
+#include "args.h"
 #include "must.h"
 
 static void translate(sgrt_scene *s, sgrt_node n, float x, float y, float z)
@@ -35,14 +35,9 @@ static unsigned subtree_size(const sgrt_scene *s, sgrt_node n)
 
 int main(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    const int c = getopt_long(argc, argv, "h", longopts, NULL);
-    if (c != -1 || optind < argc) {
-        if (c == -1)
-            fprintf(stderr, "%s: unexpected argument %s\n", argv[0], argv[optind]);
-        fprintf(c == 'h' ? stdout : stderr, "usage: %s [--help]\n", argv[0]);
-        return c == 'h' ? 0 : 2;
-    }
+    const int status = args_help_only(argc, argv);
+    if (status >= 0)
+        return status;
     sgrt_scene *s;
     if (sgrt_scene_create(NULL, &s) != SGRT_OK)
         return 1;

@@ -37,8 +37,10 @@
  *     it reads anything of the object, so a destroyed object, one of
  *     another scene, one of another kind and a zero handle are refused
  *     (INVALID_ARG, reported with what happened), never read.
- *   - Threads: no globals, no hidden threads. Distinct scenes may be used from
- *     distinct threads freely. Functions taking `const sgrt_scene *` may run
+ *   - Threads: no globals, no hidden threads (one constant aside: the kernel
+ *     sgrt_trs_to_matrices chose, kept in an atomic pointer). Distinct scenes
+ *     may be used from distinct threads freely, and sgrt_trs_to_matrices
+ *     from any thread. Functions taking `const sgrt_scene *` may run
  *     concurrently with each other on one scene, except two that touch the
  *     same tracker or node set where one of them writes it. Of those, these
  *     write an object: sgrt_tracker_collect (t), sgrt_nodeset_add,
@@ -500,13 +502,19 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node
  *  count-1 in order (a node given twice ends with its last matrix; each
  *  entry marks what its single call would). `local` holds count matrices,
  *  16 floats each, one after another (entry i at local + 16 * i;
- *  column-major; any alignment). All or nothing: if any entry is refused
- *  (stale handle: STALE_HANDLE; non-finite value: INVALID_ARG) nothing
- *  changes, that error is returned, and *out_bad (optional) receives the
- *  index of the first refused entry. nodes/local may be NULL when count is
- *  0. Cost: two passes over the entries (resolve and check, then write),
- *  handle entries and locals prefetched ahead, marks a dirty word at a
- *  time; O(count + nodes newly marked). Never allocates. Errors:
+ *  column-major; any alignment). The batch stops at the first refused
+ *  entry (stale handle: STALE_HANDLE; non-finite value: INVALID_ARG): the
+ *  entries before it are written and marked, as their single calls would
+ *  be, it and the entries after it are untouched (and not read), that error
+ *  is returned, and *out_bad (optional) receives its index. An entry
+ *  refused for several reasons is refused as its single call refuses it:
+ *  the handle first, then (validation mode) the quaternion, then the
+ *  values. nodes/local may be NULL when count is 0. Cost: one pass, a
+ *  chunk of 32 entries at a time: the chunk checked while its input is in
+ *  L1, its handles resolved (their table entries fetched together, the
+ *  next chunk's locals fetched ahead), then stored (each local compared
+ *  and stored where it differs); marks a dirty word at a time; O(count +
+ *  nodes newly marked). Never allocates. Errors:
  *  INVALID_ARG (s NULL, or nodes/local NULL with count > 0; *out_bad
  *  untouched), or the refused entry's error. For the same nodes every frame
  *  an sgrt_writer (below) skips the handle resolution. */
@@ -519,7 +527,9 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_nodes_set_local(sgrt_scene *s, uint32_t
  *  = T x R x S, each bit-identical to what sgrt_node_set_trs computes for
  *  the same inputs (on every target and kernel level). The conversion runs
  *  at the scene's kernel's width (16 nodes per step on AVX-512, 8 on AVX, 4
- *  on SSE2 and NEON), twice: once to check, once to write. Same refusals,
+ *  on SSE2 and NEON), once, compared and stored from registers on AVX-512;
+ *  the check looks at the inputs (bounds that make the matrix surely
+ *  finite) and converts only entries beyond them. Same refusals,
  *  errors, cost and no allocation as sgrt_nodes_set_local; in validation
  *  mode, an entry whose quaternion sgrt_node_set_trs would refuse is
  *  refused the same way (INVALID_ARG, its index in *out_bad, one more pass
@@ -583,8 +593,11 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writ
 
 /** Set the locals of all the writer's entries, as sgrt_nodes_set_local with
  *  the writer's nodes: `local` holds one matrix per entry, 16 floats each,
- *  in entry order. All or nothing; *out_bad (optional) names the first
- *  refused entry. A bit-identical local marks nothing. Cost: one checking
+ *  in entry order. A refused entry stops the write as in
+ *  sgrt_nodes_set_local (the entries before it written, it and the rest
+ *  untouched, *out_bad naming it); a stale entry is found before anything
+ *  is written (the slots are resolved first). A bit-identical local marks
+ *  nothing. Cost: one checking
  *  pass over the input (16 floats read per entry) and one writing pass
  *  (each local compared and stored where it differs, 64 bytes), no handle
  *  resolution (after a slot move: one, O(count)), marks a word at a time
@@ -643,6 +656,43 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer
  *  nodes; nothing is marked). */
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer w, uint32_t first,
                                         uint32_t count);
+
+/** Convert packed TRS to matrices, with no scene: for i = 0 .. count-1, the
+ *  16 floats at out + 16 * i become T x R x S of t[3i .. 3i+2], the
+ *  quaternion q[4i .. 4i+3] (x, y, z, w) and scale[3i .. 3i+2], the arrays
+ *  packed as sgrt_nodes_set_trs takes them (any alignment, out included;
+ *  out must not overlap the inputs). Each matrix is bit-identical to the
+ *  local sgrt_node_set_trs stores for the same inputs, on every target and
+ *  kernel level, so TRS converted into a writer's locals in place
+ *  (sgrt_writer_begin, then sgrt_writer_commit) gives, bit for bit, the
+ *  worlds sgrt_writer_set_trs gives. The conversion runs on the kernel that
+ *  sgrt_simd_name() names, at its width (16 entries per step on AVX-512, 8
+ *  on AVX, 4 on SSE2 and NEON).
+ *  Nothing is checked: NaN or infinite inputs, and finite ones whose matrix
+ *  overflows (a quaternion far from unit length, a huge scale), are
+ *  converted all the same, into a matrix with a NaN or infinite element --
+ *  the matrix sgrt_node_set_trs would refuse -- and the call returns
+ *  SGRT_OK (NaN payloads may differ between kernels). Every way into a
+ *  scene checks what it is given: sgrt_node_set_local,
+ *  sgrt_nodes_set_local and sgrt_writer_set_local refuse such a matrix,
+ *  and the update makes one written in place the identity and names it
+ *  (sgrt_scene_nonfinite_locals); a check here would be a second pass over
+ *  data that path checks anyway.
+ *  Validation mode's quaternion check needs a scene: it does not apply.
+ *  The kernel is chosen by the first call in the process (it asks the CPU:
+ *  about 18 us in a virtual machine, where cpuid traps) and kept in one
+ *  atomic pointer, the library's only process-wide state: a constant that
+ *  every thread computes alike, so first calls may race on any threads.
+ *  A later call costs its conversion plus the argument checks and an
+ *  atomic load: 1.5 ns more than calling the kernel directly for count 1
+ *  (7.8 against 6.3 ns), within the noise for count 64 (about 100 ns a
+ *  call), measured on an AVX-512 Xeon in a virtual machine
+ *  (test_trs_matrices --bench).
+ *  O(count); never allocates. Errors: INVALID_ARG (t, q, scale or out NULL
+ *  with count > 0; nothing written). count 0 returns SGRT_OK, whatever the
+ *  pointers. */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_trs_to_matrices(uint32_t count, const float *t, const float *q,
+                                          const float *scale, float *out);
 
 /** Copy the local matrix to out. O(1). Errors: INVALID_ARG, STALE_HANDLE. */
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_local(const sgrt_scene *s, sgrt_node node, float out[16]);

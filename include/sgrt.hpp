@@ -16,7 +16,14 @@
  *     the node count;
  *   - members named after the C functions: sgrt_node_set_local(s, ...) is
  *     scene.node_set_local(...), sgrt_tracker_collect(s, t, ...) is
- *     tracker.collect(...). get() gives the C object for everything else.
+ *     tracker.collect(...); the calls that take no scene are functions of
+ *     namespace sgrt: sgrt::version(), sgrt::to_string(result),
+ *     sgrt::trs_to_matrices(t, q, scale, out), ... get() gives the C
+ *     object to C code.
+ *
+ * Every function of sgrt.h has its counterpart here, or is named in this
+ * comment, one line each, as `sgrt_<name>`: not wrapped, and why; today
+ * none is. tests/check_cpp_layer.py holds both to sgrt.h.
  *
  * Results are the C codes (sgrt_result), [[nodiscard]] wherever they report
  * a failure; nothing throws, nothing uses RTTI, nothing allocates beyond
@@ -53,6 +60,9 @@
  * (glm::quat stores x, y, z, w unless GLM_FORCE_QUAT_DATA_WXYZ is defined:
  * sgrt's order. Nothing can check that a struct of N floats means what the
  * call expects; only its size is checked.)
+ * sgrt::float_span<N> (mat4_span: matrices) is its writable twin, the
+ * output of sgrt::trs_to_matrices, made the same ways from data that is not
+ * const (no braced list).
  * A batch call whose views do not hold exactly one item per node (or per
  * writer entry) returns SGRT_ERR_INVALID_ARG without calling the library:
  * such a refusal changes nothing, leaves *out_bad untouched, and is not
@@ -68,6 +78,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <memory>
 #include <type_traits>
 #include <utility>
 
@@ -139,70 +150,40 @@ struct is_contiguous<C, std::void_t<decltype(std::declval<C &>().data()),
 template <class C>
 using element_of = std::remove_cv_t<std::remove_pointer_t<decltype(std::declval<C &>().data())>>;
 
-template <class T>
-using remove_cvref_t = std::remove_cv_t<std::remove_reference_t<T>>;
+// Floats per element of an array or container that a view of N-float items
+// is made from: 1 (floats) or N (items).
+template <class T, std::size_t N>
+constexpr std::size_t floats_per_element() noexcept
+{
+    constexpr std::size_t f = float_count<std::remove_cv_t<T>>::value;
+    static_assert(f == 1 || f == N,
+                  "sgrt::float_view<N>, sgrt::float_span<N>: an element must be one float or one "
+                  "item of N floats (std::array<float, N>, float[N], or a trivially copyable, "
+                  "standard-layout type of N floats)");
+    return f;
+}
 
-} // namespace detail
+// Floats in one item T of a view of N-float items: N, or a compile error.
+template <class T, std::size_t N>
+constexpr std::size_t floats_per_item() noexcept
+{
+    static_assert(float_count<std::remove_cv_t<T>>::value == N,
+                  "sgrt::float_view<N>, sgrt::float_span<N>: an item must be N floats "
+                  "(std::array<float, N>, float[N], or a trivially copyable, standard-layout "
+                  "type of N floats)");
+    return N;
+}
 
-/** Read-only view of packed floats, N per item (see the top of this file). */
-template <std::size_t N>
-class float_view {
+// What float_view and float_span share: F (float or const float) data, N
+// floats per item.
+template <class F, std::size_t N>
+class packed_floats {
     static_assert(N > 0, "an item holds at least one float");
 
 public:
-    constexpr float_view() noexcept = default;
+    using packed_floats_tag = void;
 
-    /** count items of N floats at data. */
-    constexpr float_view(const float *data, std::size_t count) noexcept
-        : data_(data), floats_(count * N)
-    {
-    }
-
-    /** count items of type T at data (T: N floats, as std::array<float, N>). */
-    template <class T, std::enable_if_t<!std::is_same<std::remove_cv_t<T>, float>::value, int> = 0>
-    float_view(const T *data, std::size_t count) noexcept
-        : data_(reinterpret_cast<const float *>(data)), floats_(count * item<T>())
-    {
-    }
-
-    /** An array of floats (K floats) or of items (K items). */
-    template <class T, std::size_t K>
-    float_view(const T (&elements)[K]) noexcept
-        : data_(reinterpret_cast<const float *>(&elements[0])), floats_(K * per_element<T>())
-    {
-    }
-
-    /** A contiguous container (data() and size()) of floats or of items. */
-    template <class C, std::enable_if_t<detail::is_contiguous<const C>::value &&
-                                            !std::is_same<C, float_view>::value,
-                                        int> = 0>
-    float_view(const C &elements) noexcept
-        : data_(reinterpret_cast<const float *>(elements.data())),
-          floats_(elements.size() * per_element<detail::element_of<const C>>())
-    {
-    }
-
-    /** One item (a glm::mat4, a struct of 16 floats, ...). */
-    template <class T, std::enable_if_t<!detail::is_contiguous<const T>::value &&
-                                            !std::is_array<T>::value &&
-                                            !std::is_pointer<T>::value &&
-                                            !std::is_same<T, float_view>::value,
-                                        int> = 0>
-    float_view(const T &one) noexcept
-        : data_(reinterpret_cast<const float *>(&one)), floats_(item<T>())
-    {
-    }
-
-    /** Floats in braces: {0, 0, 1} (the list lives until the end of the
-     *  call it is written in: a view is a parameter, never kept). */
-SGRT_HPP_INIT_LIST_BEGIN
-    constexpr float_view(std::initializer_list<float> floats) noexcept
-        : data_(floats.begin()), floats_(floats.size())
-    {
-    }
-SGRT_HPP_INIT_LIST_END
-
-    [[nodiscard]] constexpr const float *data() const noexcept { return data_; }
+    [[nodiscard]] constexpr F *data() const noexcept { return data_; }
     /** Length in floats. */
     [[nodiscard]] constexpr std::size_t floats() const noexcept { return floats_; }
     /** Whole items. */
@@ -213,34 +194,145 @@ SGRT_HPP_INIT_LIST_END
         return floats_ % N == 0 && floats_ / N == count;
     }
 
+protected:
+    constexpr packed_floats() noexcept = default;
+    constexpr packed_floats(F *data, std::size_t floats) noexcept : data_(data), floats_(floats) {}
+
 private:
-    // Floats per element of an array or container: 1 (floats) or N (items).
-    template <class T>
-    static constexpr std::size_t per_element() noexcept
+    F *data_ = nullptr;
+    std::size_t floats_ = 0;
+};
+
+// A float_view or float_span: contiguous, but its size() counts items, so
+// it is never taken as a container of floats (a mat4_view of a vec4_view
+// would read a quarter of it).
+template <class T, class = void>
+struct is_packed_floats : std::false_type {};
+template <class T>
+struct is_packed_floats<T, std::void_t<typename T::packed_floats_tag>> : std::true_type {};
+
+template <class T>
+using remove_cvref_t = std::remove_cv_t<std::remove_reference_t<T>>;
+
+} // namespace detail
+
+/** Read-only view of packed floats, N per item (see the top of this file). */
+template <std::size_t N>
+class float_view : public detail::packed_floats<const float, N> {
+    using base = detail::packed_floats<const float, N>;
+
+public:
+    constexpr float_view() noexcept = default;
+
+    /** count items of N floats at data. */
+    constexpr float_view(const float *data, std::size_t count) noexcept : base(data, count * N) {}
+
+    /** count items of type T at data (T: N floats, as std::array<float, N>). */
+    template <class T, std::enable_if_t<!std::is_same<std::remove_cv_t<T>, float>::value, int> = 0>
+    float_view(const T *data, std::size_t count) noexcept
+        : base(reinterpret_cast<const float *>(data), count * detail::floats_per_item<T, N>())
     {
-        constexpr std::size_t f = detail::float_count<std::remove_cv_t<T>>::value;
-        static_assert(f == 1 || f == N,
-                      "sgrt::float_view<N>: an element must be one float or one item of N floats "
-                      "(std::array<float, N>, float[N], or a trivially copyable, standard-layout "
-                      "type of N floats)");
-        return f;
-    }
-    template <class T>
-    static constexpr std::size_t item() noexcept
-    {
-        static_assert(detail::float_count<std::remove_cv_t<T>>::value == N,
-                      "sgrt::float_view<N>: an item must be N floats (std::array<float, N>, "
-                      "float[N], or a trivially copyable, standard-layout type of N floats)");
-        return N;
     }
 
-    const float *data_ = nullptr;
-    std::size_t floats_ = 0;
+    /** An array of floats (K floats) or of items (K items). */
+    template <class T, std::size_t K>
+    float_view(const T (&elements)[K]) noexcept
+        : base(reinterpret_cast<const float *>(&elements[0]),
+               K * detail::floats_per_element<T, N>())
+    {
+    }
+
+    /** A contiguous container (data() and size()) of floats or of items. */
+    template <class C, std::enable_if_t<detail::is_contiguous<const C>::value &&
+                                            !detail::is_packed_floats<C>::value,
+                                        int> = 0>
+    float_view(const C &elements) noexcept
+        : base(reinterpret_cast<const float *>(elements.data()),
+               elements.size() * detail::floats_per_element<detail::element_of<const C>, N>())
+    {
+    }
+
+    /** One item (a glm::mat4, a struct of 16 floats, ...). */
+    template <class T, std::enable_if_t<!detail::is_contiguous<const T>::value &&
+                                            !std::is_array<T>::value &&
+                                            !std::is_pointer<T>::value &&
+                                            !detail::is_packed_floats<T>::value,
+                                        int> = 0>
+    float_view(const T &one) noexcept
+        : base(reinterpret_cast<const float *>(&one), detail::floats_per_item<T, N>())
+    {
+    }
+
+    /** Floats in braces: {0, 0, 1} (the list lives until the end of the
+     *  call it is written in: a view is a parameter, never kept). */
+SGRT_HPP_INIT_LIST_BEGIN
+    constexpr float_view(std::initializer_list<float> floats) noexcept
+        : base(floats.begin(), floats.size())
+    {
+    }
+SGRT_HPP_INIT_LIST_END
+};
+
+/** Writable view of packed floats, N per item: where sgrt::trs_to_matrices
+ *  writes. Made as a float_view is, from data that is not const: a pointer
+ *  to float or to T and an item count, a T[K] array, a contiguous container
+ *  of T, or one item (T: float, or one item of N floats). */
+template <std::size_t N>
+class float_span : public detail::packed_floats<float, N> {
+    using base = detail::packed_floats<float, N>;
+
+    template <class T>
+    static constexpr bool writable = !std::is_const<T>::value;
+
+public:
+    constexpr float_span() noexcept = default;
+
+    /** count items of N floats at data. */
+    constexpr float_span(float *data, std::size_t count) noexcept : base(data, count * N) {}
+
+    /** count items of type T at data. */
+    template <class T, std::enable_if_t<!std::is_same<T, float>::value && writable<T>, int> = 0>
+    float_span(T *data, std::size_t count) noexcept
+        : base(reinterpret_cast<float *>(data), count * detail::floats_per_item<T, N>())
+    {
+    }
+
+    /** An array of floats (K floats) or of items (K items). */
+    template <class T, std::size_t K, std::enable_if_t<writable<T>, int> = 0>
+    float_span(T (&elements)[K]) noexcept
+        : base(reinterpret_cast<float *>(&elements[0]), K * detail::floats_per_element<T, N>())
+    {
+    }
+
+    /** A contiguous container (data() and size()) of floats or of items. */
+    template <class C,
+              std::enable_if_t<detail::is_contiguous<C>::value &&
+                                   writable<std::remove_pointer_t<
+                                       decltype(std::declval<C &>().data())>> &&
+                                   !detail::is_packed_floats<C>::value,
+                               int> = 0>
+    float_span(C &elements) noexcept
+        : base(reinterpret_cast<float *>(elements.data()),
+               elements.size() * detail::floats_per_element<detail::element_of<C>, N>())
+    {
+    }
+
+    /** One item (a glm::mat4, a struct of 16 floats, ...). */
+    template <class T, std::enable_if_t<!detail::is_contiguous<T>::value &&
+                                            !std::is_array<T>::value &&
+                                            !std::is_pointer<T>::value && writable<T> &&
+                                            !detail::is_packed_floats<T>::value,
+                                        int> = 0>
+    float_span(T &one) noexcept
+        : base(reinterpret_cast<float *>(&one), detail::floats_per_item<T, N>())
+    {
+    }
 };
 
 using mat4_view = float_view<16>;
 using vec3_view = float_view<3>;
 using vec4_view = float_view<4>;
+using mat4_span = float_span<16>;
 
 /** A contiguous run of T (const T for input): pointer and count, a T[K]
  *  array, a container with data() and size(), or a braced list. */
@@ -320,6 +412,34 @@ constexpr bool fits_u32(std::size_t n) noexcept
 
 } // namespace detail
 
+// --- calls that take no scene ---------------------------------------------
+
+/** The library's version at run time (sgrt_version), in SGRT_VERSION's form. */
+[[nodiscard]] inline std::uint32_t version() noexcept { return sgrt_version(); }
+/** The same as "MAJOR.MINOR.PATCH" (sgrt_version_string). */
+[[nodiscard]] inline const char *version_string() noexcept { return sgrt_version_string(); }
+/** A static sentence saying what r means, ending with its name (sgrt_result_str). */
+[[nodiscard]] inline const char *to_string(sgrt_result r) noexcept { return sgrt_result_str(r); }
+/** The kernel a default scene runs on this CPU, and why (sgrt_simd_name,
+ *  sgrt_simd_reason). */
+[[nodiscard]] inline const char *simd_name() noexcept { return sgrt_simd_name(); }
+[[nodiscard]] inline const char *simd_reason() noexcept { return sgrt_simd_reason(); }
+
+/** sgrt_trs_to_matrices: out receives T x R x S of each entry of t, q and
+ *  scale, as sgrt_node_set_trs would store it. The four views must hold the
+ *  same number of items (out: matrices), or SGRT_ERR_INVALID_ARG without
+ *  calling the library. Non-finite input is converted, not refused (see
+ *  sgrt.h). */
+[[nodiscard]] inline sgrt_result trs_to_matrices(vec3_view t, vec4_view q, vec3_view scale,
+                                                 mat4_span out) noexcept
+{
+    const std::size_t n = t.size();
+    if (!detail::fits_u32(n) || !t.holds(n) || !q.holds(n) || !scale.holds(n) || !out.holds(n))
+        return SGRT_ERR_INVALID_ARG;
+    return sgrt_trs_to_matrices(static_cast<std::uint32_t>(n), t.data(), q.data(), scale.data(),
+                                out.data());
+}
+
 class nodeset;
 
 /** Owns an sgrt_scene. */
@@ -382,6 +502,31 @@ public:
     {
         return sgrt_scene_check(s_, out_what);
     }
+    /** The kernel this scene runs (sgrt_scene_simd_name); NULL when empty. */
+    [[nodiscard]] const char *simd_name() const noexcept { return sgrt_scene_simd_name(s_); }
+    /** sgrt_scene_dump through a C write function. */
+    [[nodiscard]] sgrt_result dump(sgrt_dump_write_fn write_fn, void *user,
+                                   sgrt_dump_format format) const noexcept
+    {
+        return sgrt_scene_dump(s_, write_fn, user, format);
+    }
+    /** sgrt_scene_dump through a callable: write(const char *bytes,
+     *  std::size_t len) appends the bytes and returns true to go on, false
+     *  to stop (the dump then returns SGRT_ERR_WRITE). It must not throw:
+     *  the library cannot unwind, so an exception ends the program. */
+    template <class W, std::enable_if_t<std::is_invocable_r<bool, W &, const char *,
+                                                            std::size_t>::value,
+                                        int> = 0>
+    [[nodiscard]] sgrt_result dump(W &&write, sgrt_dump_format format) const noexcept
+    {
+        using writer_type = std::remove_reference_t<W>;
+        const sgrt_dump_write_fn fn = [](void *user, const char *bytes,
+                                         std::size_t len) noexcept -> int {
+            return (*static_cast<writer_type *>(user))(bytes, len) ? 0 : 1;
+        };
+        return sgrt_scene_dump(
+            s_, fn, const_cast<void *>(static_cast<const void *>(std::addressof(write))), format);
+    }
 
     // --- nodes -----------------------------------------------------------
     [[nodiscard]] sgrt_result node_create(sgrt_node parent, sgrt_node &out) noexcept
@@ -401,6 +546,24 @@ public:
                                               sgrt_keep keep = SGRT_KEEP_LOCAL) noexcept
     {
         return sgrt_node_set_parent(s_, node, parent, keep);
+    }
+    /** First child (SGRT_NULL_NODE: none), and next sibling (SGRT_NULL_NODE
+     *  after the last). */
+    [[nodiscard]] sgrt_result node_first_child(sgrt_node node, sgrt_node &out) const noexcept
+    {
+        return sgrt_node_first_child(s_, node, &out);
+    }
+    [[nodiscard]] sgrt_result node_next_sibling(sgrt_node node, sgrt_node &out) const noexcept
+    {
+        return sgrt_node_next_sibling(s_, node, &out);
+    }
+    [[nodiscard]] sgrt_result node_set_user(sgrt_node node, std::uint64_t user) noexcept
+    {
+        return sgrt_node_set_user(s_, node, user);
+    }
+    [[nodiscard]] sgrt_result node_user(sgrt_node node, std::uint64_t &out) const noexcept
+    {
+        return sgrt_node_user(s_, node, &out);
     }
 
     // --- transforms: one node --------------------------------------------
@@ -486,6 +649,13 @@ public:
     // --- update and hand-off ---------------------------------------------
     /** Worlds recomputed (sgrt_scene_update). */
     std::uint32_t update() noexcept { return sgrt_scene_update(s_); }
+    /** sgrt_scene_nonfinite_locals: the locals written in place that the
+     *  last update found not finite and made the identity; the first one's
+     *  node in *out_first when given. */
+    [[nodiscard]] std::uint32_t nonfinite_locals(sgrt_node *out_first = nullptr) const noexcept
+    {
+        return sgrt_scene_nonfinite_locals(s_, out_first);
+    }
     std::uint32_t update_parallel(const sgrt_executor &ex) noexcept
     {
         return sgrt_scene_update_parallel(s_, &ex);
@@ -498,6 +668,24 @@ public:
     [[nodiscard]] sgrt_result node_slot(sgrt_node node, std::uint32_t &out) const noexcept
     {
         return sgrt_node_slot(s_, node, &out);
+    }
+    /** The node in a slot; SGRT_NULL_NODE for a dead or out-of-range slot. */
+    [[nodiscard]] sgrt_node slot_node(std::uint32_t slot) const noexcept
+    {
+        return sgrt_scene_slot_node(s_, slot);
+    }
+    /** Changes exactly when the world (and previous-world, node-set word)
+     *  pointers go stale; 0 when empty. */
+    [[nodiscard]] std::uint64_t storage_version() const noexcept
+    {
+        return sgrt_scene_storage_version(s_);
+    }
+    /** The previous worlds (SGRT_SCENE_PREV_WORLD), laid out as world_array;
+     *  NULL for a scene without the flag. */
+    [[nodiscard]] const float *prev_world_array(std::uint32_t *out_slot_count = nullptr) const
+        noexcept
+    {
+        return sgrt_scene_prev_world_array(s_, out_slot_count);
     }
 
     // --- bounds and culling (SGRT_SCENE_BOUNDS) --------------------------
@@ -518,10 +706,30 @@ public:
         return sgrt_nodes_set_bounds(s_, static_cast<std::uint32_t>(n), nodes.data(),
                                      centers.data(), half_extents.data(), out_bad);
     }
+    [[nodiscard]] sgrt_result node_clear_bounds(sgrt_node node) noexcept
+    {
+        return sgrt_node_clear_bounds(s_, node);
+    }
+    /** The local box as set: center and half extents. */
+    [[nodiscard]] sgrt_result node_bounds(sgrt_node node, float center[3],
+                                          float half_extent[3]) const noexcept
+    {
+        return sgrt_node_bounds(s_, node, center, half_extent);
+    }
     [[nodiscard]] sgrt_result node_world_bounds(sgrt_node node, float min[3],
                                                 float max[3]) const noexcept
     {
         return sgrt_node_world_bounds(s_, node, min, max);
+    }
+    /** SGRT_SCENE_SUBTREE_BOUNDS: the node's box joined with its descendants'. */
+    [[nodiscard]] sgrt_result node_subtree_bounds(sgrt_node node, float min[3],
+                                                  float max[3]) const noexcept
+    {
+        return sgrt_node_subtree_bounds(s_, node, min, max);
+    }
+    [[nodiscard]] sgrt_result bounds_arrays(sgrt_bounds_arrays &out) const noexcept
+    {
+        return sgrt_scene_bounds_arrays(s_, &out);
     }
     /** sgrt_scene_cull with planes of 4 floats each ({nx, ny, nz, d}); only
      *  NULL: every node. Defined after nodeset. */

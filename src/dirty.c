@@ -106,22 +106,7 @@ void sgrt__dirty_close_word(sgrt_scene *s, uint32_t w, uint32_t only, const uint
     uint32_t clean = st->alive[w] & ~st->dirty[w] & only & sgrt__dirty_close_mask(s, w);
     if (!clean)
         return;
-    /* In slot order: a parent in this word is closed before its children,
-     * and its new bit is seen by them. */
-    if (!done) {
-        SGRT__FOR_EACH_IN_WORD(w, clean, i,
-            const uint32_t p = st->parent[i];
-            if (p != SGRT__NONE && sgrt__bit_get(st->dirty, p))
-                st->dirty[w] |= 1u << (i & 31u);
-        )
-    } else {
-        SGRT__FOR_EACH_IN_WORD(w, clean, i,
-            const uint32_t p = st->parent[i];
-            if (p != SGRT__NONE && (sgrt__bit_get(done, p) ? sgrt__bit_get(done_dirty, p)
-                                                           : sgrt__bit_get(st->dirty, p)))
-                st->dirty[w] |= 1u << (i & 31u);
-        )
-    }
+    st->dirty[w] = s->k.close_word(st->parent, st->dirty, done, done_dirty, w, clean);
     if (st->dirty[w])
         sgrt__bit_set(st->dirty_sum, w);
 }

@@ -18,6 +18,7 @@
  *   matrix.c     inverse, finiteness        result.c  sgrt_result_str
  *   scene.c      scene lifecycle and kernel choice
  *   version.c    the library's version at run time
+ *   trs_matrices.c  sgrt_trs_to_matrices, and the kernel it keeps
  *   kernels/     the per-frame arithmetic, per ISA (kernels/kernels.h)
  * The renderer hand-off (src/handoff/): what consumers read, and the state
  * that follows storage for them:
@@ -754,6 +755,20 @@ void sgrt__validate_array_read(const sgrt_scene *s, const char *function);
  * are those written, created or re-parented since the last): a warning for
  * the first whose local's last row is not (0, 0, 0, 1). O(those nodes). */
 void sgrt__validate_locals(const sgrt_scene *s, const char *function);
+
+/* ---- trs_matrices.c ------------------------------------------------------ */
+
+/* A kernel table's trs entry (kernels.h). */
+typedef void (*sgrt__trs_fn)(const float *t, const float *q, const float *scale, float *out,
+                             uint32_t n);
+/* What sgrt_trs_to_matrices runs: the trs entry of the table a default scene
+ * gets, chosen on the first call and kept for the process (the file says
+ * why). */
+sgrt__trs_fn sgrt__trs_matrices_kernel(void);
+/* sgrt_trs_to_matrices past its argument checks, on the kernel entry `trs`
+ * (tests run it at every level): count > 0, no pointer NULL. */
+void sgrt__trs_to_matrices_run(sgrt__trs_fn trs, uint32_t count, const float *t, const float *q,
+                               const float *scale, float *out);
 
 /* ---- scene.c ------------------------------------------------------------- */
 

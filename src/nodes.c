@@ -58,25 +58,21 @@ static uint32_t take_chunk(const sgrt_scene *s, const sgrt_node *nodes, const sg
 static sgrt_result nodes_write(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
                                const sgrt__source *src, uint32_t *out_bad)
 {
-    /* The chunk being stored, then the next one: the store fetches the next
-     * chunk's locals through the slots that follow the current chunk's, so
-     * the two must be contiguous in that order (a ring of two halves read
-     * past its end every other chunk). */
+    if (count == 0)
+        return SGRT_OK; /* the arrays may be NULL */
+    /* The chunk being stored, and right after it the next one's slots: the
+     * store fetches the locals of the slots that follow its own. */
     uint32_t slots[2 * CHUNK];
     sgrt__chunk c[2];
     sgrt_result err[2];
     bool quat[2];
-    /* Nothing to take: the arrays may be NULL then, and NULL + 0 is
-     * undefined (UBSan stops there). */
-    if (!count)
-        return SGRT_OK;
     const uint32_t qbad = sgrt__write_quats_off(s, src, nodes, count);
     uint32_t n = sgrt__write_chunk_of(count, 0), cur = 0;
     uint32_t ok = take_chunk(s, nodes, src, qbad, 0, n, slots, &c[0], &err[0], &quat[0]);
     for (uint32_t base = 0; n; cur ^= 1u) {
         /* The next chunk taken before this one is stored, once this one is
-         * known good (then this one is a whole CHUNK): its locals are
-         * fetched while this one is written. */
+         * known good (a full chunk, then): its locals are fetched while
+         * this one is written. */
         const uint32_t next_n = ok == n ? sgrt__write_chunk_of(count, base + n) : 0u;
         const uint32_t next_ok =
             next_n ? take_chunk(s, nodes, src, qbad, base + n, next_n, slots + CHUNK,
@@ -86,7 +82,7 @@ static sgrt_result nodes_write(sgrt_scene *s, uint32_t count, const sgrt_node *n
         if (ok < n)
             return sgrt__write_refuse(s, src, nodes[base + ok], out_bad, base + ok, err[cur],
                                       quat[cur]);
-        memcpy(slots, slots + CHUNK, (size_t)next_n * sizeof *slots);
+        memcpy(slots, slots + CHUNK, next_ok * sizeof *slots);
         base += n;
         n = next_n;
         ok = next_ok;

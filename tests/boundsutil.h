@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* What the bounds and cull tests judge the library by, in exact arithmetic.
+/* What the bounds, cull and kernel tests judge the library by, in exact
+ * arithmetic.
  *
  * A product of two floats is exact in double (24 + 24 bits fit in 53), so a
  * sum of such products and floats is a sum of exact doubles; its sign is
@@ -12,7 +13,9 @@
  *   - box_slack: how far it lies outside the exact box, in units of the
  *     bound the library states;
  *   - exact_plane_sign: the sign of n.p + d for a box corner.
- * Test-only. The log capture at the end needs testutil.h, included first. */
+ * Test-only. The awkward worlds and boxes the bounds tests and the box
+ * kernels' tests draw, and the log capture at the end, need testutil.h,
+ * included first. */
 #ifndef SGRT_TEST_BOUNDSUTIL_H
 #define SGRT_TEST_BOUNDSUTIL_H
 
@@ -143,24 +146,79 @@ static inline bool finite3(const float v[3])
     return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
 }
 
-#ifdef SGRT_INTERNAL_H
-/* The kernel levels this machine runs whose tables differ (a level the CPU
- * lacks gives the table below it), lowest first: their count. */
-static inline uint32_t distinct_levels(uint32_t levels[SGRT__LEVEL_MAX])
-{
-    uint32_t n = 0;
-    const char *last = "";
-    for (uint32_t level = SGRT__LEVEL_SCALAR; level <= SGRT__LEVEL_MAX; level++) {
-        const char *name = sgrt__kernels_level_name(level);
-        if (strcmp(name, last) != 0)
-            levels[n++] = level;
-        last = name;
-    }
-    return n;
-}
-#endif
-
 #ifdef SGRT_TESTUTIL_H
+/* ---- awkward worlds and boxes ---------------------------------------------- */
+
+/* A world of one of eight kinds: affine, mirrored, strongly sheared, a huge
+ * translation, tiny everything, a zero column, projective, an overflowing
+ * scale. */
+static inline void awkward_matrix(rng *r, float m[16], int kind)
+{
+    random_affine(r, m);
+    switch (kind % 8) {
+    case 0:
+        break;
+    case 1: /* mirrored */
+        for (int i = 0; i < 3; i++)
+            m[i] = -m[i];
+        break;
+    case 2: /* strongly sheared */
+        m[4] += 5.0f * m[0];
+        m[9] += 3.0f * m[5];
+        break;
+    case 3: /* huge translation */
+        m[12] = (float)rng_range(r, -1e30, 1e30);
+        m[13] = 3e37f;
+        break;
+    case 4: /* tiny everything */
+        for (int i = 0; i < 15; i++)
+            m[i] *= 1e-30f;
+        break;
+    case 5: /* degenerate: a zero column */
+        m[4] = m[5] = m[6] = 0.0f;
+        break;
+    case 6: /* projective */
+        m[3] = 0.25f;
+        break;
+    default: /* overflowing scale */
+        m[0] = 3e38f;
+        m[1] = -3e38f;
+        break;
+    }
+}
+
+/* A local box (center c, half extents h) of one of six kinds: ordinary, a
+ * point, flat, huge, tiny and denormal, at float's edge. */
+static inline void awkward_box(rng *r, float c[3], float h[3], int kind)
+{
+    for (int a = 0; a < 3; a++) {
+        c[a] = (float)rng_range(r, -5, 5);
+        h[a] = (float)rng_range(r, 0, 3);
+    }
+    switch (kind % 6) {
+    case 0:
+        break;
+    case 1: /* zero extents: a point */
+        h[0] = h[1] = h[2] = 0.0f;
+        break;
+    case 2: /* flat */
+        h[1] = 0.0f;
+        break;
+    case 3: /* huge */
+        c[0] = 1e20f;
+        h[2] = 1e25f;
+        break;
+    case 4: /* tiny, denormal */
+        c[1] = 1e-40f;
+        h[0] = 1e-42f;
+        break;
+    default: /* at float's edge */
+        h[0] = FLT_MAX;
+        c[2] = -FLT_MAX;
+        break;
+    }
+}
+
 /* ---- a log that keeps the last entry --------------------------------------- */
 
 typedef struct log_capture {

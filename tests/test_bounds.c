@@ -9,8 +9,6 @@
  *    the stated bound of it, for rotations, scales, mirrors, shears, huge and
  *    tiny values and zero extents; projective worlds and overflows give
  *    infinite axes;
- *  - every kernel level computes the reference's boxes bit for bit, on edge
- *    inputs, one slot at a time and sixteen at a time;
  *  - the update computes boxes where worlds are recomputed or boxes set, a
  *    tracker reports a slot whose box alone changed, and nothing else;
  *  - the parallel update gives the serial one's boxes and subtree records bit
@@ -20,11 +18,12 @@
  *    members' world boxes (so it contains every descendant's box);
  *  - boxes and subtree boxes travel with their nodes through relocation,
  *    hole reclamation and compaction; setting boxes, updating, reading and
- *    culling never allocate; sgrt_scene_check notices broken box state. */
-#include "internal.h" /* white-box: kernels, storage, the reclamation threshold */
+ *    culling never allocate; sgrt_scene_check notices broken box state.
+ * The box kernels (each level's boxes, and the boxes its update computes) are
+ * held to the reference by tests/test_kernels.c. */
+#include "internal.h" /* white-box: storage, the reclamation threshold */
 #include "testutil.h"
 #include "boundsutil.h"
-#include "ports/armv7_neon_model.h"
 #include "../examples/executor_pthread.h"
 
 static rng R = {0xB0B5u};
@@ -255,72 +254,6 @@ static void check_world_box(const sgrt_scene *s, sgrt_node n, const char *what)
     }
 }
 
-/* A world of one of the awkward kinds. */
-static void awkward_matrix(float m[16], int kind)
-{
-    random_affine(&R, m);
-    switch (kind % 8) {
-    case 0:
-        break;
-    case 1: /* mirrored */
-        for (int i = 0; i < 3; i++)
-            m[i] = -m[i];
-        break;
-    case 2: /* strongly sheared */
-        m[4] += 5.0f * m[0];
-        m[9] += 3.0f * m[5];
-        break;
-    case 3: /* huge translation */
-        m[12] = (float)rng_range(&R, -1e30, 1e30);
-        m[13] = 3e37f;
-        break;
-    case 4: /* tiny everything */
-        for (int i = 0; i < 15; i++)
-            m[i] *= 1e-30f;
-        break;
-    case 5: /* degenerate: a zero column */
-        m[4] = m[5] = m[6] = 0.0f;
-        break;
-    case 6: /* projective */
-        m[3] = 0.25f;
-        break;
-    default: /* overflowing scale */
-        m[0] = 3e38f;
-        m[1] = -3e38f;
-        break;
-    }
-}
-
-static void awkward_box(float c[3], float h[3], int kind)
-{
-    for (int a = 0; a < 3; a++) {
-        c[a] = (float)rng_range(&R, -5, 5);
-        h[a] = (float)rng_range(&R, 0, 3);
-    }
-    switch (kind % 6) {
-    case 0:
-        break;
-    case 1: /* zero extents: a point */
-        h[0] = h[1] = h[2] = 0.0f;
-        break;
-    case 2: /* flat */
-        h[1] = 0.0f;
-        break;
-    case 3: /* huge */
-        c[0] = 1e20f;
-        h[2] = 1e25f;
-        break;
-    case 4: /* tiny, denormal */
-        c[1] = 1e-40f;
-        h[0] = 1e-42f;
-        break;
-    default: /* at float's edge */
-        h[0] = FLT_MAX;
-        c[2] = -FLT_MAX;
-        break;
-    }
-}
-
 static void test_world_exact(void)
 {
     sgrt_scene *s = bounds_scene(SGRT_SCENE_BOUNDS, NULL, NULL);
@@ -333,10 +266,10 @@ static void test_world_exact(void)
     for (int round = 0; round < 40; round++) {
         for (int i = 0; i < N; i++) {
             float m[16], c[3], h[3];
-            awkward_matrix(m, (int)rng_below(&R, 8) * (rng_below(&R, 3) == 0));
+            awkward_matrix(&R, m, (int)rng_below(&R, 8) * (rng_below(&R, 3) == 0));
             if (rng_below(&R, 2))
                 OK(sgrt_node_set_local(s, n[i], m));
-            awkward_box(c, h, (int)rng_below(&R, 6) * (rng_below(&R, 2) == 0));
+            awkward_box(&R, c, h, (int)rng_below(&R, 6) * (rng_below(&R, 2) == 0));
             if (rng_below(&R, 10) == 0)
                 OK(sgrt_node_clear_bounds(s, n[i]));
             else if (rng_below(&R, 2))
@@ -372,139 +305,6 @@ static void test_world_exact(void)
     CHECK(lo[0] == -INFINITY && hi[0] == INFINITY && isfinite(lo[1]) && isfinite(hi[2]));
     check_scene(s);
     sgrt_scene_destroy(s);
-}
-
-/* ---- every kernel level against the reference ---------------------------------- */
-
-static const float edge_values[] = {
-    0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 3.0e38f, -3.0e38f, FLT_MAX, FLT_MIN, -FLT_MIN,
-    1.0e-40f, -1.0e-45f, 1.0e20f, 1.0e-20f, INFINITY, -INFINITY, NAN, 16777217.0f, 0.1f,
-};
-#define N_EDGE (sizeof edge_values / sizeof edge_values[0])
-
-typedef struct box_arrays {
-    float *a[12]; /* c xyz, e xyz, lo xyz, hi xyz */
-} box_arrays;
-
-static void arrays_view(box_arrays *x, sgrt__bounds_view *v, const uint32_t *has)
-{
-    for (int k = 0; k < 3; k++) {
-        v->c[k] = x->a[k];
-        v->e[k] = x->a[3 + k];
-        v->lo[k] = x->a[6 + k];
-        v->hi[k] = x->a[9 + k];
-    }
-    v->has = has;
-}
-
-static long box_compared, box_mismatches;
-
-static void test_box_kernels(void)
-{
-    enum { N = 4096, W = N / 32 };
-    float(*world)[16] = test_aligned_alloc(64, sizeof(float[N][16]));
-    box_arrays x[2];
-    for (int s = 0; s < 2; s++)
-        for (int k = 0; k < 12; k++)
-            x[s].a[k] = test_aligned_alloc(64, N * sizeof(float));
-    uint32_t has[W];
-    for (uint32_t i = 0; i < N; i++) {
-        float m[16];
-        awkward_matrix(m, (int)rng_below(&R, 8));
-        if (rng_below(&R, 4) == 0) /* an edge value anywhere, or in the last row */
-            m[rng_below(&R, 16)] = edge_values[rng_below(&R, N_EDGE)];
-        memcpy(world[i], m, sizeof m);
-        float c[3], h[3];
-        awkward_box(c, h, (int)rng_below(&R, 6));
-        if (rng_below(&R, 6) == 0)
-            c[rng_below(&R, 3)] = edge_values[rng_below(&R, N_EDGE)];
-        for (int a = 0; a < 3; a++) {
-            x[0].a[a][i] = x[1].a[a][i] = c[a];
-            x[0].a[3 + a][i] = x[1].a[3 + a][i] = h[a];
-        }
-    }
-    for (uint32_t w = 0; w < W; w++)
-        has[w] = w % 4 == 0 ? ~0u : (uint32_t)rng_next(&R);
-    sgrt__kernels ref;
-    sgrt__kernels_init(&ref, SGRT__LEVEL_SCALAR);
-    uint32_t levels[SGRT__LEVEL_MAX];
-    const uint32_t nlevels = distinct_levels(levels);
-    for (uint32_t li = 0; li < nlevels; li++) {
-        sgrt__kernels k;
-        sgrt__kernels_init(&k, levels[li]);
-        for (int s = 0; s < 2; s++)
-            for (int j = 6; j < 12; j++)
-                memset(x[s].a[j], 0, N * sizeof(float));
-        sgrt__bounds_view v0, v1;
-        arrays_view(&x[0], &v0, has);
-        arrays_view(&x[1], &v1, has);
-        /* Masks: all, every other word sparse, dense halves and single bits. */
-        for (uint32_t w = 0; w < W; w++) {
-            const uint32_t bits = w % 8 == 1 ? 1u << (w % 32) : w % 8 == 2 ? 0xFFFF0000u : has[w];
-            ref.boxes(&v0, (const float(*)[16])world, w, bits);
-            k.boxes(&v1, (const float(*)[16])world, w, bits);
-        }
-        long bad = 0;
-        for (int j = 6; j < 12; j++)
-            for (uint32_t i = 0; i < N; i++) {
-                box_compared++;
-                if (memcmp(&x[0].a[j][i], &x[1].a[j][i], sizeof(float)) != 0 && ++bad <= 5)
-                    fprintf(stderr, "%s: box array %d slot %u: %a, reference %a\n", k.name, j, i,
-                            (double)x[1].a[j][i], (double)x[0].a[j][i]);
-            }
-        box_mismatches += bad;
-        /* The update kernels compute the same boxes as the reference, in
-         * their own per-word pass. */
-        float(*local)[16] = test_aligned_alloc(64, sizeof(float[N][16]));
-        float(*w0)[16] = test_aligned_alloc(64, sizeof(float[N][16]));
-        float(*w1)[16] = test_aligned_alloc(64, sizeof(float[N][16]));
-        uint32_t parent[N], d0[W], d1[W], s0[(W + 31) / 32], s1[(W + 31) / 32];
-        memset(s0, 0, sizeof s0);
-        for (uint32_t i = 0; i < N; i++) {
-            parent[i] = i % 7 == 0 ? SGRT__NONE : i - 1u - rng_below(&R, i % 7);
-            memcpy(local[i], world[i], sizeof local[i]);
-        }
-        for (uint32_t w = 0; w < W; w++) {
-            d0[w] = w % 3 ? ~0u : (uint32_t)rng_next(&R);
-            if (d0[w])
-                sgrt__bit_set(s0, w);
-        }
-        memcpy(d1, d0, sizeof d0);
-        memcpy(s1, s0, sizeof s0);
-        uint32_t r0[2] = {0, 0}, r1[2] = {0, 0};
-        const sgrt__update_view u0 = {local, w0, parent, d0, s0, 0, (W + 31) / 32, &v0, r0};
-        const sgrt__update_view u1 = {local, w1, parent, d1, s1, 0, (W + 31) / 32, &v1, r1};
-        memset(w0, 0, sizeof(float[N][16]));
-        memset(w1, 0, sizeof(float[N][16]));
-        /* On ARMv7 a NEON update flushes denormal world entries (the boxes
-         * then follow their worlds): its model is what it must match. */
-#if defined(__arm__) && !defined(__aarch64__)
-        const sgrt__kernels *want = kernel_flushes_denormals(&k) ? armv7_neon_model() : &ref;
-#else
-        const sgrt__kernels *want = &ref;
-#endif
-        CHECK_EQ_U(want->update(&u0), k.update(&u1));
-        long ubad = 0;
-        for (int j = 6; j < 12; j++)
-            for (uint32_t i = 0; i < N; i++) {
-                box_compared++;
-                if (memcmp(&x[0].a[j][i], &x[1].a[j][i], sizeof(float)) != 0)
-                    ubad++;
-            }
-        CHECK_MSG(ubad == 0, "%s: the update's boxes differ from the reference's in %ld places",
-                  k.name, ubad);
-        box_mismatches += ubad;
-        test_aligned_free(local);
-        test_aligned_free(w0);
-        test_aligned_free(w1);
-        printf("boxes: %s against the reference: %ld mismatches\n", k.name, bad + ubad);
-    }
-    CHECK(box_mismatches == 0);
-    CHECK(box_compared > 40000);
-    for (int s = 0; s < 2; s++)
-        for (int k = 0; k < 12; k++)
-            test_aligned_free(x[s].a[k]);
-    test_aligned_free(world);
 }
 
 /* ---- the update: what is computed, what trackers hear ---------------------------- */
@@ -626,7 +426,7 @@ static void test_parallel(void)
         const uint32_t p = i && rng_below(&shape, 40) ? rng_below(&shape, i) : UINT32_MAX;
         const bool box = rng_below(&shape, 5) != 0;
         float c[3], e[3];
-        awkward_box(c, e, 0);
+        awkward_box(&R, c, e, 0);
         for (int k = 0; k < 2; k++) {
             h[k][i] = add(s[k], p == UINT32_MAX ? SGRT_NULL_NODE : h[k][p]);
             if (box)
@@ -644,8 +444,8 @@ static void test_parallel(void)
         for (uint32_t j = 0; j < moves; j++) {
             const uint32_t i = frame % 4 == 0 ? j : rng_below(&R, N);
             float m[16], c[3], e[3];
-            awkward_matrix(m, (int)rng_below(&R, 3));
-            awkward_box(c, e, 0);
+            awkward_matrix(&R, m, (int)rng_below(&R, 3));
+            awkward_box(&R, c, e, 0);
             const uint32_t what = rng_below(&R, 8);
             for (int k = 0; k < 2; k++) {
                 if (!sgrt_node_alive(s[k], h[k][i]))
@@ -757,7 +557,7 @@ static void subtree_program(uint32_t flags_extra, bool eager_reclaim, int steps)
                                                                                : p->h[par]);
             if (rng_below(&R, 4)) {
                 float c[3], e[3];
-                awkward_box(c, e, (int)rng_below(&R, 3));
+                awkward_box(&R, c, e, (int)rng_below(&R, 3));
                 OK(sgrt_node_set_bounds(p->s, p->h[p->n], c, e));
             }
             p->n++;
@@ -776,11 +576,11 @@ static void subtree_program(uint32_t flags_extra, bool eager_reclaim, int steps)
             CHECK(rc == SGRT_OK || rc == SGRT_ERR_CYCLE || rc == SGRT_ERR_SINGULAR);
         } else if (r < 75) {
             float m[16];
-            awkward_matrix(m, (int)rng_below(&R, 3));
+            awkward_matrix(&R, m, (int)rng_below(&R, 3));
             OK(sgrt_node_set_local(p->s, n, m));
         } else if (r < 88) {
             float c[3], e[3];
-            awkward_box(c, e, (int)rng_below(&R, 4));
+            awkward_box(&R, c, e, (int)rng_below(&R, 4));
             OK(sgrt_node_set_bounds(p->s, n, c, e));
         } else if (r < 92) {
             OK(sgrt_node_clear_bounds(p->s, n));
@@ -833,7 +633,7 @@ static void test_carried(void)
     for (uint32_t i = 0; i < N; i++) {
         h[i] = add(s, i % 10 ? h[i - 1 - rng_below(&R, i % 10)] : SGRT_NULL_NODE);
         float c[3], e[3], m[16];
-        awkward_box(c, e, 0);
+        awkward_box(&R, c, e, 0);
         random_affine(&R, m);
         OK(sgrt_node_set_local(s, h[i], m));
         if (i % 7)
@@ -909,7 +709,7 @@ static void test_no_alloc(void)
         for (uint32_t i = 0; i < N; i += 1u + (uint32_t)frame) {
             float m[16], c[3], e[3];
             random_affine(&R, m);
-            awkward_box(c, e, 0);
+            awkward_box(&R, c, e, 0);
             OK(sgrt_node_set_local(s, h[i], m));
             OK(sgrt_node_set_bounds(s, h[i], c, e));
         }
@@ -972,7 +772,6 @@ int main(int argc, char **argv)
     rng_seed_from_args(&R, argc, argv, "test_bounds");
     test_refusals();
     test_world_exact();
-    test_box_kernels();
     test_update_and_trackers();
     test_parallel();
     test_subtree_programs();

@@ -12,13 +12,15 @@
  *    margin is culled;
  *  - the result holds only live nodes that had a box at the last update and
  *    are in the restriction set, and may be that set itself;
- *  - every kernel level gives the reference's answer bit for bit, on edge
- *    boxes and planes, with 1 to 8 planes;
+ *  - the scene culls through its kernel table: forced to the reference, it
+ *    culls as at its default level;
  *  - with subtree boxes the answer is a subset of the box-by-box one, the
  *    difference being boxes outside a plane, whole subtrees are skipped and
  *    accepted, and after a relocation, a destroy or a compaction the cull
- *    goes box by box until the next update. */
-#include "internal.h" /* white-box: the cull kernels and views */
+ *    goes box by box until the next update.
+ * Each level's cull kernel is held to the reference, and the reference to
+ * the definition, by tests/test_kernels.c. */
+#include "internal.h" /* white-box: the scene's kernel table */
 #include "testutil.h"
 #include "boundsutil.h"
 #include "../examples/frustum.h"
@@ -372,120 +374,13 @@ static void test_membership(void)
     sgrt_scene_destroy(s);
 }
 
-/* ---- every kernel level, white-box ---------------------------------------------------- */
+/* ---- the scene's kernel table ----------------------------------------------------------- */
 
-static const float edge_coord[] = {0.0f, -0.0f, 1.0f, -1.0f, 1e30f, -1e30f, 3e38f, -3e38f,
-                                   1e-30f, -1e-40f, INFINITY, -INFINITY, 0.5f, 100.0f};
-#define N_EDGE (sizeof edge_coord / sizeof edge_coord[0])
-
-static void test_cull_kernels(void)
-{
-    enum { N = 4096, W = N / 32 };
-    float *a[6];
-    for (int k = 0; k < 6; k++)
-        a[k] = test_aligned_alloc(64, N * sizeof(float));
-    uint32_t alive[W], valid[W], only[W], keep[W], out0[W], out1[W];
-    for (uint32_t i = 0; i < N; i++)
-        for (int ax = 0; ax < 3; ax++) {
-            float lo = (float)rng_range(&R, -20, 20), hi = lo + (float)rng_range(&R, 0, 5);
-            if (rng_below(&R, 8) == 0)
-                lo = edge_coord[rng_below(&R, N_EDGE)];
-            if (rng_below(&R, 8) == 0)
-                hi = edge_coord[rng_below(&R, N_EDGE)];
-            if (!(lo <= hi)) {
-                const float t = lo;
-                lo = hi;
-                hi = t;
-            }
-            a[ax][i] = lo;
-            a[3 + ax][i] = hi;
-        }
-    for (uint32_t w = 0; w < W; w++) {
-        alive[w] = w % 5 ? (uint32_t)rng_next(&R) | 0xF00Fu : ~0u;
-        valid[w] = (uint32_t)rng_next(&R) | (w % 3 ? 0u : ~0u);
-        only[w] = (uint32_t)rng_next(&R);
-        keep[w] = (uint32_t)rng_next(&R) & 0x11111111u;
-    }
-    sgrt__kernels ref;
-    sgrt__kernels_init(&ref, SGRT__LEVEL_SCALAR);
-    long compared = 0, bad = 0;
-    for (int round = 0; round < 40; round++) {
-        sgrt__cull_view v;
-        memset(&v, 0, sizeof v);
-        for (int ax = 0; ax < 3; ax++) {
-            v.lo[ax] = a[ax];
-            v.hi[ax] = a[3 + ax];
-        }
-        v.plane_count = 1u + (uint32_t)round % 8u;
-        for (uint32_t k = 0; k < v.plane_count; k++) {
-            sgrt__cull_plane *pl = &v.plane[k];
-            for (int ax = 0; ax < 3; ax++) {
-                pl->n[ax] = rng_below(&R, 6) == 0 ? (rng_below(&R, 2) ? 0.0f : -0.0f)
-                                                  : (float)rng_range(&R, -1, 1);
-                pl->p[ax] = pl->n[ax] >= 0.0f ? v.hi[ax] : v.lo[ax];
-            }
-            pl->k = round % 5 == 0 ? 0.0f : (float)rng_range(&R, 0, 1e-6);
-            pl->lim = (float)rng_range(&R, -20, 20);
-        }
-        v.a = alive;
-        v.b = valid;
-        v.c = round % 2 ? only : NULL;
-        v.keep = round % 3 == 0 ? keep : NULL;
-        v.w_first = (uint32_t)round % 3u;
-        v.w_end = W - (uint32_t)round % 2u;
-        uint32_t t0 = 0, t1 = 0;
-        v.out = out0;
-        memset(out0, 0xAB, sizeof out0);
-        const uint32_t n0 = ref.cull(&v, &t0);
-        uint32_t levels[SGRT__LEVEL_MAX];
-        const uint32_t nlevels = distinct_levels(levels);
-        for (uint32_t li = 0; li < nlevels; li++) {
-            sgrt__kernels k;
-            sgrt__kernels_init(&k, levels[li]);
-            v.out = out1;
-            memset(out1, 0xAB, sizeof out1);
-            const uint32_t n1 = k.cull(&v, &t1);
-            compared++;
-            if (n0 != n1 || t0 != t1 || memcmp(out0, out1, sizeof out0) != 0) {
-                if (++bad <= 5)
-                    fprintf(stderr, "round %d: %s: %u visible, %u tested; reference %u, %u\n",
-                            round, k.name, n1, t1, n0, t0);
-            }
-        }
-        /* The reference against the test's own reading of the definition. */
-        for (uint32_t w = v.w_first; w < v.w_end; w++) {
-            uint32_t want = v.keep ? v.keep[w] : 0u;
-            const uint32_t cand = alive[w] & valid[w] & (v.c ? only[w] : ~0u);
-            for (uint32_t j = 0; j < 32u; j++) {
-                if (!((cand >> j) & 1u))
-                    continue;
-                const uint32_t i = 32u * w + j;
-                const float lo[3] = {a[0][i], a[1][i], a[2][i]}, hi[3] = {a[3][i], a[4][i], a[5][i]};
-                const float m = sgrt__box_magnitude(lo, hi);
-                bool outside = false;
-                for (uint32_t k = 0; k < v.plane_count; k++) {
-                    const sgrt__cull_plane *pl = &v.plane[k];
-                    float p[3];
-                    for (int ax = 0; ax < 3; ax++)
-                        p[ax] = pl->n[ax] >= 0.0f ? hi[ax] : lo[ax];
-                    const float g = (pl->n[0] * p[0] + pl->n[1] * p[1]) + (pl->n[2] * p[2] + pl->k * m);
-                    outside |= g < pl->lim;
-                }
-                if (!outside)
-                    want |= 1u << j;
-            }
-            CHECK_MSG(out0[w] == want, "round %d word %u: reference %08x, definition %08x", round,
-                      w, out0[w], want);
-        }
-    }
-    printf("cull kernels: %ld runs against the reference, %ld differ\n", compared, bad);
-    CHECK(bad == 0 && compared >= 80);
-    for (int k = 0; k < 6; k++)
-        test_aligned_free(a[k]);
-}
-
-/* The same through the API: a scene forced to each level culls alike. */
-static void test_levels_api(void)
+/* The cull goes through the scene's table, beside the subtree walk: forced
+ * to the reference (sgrt__scene_set_kernels, which tests/test_kernels.c's
+ * per-level comparisons do without), the scene culls as at its default
+ * level, the same members and the same stats. */
+static void test_forced_reference(void)
 {
     sgrt_scene *s = cull_scene(SGRT_SCENE_SUBTREE_BOUNDS, NULL);
     enum { N = 3000 };
@@ -501,22 +396,23 @@ static void test_levels_api(void)
     sgrt_nodeset ref, got;
     OK(sgrt_nodeset_create(s, &ref));
     OK(sgrt_nodeset_create(s, &got));
+    const char *level = sgrt_scene_simd_name(s);
     float planes[8][4];
     for (int round = 0; round < 20; round++) {
         const uint32_t count = 1u + (uint32_t)round % 8u;
         random_planes(planes, count, 80.0);
-        sgrt__scene_set_kernels(s, SGRT__LEVEL_SCALAR, NULL);
         sgrt_cull_stats s0, s1;
+        sgrt__scene_set_kernels(s, SGRT__LEVEL_SCALAR, NULL);
+        CHECK(strcmp(sgrt_scene_simd_name(s), "scalar") == 0);
         OK(sgrt_scene_cull(s, planes[0], count, SGRT_NULL_NODESET, ref, &s0));
-        for (uint32_t level = SGRT__LEVEL_X4; level <= SGRT__LEVEL_MAX; level++) {
-            sgrt__scene_set_kernels(s, level, NULL);
-            OK(sgrt_scene_cull(s, planes[0], count, SGRT_NULL_NODESET, got, &s1));
-            uint32_t nw0, nw1;
-            const uint32_t *w0 = sgrt_nodeset_words(s, ref, &nw0), *w1 = sgrt_nodeset_words(s, got, &nw1);
-            CHECK_MSG(nw0 == nw1 && memcmp(w0, w1, nw0 * sizeof *w0) == 0 &&
-                          memcmp(&s0, &s1, sizeof s0) == 0,
-                      "round %d: level %u culls otherwise than the reference", round, level);
-        }
+        sgrt__scene_set_kernels(s, sgrt__kernels_choose(0, NULL), NULL);
+        CHECK(strcmp(sgrt_scene_simd_name(s), level) == 0);
+        OK(sgrt_scene_cull(s, planes[0], count, SGRT_NULL_NODESET, got, &s1));
+        uint32_t nw0, nw1;
+        const uint32_t *w0 = sgrt_nodeset_words(s, ref, &nw0), *w1 = sgrt_nodeset_words(s, got, &nw1);
+        CHECK_MSG(nw0 == nw1 && memcmp(w0, w1, nw0 * sizeof *w0) == 0 &&
+                      memcmp(&s0, &s1, sizeof s0) == 0,
+                  "round %d: %s culls otherwise than the reference", round, level);
     }
     sgrt_scene_destroy(s);
 }
@@ -663,8 +559,7 @@ int main(int argc, char **argv)
     test_exact();
     test_touching();
     test_membership();
-    test_cull_kernels();
-    test_levels_api();
+    test_forced_reference();
     test_subtree();
     test_subtree_destroy();
     printf("touching: %ld boxes at the planes' edges\n", touching_checked);

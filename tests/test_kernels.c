@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* Every kernel against the plain C reference, checkasm's way: the table is
- * filled at each level this machine runs (the same path a scene takes, with
- * the level lowered), and each entry whose function that level brings (one
- * the level below did not have) is compared with the reference on random
- * matrices, edge values and whole update passes over random forests; each
- * level the CPU runs must bring one. The reference itself is checked on
- * what is known without another kernel. `test_kernels --bench` then times
- * each implementation. The bound is 0 ULP:
+/* Every entry of the kernel table against the plain C reference, checkasm's
+ * way: one table (KERNEL_ENTRIES) names each entry with its test and its
+ * timed pass. The table is filled at each level this machine runs (the same
+ * path a scene takes, with the level lowered), and each entry whose
+ * function that level brings (one the level below did not have) is
+ * compared with the reference on random and edge inputs: products, whole
+ * update passes over random forests (with world boxes), the write path's
+ * chunks and single writes, TRS conversions and their check, the closure
+ * of dirty words, world boxes of awkward worlds, culls of 1 to 8 planes;
+ * each level the CPU runs must bring one. The reference itself is checked
+ * on what is known without another kernel: products known exactly, its
+ * world boxes against the exact box (boundsutil.h's expansion arithmetic),
+ * its cull against the definition. `test_kernels --bench` then times each
+ * entry at each level the CPU runs. The bound is 0 ULP:
  * all kernels evaluate the same products and sums in the same order without
  * contraction, so results must be bit-identical. Two exceptions are allowed
  * and compared separately: NaN results only need to be NaN on both sides
@@ -16,6 +22,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
 #include "testutil.h"
+#include "boundsutil.h"
 #include "ports/armv7_neon_model.h"
 #include <float.h>
 #include <stdlib.h>
@@ -273,10 +280,14 @@ static void test_trs(const sgrt__kernels *k)
     }
 }
 
+static void test_update_boxes(const sgrt__kernels *k); /* with the boxes, below */
+
+/* Whole passes over three shapes of forest, then a pass with boxes. */
 static void test_update(const sgrt__kernels *k)
 {
     for (int shape = 0; shape < 3; shape++)
         test_update_shape(k, shape);
+    test_update_boxes(k);
 }
 
 /* ---- the write path ---------------------------------------------------------- */
@@ -436,6 +447,60 @@ static void test_store_trs(const sgrt__kernels *k)
     test_aligned_free(b);
 }
 
+/* The closure of a word against the reference's, word after word in slot
+ * order as the update runs it (each word's result is what later words
+ * read), on random forests (chains inside a word, parents in earlier
+ * words, roots), random dirty, live and candidate bits, with and without a
+ * `done` set whose parents are read from done_dirty. */
+static void test_close_word(const sgrt__kernels *k)
+{
+    enum { N = 2048, W = N / 32 };
+    static uint32_t parent[N];
+    uint32_t d1[W], d2[W], done[W], done_dirty[W];
+    rng r = {0xC105E};
+    for (int round = 0; round < 300; round++) {
+        const uint32_t shape = rng_below(&r, 3);
+        for (uint32_t i = 0; i < N; i++) {
+            if (i == 0 || rng_below(&r, 40) == 0)
+                parent[i] = SGRT__NONE;
+            else if (shape == 0) /* chains and near parents: long chains inside words */
+                parent[i] = i - 1u - rng_below(&r, i < 4 ? i : 4);
+            else if (shape == 1) /* a 4-ary tree, level by level */
+                parent[i] = (i - 1u) / 4u;
+            else
+                parent[i] = rng_below(&r, i);
+        }
+        const uint32_t density = 1u + rng_below(&r, 8);
+        for (uint32_t w = 0; w < W; w++) {
+            d1[w] = 0;
+            for (uint32_t b = 0; b < 32u; b++)
+                d1[w] |= (uint32_t)(rng_below(&r, 16) < density) << b;
+            done[w] = rng_below(&r, 3) == 0 ? (uint32_t)rng_next(&r) : 0u;
+            done_dirty[w] = (uint32_t)rng_next(&r);
+        }
+        memcpy(d2, d1, sizeof d1);
+        const bool with_done = rng_below(&r, 2);
+        for (uint32_t w = 0; w < W; w++) {
+            const uint32_t clean = (uint32_t)rng_next(&r) | (uint32_t)rng_next(&r);
+            const uint32_t want = reference.close_word(parent, d1, with_done ? done : NULL,
+                                                       done_dirty, w, clean & ~d1[w]);
+            const uint32_t got = k->close_word(parent, d2, with_done ? done : NULL, done_dirty,
+                                               w, clean & ~d2[w]);
+            compared++;
+            if (got != want && ++mismatches <= 10)
+                fprintf(stderr, "close_word: word %u: %#x, reference %#x\n", (unsigned)w, got,
+                        want);
+            d1[w] = want;
+            d2[w] = got;
+        }
+    }
+    /* The reference by hand: a chain inside one word under a dirty root. */
+    for (uint32_t i = 0; i < 32u; i++)
+        parent[i] = i == 0 ? SGRT__NONE : i - 1u;
+    d1[0] = 1u;
+    CHECK_EQ_U(reference.close_word(parent, d1, NULL, NULL, 0, ~1u), ~0u);
+}
+
 /* The check of TRS inputs without converting them: the same answer as the
  * reference's, never "fits" for inputs whose matrix has an element NaN or
  * infinite, and "fits" for the inputs an animation system gives and at the
@@ -473,28 +538,584 @@ static void test_trs_fits(const sgrt__kernels *k)
     }
 }
 
+/* ---- boxes and culls ---------------------------------------------------------- */
+
+/* The boxes' inputs: awkward worlds (boundsutil.h) with an edge value
+ * anywhere one time in four (the last row included: projective), awkward
+ * local boxes with an edge value in the center one time in six, the slots
+ * with a box (every slot in one word of four); and two sets of world boxes,
+ * zeroed, each with its view: the expected kernel's and the tested one's. */
+enum { BOX_N = 4096, BOX_W = BOX_N / 32 };
+
+typedef struct box_case {
+    float (*world)[16];
+    float *c[3], *e[3];
+    uint32_t has[BOX_W];
+    float *lo[2][3], *hi[2][3];
+    sgrt__bounds_view v[2];
+} box_case;
+
+static void box_case_make(box_case *b, uint64_t seed)
+{
+    rng r = {seed};
+    b->world = test_aligned_alloc(64, sizeof(float[BOX_N][16]));
+    for (int a = 0; a < 3; a++) {
+        b->c[a] = test_aligned_alloc(64, BOX_N * sizeof(float));
+        b->e[a] = test_aligned_alloc(64, BOX_N * sizeof(float));
+    }
+    for (uint32_t i = 0; i < BOX_N; i++) {
+        awkward_matrix(&r, b->world[i], (int)rng_below(&r, 8));
+        if (rng_below(&r, 4) == 0)
+            b->world[i][rng_below(&r, 16)] = edge_values[rng_below(&r, N_EDGE)];
+        float c[3], h[3];
+        awkward_box(&r, c, h, (int)rng_below(&r, 6));
+        if (rng_below(&r, 6) == 0)
+            c[rng_below(&r, 3)] = edge_values[rng_below(&r, N_EDGE)];
+        for (int a = 0; a < 3; a++) {
+            b->c[a][i] = c[a];
+            b->e[a][i] = h[a];
+        }
+    }
+    for (uint32_t w = 0; w < BOX_W; w++)
+        b->has[w] = w % 4 == 0 ? ~0u : (uint32_t)rng_next(&r);
+    for (int s = 0; s < 2; s++) {
+        for (int a = 0; a < 3; a++) {
+            b->lo[s][a] = test_aligned_alloc(64, BOX_N * sizeof(float));
+            b->hi[s][a] = test_aligned_alloc(64, BOX_N * sizeof(float));
+            memset(b->lo[s][a], 0, BOX_N * sizeof(float));
+            memset(b->hi[s][a], 0, BOX_N * sizeof(float));
+            b->v[s].c[a] = b->c[a];
+            b->v[s].e[a] = b->e[a];
+            b->v[s].lo[a] = b->lo[s][a];
+            b->v[s].hi[a] = b->hi[s][a];
+        }
+        b->v[s].has = b->has;
+    }
+}
+
+static void box_case_free(box_case *b)
+{
+    test_aligned_free(b->world);
+    for (int a = 0; a < 3; a++) {
+        test_aligned_free(b->c[a]);
+        test_aligned_free(b->e[a]);
+        for (int s = 0; s < 2; s++) {
+            test_aligned_free(b->lo[s][a]);
+            test_aligned_free(b->hi[s][a]);
+        }
+    }
+}
+
+/* The tested set of boxes against the expected one, bit for bit: the
+ * number that differ. */
+static long compare_boxes(const box_case *b, const char *what)
+{
+    long bad = 0;
+    for (int j = 0; j < 6; j++) {
+        const float *g = j < 3 ? b->lo[1][j] : b->hi[1][j - 3];
+        const float *x = j < 3 ? b->lo[0][j] : b->hi[0][j - 3];
+        for (uint32_t i = 0; i < BOX_N; i++) {
+            compared++;
+            if (memcmp(&g[i], &x[i], sizeof(float)) != 0) {
+                bad++;
+                if (++mismatches <= 10)
+                    fprintf(stderr, "%s: box %s[%d] of slot %u: %a, reference %a\n", what,
+                            j < 3 ? "lo" : "hi", j % 3, (unsigned)i, (double)g[i], (double)x[i]);
+            }
+        }
+    }
+    return bad;
+}
+
+/* One word at a time: all of a word's boxed slots, a single slot, dense
+ * halves. */
+static void test_boxes(const sgrt__kernels *k)
+{
+    const sgrt__kernels *want = expected_for(k);
+    box_case b;
+    box_case_make(&b, 0xB0B5);
+    for (uint32_t w = 0; w < BOX_W; w++) {
+        const uint32_t bits = w % 8 == 1 ? 1u << (w % 32) : w % 8 == 2 ? 0xFFFF0000u : b.has[w];
+        want->boxes(&b.v[0], (const float(*)[16])b.world, w, bits);
+        k->boxes(&b.v[1], (const float(*)[16])b.world, w, bits);
+    }
+    const long bad = compare_boxes(&b, "boxes");
+    CHECK_MSG(bad == 0, "%s: boxes differ from the reference's in %ld places", k->name, bad);
+    box_case_free(&b);
+}
+
+/* The boxes an update kernel computes in its own per-word pass (the boxes
+ * compiled into it, which need not be its level's boxes entry): the
+ * expected update's, over chains of up to seven under roots, the locals
+ * being the boxes' worlds. On ARMv7 a NEON update flushes denormal world
+ * entries, and the boxes follow their worlds: the model is what it must
+ * match. The expected kernel alone: its count. */
+static void test_update_boxes(const sgrt__kernels *k)
+{
+    enum { SW = (BOX_W + 31) / 32 };
+    const sgrt__kernels *want = expected_for(k);
+    box_case b;
+    box_case_make(&b, 0xB0B6);
+    rng r = {0xB0B7};
+    static uint32_t parent[BOX_N];
+    uint32_t dirty[2][BOX_W], sum[2][SW], repaired[2][2] = {{0, 0}, {0, 0}}, expected = 0;
+    memset(sum, 0, sizeof sum);
+    for (uint32_t i = 0; i < BOX_N; i++)
+        parent[i] = i % 7 == 0 ? SGRT__NONE : i - 1u - rng_below(&r, i % 7);
+    for (uint32_t w = 0; w < BOX_W; w++) {
+        dirty[0][w] = dirty[1][w] = w % 3 ? ~0u : (uint32_t)rng_next(&r);
+        expected += sgrt__popcount32(dirty[0][w]);
+        if (dirty[0][w])
+            sgrt__bit_set(sum[0], w), sgrt__bit_set(sum[1], w);
+    }
+    float(*local[2])[16], (*world[2])[16];
+    sgrt__update_view u[2];
+    for (int s = 0; s < 2; s++) {
+        local[s] = test_aligned_alloc(64, sizeof(float[BOX_N][16]));
+        world[s] = test_aligned_alloc(64, sizeof(float[BOX_N][16]));
+        memcpy(local[s], b.world, sizeof(float[BOX_N][16]));
+        memset(world[s], 0, sizeof(float[BOX_N][16]));
+        const sgrt__update_view us = {local[s], world[s], parent, dirty[s], sum[s], 0, SW, &b.v[s],
+                                      repaired[s]};
+        u[s] = us;
+    }
+    CHECK_EQ_U(want->update(&u[0]), expected);
+    if (k->update != want->update) {
+        CHECK_EQ_U(k->update(&u[1]), expected);
+        CHECK_EQ_U(repaired[1][0], repaired[0][0]);
+        const long bad = compare_boxes(&b, "the update's boxes");
+        CHECK_MSG(bad == 0, "%s: the update's boxes differ from the reference's in %ld places",
+                  k->name, bad);
+    }
+    for (int s = 0; s < 2; s++) {
+        test_aligned_free(local[s]);
+        test_aligned_free(world[s]);
+    }
+    box_case_free(&b);
+}
+
+/* The reference's boxes in exact arithmetic (boundsutil.h), on the inputs
+ * above with every slot boxed, where the local box is finite (what
+ * sgrt_node_set_bounds accepts): an affine world's finite axis contains the
+ * exact box and, when all three are finite, lies within the stated bound
+ * of it; any other axis is (-inf, +inf). */
+static void test_boxes_exact(void)
+{
+    box_case b;
+    box_case_make(&b, 0xB0B5);
+    for (uint32_t w = 0; w < BOX_W; w++)
+        reference.boxes(&b.v[0], (const float(*)[16])b.world, w, ~0u);
+    double worst = 0.0;
+    for (uint32_t i = 0; i < BOX_N; i++) {
+        const float *m = b.world[i];
+        const float c[3] = {b.c[0][i], b.c[1][i], b.c[2][i]};
+        const float e[3] = {b.e[0][i], b.e[1][i], b.e[2][i]};
+        const float lo[3] = {b.lo[0][0][i], b.lo[0][1][i], b.lo[0][2][i]};
+        const float hi[3] = {b.hi[0][0][i], b.hi[0][1][i], b.hi[0][2][i]};
+        if (!finite3(c) || !finite3(e))
+            continue;
+        const bool affine = m[3] == 0.0f && m[7] == 0.0f && m[11] == 0.0f && m[15] == 1.0f;
+        for (int a = 0; a < 3; a++) {
+            if (!affine || !isfinite(lo[a]) || !isfinite(hi[a]))
+                CHECK_MSG(lo[a] == -INFINITY && hi[a] == INFINITY,
+                          "slot %u axis %d: a projective world or an overflow, not (-inf, +inf)",
+                          (unsigned)i, a);
+            else
+                CHECK_MSG(exact_side_minus(m, c, e, a, 1, hi[a]) <= 0 &&
+                              exact_side_minus(m, c, e, a, -1, lo[a]) >= 0,
+                          "slot %u: the box misses the exact box on axis %d", (unsigned)i, a);
+        }
+        if (affine && finite3(lo) && finite3(hi)) {
+            const double slack = box_slack(m, c, e, lo, hi);
+            worst = slack > worst ? slack : worst;
+            CHECK_MSG(slack <= 1.0,
+                      "slot %u: the box exceeds the exact one by %.3g of the stated bound",
+                      (unsigned)i, slack);
+        }
+    }
+    printf("boxes: the reference's worst excess %.3f of the stated bound\n", worst);
+    box_case_free(&b);
+}
+
+/* The cull's inputs: random boxes, an edge coordinate in a bound one time
+ * in eight (the bounds swapped where that unorders them); candidate words
+ * (alive, valid, the restriction set), kept members. Each round: 1 to 8
+ * planes of random normals (signed zeros among them), allowances and
+ * limits, with and without the restriction and the kept members, over a
+ * range of words that starts and ends anywhere. */
+enum { CULL_N = 4096, CULL_W = CULL_N / 32, CULL_ROUNDS = 40 };
+
+static const float edge_coord[] = {0.0f, -0.0f, 1.0f, -1.0f, 1e30f, -1e30f, 3e38f, -3e38f,
+                                   1e-30f, -1e-40f, INFINITY, -INFINITY, 0.5f, 100.0f};
+#define N_EDGE_COORD (sizeof edge_coord / sizeof edge_coord[0])
+
+typedef struct cull_inputs {
+    float *a[6]; /* lo xyz, hi xyz */
+    uint32_t alive[CULL_W], valid[CULL_W], only[CULL_W], keep[CULL_W];
+    rng r;
+} cull_inputs;
+
+static void cull_inputs_make(cull_inputs *in)
+{
+    rng *r = &in->r;
+    r->s = 0xC011;
+    for (int k = 0; k < 6; k++)
+        in->a[k] = test_aligned_alloc(64, CULL_N * sizeof(float));
+    for (uint32_t i = 0; i < CULL_N; i++)
+        for (int ax = 0; ax < 3; ax++) {
+            float lo = (float)rng_range(r, -20, 20), hi = lo + (float)rng_range(r, 0, 5);
+            if (rng_below(r, 8) == 0)
+                lo = edge_coord[rng_below(r, N_EDGE_COORD)];
+            if (rng_below(r, 8) == 0)
+                hi = edge_coord[rng_below(r, N_EDGE_COORD)];
+            if (!(lo <= hi)) {
+                const float t = lo;
+                lo = hi;
+                hi = t;
+            }
+            in->a[ax][i] = lo;
+            in->a[3 + ax][i] = hi;
+        }
+    for (uint32_t w = 0; w < CULL_W; w++) {
+        in->alive[w] = w % 5 ? (uint32_t)rng_next(r) | 0xF00Fu : ~0u;
+        in->valid[w] = (uint32_t)rng_next(r) | (w % 3 ? 0u : ~0u);
+        in->only[w] = (uint32_t)rng_next(r);
+        in->keep[w] = (uint32_t)rng_next(r) & 0x11111111u;
+    }
+}
+
+static void cull_inputs_free(cull_inputs *in)
+{
+    for (int k = 0; k < 6; k++)
+        test_aligned_free(in->a[k]);
+}
+
+/* The test's own reading of the definition (kernels.h): a box is culled
+ * by a plane when this is below the plane's lim. */
+static float cull_g(const sgrt__cull_plane *pl, const float lo[3], const float hi[3])
+{
+    const float m = sgrt__box_magnitude(lo, hi);
+    float p[3];
+    for (int ax = 0; ax < 3; ax++)
+        p[ax] = pl->n[ax] >= 0.0f ? hi[ax] : lo[ax];
+    return (pl->n[0] * p[0] + pl->n[1] * p[1]) + (pl->n[2] * p[2] + pl->k * m);
+}
+
+/* Round `round`'s view (out left to the caller). */
+static void cull_round(cull_inputs *in, int round, sgrt__cull_view *v)
+{
+    rng *r = &in->r;
+    memset(v, 0, sizeof *v);
+    for (int ax = 0; ax < 3; ax++) {
+        v->lo[ax] = in->a[ax];
+        v->hi[ax] = in->a[3 + ax];
+    }
+    v->plane_count = 1u + (uint32_t)round % 8u;
+    for (uint32_t k = 0; k < v->plane_count; k++) {
+        sgrt__cull_plane *pl = &v->plane[k];
+        for (int ax = 0; ax < 3; ax++) {
+            pl->n[ax] = rng_below(r, 6) == 0 ? (rng_below(r, 2) ? 0.0f : -0.0f)
+                                              : (float)rng_range(r, -1, 1);
+            pl->p[ax] = pl->n[ax] >= 0.0f ? v->hi[ax] : v->lo[ax];
+        }
+        pl->k = round % 5 == 0 ? 0.0f : (float)rng_range(r, 0, 1e-6);
+        pl->lim = (float)rng_range(r, -20, 20);
+    }
+    if (round % 4 == 3) { /* the first plane exactly at a box: g == lim */
+        const uint32_t i = rng_below(r, CULL_N);
+        const float lo[3] = {in->a[0][i], in->a[1][i], in->a[2][i]};
+        const float hi[3] = {in->a[3][i], in->a[4][i], in->a[5][i]};
+        sgrt__cull_plane *pl = &v->plane[0];
+        const float g = cull_g(pl, lo, hi);
+        if (isfinite(g))
+            pl->lim = g;
+    }
+    v->a = in->alive;
+    v->b = in->valid;
+    v->c = round % 2 ? in->only : NULL;
+    v->keep = round % 3 == 0 ? in->keep : NULL;
+    v->w_first = (uint32_t)round % 3u;
+    v->w_end = CULL_W - (uint32_t)round % 2u;
+}
+
+/* The members, their count and the candidates tested: the expected
+ * kernel's, every word of out (those outside the range left as they were). */
+static void test_cull(const sgrt__kernels *k)
+{
+    const sgrt__kernels *want = expected_for(k);
+    cull_inputs in;
+    cull_inputs_make(&in);
+    uint32_t out0[CULL_W], out1[CULL_W];
+    for (int round = 0; round < CULL_ROUNDS; round++) {
+        sgrt__cull_view v;
+        cull_round(&in, round, &v);
+        uint32_t t0 = 0, t1 = 0;
+        memset(out0, 0xAB, sizeof out0);
+        memset(out1, 0xAB, sizeof out1);
+        v.out = out0;
+        const uint32_t n0 = want->cull(&v, &t0);
+        v.out = out1;
+        const uint32_t n1 = k->cull(&v, &t1);
+        compared += CULL_W + 2;
+        const bool same = n0 == n1 && t0 == t1 && memcmp(out0, out1, sizeof out0) == 0;
+        if (!same)
+            mismatches++;
+        CHECK_MSG(same, "cull round %d: %s: %u visible, %u tested; reference %u, %u", round,
+                  k->name, n1, t1, n0, t0);
+    }
+    cull_inputs_free(&in);
+}
+
+/* The reference's cull against the test's own reading of the definition
+ * (kernels.h), on the same rounds. */
+static void test_cull_definition(void)
+{
+    cull_inputs in;
+    cull_inputs_make(&in);
+    uint32_t out[CULL_W];
+    for (int round = 0; round < CULL_ROUNDS; round++) {
+        sgrt__cull_view v;
+        cull_round(&in, round, &v);
+        v.out = out;
+        uint32_t tested = 0;
+        (void)reference.cull(&v, &tested);
+        for (uint32_t w = v.w_first; w < v.w_end; w++) {
+            uint32_t want = v.keep ? v.keep[w] : 0u;
+            const uint32_t cand = in.alive[w] & in.valid[w] & (v.c ? in.only[w] : ~0u);
+            for (uint32_t j = 0; j < 32u; j++) {
+                if (!((cand >> j) & 1u))
+                    continue;
+                const uint32_t i = 32u * w + j;
+                const float lo[3] = {in.a[0][i], in.a[1][i], in.a[2][i]};
+                const float hi[3] = {in.a[3][i], in.a[4][i], in.a[5][i]};
+                bool outside = false;
+                for (uint32_t k = 0; k < v.plane_count; k++)
+                    outside |= cull_g(&v.plane[k], lo, hi) < v.plane[k].lim;
+                if (!outside)
+                    want |= 1u << j;
+            }
+            CHECK_MSG(out[w] == want, "round %d word %u: reference %08x, definition %08x", round,
+                      (unsigned)w, out[w], want);
+        }
+    }
+    cull_inputs_free(&in);
+}
+
+/* ---- --bench: one pass of each entry ------------------------------------------ */
+
+/* What the passes run on, cache-resident: two sets of write inputs that
+ * each pass alternates between, so that every store stores. */
+enum { BENCH_M = 64, BENCH_CHUNK = SGRT__WRITE_CHUNK, BENCH_SLOTS = 2048, BENCH_BOXES = 1024 };
+
+typedef struct bench_data {
+    float (*m)[16];     /* 2 x BENCH_M random matrices */
+    float (*out)[16];   /* BENCH_M */
+    float (*local)[16]; /* BENCH_CHUNK locals, written in slot order */
+    float t[2 * BENCH_M][3], q[2 * BENCH_M][4], sc[2 * BENCH_M][3];
+    uint32_t slot[BENCH_CHUNK];
+    uint32_t parent[BENCH_SLOTS], dirty[BENCH_SLOTS / 32], clean[BENCH_SLOTS / 32];
+    float (*world)[16];             /* BENCH_BOXES affine worlds */
+    float *box[12];                 /* their local boxes' c, e; world boxes' lo, hi */
+    uint32_t has[BENCH_BOXES / 32]; /* all */
+    sgrt__bounds_view bounds;
+    float *cull_box[6];             /* lo, hi of CULL_N boxes */
+    uint32_t all[CULL_W], cull_out[CULL_W];
+    sgrt__cull_view cull;
+    uint32_t flip;
+    uint32_t sink; /* results folded in, so that nothing is left unused */
+} bench_data;
+
+static void bench_data_make(bench_data *d)
+{
+    rng r = {0xBE4C};
+    d->m = test_aligned_alloc(64, sizeof(float[2 * BENCH_M][16]));
+    d->out = test_aligned_alloc(64, sizeof(float[BENCH_M][16]));
+    d->local = test_aligned_alloc(64, sizeof(float[BENCH_CHUNK][16]));
+    d->world = test_aligned_alloc(64, sizeof(float[BENCH_BOXES][16]));
+    for (uint32_t i = 0; i < 2 * BENCH_M; i++) {
+        random_matrix(&r, d->m[i], 0);
+        random_trs(&r, d->t[i], d->q[i], d->sc[i], 0);
+    }
+    memcpy(d->local, d->m, sizeof(float[BENCH_CHUNK][16]));
+    for (uint32_t i = 0; i < BENCH_CHUNK; i++)
+        d->slot[i] = i;
+    /* The closure: a random forest, a quarter of it dirty. */
+    for (uint32_t i = 0; i < BENCH_SLOTS; i++)
+        d->parent[i] = i == 0 || rng_below(&r, 40) == 0 ? SGRT__NONE : rng_below(&r, i);
+    for (uint32_t w = 0; w < BENCH_SLOTS / 32; w++) {
+        d->dirty[w] = (uint32_t)rng_next(&r) & (uint32_t)rng_next(&r);
+        d->clean[w] = ~d->dirty[w];
+    }
+    /* Boxes: affine worlds, ordinary local boxes. */
+    for (int j = 0; j < 12; j++)
+        d->box[j] = test_aligned_alloc(64, BENCH_BOXES * sizeof(float));
+    for (uint32_t i = 0; i < BENCH_BOXES; i++) {
+        random_affine(&r, d->world[i]);
+        for (int a = 0; a < 3; a++) {
+            d->box[a][i] = (float)rng_range(&r, -5, 5);
+            d->box[3 + a][i] = (float)rng_range(&r, 0, 3);
+        }
+    }
+    memset(d->has, 0xFF, sizeof d->has);
+    for (int a = 0; a < 3; a++) {
+        d->bounds.c[a] = d->box[a];
+        d->bounds.e[a] = d->box[3 + a];
+        d->bounds.lo[a] = d->box[6 + a];
+        d->bounds.hi[a] = d->box[9 + a];
+    }
+    d->bounds.has = d->has;
+    /* The cull: boxes in [-20, 25], every one a candidate, six planes of a
+     * cube of side 20 around the origin. */
+    memset(&d->cull, 0, sizeof d->cull);
+    for (int j = 0; j < 6; j++)
+        d->cull_box[j] = test_aligned_alloc(64, CULL_N * sizeof(float));
+    for (uint32_t i = 0; i < CULL_N; i++)
+        for (int a = 0; a < 3; a++) {
+            d->cull_box[a][i] = (float)rng_range(&r, -20, 20);
+            d->cull_box[3 + a][i] = d->cull_box[a][i] + (float)rng_range(&r, 0, 5);
+        }
+    memset(d->all, 0xFF, sizeof d->all);
+    for (int a = 0; a < 3; a++) {
+        d->cull.lo[a] = d->cull_box[a];
+        d->cull.hi[a] = d->cull_box[3 + a];
+    }
+    d->cull.a = d->cull.b = d->all;
+    d->cull.out = d->cull_out;
+    d->cull.w_end = CULL_W;
+    d->cull.plane_count = 6;
+    for (uint32_t k = 0; k < 6; k++) {
+        sgrt__cull_plane *pl = &d->cull.plane[k];
+        const uint32_t axis = k / 2;
+        pl->n[axis] = k % 2 ? -1.0f : 1.0f;
+        for (int a = 0; a < 3; a++)
+            pl->p[a] = pl->n[a] >= 0.0f ? d->cull.hi[a] : d->cull.lo[a];
+        pl->k = 0x1p-21f;
+        pl->lim = -10.0f;
+    }
+    d->flip = 0;
+    d->sink = 0;
+}
+
+static void bench_data_free(bench_data *d)
+{
+    test_aligned_free(d->m);
+    test_aligned_free(d->out);
+    test_aligned_free(d->local);
+    test_aligned_free(d->world);
+    for (int j = 0; j < 12; j++)
+        test_aligned_free(d->box[j]);
+    for (int j = 0; j < 6; j++)
+        test_aligned_free(d->cull_box[j]);
+}
+
+/* The first or the second set of write inputs, in turn. */
+static uint32_t bench_set(bench_data *d) { return (d->flip ^= 1u) * BENCH_CHUNK; }
+
+static uint32_t bench_mul(const sgrt__kernels *k, bench_data *d)
+{
+    for (uint32_t i = 0; i < BENCH_M; i++)
+        k->mul(d->m[i], d->m[BENCH_M + i], d->out[i]);
+    return BENCH_M;
+}
+
+static uint32_t bench_trs(const sgrt__kernels *k, bench_data *d)
+{
+    k->trs(d->t[0], d->q[0], d->sc[0], d->out[0], BENCH_M);
+    return BENCH_M;
+}
+
+static uint32_t bench_check16(const sgrt__kernels *k, bench_data *d)
+{
+    d->sink += k->check16(d->m[bench_set(d)], BENCH_CHUNK);
+    return BENCH_CHUNK;
+}
+
+static uint32_t bench_store16(const sgrt__kernels *k, bench_data *d)
+{
+    d->sink += k->store16(d->local, d->slot, d->m[bench_set(d)], BENCH_CHUNK, 0);
+    return BENCH_CHUNK;
+}
+
+static uint32_t bench_put16(const sgrt__kernels *k, bench_data *d)
+{
+    const uint32_t set = bench_set(d);
+    for (uint32_t i = 0; i < BENCH_CHUNK; i++)
+        d->sink += k->put16(d->local[i], d->m[set + i]);
+    return BENCH_CHUNK;
+}
+
+static uint32_t bench_put_trs(const sgrt__kernels *k, bench_data *d)
+{
+    const uint32_t set = bench_set(d);
+    for (uint32_t i = 0; i < BENCH_CHUNK; i++)
+        d->sink += k->put_trs(d->local[i], d->t[set + i], d->q[set + i], d->sc[set + i]);
+    return BENCH_CHUNK;
+}
+
+static uint32_t bench_store_trs(const sgrt__kernels *k, bench_data *d)
+{
+    const uint32_t set = bench_set(d);
+    d->sink += k->store_trs(d->local, d->slot, d->t[set], d->q[set], d->sc[set], BENCH_CHUNK, 0);
+    return BENCH_CHUNK;
+}
+
+static uint32_t bench_trs_fits(const sgrt__kernels *k, bench_data *d)
+{
+    d->sink += k->trs_fits(d->t[0], d->q[0], d->sc[0], 2 * BENCH_M);
+    return 2 * BENCH_M;
+}
+
+static uint32_t bench_close_word(const sgrt__kernels *k, bench_data *d)
+{
+    for (uint32_t w = 0; w < BENCH_SLOTS / 32; w++)
+        d->sink += k->close_word(d->parent, d->dirty, NULL, NULL, w, d->clean[w]);
+    return BENCH_SLOTS / 32;
+}
+
+static uint32_t bench_boxes(const sgrt__kernels *k, bench_data *d)
+{
+    for (uint32_t w = 0; w < BENCH_BOXES / 32; w++)
+        k->boxes(&d->bounds, (const float(*)[16])d->world, w, ~0u);
+    return BENCH_BOXES;
+}
+
+static uint32_t bench_cull(const sgrt__kernels *k, bench_data *d)
+{
+    uint32_t tested = 0;
+    d->sink += k->cull(&d->cull, &tested);
+    return tested;
+}
+
 /* ---- the table's entries ---------------------------------------------------- */
 
-/* Each entry of sgrt__kernels with the test of an implementation of it:
- * a new entry is one line here. */
+/* Each entry of sgrt__kernels with the test of an implementation of it, and
+ * for --bench one pass of it over cache-resident inputs (NULL: update,
+ * which the first table of --bench times) and what the pass counts: a new
+ * entry is one line here. */
 #define KERNEL_ENTRIES(X)                                                              \
-    X(mul, test_mul)                                                                   \
-    X(update, test_update)                                                             \
-    X(trs, test_trs)                                                                   \
-    X(check16, test_check16)                                                           \
-    X(store16, test_store16)                                                           \
-    X(put16, test_store16)                                                             \
-    X(put_trs, test_put_trs)                                                           \
-    X(store_trs, test_store_trs)                                                       \
-    X(trs_fits, test_trs_fits)
+    X(mul, test_mul, bench_mul, "product")                                             \
+    X(update, test_update, NULL, NULL)                                                 \
+    X(trs, test_trs, bench_trs, "matrix")                                              \
+    X(check16, test_check16, bench_check16, "matrix")                                  \
+    X(store16, test_store16, bench_store16, "matrix")                                  \
+    X(put16, test_store16, bench_put16, "call")                                        \
+    X(put_trs, test_put_trs, bench_put_trs, "call")                                    \
+    X(store_trs, test_store_trs, bench_store_trs, "matrix")                            \
+    X(trs_fits, test_trs_fits, bench_trs_fits, "entry")                                \
+    X(close_word, test_close_word, bench_close_word, "word")                           \
+    X(boxes, test_boxes, bench_boxes, "box")                                           \
+    X(cull, test_cull, bench_cull, "box")
 
 typedef struct kernel_entry {
     const char *name;
     bool (*same)(const sgrt__kernels *a, const sgrt__kernels *b); /* the same function */
     void (*test)(const sgrt__kernels *k);
+    /* One pass; returns how many items (`item`) it processed. */
+    uint32_t (*bench)(const sgrt__kernels *k, bench_data *d);
+    const char *item;
 } kernel_entry;
 
-#define SAME_FUNCTION(field, test)                                                     \
+#define SAME_FUNCTION(field, test, bench, item)                                        \
     static bool same_##field(const sgrt__kernels *a, const sgrt__kernels *b)           \
     {                                                                                  \
         return a->field == b->field;                                                   \
@@ -502,7 +1123,7 @@ typedef struct kernel_entry {
 KERNEL_ENTRIES(SAME_FUNCTION)
 #undef SAME_FUNCTION
 
-#define ENTRY_ROW(field, test) {#field, same_##field, test},
+#define ENTRY_ROW(field, test, bench, item) {#field, same_##field, test, bench, item},
 static const kernel_entry entries[] = {KERNEL_ENTRIES(ENTRY_ROW)};
 #undef ENTRY_ROW
 
@@ -511,6 +1132,8 @@ static void test_reference(void)
 {
     test_mul_known(reference.mul);
     test_update(&reference);
+    test_boxes_exact();
+    test_cull_definition();
 }
 
 /* ---- the choice ------------------------------------------------------------ */
@@ -545,7 +1168,7 @@ static void test_choice(void)
     CHECK(sgrt_scene_simd_name(NULL) == NULL);
 }
 
-/* ---- --bench: each implementation's cost, through its update entry ---------- */
+/* ---- --bench: each entry's cost at each level the CPU runs ----------------- */
 
 static double now_ns(void)
 {
@@ -590,6 +1213,54 @@ static double bench_update(const sgrt__kernels *k, bool dependent)
     return best;
 }
 
+/* ns per item of one entry's pass: the best of 20 blocks of about 2 ms. */
+static double bench_pass(const kernel_entry *e, const sgrt__kernels *k, bench_data *d)
+{
+    double t0 = now_ns();
+    uint32_t passes = 0;
+    do { /* warm up, and how many passes a block takes */
+        (void)e->bench(k, d);
+        passes++;
+    } while (now_ns() - t0 < 2e5);
+    const uint32_t reps = (uint32_t)(2e6 / ((now_ns() - t0) / passes)) + 1u;
+    double best = 1e30;
+    for (int block = 0; block < 20; block++) {
+        uint64_t items = 0;
+        t0 = now_ns();
+        for (uint32_t rep = 0; rep < reps; rep++)
+            items += e->bench(k, d);
+        const double t = (now_ns() - t0) / (double)items;
+        if (t < best)
+            best = t;
+    }
+    return best;
+}
+
+/* One entry at every level the CPU runs, in the update's format; a level
+ * that keeps a lower level's function says whose. */
+static void bench_table(const kernel_entry *e, bench_data *d)
+{
+    printf("%s (ns per %s, best of 20 blocks of about 2 ms)\n", e->name, e->item);
+    printf("%-16s %8s %9s\n", "kernel", "ns", "ref/this");
+    double ref = 0;
+    for (uint32_t level = SGRT__LEVEL_SCALAR; level <= sgrt__kernels_cpu_level(); level++) {
+        sgrt__kernels k, lower;
+        sgrt__kernels_init(&k, level);
+        uint32_t from = SGRT__LEVEL_SCALAR;
+        for (;; from++) {
+            sgrt__kernels_init(&lower, from);
+            if (e->same(&k, &lower))
+                break;
+        }
+        const double t = bench_pass(e, &k, d);
+        if (level == SGRT__LEVEL_SCALAR)
+            ref = t;
+        printf("%-16s %8.3f %8.3fx%s%s%s%s\n", k.name, t, ref / t, from < level ? "  (" : "",
+               from < level ? lower.name : "", from < level ? "'s)" : "",
+               strcmp(k.name, sgrt_simd_name()) == 0 ? "  (default)" : "");
+    }
+}
+
 static void bench(void)
 {
     printf("kernels (cache-resident, ns per 4x4 product through the update entry, best of 50 x 100 passes)\n");
@@ -604,6 +1275,14 @@ static void bench(void)
         printf("%-16s %8.3f %10.3f %8.3fx%s\n", k.name, b, d, ref_batch / b,
                strcmp(k.name, sgrt_simd_name()) == 0 ? "  (default)" : "");
     }
+    bench_data *data = malloc(sizeof *data);
+    REQUIRE(data);
+    bench_data_make(data);
+    for (size_t e = 0; e < sizeof entries / sizeof entries[0]; e++)
+        if (entries[e].bench)
+            bench_table(&entries[e], data);
+    bench_data_free(data);
+    free(data);
     printf("default: %s (%s)\n", sgrt_simd_name(), sgrt_simd_reason());
 }
 

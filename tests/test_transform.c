@@ -95,14 +95,6 @@ static bool in_subtree(int i, int root)
     return false;
 }
 
-static bool all_finite(const float m[16])
-{
-    for (int k = 0; k < 16; k++)
-        if (!isfinite(m[k]))
-            return false;
-    return true;
-}
-
 /* Bit-exact, except that any NaN matches any NaN. */
 static bool same_world(const float a[16], const float b[16])
 {
@@ -131,7 +123,7 @@ static void verify_worlds(const char *where, int poisoned)
         expected_world(i, want);
         if (!same_world(got, want) || !same_world(now, want))
             FAIL("%s: node %d: world differs from the reference product", where, i);
-        if ((poisoned < 0 || !in_subtree(i, poisoned)) && !all_finite(got))
+        if ((poisoned < 0 || !in_subtree(i, poisoned)) && !finite16(got))
             FAIL("%s: node %d outside the overflowing subtree is not finite", where, i);
     }
 }
@@ -296,7 +288,7 @@ static void test_overflow_contained(void)
     CHECK_RES(sgrt_node_world(S, tn[H].h, w), SGRT_OK);
     CHECK(isnan(w[0]));
     CHECK_RES(sgrt_node_world(S, tn[G].h, w), SGRT_OK);
-    CHECK(all_finite(w));
+    CHECK(finite16(w));
     /* Nothing stays dirty because of a NaN. */
     CHECK(sgrt_scene_update(S) == 0);
 

@@ -87,14 +87,6 @@ static void random_frame(rng *r, frame *f, uint32_t count, bool poison, int how)
 
 static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
 
-static bool finite16(const float *m)
-{
-    for (int i = 0; i < 16; i++)
-        if (!isfinite(m[i]))
-            return false;
-    return true;
-}
-
 /* The single calls the writer stands for, on scene b. In place, a
  * non-finite local stands for the identity the update makes of it, and
  * every entry marks (the old bits are gone): a set_local that changes the

@@ -273,6 +273,15 @@ static inline void linear_part(const double r[9], const double sc[3], const doub
     out[3] = out[7] = out[11] = 0.0f;
 }
 
+/* True when all 16 elements of m are finite. */
+static inline bool finite16(const float *m)
+{
+    for (int k = 0; k < 16; k++)
+        if (!isfinite(m[k]))
+            return false;
+    return true;
+}
+
 static inline uint32_t float_bits(float f)
 {
     uint32_t u;

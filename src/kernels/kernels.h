@@ -45,13 +45,10 @@ static inline uint32_t sgrt__f32_bits(float f)
 
 static inline float sgrt__f32_abs(float x) { return sgrt__f32_from_bits(sgrt__f32_bits(x) & 0x7FFFFFFFu); }
 
-/* Fetch a line for reading / for writing (a hint: no fault, no effect on
- * results). */
+/* Fetch a line for writing (a hint: no fault, no effect on results). */
 #if defined(__GNUC__) || defined(__clang__)
-#define SGRT__PREFETCH_R(p) __builtin_prefetch((p), 0)
 #define SGRT__PREFETCH_W(p) __builtin_prefetch((p), 1)
 #else
-#define SGRT__PREFETCH_R(p) ((void)(p))
 #define SGRT__PREFETCH_W(p) ((void)(p))
 #endif
 
@@ -163,45 +160,17 @@ typedef struct sgrt__cull_view {
                               w_,                                                      \
                               bits_, SGRT__FOR_EACH_IN_WORD(w_, bits_, slot, __VA_ARGS__))
 
-/* A sparse update is a chain of cache misses, one local and one world
- * line per dirty slot: before the slots of a summary word (1,024 slots)
- * that is not dirty throughout, the lines of all its dirty slots are
- * fetched, so that their misses overlap. A summary word dirty throughout
- * (every node moved) is left to the hardware's stream prefetch. */
-static inline void sgrt__update_fetch(const sgrt__update_view *v, uint32_t ss)
-{
-    uint32_t words = v->dirty_sum[ss];
-    if (words == ~0u)
-        return;
-    SGRT__FOR_EACH_IN_WORD(ss, words, w,
-        uint32_t bits = v->dirty[w];
-        SGRT__FOR_EACH_IN_WORD(w, bits, i,
-            SGRT__PREFETCH_R(v->local[i]);
-            SGRT__PREFETCH_W(v->world[i]);))
-}
-
 /* SGRT__FOR_EACH_DIRTY, and after each word's slots, the world boxes of
  * those with a local box (`boxes`: the kernel's boxes entry), while the
  * word's worlds are still in L1. */
 #define SGRT__FOR_EACH_DIRTY_BOXED(v, boxes, slot, ...)                                \
-    for (uint32_t ss_ = (v)->sum_first; ss_ < (v)->sum_end; ss_++) {                   \
-        uint32_t sb_ = (v)->dirty_sum[ss_];                                            \
-        if (!sb_)                                                                      \
-            continue;                                                                  \
-        sgrt__update_fetch((v), ss_);                                                  \
-        (v)->dirty_sum[ss_] = 0;                                                       \
-        do {                                                                           \
-            const uint32_t w_ = ss_ * 32u + sgrt__ctz32(sb_);                          \
-            sb_ &= sb_ - 1u;                                                           \
-            uint32_t bits_ = (v)->dirty[w_];                                           \
-            (v)->dirty[w_] = 0;                                                        \
-            const uint32_t done_ = bits_;                                              \
-            SGRT__FOR_EACH_IN_WORD(w_, bits_, slot, __VA_ARGS__)                       \
-            if ((v)->bounds && (done_ & (v)->bounds->has[w_]))                         \
-                boxes((v)->bounds, (const float(*)[16])(v)->world, w_,                 \
-                      done_ & (v)->bounds->has[w_]);                                   \
-        } while (sb_);                                                                 \
-    }
+    SGRT__FOR_EACH_SUMMARIZED((v)->dirty_sum, (v)->sum_first, (v)->sum_end, (v)->dirty, true, \
+                              w_, bits_,                                               \
+        const uint32_t done_ = bits_;                                                  \
+        SGRT__FOR_EACH_IN_WORD(w_, bits_, slot, __VA_ARGS__)                           \
+        if ((v)->bounds && (done_ & (v)->bounds->has[w_]))                             \
+            boxes((v)->bounds, (const float(*)[16])(v)->world, w_,                     \
+                  done_ & (v)->bounds->has[w_]);)
 
 /* Kernel levels: the values of sgrt_simd, SGRT_SIMD_SCALAR and up. */
 enum {
@@ -252,6 +221,14 @@ typedef struct sgrt__kernels {
      * (sgrt__trs_fits_generic); false says nothing (the caller converts and
      * checks the matrices). */
     bool (*trs_fits)(const float *t, const float *q, const float *scale, uint32_t n);
+    /* The closure of word w of the dirty bits (the update's pass, dirty.c):
+     * each slot of `clean` (live, clean slots the pass may mark) becomes
+     * dirty when its parent is, in slot order, so that a parent in this word
+     * marked here is seen by its children. A parent whose bit is set in
+     * `done` (NULL: none) is read from done_dirty, any other from dirty.
+     * Returns the word's new value; writes nothing. */
+    uint32_t (*close_word)(const uint32_t *parent, const uint32_t *dirty, const uint32_t *done,
+                           const uint32_t *done_dirty, uint32_t w, uint32_t clean);
     /* The world boxes (definition above) of the slots `bits` of word w, from
      * world[slot] and the local boxes; only slots with a local box. */
     void (*boxes)(const sgrt__bounds_view *b, const float (*world)[16], uint32_t w,

@@ -192,6 +192,22 @@ static uint32_t store_trs_ref(float (*local)[16], const uint32_t *slot, const fl
     return changed;
 }
 
+static uint32_t close_word_ref(const uint32_t *parent, const uint32_t *dirty, const uint32_t *done,
+                               const uint32_t *done_dirty, uint32_t w, uint32_t clean)
+{
+    uint32_t d = dirty[w];
+    SGRT__FOR_EACH_IN_WORD(w, clean, i,
+        const uint32_t p = parent[i];
+        if (p == SGRT__NONE)
+            continue;
+        const uint32_t pw = done && sgrt__bit_get(done, p) ? done_dirty[p >> 5]
+                            : p >> 5 == w                  ? d
+                                                           : dirty[p >> 5];
+        d |= ((pw >> (p & 31u)) & 1u) << (i & 31u);
+    )
+    return d;
+}
+
 static bool trs_fits_ref(const float *t, const float *q, const float *scale, uint32_t n)
 {
     return sgrt__trs_fits_generic(t, q, scale, n);
@@ -209,6 +225,7 @@ void sgrt__kernels_init_ref(sgrt__kernels *k)
     k->store_trs = store_trs_ref;
     k->put16 = put16_ref;
     k->put_trs = put_trs_ref;
+    k->close_word = close_word_ref;
     k->boxes = boxes_ref;
     k->cull = cull_ref;
 }

@@ -5,9 +5,12 @@
 #include "sgrt.hpp"
 
 #include <array>
+#include <limits>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -75,6 +78,15 @@ static_assert(sgrt::detail::float_count<float[4][4]>::value == 16, "float[4][4]"
 static_assert(sgrt::detail::float_count<double>::value == 0, "double is not made of floats");
 static_assert(sgrt::detail::float_count<std::array<double, 8>>::value == 0, "nor are doubles");
 static_assert(sgrt::detail::float_count<std::vector<float>>::value == 0, "a container is no item");
+// Outputs take writable data only; a view is never read as a container of
+// floats (its size() counts items).
+static_assert(std::is_constructible<sgrt::mat4_span, std::vector<float> &>::value, "out");
+static_assert(std::is_constructible<sgrt::mat4_span, mat16 &>::value, "one matrix out");
+static_assert(!std::is_constructible<sgrt::mat4_span, const std::vector<float> &>::value,
+              "no output into const data");
+static_assert(!std::is_constructible<sgrt::mat4_span, const mat16 &>::value, "nor one item");
+static_assert(!std::is_constructible<sgrt::mat4_view, sgrt::vec4_view>::value, "no view of a view");
+static_assert(!std::is_constructible<sgrt::mat4_view, sgrt::mat4_span>::value, "no view of a span");
 
 // ---- helpers ----------------------------------------------------------------
 
@@ -596,6 +608,21 @@ static void test_writers()
     OK(sgrt_writer_commit(c, cw, 0, static_cast<std::uint32_t>(n)));
     CHECK(s.update() == sgrt_scene_update(c));
     check_same_worlds(s, a, c, b);
+    CHECK(s.nonfinite_locals() == 0u);
+
+    // A local written in place that is not finite: the update makes it the
+    // identity, counts it and names it, as the C call says.
+    OK(wr.begin(ls, slots));
+    OK(sgrt_writer_begin(c, cw, &lc, &slots_c));
+    ls[16u * slots[1] + 2] = std::numeric_limits<float>::quiet_NaN();
+    lc[16u * slots_c[1] + 2] = std::numeric_limits<float>::quiet_NaN();
+    OK(wr.commit(1, 1));
+    OK(sgrt_writer_commit(c, cw, 1, 1));
+    CHECK(s.update() == sgrt_scene_update(c));
+    sgrt_node first = SGRT_NULL_NODE, first_c = SGRT_NULL_NODE;
+    CHECK(s.nonfinite_locals(&first) == 1u && sgrt_scene_nonfinite_locals(c, &first_c) == 1u);
+    CHECK(first == a[1] && first_c == b[1]);
+    check_same_worlds(s, a, c, b);
 
     OK(wr.destroy());
     CHECK(!wr);
@@ -665,6 +692,203 @@ static void test_trackers_and_sets()
     OK(s.node_world(nodes[39], w));
     CHECK(w[12] == 7.0f); // 39's chain: 39, 19, 9, 4, 2, 1, 0
     OK(s.check());
+}
+
+// ---- calls that take no scene ---------------------------------------------
+
+static void test_free_functions()
+{
+    CHECK(sgrt::version() == sgrt_version() && sgrt::version() == SGRT_VERSION);
+    const std::string v = std::to_string(SGRT_VERSION_MAJOR) + "." +
+                          std::to_string(SGRT_VERSION_MINOR) + "." +
+                          std::to_string(SGRT_VERSION_PATCH);
+    CHECK(v == sgrt::version_string());
+    CHECK(std::string(sgrt::to_string(SGRT_ERR_STALE_HANDLE)) ==
+          sgrt_result_str(SGRT_ERR_STALE_HANDLE));
+    CHECK(std::string(sgrt::to_string(SGRT_ERR_CYCLE)).find("(SGRT_ERR_CYCLE)") !=
+          std::string::npos);
+    CHECK(std::strcmp(sgrt::simd_name(), sgrt_simd_name()) == 0);
+    CHECK(std::strcmp(sgrt::simd_reason(), sgrt_simd_reason()) == 0);
+
+    // The scene's kernel: the default one, one lowered to the reference,
+    // none for an empty scene.
+    sgrt::scene def, ref, empty;
+    OK(sgrt::scene::create(nullptr, def));
+    sgrt_scene_desc desc{};
+    desc.max_simd = SGRT_SIMD_SCALAR;
+    OK(sgrt::scene::create(&desc, ref));
+    CHECK(std::strcmp(def.simd_name(), sgrt::simd_name()) == 0);
+    CHECK(std::strcmp(ref.simd_name(), "scalar") == 0);
+    CHECK(empty.simd_name() == nullptr);
+}
+
+// trs_to_matrices from each kind of container into each kind of output:
+// what set_trs stores, bit for bit; lengths that disagree write nothing.
+static void test_trs_to_matrices()
+{
+    sgrt::scene s;
+    OK(sgrt::scene::create(nullptr, s));
+    const std::size_t n = 37; // a vector body of every width and a tail
+    std::vector<sgrt_node> nodes(n);
+    for (auto &node : nodes)
+        OK(s.node_create(SGRT_NULL_NODE, node));
+    std::uint32_t state = 5;
+    std::vector<vec3> t(n), sc(n);
+    std::vector<quat> q(n);
+    for (std::size_t i = 0; i < n; i++) {
+        t[i] = {next_float(state, -9, 9), next_float(state, -9, 9), next_float(state, -9, 9)};
+        sc[i] = {next_float(state, 0.5f, 2), next_float(state, 0.5f, 2), 1.0f};
+        const float a = next_float(state, -3, 3);
+        q[i] = {0.6f * std::sin(a), 0.8f * std::sin(a), 0, std::cos(a)};
+    }
+    OK(s.nodes_set_trs(nodes, t, q, sc));
+    std::vector<std::array<float, 16>> want(n);
+    for (std::size_t i = 0; i < n; i++)
+        OK(s.node_local(nodes[i], want[i]));
+
+    std::vector<std::array<float, 16>> out(n);
+    OK(sgrt::trs_to_matrices(t, q, sc, out));
+    CHECK(same_bits(out[0].data(), want[0].data(), 16 * n));
+    std::vector<mat16> structs(n);
+    OK(sgrt::trs_to_matrices(t, q, sc, structs));
+    CHECK(same_bits(structs[0].m, want[0].data(), 16 * n));
+    std::vector<float> flat(16 * n);
+    OK(sgrt::trs_to_matrices(sgrt::vec3_view(&t[0].x, n), sgrt::vec4_view(&q[0].x, n),
+                             sgrt::vec3_view(&sc[0].x, n), sgrt::mat4_span(flat.data(), n)));
+    CHECK(same_bits(flat.data(), want[0].data(), 16 * n));
+    mat16 one{};
+    OK(sgrt::trs_to_matrices(t[3], q[3], sc[3], one));
+    CHECK(same_bits(one.m, want[3].data(), 16));
+    float arr[2][16];
+    OK(sgrt::trs_to_matrices({1, 2, 3, 4, 5, 6}, {0, 0, 0, 1, 0, 0, 0.6f, 0.8f},
+                             {1, 1, 1, 2, 2, 2}, arr));
+    CHECK(arr[0][12] == 1.0f && arr[0][0] == 1.0f && arr[1][13] == 5.0f && arr[1][15] == 1.0f);
+    OK(sgrt::trs_to_matrices(std::vector<vec3>{}, std::vector<quat>{}, std::vector<vec3>{},
+                             sgrt::mat4_span{}));
+
+    // Lengths that disagree: refused before the library, nothing written.
+    std::vector<std::array<float, 16>> untouched(n, std::array<float, 16>{});
+    CHECK_RES(sgrt::trs_to_matrices(t, std::vector<quat>(n - 1), sc, untouched),
+              SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt::trs_to_matrices(t, q, sc, sgrt::mat4_span(untouched[0].data(), n - 1)),
+              SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt::trs_to_matrices(std::vector<float>(3 * n + 1, 1.0f), q, sc, untouched),
+              SGRT_ERR_INVALID_ARG);
+    std::array<float, 16> zero{};
+    bool none_written = true;
+    for (const auto &m : untouched)
+        none_written = none_written && m == zero;
+    CHECK(none_written);
+    // The library's own refusal: no output.
+    CHECK_RES(sgrt::trs_to_matrices(t, q, sc, sgrt::mat4_span(static_cast<float *>(nullptr), n)),
+              SGRT_ERR_INVALID_ARG);
+}
+
+// ---- links, user values, slots, storage, previous worlds, dumps ----------
+
+static void test_scene_queries()
+{
+    sgrt::scene s;
+    sgrt_scene *c = nullptr;
+    sgrt_scene_desc desc{};
+    desc.flags = SGRT_SCENE_PREV_WORLD;
+    OK(sgrt::scene::create(&desc, s));
+    OK(sgrt_scene_create(&desc, &c));
+    CHECK(s.storage_version() == 1u);
+    std::vector<sgrt_node> a, b;
+    make_tree(s, a, c, b, 21);
+
+    // Children, through first_child and next_sibling: 4 per inner node,
+    // each with the node as its parent.
+    std::size_t children = 0;
+    bool parents_right = true;
+    for (const sgrt_node n : a) {
+        sgrt_node k = SGRT_NULL_NODE;
+        OK(s.node_first_child(n, k));
+        while (k != SGRT_NULL_NODE) {
+            sgrt_node p = SGRT_NULL_NODE;
+            OK(s.node_parent(k, p));
+            parents_right = parents_right && p == n;
+            children++;
+            OK(s.node_next_sibling(k, k));
+        }
+    }
+    CHECK(children == a.size() - 1 && parents_right);
+    sgrt_node kid = SGRT_NULL_NODE;
+    OK(s.node_first_child(a[20], kid));
+    CHECK(kid == SGRT_NULL_NODE);
+    CHECK_RES(s.node_first_child(SGRT_NULL_NODE, kid), SGRT_ERR_STALE_HANDLE);
+
+    // User values travel with their nodes.
+    std::uint64_t u = 1;
+    OK(s.node_user(a[7], u));
+    CHECK(u == 0u);
+    for (std::size_t i = 0; i < a.size(); i++)
+        OK(s.node_set_user(a[i], 0x100000000ull * i + 7u));
+    OK(s.compact());
+    OK(s.node_user(a[7], u));
+    CHECK(u == 0x700000007ull);
+    CHECK_RES(s.node_set_user(SGRT_NULL_NODE, 1), SGRT_ERR_STALE_HANDLE);
+
+    // Slots and the nodes in them; storage moves only when it grows.
+    bool slots_right = true;
+    for (const sgrt_node n : a) {
+        std::uint32_t slot = 0;
+        OK(s.node_slot(n, slot));
+        slots_right = slots_right && s.slot_node(slot) == n;
+    }
+    CHECK(slots_right && s.slot_node(1u << 30) == SGRT_NULL_NODE);
+    const std::uint64_t version = s.storage_version();
+    CHECK(version > 1u && version == sgrt_scene_storage_version(s.get()));
+    OK(s.node_set_user(a[1], 9));
+    CHECK(s.storage_version() == version);
+    OK(s.reserve(4096));
+    CHECK(s.storage_version() > version);
+
+    // Previous worlds: after a move and two updates, the entry holds the
+    // world before the move.
+    CHECK(s.update() == sgrt_scene_update(c));
+    std::array<float, 16> before{};
+    OK(s.node_world(a[5], before));
+    OK(s.node_set_trs(a[5], {1, 2, 3}, {0, 0, 0, 1}, {1, 1, 1}));
+    CHECK(s.update() > 0u);
+    std::uint32_t slots = 0, slot = 0;
+    const float *prev = s.prev_world_array(&slots);
+    OK(s.node_slot(a[5], slot));
+    CHECK(prev != nullptr && slot < slots && same_bits(prev + 16u * slot, before.data(), 16));
+    sgrt::scene plain;
+    OK(sgrt::scene::create(nullptr, plain));
+    CHECK(plain.prev_world_array() == nullptr);
+
+    // Dumps: through a C function and through a lambda, the same bytes;
+    // a callable that says stop ends the dump with SGRT_ERR_WRITE.
+    std::string via_c, via_lambda, dot;
+    OK(s.dump(
+        [](void *user, const char *bytes, std::size_t len) -> int {
+            static_cast<std::string *>(user)->append(bytes, len);
+            return 0;
+        },
+        &via_c, SGRT_DUMP_JSON));
+    OK(s.dump(
+        [&via_lambda](const char *bytes, std::size_t len) {
+            via_lambda.append(bytes, len);
+            return true;
+        },
+        SGRT_DUMP_JSON));
+    CHECK(!via_c.empty() && via_c == via_lambda);
+    CHECK(via_c.rfind("{\"format\":\"sgrt-dump\"", 0) == 0);
+    CHECK(via_c.find("\"user\":30064771079") != std::string::npos); // a[7]'s value
+    const auto append_dot = [&dot](const char *bytes, std::size_t len) {
+        dot.append(bytes, len);
+        return true;
+    };
+    OK(s.dump(append_dot, SGRT_DUMP_DOT)); // a const lvalue callable
+    CHECK(dot.rfind("digraph sgrt {", 0) == 0);
+    std::size_t calls = 0;
+    CHECK_RES(s.dump([&calls](const char *, std::size_t) { return ++calls < 2; }, SGRT_DUMP_JSON),
+              SGRT_ERR_WRITE);
+    CHECK(calls == 2u);
+    sgrt_scene_destroy(c);
 }
 
 // ---- bounds and culling ---------------------------------------------------
@@ -738,6 +962,68 @@ static void test_bounds_and_cull()
     sgrt_scene_destroy(c);
 }
 
+
+// Local boxes read back and cleared, subtree boxes, the arrays a renderer
+// reads: against the per-node calls.
+static void test_bounds_queries()
+{
+    sgrt_scene_desc desc{};
+    desc.flags = SGRT_SCENE_SUBTREE_BOUNDS;
+    sgrt::scene s;
+    OK(sgrt::scene::create(&desc, s));
+    sgrt_node root = SGRT_NULL_NODE, left = SGRT_NULL_NODE, right = SGRT_NULL_NODE;
+    OK(s.node_create(SGRT_NULL_NODE, root));
+    OK(s.node_create(root, left));
+    OK(s.node_create(root, right));
+    OK(s.node_set_local(left, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -4, 0, 0, 1}));
+    OK(s.node_set_local(right, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 6, 0, 1}));
+    OK(s.node_set_bounds(left, {0, 0, 0}, {1, 1, 1}));
+    OK(s.node_set_bounds(right, {0, 0, 0.5f}, {2, 0.5f, 0.25f}));
+
+    float c[3], e[3];
+    OK(s.node_bounds(right, c, e));
+    CHECK(c[0] == 0 && c[2] == 0.5f && e[0] == 2.0f && e[1] == 0.5f && e[2] == 0.25f);
+    OK(s.node_bounds(root, c, e)); // no box
+    CHECK(e[0] == -1.0f && e[1] == -1.0f && e[2] == -1.0f);
+
+    CHECK(s.update() == 3u);
+    float mn[3], mx[3];
+    OK(s.node_subtree_bounds(root, mn, mx));
+    CHECK(mn[0] <= -5.0f && mn[0] > -5.01f && mx[0] >= 2.0f && mx[0] < 2.01f);
+    CHECK(mn[1] <= -1.0f && mx[1] >= 6.5f && mx[1] < 6.51f);
+
+    sgrt_bounds_arrays arrays{};
+    OK(s.bounds_arrays(arrays));
+    std::uint32_t slot = 0;
+    OK(s.node_slot(right, slot));
+    float wmn[3], wmx[3];
+    OK(s.node_world_bounds(right, wmn, wmx));
+    CHECK(slot < arrays.slot_count && (arrays.valid[slot / 32] >> (slot % 32) & 1u));
+    CHECK(arrays.min[0][slot] == wmn[0] && arrays.max[1][slot] == wmx[1] &&
+          arrays.max[2][slot] == wmx[2]);
+    std::uint32_t root_slot = 0;
+    OK(s.node_slot(root, root_slot));
+    CHECK((arrays.valid[root_slot / 32] >> (root_slot % 32) & 1u) == 0u);
+
+    // Cleared: a pure transform again, gone from its parent's subtree box.
+    OK(s.node_clear_bounds(left));
+    OK(s.node_bounds(left, c, e));
+    CHECK(e[0] == -1.0f);
+    CHECK(s.update() == 0u);
+    OK(s.node_subtree_bounds(root, mn, mx));
+    CHECK(mn[0] >= -2.01f && mn[0] <= -2.0f);
+
+    // Without the flags: refused.
+    sgrt::scene plain;
+    OK(sgrt::scene::create(nullptr, plain));
+    sgrt_node n = SGRT_NULL_NODE;
+    OK(plain.node_create(SGRT_NULL_NODE, n));
+    CHECK_RES(plain.node_subtree_bounds(n, mn, mx), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(plain.node_clear_bounds(n), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(plain.bounds_arrays(arrays), SGRT_ERR_INVALID_ARG);
+    OK(plain.check());
+}
+
 // ---- glm: mat4, vec3 and quat (stored x, y, z, w) as they are -----------
 
 static void test_glm()
@@ -802,6 +1088,10 @@ int main()
     test_writers();
     test_trackers_and_sets();
     test_bounds_and_cull();
+    test_bounds_queries();
+    test_free_functions();
+    test_trs_to_matrices();
+    test_scene_queries();
     test_glm();
     std::printf("test_cpp: %ld checks, %d failed\n", checks, failures);
     return failures == 0 && checks > 0 ? 0 : 1;

@@ -19,7 +19,17 @@
  *    within its error bound;
  *  - update counts exactly; no allocation in calls documented not to
  *    allocate; after a successful reserve, creates within it do not allocate;
- *    every allocation freed with its size; nothing left at the end.
+ *    every allocation freed with its size; nothing left at the end;
+ *  - batches and writer writes as their single calls in order, stopping at
+ *    the first refused entry: the entries before it written, it and the
+ *    rest untouched, *out_bad and the one log report naming it;
+ *  - writes in place (sgrt_writer_begin): storage holds what was written
+ *    until an update reads it; commit only marks; the update reads the
+ *    locals of the nodes it recomputes, makes a non-finite one the identity
+ *    (in storage too) and counts it: sgrt_scene_nonfinite_locals and the
+ *    update's one log report, exactly (the count and the lowest slot's
+ *    node), for committed writes and for uncommitted ones under a node
+ *    that moved.
  *
  * A mismatch prints what differed and aborts, which libFuzzer records as a
  * crash with the input that caused it. Build notes and how to run it: see
@@ -53,6 +63,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define MAX_BLOCKS 64u    /* live allocations per scene */
 #define NOBJ 3            /* trackers, node sets and writers per scene */
 #define MAX_WENTRIES 40u  /* entries per writer */
+
+/* SGRT_FUZZ_TRACE=1 prints each decoded call (and what the models expect
+ * of refused batches and repairing updates): for writing and checking
+ * seeds. */
+static int trace = -1;
 
 static void die(const char *what)
 {
@@ -181,10 +196,18 @@ typedef struct shadow_node {
     uint64_t user;
     uint8_t sets;     /* bit k: member of node set k */
     float world[16];  /* as of the last update */
-    /* A compute-now write computed its world since the last update: stored
-     * (sgrt_node_world, the world array) is that world until the update. */
-    bool early;
-    float stored[16];
+    /* Writes in place (sgrt_writer_begin): has_raw when the local in the
+     * scene's storage is `raw`, not (or not only) the reference model's.
+     * Uncommitted, the update reads it only once the node is dirty for
+     * another reason (an ancestor moved, a re-parent): until then the model
+     * keeps the local of before, which the stored worlds came from, and
+     * `synced` is false; once dirty, the model takes raw's value for the
+     * update (raw, or the identity where not finite) and synced is set.
+     * Committed, the model takes that value at once (synced) and has_raw
+     * stays only while raw is not finite: storage keeps the bits until the
+     * update repairs them. */
+    bool has_raw, synced;
+    float raw[16];
     /* Previous worlds (scenes with SGRT_SCENE_PREV_WORLD): the entry of the
      * prev array; recomputed by the last update (its prev will catch up);
      * created since the last update. */
@@ -236,9 +259,17 @@ typedef struct fscene {
     /* Writers with their entries (ids as created, dead ones included). */
     struct fwriter {
         sgrt_writer w;
-        uint32_t count, flags;
+        uint32_t count;
         uint32_t ids[MAX_WENTRIES];
     } wr[NOBJ];
+    /* The log: error reports (code not SGRT_OK) since log_errors was last
+     * cleared, and the last of them. */
+    uint32_t log_errors;
+    sgrt_log_entry log_last;
+    /* What sgrt_scene_nonfinite_locals says until the next update: the
+     * last update's repairs and the node of the lowest slot among them. */
+    uint32_t repairs;
+    sgrt_node repaired_first;
 } fscene;
 
 static uint32_t hash_id(uint32_t id, uint32_t mask) { return (id * 2654435761u) & mask; }
@@ -429,9 +460,25 @@ static uint32_t *subtree_ids(const fscene *f, uint32_t id, uint32_t *n)
     return ids;
 }
 
-/* The world the scene stores for a node now: the last update's, or one a
- * compute-now write computed since. */
-static const float *stored_world(const shadow_node *e) { return e->early ? e->stored : e->world; }
+/* What the update makes of a local it reads: the local, or the identity
+ * when an element is NaN or infinite (only a write in place leaves one). */
+static const float *local_as_read(const float *m)
+{
+    for (int k = 0; k < 16; k++)
+        if (!isfinite(m[k]))
+            return IDENTITY;
+    return m;
+}
+
+/* The local in the scene's storage now: what sgrt_node_local returns. */
+static void storage_local(const fscene *f, uint32_t id, float out[16])
+{
+    const shadow_node *e = sh_find(f, id);
+    if (e && e->has_raw)
+        memcpy(out, e->raw, 16 * sizeof(float));
+    else
+        ref_model_local(f->m, id, out);
+}
 
 /* Exact current world of a live node, as the next update will compute it:
  * memoised per stamp, so a full pass is O(n). */
@@ -462,12 +509,18 @@ static const float *shadow_now(fscene *f, uint32_t id)
         }
         for (uint32_t k = n; k-- > 0;) {
             shadow_node *e = sh_find(f, path[k]);
-            float local[16];
-            ref_model_local(f->m, path[k], local);
             shadow_node *p = k + 1u < n ? sh_find(f, path[k + 1u]) : top;
             e->dirty = e->marked || (p && p->dirty);
+            if (e->dirty && e->has_raw && !e->synced) {
+                /* A write in place that the update will read: the model
+                 * takes it (a node already dirty: no pending count moves). */
+                ref_model_commit_local(f->m, path[k], local_as_read(e->raw));
+                e->synced = true;
+            }
+            float local[16];
+            ref_model_local(f->m, path[k], local);
             if (!e->dirty)
-                memcpy(e->now, stored_world(e), sizeof e->now);
+                memcpy(e->now, e->world, sizeof e->now);
             else if (!p)
                 memcpy(e->now, local, sizeof e->now);
             else
@@ -475,6 +528,23 @@ static const float *shadow_now(fscene *f, uint32_t id)
             e->stamp = f->stamp;
         }
         return sh_get(f, id)->now;
+    }
+}
+
+/* The locals of the nodes a write named, against the models: the entries
+ * it wrote hold their values (a node named twice, its last), the others
+ * what they held before. */
+static void expect_locals(const fscene *f, const sgrt_node *nodes, uint32_t n, const char *what)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (!nodes[i].id || !ref_model_alive(f->m, nodes[i].id))
+            continue;
+        float got[16], want[16];
+        storage_local(f, nodes[i].id, want);
+        ENSURE(sgrt_node_local(f->s, nodes[i], got) == SGRT_OK &&
+                   memcmp(got, want, sizeof got) == 0,
+               "%s: the local of entry %u (0x%08x) differs from the model's", what, i,
+               nodes[i].id);
     }
 }
 
@@ -491,14 +561,6 @@ static bool same_matrix(const float *a, const float *b)
         if (x != y)
             return false;
     }
-    return true;
-}
-
-static bool finite16(const float *m)
-{
-    for (int k = 0; k < 16; k++)
-        if (!isfinite(m[k]))
-            return false;
     return true;
 }
 
@@ -520,14 +582,33 @@ static bool double_check_applies(const fscene *f, uint32_t id, const float *got)
 
 /* ---- scene lifetime ---------------------------------------------------------- */
 
-/* Every report names a public function and a known code, with a message. */
+/* Every report names a public function and a known code, with a message;
+ * error reports are counted, the last one kept (the calls that check
+ * theirs clear the count first). */
 static void check_log_entry(void *user, const sgrt_log_entry *e)
 {
-    (void)user;
+    fscene *f = user;
     ENSURE(e->function && strncmp(e->function, "sgrt_", 5) == 0 && e->message && e->message[0],
            "log entry without a function or a message");
     ENSURE(e->code <= SGRT_OK && e->code >= SGRT_ERR_EXECUTOR, "log entry with code %d",
            (int)e->code);
+    if (e->code != SGRT_OK) {
+        f->log_errors++;
+        f->log_last = *e;
+    }
+}
+
+/* The call since log_errors was cleared reported exactly one error: `code`
+ * from `function`, naming `node`. */
+static void expect_one_report(const fscene *f, sgrt_result code, const char *function,
+                              sgrt_node node)
+{
+    ENSURE(f->log_errors == 1, "%s: %u error reports, expected 1", function, f->log_errors);
+    ENSURE(f->log_last.code == code && strcmp(f->log_last.function, function) == 0 &&
+               f->log_last.node.id == node.id,
+           "%s reported %s from %s naming 0x%08x, expected %s naming 0x%08x", function,
+           sgrt_result_str(f->log_last.code), f->log_last.function, f->log_last.node.id,
+           sgrt_result_str(code), node.id);
 }
 
 static void fscene_open(fscene *f, reader *r)
@@ -563,6 +644,7 @@ static void fscene_open(fscene *f, reader *r)
               (f->subtree_on ? SGRT_SCENE_SUBTREE_BOUNDS : 0u) |
               (f->validate ? SGRT_SCENE_VALIDATE : 0u);
     d.log = check_log_entry;
+    d.log_user = f;
     for (;;) {
         sgrt_scene *const sentinel = (sgrt_scene *)(uintptr_t)64;
         sgrt_scene *s = sentinel;
@@ -589,6 +671,8 @@ static void fscene_open(fscene *f, reader *r)
     f->dead_tr = f->dead_ns = f->dead_wr = 0; /* another scene's handles */
     f->m = ref_model_create();
     f->extreme = false;
+    f->repairs = 0;
+    f->repaired_first = SGRT_NULL_NODE;
     f->reserve_budget = 0;
     f->stamp = 1;
     f->sh_count = 0;
@@ -676,7 +760,7 @@ static bool world_rc_ok(fscene *f, uint32_t id, sgrt_result rc)
 {
     if (!f->validate)
         return rc == SGRT_OK;
-    const float *now = shadow_now(f, id), *stored = stored_world(sh_find(f, id));
+    const float *now = shadow_now(f, id), *stored = sh_find(f, id)->world;
     if (has_nan(now) || has_nan(stored))
         return rc == SGRT_OK || rc == SGRT_ERR_PENDING;
     return rc == (memcmp(now, stored, 16 * sizeof(float)) == 0 ? SGRT_OK : SGRT_ERR_PENDING);
@@ -695,11 +779,12 @@ static void verify_node(fscene *f, uint32_t id, const float *wa, uint32_t slot_c
            "parent of 0x%08x: 0x%08x, model 0x%08x", id, p.id, ref_model_parent(f->m, id));
     float got[16], want[16];
     ENSURE(sgrt_node_local(f->s, h, got) == SGRT_OK, "local read");
-    ref_model_local(f->m, id, want);
-    ENSURE(memcmp(got, want, sizeof got) == 0, "local of 0x%08x differs", id);
+    storage_local(f, id, want);
+    ENSURE(memcmp(got, want, sizeof got) == 0, "local of 0x%08x differs from %s", id,
+           e->has_raw ? "what was written in place" : "the model's");
     const sgrt_result wrc = sgrt_node_world(f->s, h, got);
     ENSURE(world_rc_ok(f, id, wrc), "world read: %s", sgrt_result_str(wrc));
-    ENSURE(same_matrix(got, stored_world(e)), "world of 0x%08x differs from the float model", id);
+    ENSURE(same_matrix(got, e->world), "world of 0x%08x differs from the float model", id);
     uint64_t user = 1;
     ENSURE(sgrt_node_user(f->s, h, &user) == SGRT_OK && user == e->user,
            "user value of 0x%08x", id);
@@ -707,7 +792,7 @@ static void verify_node(fscene *f, uint32_t id, const float *wa, uint32_t slot_c
     ENSURE(sgrt_node_slot(f->s, h, &slot) == SGRT_OK && slot < slot_count,
            "slot of 0x%08x (%u, count %u)", id, slot, slot_count);
     ENSURE(sgrt_scene_slot_node(f->s, slot).id == id, "slot_node(slot(0x%08x))", id);
-    ENSURE(same_matrix(wa + 16u * (size_t)slot, stored_world(e)), "world array entry of 0x%08x",
+    ENSURE(same_matrix(wa + 16u * (size_t)slot, e->world), "world array entry of 0x%08x",
            id);
     const float *pa = sgrt_scene_prev_world_array(f->s, NULL);
     ENSURE((pa != NULL) == f->prev_on, "prev world array %s", pa ? "present" : "missing");
@@ -781,6 +866,11 @@ static void verify_ex(fscene *f, bool full, bool worlds_now, uint32_t a, uint32_
     }
     ENSURE(sgrt_scene_node_count(f->s) == count, "node count %u, model %u",
            sgrt_scene_node_count(f->s), count);
+    sgrt_node rf = {0xA5A5A5A5u};
+    const uint32_t repairs = sgrt_scene_nonfinite_locals(f->s, &rf);
+    ENSURE(repairs == f->repairs && rf.id == f->repaired_first.id,
+           "nonfinite_locals: %u, first 0x%08x; the last update repaired %u, first 0x%08x",
+           repairs, rf.id, f->repairs, f->repaired_first.id);
     uint32_t slot_count = 0;
     const float *wa = sgrt_scene_world_array(f->s, &slot_count);
     ENSURE(wa != NULL || count == 0, "world array NULL");
@@ -852,13 +942,19 @@ static sgrt_node rd_handle(fscene *f, const fscene *other, reader *r)
         h.id = u32(r);
         break;
     case 8: /* a live id with one bit flipped: same index other generation, ... */
-        if (count)
-            h.id = ref_model_nth(f->m, u16(r) % count) ^ (1u << (u8(r) % 32u));
+        if (count) {
+            /* Reads in separate statements: the order of the operands of
+             * one expression is unspecified (make_corpus.py writes them in
+             * this order). */
+            h.id = ref_model_nth(f->m, u16(r) % count);
+            h.id ^= 1u << (u8(r) % 32u);
+        }
         break;
     default: /* a live id with the generation field set to 0 or 255 */
-        if (count)
-            h.id = (ref_model_nth(f->m, u16(r) % count) & 0x00FFFFFFu) |
-                   (u8(r) & 1u ? 0xFF000000u : 0u);
+        if (count) {
+            h.id = ref_model_nth(f->m, u16(r) % count) & 0x00FFFFFFu;
+            h.id |= u8(r) & 1u ? 0xFF000000u : 0u;
+        }
         break;
     }
     return h;
@@ -890,7 +986,7 @@ static void rd_matrix(fscene *f, const fscene *other, reader *r, float m[16])
     case 4: { /* the current local of some node: bit-identical when it is the target */
         const sgrt_node h = rd_handle(f, other, r);
         if (valid(f, h))
-            ref_model_local(f->m, h.id, m);
+            storage_local(f, h.id, m);
         break;
     }
     case 5: /* affine */
@@ -898,9 +994,13 @@ static void rd_matrix(fscene *f, const fscene *other, reader *r, float m[16])
             if (i % 4 != 3)
                 m[i] = rd_float(r);
         break;
-    case 6: /* identity with one special entry */
-        m[u8(r) % 16u] = rd_float(r);
+    case 6: { /* identity with one special entry: the index read first (in
+               * its own statement: the order of an assignment's operands
+               * is unspecified) */
+        const uint32_t at = u8(r) % 16u;
+        m[at] = rd_float(r);
         break;
+    }
     default: /* a rotation about z with scale and translation */
     {
         const float c = (float)((int)u8(r) - 128) / 128.0f, s = sqrtf(fmaxf(0.0f, 1.0f - c * c));
@@ -1016,7 +1116,7 @@ static void do_create(fscene *f, const fscene *other, sgrt_node parent, bool nul
     shadow_node *e = sh_add(f, out.id);
     e->marked = true;
     const shadow_node *pe = parent.id ? sh_find(f, parent.id) : NULL;
-    memcpy(e->world, pe ? stored_world(pe) : IDENTITY, sizeof e->world);
+    memcpy(e->world, pe ? pe->world : IDENTITY, sizeof e->world);
     memcpy(e->prev, e->world, sizeof e->prev); /* until its first update */
     e->moved_last = false;
     e->fresh = true;
@@ -1152,6 +1252,7 @@ static void do_set_parent(fscene *f, sgrt_node n, sgrt_node p, int keep_raw)
                            (!p.id || ref_model_depth_at_most(f->m, p.id, 7u));
         note_local(f, new_local);
         const double err = ref_model_set_parent_keep_world(f->m, n.id, p.id, new_local);
+        sh_get(f, n.id)->has_raw = false; /* the new local replaced what was in place */
         if (check && !f->extreme)
             ENSURE(err <= 1.0, "keep-world moved the world by %g of the allowance", err);
     } else {
@@ -1159,6 +1260,27 @@ static void do_set_parent(fscene *f, sgrt_node n, sgrt_node p, int keep_raw)
     }
     sh_get(f, n.id)->marked = true;
     f->stamp++;
+}
+
+/* A finite local set through a write that compares (single calls,
+ * batches, writers): stored and marked unless its bits are those in
+ * storage, which after a write in place are what was written there, not
+ * the model's. Returns whether it marked. */
+static bool model_set_local(fscene *f, uint32_t id, const float m[16])
+{
+    shadow_node *e = sh_get(f, id);
+    note_local(f, m);
+    if (e->has_raw) {
+        if (memcmp(m, e->raw, sizeof e->raw) == 0)
+            return false; /* the bits in storage: nothing changes */
+        e->has_raw = false;
+        ref_model_commit_local(f->m, id, m);
+    } else if (!ref_model_set_local(f->m, id, m)) {
+        return false;
+    }
+    e->marked = true;
+    f->stamp++;
+    return true;
 }
 
 static void apply_local(fscene *f, sgrt_node h, const float m[16], sgrt_result rc,
@@ -1174,11 +1296,7 @@ static void apply_local(fscene *f, sgrt_node h, const float m[16], sgrt_result r
     }
     ENSURE(rc == SGRT_OK, "set_local/trs: %s", sgrt_result_str(rc));
     f->touched[0] = h.id;
-    note_local(f, m);
-    if (ref_model_set_local(f->m, h.id, m)) {
-        sh_get(f, h.id)->marked = true;
-        f->stamp++;
-    }
+    model_set_local(f, h.id, m);
 }
 
 static void do_set_local(fscene *f, sgrt_node h, const float m[16])
@@ -1266,18 +1384,26 @@ static void do_set_world(fscene *f, sgrt_node h, const float m[16])
     apply_local(f, h, local, rc, input_ok);
 }
 
-/* A batch: refused whole at its first bad entry (the models untouched and
- * out_bad exact), else the same as its entries' single calls in order. */
-enum { MAX_BATCH = 8 };
+/* A batch: its entries' single calls in order, stopping at the first
+ * refused one. An entry is refused as its single call would be: a stale
+ * handle first (STALE_HANDLE), then in validation mode a quaternion off
+ * unit length, then a non-finite matrix (both INVALID_ARG). The entries
+ * before it are written (and mark as their single calls do), it and the
+ * rest change nothing; the error, *out_bad and the one log report name it.
+ * No refusal: OK, *out_bad untouched. */
+enum { MAX_BATCH = 136 };
 
 static void do_batch(fscene *f, const fscene *other, reader *r, bool trs)
 {
-    const uint32_t k = u8(r) % (MAX_BATCH + 1u);
+    /* Mostly 0 to 8 entries; a count byte of 0xE0 or more takes the count
+     * from the next byte, 9 to 136: up to five of the library's chunks of
+     * 32 entries, each stored while the next one is checked. */
+    const uint8_t kb = u8(r);
+    const uint32_t k = kb < 0xE0u ? kb % 9u : 9u + u8(r) % (MAX_BATCH - 8u);
     sgrt_node nodes[MAX_BATCH];
     float m[MAX_BATCH][16], t[MAX_BATCH][3], q[MAX_BATCH][4], sc[MAX_BATCH][3];
     uint32_t bad = k;
     sgrt_result want = SGRT_OK;
-    bool either = false; /* the first bad entry has both faults: either code */
     for (uint32_t i = 0; i < k; i++) {
         nodes[i] = rd_handle(f, other, r);
         if (trs) {
@@ -1295,26 +1421,37 @@ static void do_batch(fscene *f, const fscene *other, reader *r, bool trs)
         if (bad == k && (!valid(f, nodes[i]) || refused_values)) {
             bad = i;
             want = valid(f, nodes[i]) ? SGRT_ERR_INVALID_ARG : SGRT_ERR_STALE_HANDLE;
-            either = !valid(f, nodes[i]) && refused_values;
         }
     }
     uint32_t out_bad = UINT32_MAX;
     const uint64_t calls0 = f->fa.calls;
+    f->log_errors = 0;
     const sgrt_result rc =
         trs ? sgrt_nodes_set_trs(f->s, k, nodes, t[0], q[0],
                                  sc[0], &out_bad)
             : sgrt_nodes_set_local(f->s, k, nodes, m[0], &out_bad);
     ENSURE(f->fa.calls == calls0, "a batch write allocated");
     if (bad < k) {
-        ENSURE((rc == want || (either && rc == SGRT_ERR_INVALID_ARG)) && out_bad == bad,
-               "batch refused with %s at %u, expected %s at %u", sgrt_result_str(rc), out_bad,
-               sgrt_result_str(want), bad);
-        expect_unchanged(f, nodes[bad], SGRT_NULL_NODE);
-        return;
+        ENSURE(rc == want && out_bad == bad, "batch refused with %s at %u, expected %s at %u",
+               sgrt_result_str(rc), out_bad, sgrt_result_str(want), bad);
+        expect_one_report(f, want, trs ? "sgrt_nodes_set_trs" : "sgrt_nodes_set_local",
+                          nodes[bad]);
+    } else {
+        ENSURE(rc == SGRT_OK && out_bad == UINT32_MAX, "batch: %s (out_bad %u)",
+               sgrt_result_str(rc), out_bad);
+        ENSURE(f->log_errors == 0, "a batch that was not refused reported %u errors",
+               f->log_errors);
     }
-    ENSURE(rc == SGRT_OK && out_bad == UINT32_MAX, "batch: %s", sgrt_result_str(rc));
-    for (uint32_t i = 0; i < k; i++)
+    if (trace > 0 && bad < k)
+        fprintf(stderr, "     batch refused at entry %u of %u: %s\n", bad, k,
+                sgrt_result_str(want));
+    /* The prefix, as its single calls. */
+    for (uint32_t i = 0; i < bad; i++)
         apply_local(f, nodes[i], m[i], SGRT_OK, true);
+    expect_locals(f, nodes, k, trs ? "sgrt_nodes_set_trs" : "sgrt_nodes_set_local");
+    /* Verified after the call: the last entry written and the refused one. */
+    f->touched[0] = bad ? nodes[bad - 1u].id : 0u;
+    f->touched[1] = bad < k ? nodes[bad].id : 0u;
 }
 
 /* An executor that runs the tasks on the calling thread in an order drawn
@@ -1430,27 +1567,57 @@ static void subtree_step(fscene *f)
 static void do_update_with(fscene *f, const sgrt_executor *ex, bool again)
 {
     const uint32_t want = ref_model_pending(f->m);
-    /* The float model computes every new world before marks are cleared. */
+    /* The float model computes every new world before marks are cleared;
+     * the update reads the locals of the nodes it recomputes, and repairs
+     * (counts, reports) those written in place that are not finite. */
     const uint32_t count = ref_model_count(f->m);
     const bool tracked = any_tracker(f);
+    uint32_t repairs = 0, first_slot = UINT32_MAX;
+    sgrt_node first = SGRT_NULL_NODE;
     for (uint32_t k = 0; k < count; k++) {
         const uint32_t id = ref_model_nth(f->m, k);
         (void)shadow_now(f, id);
+        const shadow_node *e = sh_get(f, id);
         /* A box set alone changes the slot too. */
-        if (tracked && (sh_get(f, id)->dirty || sh_get(f, id)->box_set))
+        if (tracked && (e->dirty || e->box_set))
             note_slot(f, slot_of(f->s, (sgrt_node){id}));
+        if (e->dirty && e->has_raw && !finite16(e->raw)) {
+            const uint32_t sl = slot_of(f->s, (sgrt_node){id});
+            repairs++;
+            if (sl < first_slot)
+                first_slot = sl, first.id = id;
+        }
     }
     const uint64_t calls0 = f->fa.calls;
+    f->log_errors = 0;
     const uint32_t got = ex ? sgrt_scene_update_parallel(f->s, ex) : sgrt_scene_update(f->s);
     ENSURE(f->fa.calls == calls0, "update allocated");
     ENSURE(got == want, "update recomputed %u, model %u", got, want);
     ENSURE(ref_model_update(f->m) == want, "model update count");
+    sgrt_node got_first = {0xA5A5A5A5u};
+    const uint32_t got_repairs = sgrt_scene_nonfinite_locals(f->s, &got_first);
+    ENSURE(got_repairs == repairs && got_first.id == first.id,
+           "the update repaired %u non-finite locals, first 0x%08x; model %u, first 0x%08x",
+           got_repairs, got_first.id, repairs, first.id);
+    ENSURE(sgrt_scene_nonfinite_locals(f->s, NULL) == repairs, "nonfinite_locals(NULL out)");
+    const char *fn = ex ? "sgrt_scene_update_parallel" : "sgrt_scene_update";
+    f->repairs = repairs;
+    f->repaired_first = first;
+    if (trace > 0 && repairs)
+        fprintf(stderr, "     %s repaired %u non-finite locals, first 0x%08x\n", fn, repairs,
+                first.id);
+    if (repairs)
+        expect_one_report(f, SGRT_ERR_INVALID_ARG, fn, first);
+    else
+        ENSURE(f->log_errors == 0, "%s repaired nothing and reported %u errors", fn,
+               f->log_errors);
     for (uint32_t k = 0; k < count; k++) {
         shadow_node *e = sh_get(f, ref_model_nth(f->m, k));
         prev_step(f, e, e->dirty);
         memcpy(e->world, e->now, sizeof e->world);
-        e->early = false;
         e->marked = false;
+        if (e->dirty) /* read: storage holds the model's local now */
+            e->has_raw = false;
         if (e->dirty || e->box_set)
             box_step(e);
     }
@@ -1458,7 +1625,14 @@ static void do_update_with(fscene *f, const sgrt_executor *ex, bool again)
         subtree_step(f);
     f->stamp++;
     if (again) {
+        f->log_errors = 0;
         ENSURE(sgrt_scene_update(f->s) == 0, "a second update recomputed something");
+        ENSURE(sgrt_scene_nonfinite_locals(f->s, &got_first) == 0 && got_first.id == 0,
+               "a second update repaired %u non-finite locals",
+               sgrt_scene_nonfinite_locals(f->s, NULL));
+        ENSURE(f->log_errors == 0, "a second update reported %u errors", f->log_errors);
+        f->repairs = 0;
+        f->repaired_first = SGRT_NULL_NODE;
         for (uint32_t k = 0; k < count; k++)
             prev_step(f, sh_get(f, ref_model_nth(f->m, k)), false);
     }
@@ -1608,6 +1782,10 @@ static void do_bad_args(fscene *f, const fscene *other, reader *r)
     ENSURE(sgrt_node_world(NULL, h, m) == SGRT_ERR_INVALID_ARG, "world(NULL)");
     ENSURE(sgrt_node_world_now(NULL, h, m) == SGRT_ERR_INVALID_ARG, "world_now(NULL)");
     ENSURE(sgrt_scene_update(NULL) == 0, "update(NULL)");
+    o.id = 0xA5A5A5A5u;
+    ENSURE(sgrt_scene_nonfinite_locals(NULL, &o) == 0 && o.id == 0 &&
+               sgrt_scene_nonfinite_locals(NULL, NULL) == 0,
+           "nonfinite_locals(NULL)");
     ENSURE(sgrt_scene_node_count(NULL) == 0, "node_count(NULL)");
     ENSURE(sgrt_scene_reserve(NULL, 1) == SGRT_ERR_INVALID_ARG, "reserve(NULL)");
     ENSURE(sgrt_scene_compact(NULL) == SGRT_ERR_INVALID_ARG, "compact(NULL)");
@@ -1648,6 +1826,19 @@ static void do_bad_args(fscene *f, const fscene *other, reader *r)
     BAD(sgrt_node_user(f->s, h, NULL));
     BAD(sgrt_node_slot(f->s, h, NULL));
 #undef BAD
+    /* Batches: NULL arrays with entries (and a NULL scene) are argument
+     * errors that change nothing and leave *out_bad alone; with no entries
+     * they are fine. */
+    uint32_t ob = 7;
+    ENSURE(sgrt_nodes_set_local(f->s, 1, NULL, m, &ob) == SGRT_ERR_INVALID_ARG &&
+               sgrt_nodes_set_local(f->s, 1, &h, NULL, &ob) == SGRT_ERR_INVALID_ARG &&
+               sgrt_nodes_set_local(NULL, 1, &h, m, &ob) == SGRT_ERR_INVALID_ARG &&
+               sgrt_nodes_set_trs(f->s, 1, &h, m, NULL, m, &ob) == SGRT_ERR_INVALID_ARG &&
+               sgrt_nodes_set_trs(f->s, 1, NULL, m, m, m, &ob) == SGRT_ERR_INVALID_ARG && ob == 7,
+           "a batch with a NULL array or scene (out_bad %u)", ob);
+    ENSURE(sgrt_nodes_set_local(f->s, 0, NULL, NULL, &ob) == SGRT_OK &&
+               sgrt_nodes_set_trs(f->s, 0, NULL, NULL, NULL, NULL, &ob) == SGRT_OK && ob == 7,
+           "an empty batch with NULL arrays (out_bad %u)", ob);
     ENSURE(f->fa.calls == calls0, "a rejected call allocated");
     do_create(f, other, h, true);
     const int r_int = (int)(int8_t)u8(r);
@@ -1660,7 +1851,10 @@ static void do_slots(fscene *f, reader *r)
 {
     uint32_t count = 0;
     (void)sgrt_scene_world_array(f->s, &count);
-    const uint32_t probes[4] = {u16(r), u32(r), count ? count - 1u : 0u, count};
+    /* Reads in separate statements: an initializer list's order is not
+     * specified. */
+    const uint32_t p0 = u16(r), p1 = u32(r);
+    const uint32_t probes[4] = {p0, p1, count ? count - 1u : 0u, count};
     for (int i = 0; i < 4; i++) {
         const sgrt_node n = sgrt_scene_slot_node(f->s, probes[i]);
         if (!n.id)
@@ -2285,15 +2479,6 @@ static sgrt_writer pick_writer(fscene *f, const fscene *other, reader *r, int *i
     return SGRT_NULL_WRITER;
 }
 
-/* Whether ids[0 .. n-1] lie in strictly increasing slots now (all live). */
-static bool in_slot_order(const fscene *f, const uint32_t *ids, uint32_t n)
-{
-    for (uint32_t i = 1; i < n; i++)
-        if (slot_of(f->s, (sgrt_node){ids[i - 1]}) >= slot_of(f->s, (sgrt_node){ids[i]}))
-            return false;
-    return true;
-}
-
 /* Live ids in slot order without repeats (a skeleton's joints). */
 static uint32_t sort_by_slot(const fscene *f, uint32_t *ids, uint32_t n)
 {
@@ -2315,8 +2500,8 @@ static uint32_t sort_by_slot(const fscene *f, uint32_t *ids, uint32_t n)
 
 /* Entries: handles of every kind (0 of them too), live nodes in slot
  * order, a subtree in slot order, or live nodes with repeats in any order;
- * flags 0, SGRT_WRITER_WORLDS_NOW or a bad one; NULL arguments. Refused as
- * the models predict, changing nothing. */
+ * flags 0 or a bad one (any other value: no writer options are defined);
+ * NULL arguments. Refused as the models predict, changing nothing. */
 static void do_writer_create(fscene *f, const fscene *other, reader *r)
 {
     const int k = (int)(u8(r) % NOBJ);
@@ -2351,17 +2536,16 @@ static void do_writer_create(fscene *f, const fscene *other, reader *r)
         break;
     }
     }
-    static const uint32_t bad_flags[4] = {2u, 3u, 0x80000000u, UINT32_MAX};
-    const uint32_t flags = fb % 8u < 3u   ? 0u
-                           : fb % 8u < 7u ? (uint32_t)SGRT_WRITER_WORLDS_NOW
-                                          : bad_flags[(fb >> 3) % 4u];
+    /* 1 was SGRT_WRITER_WORLDS_NOW, removed: refused like any other. */
+    static const uint32_t bad_flags[4] = {1u, 2u, 0x80000000u, UINT32_MAX};
+    const uint32_t flags = fb % 8u < 7u ? 0u : bad_flags[(fb >> 3) % 4u];
     const bool null_nodes = (fb & 0xC0u) == 0xC0u, null_out = (fb & 0xE0u) == 0xA0u;
     bool stale = false;
     for (uint32_t i = 0; i < n; i++) {
         nodes[i].id = ids[i];
         stale |= !valid(f, nodes[i]);
     }
-    const bool invalid = n == 0 || flags > 1u || null_nodes || null_out;
+    const bool invalid = n == 0 || flags != 0u || null_nodes || null_out;
     const sgrt_writer sentinel = {64};
     sgrt_writer w = sentinel;
     f->fa.fired = false;
@@ -2381,7 +2565,6 @@ static void do_writer_create(fscene *f, const fscene *other, reader *r)
     ENSURE(w.id && w.id != sentinel.id, "writer_create OK without a writer");
     f->wr[k].w = w;
     f->wr[k].count = n;
-    f->wr[k].flags = flags;
     memcpy(f->wr[k].ids, ids, (size_t)n * sizeof *ids);
 }
 
@@ -2417,80 +2600,14 @@ static uint32_t writer_dead(const fscene *f, int k)
     return f->wr[k].count;
 }
 
-/* After a write of entries [from, upto) of writer k that succeeded (or, in
- * place, was committed): the worlds a compute-now write computed. A stored
- * world that changed must be the exact world now (the float model's); one
- * the write had to compute (slot order: a moved root, or below an entry
- * computed in this write) must be it too. A world computed takes the
- * update's part early: the previous world saved (the last update's), the
- * world box of the new world. Where the bits stayed, whether it was
- * computed shows only in the previous world and the box: either answer is
- * taken, as the library has it. `moved`: the entries whose local changed
- * (in place: all). */
-static void writer_early(fscene *f, int k, uint32_t from, uint32_t upto, const bool *moved)
+/* expect_locals over entries [first, first + c) of writer k. */
+static void expect_entry_locals(const fscene *f, int k, uint32_t first, uint32_t c,
+                                const char *what)
 {
-    const struct fwriter *wr = &f->wr[k];
-    if (!wr->flags)
-        return;
-    bool sure[MAX_WENTRIES] = {false};
-    const bool ordered = in_slot_order(f, wr->ids, wr->count);
-    uint32_t slot_count = 0;
-    const float *pa = sgrt_scene_prev_world_array(f->s, NULL);
-    (void)sgrt_scene_world_array(f->s, &slot_count);
-    for (uint32_t i = from; i < upto; i++) {
-        const uint32_t id = wr->ids[i], p = ref_model_parent(f->m, id);
-        bool repeat = false;
-        for (uint32_t j = from; j < i; j++)
-            repeat |= wr->ids[j] == id;
-        if (repeat)
-            continue;
-        if (ordered) {
-            sure[i] = !p && moved[i];
-            for (uint32_t j = from; j < i && p && !sure[i]; j++)
-                sure[i] = wr->ids[j] == p && sure[j];
-        }
-        shadow_node *e = sh_get(f, id);
-        float got[16];
-        const sgrt_result wrc = sgrt_node_world(f->s, (sgrt_node){id}, got);
-        const float *now = shadow_now(f, id);
-        ENSURE(wrc == SGRT_OK || wrc == SGRT_ERR_PENDING, "world read: %s", sgrt_result_str(wrc));
-        const bool changed = !same_matrix(got, stored_world(e)), exact = same_matrix(got, now);
-        ENSURE(!changed || exact, "writer entry %u (0x%08x): its world changed, not to its "
-               "world now", i, id);
-        ENSURE(!sure[i] || exact, "writer entry %u (0x%08x): its world was not computed in the "
-               "write", i, id);
-        if (!exact)
-            continue; /* not computed */
-        const bool computed = changed || sure[i];
-        if (pa) {
-            const float *pg = pa + 16u * (size_t)slot_of(f->s, (sgrt_node){id});
-            ENSURE(same_matrix(pg, e->world) || (!computed && same_matrix(pg, e->prev)),
-                   "previous world of 0x%08x after a compute-now write", id);
-            memcpy(e->prev, pg, sizeof e->prev);
-        }
-        if (f->bounds_on && e->box_valid && e->box_has) {
-            float c[3], x[3], lo[3], hi[3], glo[3], ghi[3];
-            memcpy(c, e->box_c, sizeof c);
-            memcpy(x, e->box_e, sizeof x);
-            const sgrt__bounds_view one = {{&c[0], &c[1], &c[2]}, {&x[0], &x[1], &x[2]},
-                                           {&lo[0], &lo[1], &lo[2]}, {&hi[0], &hi[1], &hi[2]},
-                                           NULL};
-            sgrt__box_ref(&one, got, 0);
-            ENSURE(sgrt_node_world_bounds(f->s, (sgrt_node){id}, glo, ghi) == SGRT_OK,
-                   "world bounds");
-            const bool fresh_box = same3(glo, lo) && same3(ghi, hi);
-            ENSURE(fresh_box || (!computed && same3(glo, e->box_lo) && same3(ghi, e->box_hi)),
-                   "world box of 0x%08x after a compute-now write", id);
-            memcpy(e->box_lo, glo, sizeof e->box_lo);
-            memcpy(e->box_hi, ghi, sizeof e->box_hi);
-        }
-        if (computed || e->early) {
-            e->early = true;
-            memcpy(e->stored, got, sizeof e->stored);
-        }
-    }
-    if (upto > from)
-        f->touched[1] = wr->ids[upto - 1u];
+    sgrt_node nodes[MAX_WENTRIES];
+    for (uint32_t i = 0; i < c; i++)
+        nodes[i].id = f->wr[k].ids[first + i];
+    expect_locals(f, nodes, c, what);
 }
 
 /* One entry's TRS from the input, as OP_SET_TRS reads it. */
@@ -2512,10 +2629,13 @@ static void rd_trs(reader *r, float t[3], float q[4], float s[3])
 }
 
 /* set_local or set_trs through a writer: refused with INVALID_ARG for a
- * writer of the other scene or NULL (out_bad untouched), STALE_HANDLE at
- * the first dead entry, INVALID_ARG at the first non-finite matrix (or, in
- * validation mode, quaternion off unit length), changing nothing; else the
- * single calls in entry order. Never allocates. */
+ * writer of the other scene or NULL (out_bad untouched, nothing written),
+ * with STALE_HANDLE at the first dead entry before anything is written
+ * (the slots are resolved first); else the single calls in entry order,
+ * stopping at the first non-finite matrix (or, in validation mode,
+ * quaternion off unit length): the entries before it written, it and the
+ * rest untouched, INVALID_ARG, *out_bad and the one log report naming it.
+ * Never allocates. */
 static void do_writer_write(fscene *f, const fscene *other, reader *r)
 {
     int k;
@@ -2535,8 +2655,10 @@ static void do_writer_write(fscene *f, const fscene *other, reader *r)
         if (bad == n && (!finite16(m[i]) || (trs && quat_refused(f, q[i]))))
             bad = i;
     }
+    const char *fn = trs ? "sgrt_writer_set_trs" : "sgrt_writer_set_local";
     uint32_t out_bad = UINT32_MAX;
     const uint64_t calls0 = f->fa.calls;
+    f->log_errors = 0;
     const sgrt_result rc =
         trs ? sgrt_writer_set_trs(f->s, w, t[0], null_in ? NULL : q[0], sc[0], &out_bad)
             : sgrt_writer_set_local(f->s, w, null_in ? NULL : m[0], &out_bad);
@@ -2546,88 +2668,101 @@ static void do_writer_write(fscene *f, const fscene *other, reader *r)
            "writer write on a NULL scene");
     if (k < 0 || null_in) {
         ENSURE(rc == SGRT_ERR_INVALID_ARG && out_bad == UINT32_MAX,
-               "writer write with a bad writer or NULL input: %s", sgrt_result_str(rc));
+               "writer write with a bad writer or NULL input: %s (out_bad %u)",
+               sgrt_result_str(rc), out_bad);
+        expect_one_report(f, SGRT_ERR_INVALID_ARG, fn, SGRT_NULL_NODE);
         expect_unchanged(f, SGRT_NULL_NODE, SGRT_NULL_NODE);
         return;
     }
     const uint32_t dead = writer_dead(f, k);
+    /* Entries written: none when one is dead, else those before the first
+     * refused one. */
+    const uint32_t done = dead < n ? 0u : bad;
     if (dead < n || bad < n) {
-        ENSURE(rc == (dead < n ? SGRT_ERR_STALE_HANDLE : SGRT_ERR_INVALID_ARG) &&
-                   out_bad == (dead < n ? dead : bad),
-               "writer write refused with %s at %u, expected %s at %u", sgrt_result_str(rc),
-               out_bad, dead < n ? "STALE_HANDLE" : "INVALID_ARG", dead < n ? dead : bad);
-        expect_unchanged(f, (sgrt_node){f->wr[k].ids[dead < n ? dead : bad]}, SGRT_NULL_NODE);
-        return;
+        const uint32_t at = dead < n ? dead : bad;
+        const sgrt_result want = dead < n ? SGRT_ERR_STALE_HANDLE : SGRT_ERR_INVALID_ARG;
+        ENSURE(rc == want && out_bad == at, "writer write refused with %s at %u, expected %s at %u",
+               sgrt_result_str(rc), out_bad, sgrt_result_str(want), at);
+        expect_one_report(f, want, fn, (sgrt_node){f->wr[k].ids[at]});
+        f->touched[1] = f->wr[k].ids[at];
+        if (trace > 0)
+            fprintf(stderr, "     writer write refused at entry %u of %u: %s\n", at, n,
+                    sgrt_result_str(want));
+    } else {
+        ENSURE(rc == SGRT_OK && out_bad == UINT32_MAX, "writer write: %s (out_bad %u)",
+               sgrt_result_str(rc), out_bad);
+        ENSURE(f->log_errors == 0, "a writer write that was not refused reported %u errors",
+               f->log_errors);
     }
-    ENSURE(rc == SGRT_OK && out_bad == UINT32_MAX, "writer write: %s", sgrt_result_str(rc));
-    bool moved[MAX_WENTRIES];
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < done; i++)
+        (void)model_set_local(f, f->wr[k].ids[i], m[i]);
+    f->touched[0] = f->wr[k].ids[done ? done - 1u : 0u];
+    expect_entry_locals(f, k, 0, n, fn);
+}
+
+/* A write in place into entry i's slot: storage holds m for the entry's
+ * node, which nothing knows of yet (shadow_node.has_raw). */
+static void write_in_place(fscene *f, int k, float *locals, const uint32_t *slots, uint32_t i,
+                           const float m[16])
+{
+    memcpy(locals + 16u * (size_t)slots[i], m, 16 * sizeof(float));
+    shadow_node *e = sh_get(f, f->wr[k].ids[i]);
+    memcpy(e->raw, m, sizeof e->raw);
+    e->has_raw = true;
+    e->synced = false;
+    note_local(f, local_as_read(m));
+    f->stamp++;
+}
+
+/* Entries [first, first + c) committed: each marked whatever its bits (a
+ * commit reads no local); the model takes what storage holds, the identity
+ * where it is not finite (what the update will read), and storage keeps
+ * those bits until the update repairs them. */
+static void commit_model(fscene *f, int k, uint32_t first, uint32_t c)
+{
+    for (uint32_t i = first; i < first + c; i++) {
         const uint32_t id = f->wr[k].ids[i];
-        note_local(f, m[i]);
-        moved[i] = ref_model_set_local(f->m, id, m[i]);
-        if (moved[i]) {
-            sh_get(f, id)->marked = true;
-            f->stamp++;
-        }
-    }
-    f->touched[0] = f->wr[k].ids[0];
-    writer_early(f, k, 0, n, moved);
-}
-
-/* Entries [first, first + c) committed: each node's local is its slot's
- * as written, the identity where that was not finite (which a later entry
- * of the same node then finds); every one marked. Returns the first entry
- * found non-finite (UINT32_MAX: none). `locals` NULL: nothing was written
- * since begin, the models' locals stand. */
-static uint32_t commit_model(fscene *f, int k, const float *locals, const uint32_t *slots,
-                             uint32_t first, uint32_t c, float (*end)[16])
-{
-    uint32_t want = UINT32_MAX;
-    for (uint32_t i = first; i < first + c; i++) {
-        uint32_t j = first;
-        while (locals && j < i && slots[j] != slots[i])
-            j++;
-        if (!locals)
-            ref_model_local(f->m, f->wr[k].ids[i], end[i]);
-        else
-            memcpy(end[i], j < i ? end[j] : locals + 16u * (size_t)slots[i], sizeof end[i]);
-        if (!finite16(end[i])) {
-            memcpy(end[i], IDENTITY, sizeof end[i]);
-            if (want == UINT32_MAX)
-                want = i;
-        }
-    }
-    return want;
-}
-
-static void commit_apply(fscene *f, int k, uint32_t first, uint32_t c, const float (*end)[16])
-{
-    bool moved[MAX_WENTRIES];
-    for (uint32_t i = first; i < first + c; i++) {
-        float got[16];
-        ENSURE(sgrt_node_local(f->s, (sgrt_node){f->wr[k].ids[i]}, got) == SGRT_OK &&
-                   memcmp(got, end[i], sizeof got) == 0,
-               "local of committed entry %u (0x%08x)", i, f->wr[k].ids[i]);
-        note_local(f, end[i]);
-        ref_model_commit_local(f->m, f->wr[k].ids[i], end[i]);
-        sh_get(f, f->wr[k].ids[i])->marked = true;
-        moved[i] = true;
+        shadow_node *e = sh_get(f, id);
+        float m[16];
+        storage_local(f, id, m);
+        ref_model_commit_local(f->m, id, local_as_read(m));
+        e->marked = true;
+        e->has_raw = !finite16(m); /* raw holds m already when not finite */
+        e->synced = true;
     }
     f->stamp++;
-    if (c)
+    if (c) {
         f->touched[0] = f->wr[k].ids[first];
-    writer_early(f, k, first, first + c, moved);
+        f->touched[1] = f->wr[k].ids[first + c - 1u];
+    }
+    /* A commit reads and changes no local: storage holds what was written. */
+    expect_entry_locals(f, k, first, c, "sgrt_writer_commit");
+}
+
+/* A commit that the model says succeeds: OK, nothing reported. */
+static void commit_ok(fscene *f, sgrt_writer w, int k, uint32_t first, uint32_t c)
+{
+    const uint64_t calls0 = f->fa.calls;
+    f->log_errors = 0;
+    const sgrt_result rc = sgrt_writer_commit(f->s, w, first, c);
+    ENSURE(f->fa.calls == calls0, "writer_commit allocated");
+    ENSURE(rc == SGRT_OK && f->log_errors == 0, "writer_commit of [%u, +%u): %s, %u reports",
+           first, c, sgrt_result_str(rc), f->log_errors);
+    commit_model(f, k, first, c);
 }
 
 /* In place: begin (refused for the other scene's writer, NULL, NULL
  * outputs, a dead entry), then one of: locals written into storage (any
- * values: a non-finite one becomes the identity and is named) and
- * committed in up to three chunks; a commit range past the entries
- * (refused, nothing marked); a call between begin and commit -- destroy,
- * compact, create, re-parent -- after which the commit is refused as STALE
- * when nodes were destroyed or moved to other slots or storage grew, else
- * commits the locals as they are. Nothing here allocates but the call in
- * between. */
+ * values, NaN and infinities included: commit only marks, the update
+ * repairs them) and committed in up to three chunks, one of which may be
+ * left uncommitted (how % 8 == 4: chunk (how >> 4) % 3), so that the
+ * update reads those locals only under a node that moved; a commit range
+ * past the entries (refused, nothing marked); a call between begin and
+ * commit -- destroy, compact, create, re-parent -- with writes before it
+ * (how % 8 == 7) or none, after which the commit is refused as STALE when
+ * nodes were destroyed or moved to other slots or storage grew (the writes
+ * stay uncommitted), else marks every entry. Nothing here allocates but
+ * the call in between. */
 static void do_writer_in_place(fscene *f, const fscene *other, reader *r)
 {
     int k;
@@ -2635,12 +2770,10 @@ static void do_writer_in_place(fscene *f, const fscene *other, reader *r)
     const uint8_t how = u8(r);
     float *locals = NULL;
     const uint32_t *slots = NULL;
-    uint32_t out_bad = UINT32_MAX;
     const uint64_t calls0 = f->fa.calls;
     const bool null_out = (how & 0xF0u) == 0xF0u;
     ENSURE(sgrt_writer_begin(NULL, w, &locals, &slots) == SGRT_ERR_INVALID_ARG &&
-               sgrt_writer_commit(NULL, w, 0, 1, &out_bad) == SGRT_ERR_INVALID_ARG && !locals &&
-               !slots && out_bad == UINT32_MAX,
+               sgrt_writer_commit(NULL, w, 0, 1) == SGRT_ERR_INVALID_ARG && !locals && !slots,
            "writer begin or commit on a NULL scene");
     const sgrt_result rb = sgrt_writer_begin(f->s, w, null_out ? NULL : &locals, &slots);
     ENSURE(f->fa.calls == calls0, "writer_begin allocated");
@@ -2649,8 +2782,7 @@ static void do_writer_in_place(fscene *f, const fscene *other, reader *r)
                sgrt_result_str(rb));
         ENSURE(!locals && !slots, "a refused writer_begin wrote its outputs");
         if (k < 0)
-            ENSURE(sgrt_writer_commit(f->s, w, 0, 1, &out_bad) == SGRT_ERR_INVALID_ARG &&
-                       out_bad == UINT32_MAX,
+            ENSURE(sgrt_writer_commit(f->s, w, 0, 1) == SGRT_ERR_INVALID_ARG,
                    "writer_commit with a bad writer");
         expect_unchanged(f, SGRT_NULL_NODE, SGRT_NULL_NODE);
         return;
@@ -2666,20 +2798,29 @@ static void do_writer_in_place(fscene *f, const fscene *other, reader *r)
     for (uint32_t i = 0; i < n; i++)
         ENSURE(slots[i] == slot_of(f->s, (sgrt_node){f->wr[k].ids[i]}),
                "writer_begin: entry %u's slot", i);
-    float end[MAX_WENTRIES][16];
+    float m[16];
     switch (how % 8u) {
     case 5: { /* a range past the entries: refused, nothing marked */
         const uint32_t first = u8(r) % 3u == 0 ? n + u8(r) % 3u : u8(r) % (n + 1u);
         const uint32_t c = u8(r) % 2u ? UINT32_MAX - u8(r) : n - (first < n ? first : n) + 1u +
                                                                 u8(r) % 4u;
-        ENSURE(sgrt_writer_commit(f->s, w, first, c, &out_bad) == SGRT_ERR_INVALID_ARG &&
-                   out_bad == UINT32_MAX,
+        f->log_errors = 0;
+        ENSURE(sgrt_writer_commit(f->s, w, first, c) == SGRT_ERR_INVALID_ARG,
                "writer_commit of [%u, +%u) of %u entries", first, c, n);
+        expect_one_report(f, SGRT_ERR_INVALID_ARG, "sgrt_writer_commit", SGRT_NULL_NODE);
         expect_unchanged(f, (sgrt_node){f->wr[k].ids[0]}, SGRT_NULL_NODE);
         return;
     }
     case 6:
     case 7: { /* a call between begin and commit */
+        if (how % 8u == 7u) { /* writes before it */
+            for (uint32_t i = 0; i < n; i++)
+                if (u8(r) & 1u) {
+                    rd_matrix(f, other, r, m);
+                    write_in_place(f, k, locals, slots, i, m);
+                }
+            expect_entry_locals(f, k, 0, n, "a write in place");
+        }
         const uint64_t sv = sgrt_scene_storage_version(f->s);
         const uint32_t live = ref_model_count(f->m);
         uint32_t *ids = malloc((size_t)(live ? live : 1u) * sizeof *ids);
@@ -2718,41 +2859,49 @@ static void do_writer_in_place(fscene *f, const fscene *other, reader *r)
         free(before);
         f->fa.fired = false;
         const uint64_t calls1 = f->fa.calls;
-        const sgrt_result rc = sgrt_writer_commit(f->s, w, 0, n, &out_bad);
+        f->log_errors = 0;
+        const sgrt_result rc = sgrt_writer_commit(f->s, w, 0, n);
         ENSURE(f->fa.calls == calls1, "writer_commit allocated");
         ENSURE(writer_dead(f, k) == n || rc == SGRT_ERR_STALE_HANDLE,
                "commit after an entry died: %s", sgrt_result_str(rc));
         if (moved || rc == SGRT_ERR_STALE_HANDLE) {
-            ENSURE(rc == SGRT_ERR_STALE_HANDLE && out_bad == UINT32_MAX && moved,
+            ENSURE(rc == SGRT_ERR_STALE_HANDLE && moved,
                    "commit after a call in between: %s (nodes moved %d)", sgrt_result_str(rc),
                    moved);
+            expect_one_report(f, SGRT_ERR_STALE_HANDLE, "sgrt_writer_commit", SGRT_NULL_NODE);
+            if (trace > 0)
+                fprintf(stderr, "     in place: the commit after the call is stale\n");
+            /* Nothing marked: the writes stay in storage, uncommitted. */
             expect_unchanged(f, (sgrt_node){f->wr[k].ids[0]}, SGRT_NULL_NODE);
             return;
         }
-        ENSURE(rc == SGRT_OK, "commit after a call that moved nothing: %s", sgrt_result_str(rc));
-        (void)commit_model(f, k, NULL, NULL, 0, n, end);
-        commit_apply(f, k, 0, n, (const float(*)[16])end);
+        ENSURE(rc == SGRT_OK && f->log_errors == 0,
+               "commit after a call that moved nothing: %s, %u reports", sgrt_result_str(rc),
+               f->log_errors);
+        commit_model(f, k, 0, n);
         return;
     }
     default:
         break;
     }
-    /* Writes in place, committed in chunks. */
+    /* Writes in place, committed in chunks (but one, for how % 8 == 4). */
+    const uint32_t skip = how % 8u == 4u ? (how >> 4) % 3u : UINT32_MAX;
     const uint32_t first0 = u8(r) % n, span = 1u + u8(r) % (n - first0);
     for (uint32_t first = first0, chunks = 0; first < first0 + span; chunks++) {
         const uint32_t left = first0 + span - first;
         const uint32_t c = chunks == 2u ? left : 1u + u8(r) % left;
         for (uint32_t i = first; i < first + c; i++)
-            if (u8(r) & 1u)
-                rd_matrix(f, other, r, locals + 16u * (size_t)slots[i]);
-        const uint32_t want =
-            commit_model(f, k, locals, slots, first, c, end);
-        out_bad = UINT32_MAX;
-        const sgrt_result rc = sgrt_writer_commit(f->s, w, first, c, &out_bad);
-        ENSURE(rc == (want == UINT32_MAX ? SGRT_OK : SGRT_ERR_INVALID_ARG) && out_bad == want,
-               "writer_commit of [%u, +%u): %s at %u, expected %u", first, c,
-               sgrt_result_str(rc), out_bad, want);
-        commit_apply(f, k, first, c, (const float(*)[16])end);
+            if (u8(r) & 1u) {
+                rd_matrix(f, other, r, m);
+                write_in_place(f, k, locals, slots, i, m);
+            }
+        if (chunks != skip)
+            commit_ok(f, w, k, first, c);
+        else /* storage holds what was written, uncommitted */
+            expect_entry_locals(f, k, first, c, "a write in place");
+        if (trace > 0)
+            fprintf(stderr, "     in place: entries [%u, %u) %s\n", first, first + c,
+                    chunks != skip ? "committed" : "left uncommitted");
         first += c;
     }
     ENSURE(f->fa.calls == calls0, "an in-place write allocated");
@@ -2887,9 +3036,6 @@ static void release_statics(void)
         memset(f, 0, sizeof *f);
     }
 }
-
-/* SGRT_FUZZ_TRACE=1 prints each decoded call: for writing and checking seeds. */
-static int trace = -1;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

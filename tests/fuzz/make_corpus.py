@@ -238,6 +238,52 @@ class Program:
         self.u32(b)
 
 
+def floats(p, kinds):
+    """floats given as rd_float kinds, or (kind, arg) tuples"""
+    for k in kinds:
+        p.f(*k) if isinstance(k, tuple) else p.f(k)
+
+
+def batch_count(p, n):
+    """the count of a batch: 0 to 8 in one byte; 9 to 136 as 0xE0 and n - 9"""
+    assert 0 <= n <= 136
+    if n <= 8:
+        p.u8(n)
+    else:
+        p.u8(0xE0)
+        p.u8(n - 9)
+
+
+def batch_local(p, entries, scene=0):
+    """sgrt_nodes_set_local: entries (handle function, matrix function); the
+    single calls in order up to the first refused entry"""
+    p.op(BATCH_LOCAL, scene)
+    batch_count(p, len(entries))
+    for hfn, mfn in entries:
+        hfn()
+        mfn()
+
+
+def batch_trs(p, entries, scene=0):
+    """sgrt_nodes_set_trs: entries (handle function, t, q, s), each of t, q, s
+    a list of float kinds (q: 4 of them)"""
+    p.op(BATCH_TRS, scene)
+    batch_count(p, len(entries))
+    for hfn, t, q, s in entries:
+        hfn()
+        for j in range(3):
+            floats(p, [t[j], s[j]])
+        floats(p, q)
+
+
+def update_parallel(p, workers, seed=3, scene=0):
+    """the parallel update with 1 to 70 workers (tasks run on one thread in
+    an order drawn from `seed`), then a serial one that recomputes nothing"""
+    p.op(UPDATE_PARALLEL, scene)
+    p.u8(seed)
+    p.u8(workers - 1)
+
+
 # Object picks of pick_tracker()/pick_set(): 0..2 own, 3 the other scene's,
 # 4 NULL.
 OWN0, OWN1, OWN2, OTHER, NULLOBJ = 0, 1, 2, 3, 4
@@ -387,10 +433,12 @@ def cull(p, planes, out, only=None, stats=True, count=None, scene=0):
 # Writers. Entries of writer_create: W_HANDLES (handles of any kind), W_SORTED
 # (live nodes by their place in the model, put in slot order without
 # repeats), W_SUBTREE (a node's subtree in slot order), W_ANY (live nodes,
-# repeats, any order). Flags bytes: W_PLAIN, W_NOW (SGRT_WRITER_WORLDS_NOW),
-# w_bad(i) (a flag that is not one), W_NULL_NODES, W_NULL_OUT.
+# repeats, any order). Flags bytes: W_PLAIN (flags 0, the only writer there
+# is), w_bad(i) (flags that are refused: 0 -> 1, the removed
+# SGRT_WRITER_WORLDS_NOW; 1 -> 2; 2 -> 0x80000000; 3 -> UINT32_MAX),
+# W_NULL_NODES, W_NULL_OUT.
 W_HANDLES, W_SORTED, W_SUBTREE, W_ANY = range(4)
-W_PLAIN, W_NOW, W_NULL_NODES, W_NULL_OUT = 0, 3, 0xC0, 0xA0
+W_PLAIN, W_NULL_NODES, W_NULL_OUT = 0, 0xC0, 0xA0
 
 
 def w_bad(i):
@@ -452,12 +500,15 @@ def writer_set_trs(p, pick, entries, scene=0):
             p.f(*k) if isinstance(k, tuple) else p.f(k)
 
 
-def writer_in_place(p, pick, first, chunks, scene=0):
-    """begin, then chunks of entries from `first`: each a list, one item per
-    entry, None (committed as it is) or a matrix function (written in place)"""
+def writer_in_place(p, pick, first, chunks, uncommitted=None, scene=0):
+    """begin, then up to three chunks of entries from `first`: each a list,
+    one item per entry, None (left as it is) or a matrix function (written
+    in place); each chunk committed (commit only marks: a NaN stays in
+    storage until the update repairs it), except chunk `uncommitted` (0 to
+    2), written and not committed"""
     p.op(WRITER_IN_PLACE, scene)
     p.u8(pick)
-    p.u8(0)
+    p.u8(0 if uncommitted is None else 4 | (uncommitted << 4))
     n = sum(len(c) for c in chunks)
     p.u8(first)
     p.u8(n - 1)
@@ -495,12 +546,20 @@ def writer_commit_past(p, pick, first_mod3, first_byte, wrap, count_byte, scene=
 IB_DESTROY, IB_COMPACT, IB_CREATE, IB_REPARENT = range(4)
 
 
-def writer_in_between(p, pick, call, handle_fns=(), scene=0):
-    """begin, one call, then a commit of every entry: refused as STALE when
-    nodes died or moved to other slots or storage grew, else committed"""
+def writer_in_between(p, pick, call, handle_fns=(), writes=None, scene=0):
+    """begin, writes in place (`writes`: one item per entry of the writer,
+    None or a matrix function; None: no writes), one call, then a commit of
+    every entry: refused as STALE when nodes died or moved to other slots or
+    storage grew (the writes stay uncommitted), else every entry marked"""
     p.op(WRITER_IN_PLACE, scene)
     p.u8(pick)
-    p.u8(6)
+    p.u8(6 if writes is None else 7)
+    for fn in writes or ():
+        if fn is None:
+            p.u8(0)
+        else:
+            p.u8(1)
+            fn()
     p.u8(call)
     for fn in handle_fns:
         fn()
@@ -596,11 +655,15 @@ def scenarios():
     p.world_now_all()
     out['keep_world'] = p
 
+    # Destroyed handles, one bit flipped, generation 0 and 255, made up. A
+    # root that survives (created last, history 3) keeps a live node for
+    # the handle kinds that read their index only when one lives.
     p = Program()
     p.create(p.h_zero)
     p.create(live(p, 0))
     p.create(live(p, 1))
     p.destroy(live(p, 1))
+    p.create(p.h_zero)
     for k in range(3):
         p.read(lambda: p.h_hist(k))
         p.set_local(lambda: p.h_hist(k), lambda: p.m_translate(1, 1, 1))
@@ -973,12 +1036,18 @@ def scenarios():
         collect(p, OWN0, 3, 0)
         out[name] = p
 
-    # Writers: plain and compute-now, over handles of every kind, live nodes
-    # in slot order, a subtree, repeats; written through set_local, set_trs
-    # and in place (chunks, a NaN made the identity); stale after a destroy,
-    # resolved again after relocation and compaction; calls between begin
-    # and commit; refusals (the other scene's writer, NULL, a bad flag, a
-    # commit range past the entries, a destroyed writer destroyed again).
+    # Writers over handles of every kind, live nodes in slot order, a
+    # subtree, repeats; written through set_local, set_trs and in place
+    # (chunks; NaN and Inf left in storage by a commit, which only marks,
+    # and made the identity by the update); refused writes that stop at
+    # their first bad entry (a NaN, a quaternion off unit length in
+    # validation mode: the entries before it written); stale after a
+    # destroy (refused before anything is written, a NaN before the dead
+    # entry notwithstanding), resolved again after relocation and
+    # compaction; calls between begin and commit; refusals (the other
+    # scene's writer, NULL, flags that are not 0 -- 1 among them, once
+    # SGRT_WRITER_WORLDS_NOW --, a commit range past the entries, a
+    # destroyed writer destroyed again).
     for name, cfg in (('writers', 0), ('writers_prev_bounds', CFG_BOUNDS_ALL),
                       ('writers_validate', CFG_PREV_EAGER)):
         p = Program(cfg0=(cfg,), cfg1=(cfg,))
@@ -994,33 +1063,36 @@ def scenarios():
             for i in range(10):
                 bounds_set(p, live(p, i), (0, 0.5, 0), (1, 1, 0.5))
         p.update_once()
-        writer_create(p, 0, W_SORTED, W_NOW, list(range(8)))
+        writer_create(p, 0, W_SORTED, W_PLAIN, list(range(8)))
         writer_create(p, 1, W_SUBTREE, W_PLAIN, live(p, 1))
-        writer_create(p, 2, W_ANY, W_NOW, [9, 3, 3, 0])   # out of order: a plain write
-        writer_create(p, 0, W_HANDLES, W_NOW, [], scene=1)  # count 0: refused
+        writer_create(p, 2, W_ANY, W_PLAIN, [9, 3, 3, 0])  # repeats, out of slot order
+        writer_create(p, 0, W_HANDLES, W_PLAIN, [], scene=1)  # count 0: refused
         writer_create(p, 0, W_HANDLES, W_PLAIN, [live(p, 0), lambda: p.h_raw(0x01000001)],
                       scene=1)
-        writer_create(p, 0, W_SORTED, w_bad(0), [0], scene=1)
+        writer_create(p, 0, W_SORTED, w_bad(0), [0], scene=1)  # flags 1: refused
         writer_create(p, 0, W_SORTED, w_bad(2), [0], scene=1)
         writer_create(p, 0, W_SORTED, W_NULL_NODES, [0], scene=1)
         writer_create(p, 0, W_SORTED, W_NULL_OUT, [0], scene=1)
-        writer_create(p, 1, W_SORTED, W_NOW, [0], scene=1)
+        writer_create(p, 1, W_SORTED, W_PLAIN, [0], scene=1)
         writer_set_local(p, OWN0, [lambda i=i: p.m_translate(i, 1, 0) for i in range(8)])
         collect(p, OWN0, 3, 0)
         p.read(live(p, 7))
         writer_set_trs(p, OWN0, [([F_ONE, F_ZERO, F_TWO], None, [F_ONE, F_ONE, F_HALF])] * 8)
         writer_set_local(p, OWN2, [lambda: p.m_rot(40), lambda: p.m_translate(0, 0, 2),
                                    lambda: p.m_copy(live(p, 3)), lambda: p.m_identity()])
-        p.set_local(live(p, 0), lambda: p.m_translate(0, 3, 0))  # above the early worlds
+        p.set_local(live(p, 0), lambda: p.m_translate(0, 3, 0))  # above the entries
         writer_set_local(p, OWN0, [lambda: p.m_copy(live(p, 0))] +
                          [lambda i=i: p.m_translate(0, i, 1) for i in range(1, 8)])
         p.update_once()
         collect(p, OWN0, 3, 0)
-        # Refused writes: a NaN (nothing changes), a quaternion off unit
-        # length (validation mode), NULL input, the other scene's writer.
-        writer_set_local(p, OWN0, [lambda: p.m_identity()] * 3 +
+        # Refused writes, stopping at their first bad entry: a NaN at entry
+        # 3 (entries 0-2 written), a quaternion off unit length at entry 5
+        # (validation mode: entries 0-4 written; else all 8), NULL input,
+        # the other scene's writer, NULL.
+        writer_set_local(p, OWN0, [lambda i=i: p.m_translate(5, i, 0) for i in range(3)] +
                          [lambda: p.m_special(5, F_NAN)] + [lambda: p.m_identity()] * 4)
-        writer_set_trs(p, OWN0, [([F_ZERO] * 3, [F_ONE, F_ZERO, F_ZERO, F_ONE], [F_ONE] * 3)] * 8)
+        writer_set_trs(p, OWN0, [([F_ZERO] * 3, None, [F_ONE] * 3)] * 5 +
+                       [([F_ZERO] * 3, [F_ONE, F_ZERO, F_ZERO, F_ONE], [F_ONE] * 3)] * 3)
         writer_set_local(p, OWN0, [lambda: p.m_identity()] * 8, null_input=True)
         writer_set_local(p, OTHER, [lambda: p.m_identity()])
         writer_set_local(p, NULLOBJ, [lambda: p.m_identity()])
@@ -1028,33 +1100,231 @@ def scenarios():
         writer_begin_refused(p, OWN0, null_out=True)
         writer_commit_past(p, OWN0, 0, 1, False, 0)
         writer_commit_past(p, OWN0, 1, 3, True, 5)
-        # In place: whole, then chunked with a NaN put in place.
+        # In place: whole, then chunked with an Inf and a NaN left in
+        # storage (read back as written), committed, then repaired by the
+        # update (two of them, the first in entry 4's slot).
         writer_in_place(p, OWN0, 0, [[lambda i=i: p.m_translate(i, 0, 0) for i in range(8)]])
         writer_in_place(p, OWN0, 2, [[None, lambda: p.m_rot(9)],
                                      [lambda: p.m_special(3, F_INF)],
                                      [None, lambda: p.m_translate(1, 1, 1), None]])
         writer_in_place(p, OWN2, 0, [[lambda: p.m_special(0, F_NAN), None, None, None]])
+        p.read(live(p, 4))
         p.world_now_all()
         p.update_once()
-        # Calls between begin and commit.
+        # Calls between begin and commit, with writes in place before some.
         writer_in_between(p, OWN0, IB_CREATE, [live(p, 9)])      # node 10, under 9
-        writer_in_between(p, OWN0, IB_REPARENT, [lambda: p.h_hist(1), lambda: p.h_hist(10)])
-        writer_in_between(p, OWN0, IB_COMPACT)
+        writer_in_between(p, OWN0, IB_REPARENT, [lambda: p.h_hist(1), lambda: p.h_hist(10)],
+                          writes=[None, lambda: p.m_special(12, F_NAN)] + [None] * 6)
+        writer_in_between(p, OWN0, IB_COMPACT,
+                          writes=[lambda: p.m_translate(0, 0, 4)] + [None] * 7)
         writer_in_between(p, OWN0, IB_DESTROY, [lambda: p.h_raw(0x01000001)])  # refused
         writer_set_local(p, OWN0, [lambda i=i: p.m_translate(i, 2, 0) for i in range(8)])
-        writer_in_between(p, OWN0, IB_REPARENT, [lambda: p.h_hist(9), lambda: p.h_hist(8)])
+        writer_in_between(p, OWN0, IB_REPARENT, [lambda: p.h_hist(9), lambda: p.h_hist(8)],
+                          writes=[None] * 6 + [lambda: p.m_special(0, F_INF), None])
+        p.update_once()
         writer_in_between(p, OWN1, IB_DESTROY, [lambda: p.h_hist(2)])
-        # Stale: entries destroyed.
-        writer_set_local(p, OWN0, [lambda: p.m_identity()] * 8)
+        # Stale: entries destroyed (2 on). Refused before anything is
+        # written, though entry 1 holds a NaN.
+        writer_set_local(p, OWN0, [lambda: p.m_identity(), lambda: p.m_special(0, F_NAN)] +
+                         [lambda: p.m_identity()] * 6)
         writer_begin_refused(p, OWN0)
         p.update()
         writer_destroy(p, OWN0, again=True)
         writer_destroy(p, OTHER)
         writer_destroy(p, NULLOBJ)
-        writer_create(p, 0, W_SUBTREE, W_NOW, lambda: p.h_hist(8))
+        writer_create(p, 0, W_SUBTREE, W_PLAIN, lambda: p.h_hist(8))
         writer_in_place(p, OWN0, 0, [[lambda: p.m_translate(2, 0, 0)] * 2,
                                      [lambda: p.m_rot(7)] * 2, [None] * 3])
         cull(p, cube(4), OWN0) if cfg else p.read(live(p, 2))
+        p.update_once()
+        collect(p, OWN0, 3, 0)
+        p.world_now_all()
+        out[name] = p
+
+    # Writes in place that are not finite, on every kernel level: commit
+    # only marks, and the update makes each such local it reads the
+    # identity (in storage too), counts it and reports the first
+    # (sgrt_scene_nonfinite_locals). Committed at a root, in a chain and
+    # through a writer with repeats; uncommitted under a clean parent (not
+    # read, also beside a node that moves in the same word of slots) until
+    # the parent moves; uncommitted and re-parented keeping the local (read)
+    # or the world (replaced); copied from storage by set_local (refused),
+    # then replaced; a finite uncommitted write that set_local repeats bit
+    # for bit (nothing marked); writes left uncommitted by a stale commit,
+    # committed later without new writes; the parallel update with repairs
+    # in two ranges of 1,024 slots.
+    for name, cfg in (('inplace_nonfinite', 0), ('inplace_nonfinite_scalar', 0x10),
+                      ('inplace_nonfinite_x4', 0x20), ('inplace_nonfinite_avx', 0x30),
+                      ('inplace_nonfinite_avx512', 0x40)):
+        p = Program(cfg0=(cfg,))
+        tracker_create(p, 0)
+        p.create(p.h_zero)                       # 0: A
+        p.create(live(p, 0))                     # 1: B under A
+        p.create(live(p, 1))                     # 2: C under B
+        p.create(p.h_zero)                       # 3: D
+        p.create(live(p, 3))                     # 4: E under D
+        p.create(p.h_zero)                       # 5: F
+        p.create(live(p, 0))                     # 6: G under A (not an entry)
+        for i in range(7):
+            p.set_local(live(p, i), lambda i=i: p.m_translate(i, 1, 0))
+            if (cfg & 0x60) in (0x20, 0x40):     # boxes kept
+                bounds_set(p, live(p, i), (0, 0, 0), (1, 1, 1))
+        p.update_once()
+        writer_create(p, 0, W_SORTED, W_PLAIN, list(range(6)))
+        writer_create(p, 1, W_ANY, W_PLAIN, [4, 2, 4])
+        # Committed: NaN at A, Inf at C, -NaN at E; repaired: 3, first A.
+        writer_in_place(p, OWN0, 0, [[lambda: p.m_special(5, F_NAN), None,
+                                      lambda: p.m_special(12, F_INF)],
+                                     [lambda: p.m_translate(1, 2, 3)],
+                                     [lambda: p.m_special(0, F_NEGNAN), None]])
+        p.read(live(p, 0))
+        p.world_now_all()
+        p.update_once()
+        p.world_now_all()
+        collect(p, OWN0, 3, 0)
+        # Through repeats: E written twice (the second wins), C once.
+        writer_in_place(p, OWN1, 0, [[lambda: p.m_special(1, F_INF),
+                                      lambda: p.m_special(2, F_NAN),
+                                      lambda: p.m_translate(0, 0, 1)]])
+        p.update()
+        # Uncommitted NaN at C: not read while B is clean, nor when D (the
+        # next slot) moves; read once B moves.
+        writer_in_place(p, OWN0, 2, [[lambda: p.m_special(10, F_NAN)]], uncommitted=0)
+        p.read(live(p, 2))
+        p.world_now_all()
+        p.update_once()
+        p.set_local(live(p, 3), lambda: p.m_translate(0, 2, 0))
+        p.update_once()
+        p.set_local(live(p, 1), lambda: p.m_translate(0, 0, 2))
+        p.world_now_all()
+        p.update_once()
+        # Uncommitted at D (read: D re-parented keeping its local) and at E
+        # (replaced: E re-parented keeping its world).
+        writer_in_place(p, OWN0, 3, [[lambda: p.m_special(15, F_INF),
+                                      lambda: p.m_special(4, F_NAN)]], uncommitted=0)
+        p.set_parent(live(p, 3), live(p, 5), 0)
+        p.set_parent(live(p, 4), live(p, 0), 1)
+        p.update_once()
+        # Uncommitted Inf at F: set_local of what storage holds is refused,
+        # the identity replaces it.
+        writer_in_place(p, OWN0, 5, [[lambda: p.m_special(13, F_NINF)]], uncommitted=0)
+        p.set_local(live(p, 5), lambda: p.m_copy(live(p, 5)))
+        p.set_local(live(p, 5), lambda: p.m_identity())
+        p.update_once()
+        # A finite uncommitted write at A that set_local repeats bit for bit:
+        # nothing marked, nothing recomputed.
+        writer_in_place(p, OWN0, 0, [[lambda: p.m_translate(7, 0, 0)]], uncommitted=0)
+        p.set_local(live(p, 0), lambda: p.m_copy(live(p, 0)))
+        p.update_once()
+        # A stale commit (G destroyed in between) leaves the writes at A and
+        # B uncommitted; a commit without new writes marks them: one repair.
+        writer_in_between(p, OWN0, IB_DESTROY, [live(p, 6)],
+                          writes=[lambda: p.m_translate(0, 7, 0),
+                                  lambda: p.m_special(6, F_NAN)] + [None] * 4)
+        p.update_once()
+        p.world_now_all()
+        writer_in_place(p, OWN0, 0, [[None, None]])
+        p.update_once()
+        # The parallel update: NaNs over two ranges of slots.
+        bulk(p, BULK_ROOTS, 2, seed=9)
+        writer_create(p, 2, W_SORTED, W_PLAIN, [10, 1000, 2000])
+        writer_in_place(p, OWN2, 0, [[lambda: p.m_special(0, F_NAN),
+                                      lambda: p.m_special(7, F_INF),
+                                      lambda: p.m_special(14, F_NAN)]])
+        update_parallel(p, 4)
+        writer_in_place(p, OWN2, 1, [[lambda: p.m_special(3, F_NAN)]], uncommitted=0)
+        writer_in_place(p, OWN2, 2, [[lambda: p.m_special(3, F_INF)]])
+        update_parallel(p, 2, seed=7)
+        collect(p, OWN0, 3, 0)
+        p.world_now_all()
+        out[name] = p
+
+    # Batches stop at their first refused entry: the entries before it are
+    # written (and mark as their single calls), it and the rest are not.
+    # Refusals in the middle: a NaN, a stale handle, a stale handle with a
+    # NaN (STALE_HANDLE: the handle first), a quaternion off unit length
+    # (validation mode), a TRS whose matrix overflows; a repeat of a node
+    # before the refusal; 40 entries refused past the library's chunk of 32
+    # and within the first chunk; the first entry refused (nothing written).
+    for name, cfg in (('batch_prefix', 0), ('batch_prefix_validate', 0x01),
+                      ('batch_prefix_x4', 0x20)):
+        p = Program(cfg0=(cfg,))
+        tracker_create(p, 0)
+        p.create_many(40, 1)
+        p.update_once()
+        p.destroy(live(p, 39))
+        nan = lambda: p.m_special(13, F_NAN)
+        tr = lambda i: (lambda: p.m_translate(i % 16, 1, 0))
+        batch_local(p, [(live(p, 0), tr(1)), (live(p, 1), tr(2)), (live(p, 2), nan),
+                        (live(p, 3), tr(4))])
+        batch_local(p, [(live(p, 4), tr(1)), (live(p, 4), tr(2)), (lambda: p.h_hist(39), tr(3)),
+                        (live(p, 5), tr(4))])
+        batch_local(p, [(live(p, 6), tr(1)), (lambda: p.h_hist(39), nan), (live(p, 7), nan)])
+        batch_local(p, [(live(p, 8), nan), (live(p, 9), tr(1))])
+        p.update_once()
+        off = [F_ONE, F_ZERO, F_ZERO, F_ONE]  # |q|^2 = 2
+        qh = [F_HALF] * 4  # unit: 120 degrees about (1, 1, 1)
+        batch_trs(p, [(live(p, 10), [F_ONE, F_ZERO, F_ZERO], qh, [F_ONE] * 3),
+                      (live(p, 11), [F_ZERO] * 3, off, [F_ONE] * 3),
+                      (live(p, 12), [F_ZERO] * 3, qh, [F_TWO] * 3)])
+        batch_trs(p, [(live(p, 13), [F_ZERO] * 3, qh, [F_ONE] * 3),
+                      (lambda: p.h_hist(39), [F_ZERO] * 3, off, [F_ONE] * 3),
+                      (live(p, 14), [F_ZERO] * 3, qh, [F_ONE] * 3)])
+        batch_trs(p, [(live(p, 15), [F_ZERO] * 3, qh, [F_ONE] * 3),
+                      (live(p, 16), [F_ZERO] * 3, [F_TWO] * 4, [F_MAX] * 3),
+                      (live(p, 17), [F_NAN] * 3, qh, [F_ONE] * 3)])
+        p.update_once()
+        batch_local(p, [(live(p, i), tr(i)) for i in range(35)] + [(live(p, 35), nan)] +
+                    [(live(p, i), tr(i)) for i in range(36, 39)] + [(live(p, 0), tr(3))])
+        batch_local(p, [(live(p, i), tr(i + 1)) for i in range(33)] +
+                    [(lambda: p.h_hist(39), tr(0))] + [(live(p, i), tr(i)) for i in range(34, 39)] +
+                    [(live(p, 0), nan)])
+        batch_trs(p, [(live(p, i), [F_ONE, F_ZERO, F_ZERO], qh, [F_ONE] * 3) for i in range(20)] +
+                  [(live(p, 20), [F_ZERO] * 3, off, [F_ONE] * 3)] +
+                  [(live(p, i), [F_ZERO] * 3, qh, [F_HALF] * 3) for i in range(21, 39)] +
+                  [(live(p, 0), [F_INF, F_ZERO, F_ZERO], qh, [F_ONE] * 3)])
+        p.world_now_all()
+        p.update_once()
+        collect(p, OWN0, 3, 0)
+        # A writer of 38 live nodes: refused at entry 34 (a NaN), at 33 (a
+        # quaternion off unit length, validation mode), past the chunk.
+        writer_create(p, 0, W_SORTED, W_PLAIN, list(range(38)))
+        writer_set_local(p, OWN0, [tr(i + 2) for i in range(34)] + [nan] +
+                         [tr(i) for i in range(35, 38)])
+        writer_set_trs(p, OWN0, [([F_ONE, F_ZERO, F_ZERO], qh, [F_TWO] * 3)] * 33 +
+                       [([F_ZERO] * 3, off, [F_ONE] * 3)] +
+                       [([F_ZERO] * 3, qh, [F_ONE] * 3)] * 4)
+        p.update_once()
+        collect(p, OWN0, 3, 0)
+        p.world_now_all()
+        out[name] = p
+
+    # Batches of three and four chunks of 32 entries, each stored while the
+    # next is checked: accepted whole, and refused in the third chunk (a
+    # NaN, a stale handle) and in the fourth (an infinite translation).
+    for name, cfg in (('batch_chunks', 0), ('batch_chunks_x4', 0x20)):
+        p = Program(cfg0=(cfg,))
+        tracker_create(p, 0)
+        p.create_many(64, 1)
+        p.create_many(40, 2)
+        p.update_once()
+        p.destroy(live(p, 103))
+        nan = lambda: p.m_special(13, F_NAN)
+        rot = lambda i: (lambda: p.m_rot(i * 2 + 1))
+        qh = [F_HALF] * 4  # unit: 120 degrees about (1, 1, 1)
+        batch_local(p, [(live(p, i), rot(i)) for i in range(70)])
+        p.update_once()
+        batch_local(p, [(live(p, i), rot(i + 1)) for i in range(66)] + [(live(p, 66), nan)] +
+                    [(live(p, i), rot(i)) for i in range(67, 70)])
+        batch_local(p, [(live(p, i), rot(i + 3)) for i in range(40)] +
+                    [(lambda: p.h_hist(103), rot(0))] + [(live(p, i), rot(i)) for i in range(41, 70)])
+        p.world_now_all()
+        p.update_once()
+        collect(p, OWN0, 3, 0)
+        batch_trs(p, [(live(p, i), [F_ONE, F_ZERO, F_ZERO], qh, [F_TWO] * 3) for i in range(100)])
+        batch_trs(p, [(live(p, i), [F_ZERO] * 3, qh, [F_HALF] * 3) for i in range(97)] +
+                  [(live(p, 97), [F_INF, F_ZERO, F_ZERO], qh, [F_ONE] * 3)] +
+                  [(live(p, i), [F_ZERO] * 3, qh, [F_ONE] * 3) for i in range(98, 100)])
         p.update_once()
         collect(p, OWN0, 3, 0)
         p.world_now_all()
