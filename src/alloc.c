@@ -3,6 +3,7 @@
  * sgrt_allocator, the default one being aligned_alloc / free. A block that
  * is not aligned as asked is handed back and refused (SGRT_ERR_ALIGNMENT). */
 #include "internal.h"
+#include "alloc.h"
 #include <stdlib.h>
 
 #if defined(_WIN32)

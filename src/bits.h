@@ -62,6 +62,20 @@ static inline bool sgrt__bit_get(const uint32_t *w, uint32_t i)
 static inline void sgrt__bit_set(uint32_t *w, uint32_t i) { w[i >> 5] |= 1u << (i & 31u); }
 static inline void sgrt__bit_clear(uint32_t *w, uint32_t i) { w[i >> 5] &= ~(1u << (i & 31u)); }
 
+/* Set / clear bit i of a bitfield whose summary `sum` has bit w set iff
+ * word w is non-zero. */
+static inline void sgrt__bit_set_sum(uint32_t *w, uint32_t *sum, uint32_t i)
+{
+    sgrt__bit_set(w, i);
+    sgrt__bit_set(sum, i >> 5);
+}
+static inline void sgrt__bit_clear_sum(uint32_t *w, uint32_t *sum, uint32_t i)
+{
+    sgrt__bit_clear(w, i);
+    if (!w[i >> 5])
+        sgrt__bit_clear(sum, i >> 5);
+}
+
 /* Mask of bits [lo, 32) of a word, lo in 0..32. */
 static inline uint32_t sgrt__mask_from(uint32_t lo) { return lo >= 32u ? 0u : ~0u << lo; }
 

@@ -12,6 +12,8 @@
  * serial and the parallel one, close words with the one routine here
  * (sgrt__dirty_close_word). */
 #include "internal.h"
+#include "dirty.h"
+#include "walk.h"
 
 /* The sparse pass: when fewer than one moved node with children lies in
  * SPARSE_SLOTS_PER_ROOT slots after close_from, a walk below each of them

@@ -7,6 +7,8 @@
  * SGRT__MIN_FREE_HANDLES are free, so a destroyed handle stays refused for as
  * long as possible. */
 #include "internal.h"
+#include "alloc.h"
+#include "handles.h"
 #include <string.h>
 
 static size_t align64(size_t x) { return (x + 63u) & ~(size_t)63u; }

@@ -3,7 +3,15 @@
  * keeps slot order topological: slot(parent) < slot(child) for every live
  * node) and link queries. A new node takes the first dead slot after its
  * parent's. */
-#include "internal.h"
+#include "follow.h"
+#include "args.h"
+#include "dirty.h"
+#include "handles.h"
+#include "walk.h"
+#include "matrix.h"
+#include "result.h"
+#include "storage.h"
+#include "world_now.h"
 #include <string.h>
 
 static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
@@ -51,9 +59,10 @@ sgrt_result sgrt_node_create(sgrt_scene *s, sgrt_node parent, sgrt_node *out)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", parent);
     uint32_t ps = SGRT__NONE;
     if (parent.id != 0u) {
-        ps = sgrt__resolve(s, parent);
+        sgrt_result err;
+        ps = SGRT__NODE_ARG(s, parent, "parent", __func__, &err);
         if (ps == SGRT__NONE)
-            return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("parent"), parent);
+            return err;
     }
     if (s->node_count >= s->max_nodes)
         return sgrt__fail(s, SGRT_ERR_CAPACITY, __func__,
@@ -72,13 +81,12 @@ sgrt_result sgrt_node_create(sgrt_scene *s, sgrt_node parent, sgrt_node *out)
     memcpy(s->st.world[slot], ps == SGRT__NONE ? identity : s->st.world[ps], sizeof identity);
     s->st.user[slot] = 0;
     s->st.first_child[slot] = SGRT__NONE;
-    sgrt__prev_created(s, slot);
-    sgrt__bounds_created(s, slot);
+    sgrt__follow_created(s, slot);
     link_child(s, slot, ps);
     sgrt__slot_occupy(s, slot);
     sgrt__dirty_set(s, slot);
     s->node_count++;
-    sgrt__trackers_note_slot(s, slot);
+    sgrt__follow_changed_slot(s, slot);
     *out = sgrt__handle_of_slot(s, slot);
     return SGRT_OK;
 }
@@ -87,24 +95,19 @@ sgrt_result sgrt_node_destroy(sgrt_scene *s, sgrt_node node)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
-    const uint32_t root = sgrt__resolve(s, node);
+    sgrt_result err;
+    const uint32_t root = SGRT__NODE_ARG(s, node, "node", __func__, &err);
     if (root == SGRT__NONE)
-        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
-    sgrt__bounds_unlinked(s, root);
-    /* A run of slots that held foreign nodes beside a subtree can hold
-     * exactly the subtree's count once some of its nodes die: until the
-     * next update no run is trusted. */
-    if (s->st.sub)
-        s->subtree_stale = true;
+        return err;
+    sgrt__follow_unlinked(s, root);
     unlink_child(s, root);
     uint32_t x = root;
     while (x != SGRT__NONE) {
         const uint32_t next = sgrt__preorder_next(s, x, root);
         sgrt__handle_release(s, s->st.slot_handle[x]);
-        sgrt__nodesets_forget(s, x);
         sgrt__slot_vacate(s, x);
         sgrt__dirty_clear(s, x);
-        sgrt__trackers_note_slot(s, x);
+        sgrt__follow_changed_slot(s, x);
         s->node_count--;
         x = next;
     }
@@ -126,9 +129,10 @@ static sgrt_result link_query(const sgrt_scene *s, sgrt_node node, sgrt_node *ou
         return SGRT_ERR_INVALID_ARG;
     if (!out)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, out_null, node);
-    const uint32_t slot = sgrt__resolve(s, node);
+    sgrt_result err;
+    const uint32_t slot = SGRT__NODE_ARG(s, node, "node", function, &err);
     if (slot == SGRT__NONE)
-        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, function, SGRT__STALE("node"), node);
+        return err;
     const uint32_t l = links[slot];
     *out = l == SGRT__NONE ? SGRT_NULL_NODE : sgrt__handle_of_slot(s, l);
     return SGRT_OK;
@@ -171,15 +175,12 @@ static uint32_t relocate(sgrt_scene *s, uint32_t root, uint32_t after, uint32_t 
     }
     for (uint32_t j = 0; j < k; j++) {
         const uint32_t o = sub[j], d = map[o];
-        sgrt__storage_copy_slot(s, d, o, map);
-        if (s->st.first_child[d] != SGRT__NONE)
-            sgrt__bit_set(s->st.inner, d);
-        sgrt__handle_moved(s, s->st.slot_handle[d], d);
-        sgrt__nodesets_move(s, o, d);
+        sgrt__slot_move(s, &s->st, d, o, map);
+        sgrt__follow_moved(s, o, d);
         sgrt__slot_vacate(s, o);
         sgrt__dirty_clear(s, o);
-        sgrt__trackers_note_slot(s, o);
-        sgrt__trackers_note_slot(s, d);
+        sgrt__follow_changed_slot(s, o);
+        sgrt__follow_changed_slot(s, d);
     }
     sgrt__slots_trim(s);
     return map[root];
@@ -214,14 +215,15 @@ sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent
     if (keep != SGRT_KEEP_LOCAL && keep != SGRT_KEEP_WORLD)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
                           "keep is neither SGRT_KEEP_LOCAL nor SGRT_KEEP_WORLD", node);
-    uint32_t ns = sgrt__resolve(s, node);
+    sgrt_result err;
+    uint32_t ns = SGRT__NODE_ARG(s, node, "node", __func__, &err);
     if (ns == SGRT__NONE)
-        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
+        return err;
     uint32_t ps = SGRT__NONE;
     if (parent.id != 0u) {
-        ps = sgrt__resolve(s, parent);
+        ps = SGRT__NODE_ARG(s, parent, "parent", __func__, &err);
         if (ps == SGRT__NONE)
-            return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("parent"), parent);
+            return err;
         for (uint32_t a = ps; a != SGRT__NONE; a = s->st.parent[a])
             if (a == ns)
                 return sgrt__fail(s, SGRT_ERR_CYCLE, __func__,
@@ -270,14 +272,14 @@ sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent
             return sgrt__fail_grow(s, r, __func__, node);
     }
     /* Nothing can fail from here on. */
-    sgrt__bounds_unlinked(s, ns);
+    sgrt__follow_unlinked(s, ns);
     unlink_child(s, ns);
     if (k) {
         ns = relocate(s, ns, ps, k);
-        sgrt__bounds_slots_moved(s, false, false);
+        sgrt__follow_slots_moved(s, false, false);
     }
     link_child(s, ns, ps);
-    sgrt__bounds_linked(s, ns);
+    sgrt__follow_linked(s, ns);
     if (keep == SGRT_KEEP_WORLD)
         memcpy(s->st.local[ns], new_local, sizeof new_local);
     sgrt__dirty_mark(s, ns, true);

@@ -3,6 +3,7 @@
  * evaluation order (the build forbids contraction), so the results are the
  * same on every IEEE-754 target. */
 #include "internal.h"
+#include "matrix.h"
 #include <string.h>
 
 /* A float is NaN or infinite when its exponent is all ones: adding one to

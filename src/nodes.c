@@ -5,6 +5,9 @@
  * fetched together) before this chunk is written, so that the store
  * fetches the next chunk's locals while it works. */
 #include "write.h"
+#include "dirty.h"
+#include "handles.h"
+#include "result.h"
 #include <string.h>
 
 #if defined(__GNUC__) || defined(__clang__)

@@ -10,6 +10,9 @@
  * SGRT__OBJ_MIN_FREE are free, so a destroyed handle stays refused for as
  * long as the 14-bit generation allows. */
 #include "internal.h"
+#include "alloc.h"
+#include "objects.h"
+#include "result.h"
 #include <string.h>
 
 static uint32_t make_id(const sgrt_scene *s, uint32_t field, uint32_t index, uint32_t kind)
@@ -29,8 +32,7 @@ static size_t table_size(uint32_t cap) { return (size_t)cap * sizeof(sgrt__objec
 
 sgrt_result sgrt__object_ensure(sgrt_scene *s, const char *function)
 {
-    const sgrt__registry *r = &s->reg;
-    if (r->tracker_count + r->set_count + r->writer_count >= SGRT_MAX_OBJECTS)
+    if (s->obj_live >= SGRT_MAX_OBJECTS)
         return sgrt__fail(s, SGRT_ERR_CAPACITY, function,
                           "SGRT_MAX_OBJECTS trackers, node sets and writers are alive in s: "
                           "destroy one first",
@@ -73,6 +75,7 @@ uint32_t sgrt__object_take(sgrt_scene *s, uint32_t kind, void *ptr)
     e->id = make_id(s, field, index, kind);
     e->ptr = ptr;
     e->next_free = SGRT__NONE;
+    s->obj_live++;
     return e->id;
 }
 
@@ -85,6 +88,7 @@ void sgrt__object_release(sgrt_scene *s, uint32_t id)
     e->id = make_id(s, field == SGRT__OBJ_GEN_PERIOD ? 1u : field + 1u, index, 0u);
     e->ptr = NULL;
     e->next_free = SGRT__NONE;
+    s->obj_live--;
     if (s->obj_free_count)
         s->objs[s->obj_free_tail].next_free = index;
     else
@@ -98,7 +102,7 @@ void sgrt__objects_free(sgrt_scene *s)
     if (s->objs)
         sgrt__free(&s->alloc, s->objs, table_size(s->obj_cap));
     s->objs = NULL;
-    s->obj_cap = s->obj_used = s->obj_free_count = 0;
+    s->obj_cap = s->obj_used = s->obj_free_count = s->obj_live = 0;
 }
 
 const char *sgrt__object_problem(const sgrt_scene *s, uint32_t id, const char *const why[3])
@@ -112,24 +116,23 @@ const char *sgrt__object_problem(const sgrt_scene *s, uint32_t id, const char *c
     return why[1];
 }
 
-/* Whether `id` names `ptr` as a live object of `kind`. */
-static bool names(const sgrt_scene *s, uint32_t id, uint32_t kind, const void *ptr)
+bool sgrt__object_names(const sgrt_scene *s, uint32_t id, uint32_t kind, const void *ptr)
 {
     return ptr && sgrt__object_get(s, id, kind) == ptr;
 }
 
+void *sgrt__object_next(const sgrt_scene *s, uint32_t kind, uint32_t *at)
+{
+    for (; *at < s->obj_used; ++*at) {
+        const sgrt__object *e = &s->objs[*at];
+        if (e->ptr && (((e->id ^ s->obj_salt) >> SGRT__OBJ_KIND_SHIFT) & 3u) == kind)
+            return s->objs[(*at)++].ptr;
+    }
+    return NULL;
+}
+
 const char *sgrt__objects_check(const sgrt_scene *s)
 {
-    const sgrt__registry *r = &s->reg;
-    for (uint32_t i = 0; i < r->tracker_count; i++)
-        if (!names(s, r->trackers[i]->b.id, SGRT__KIND_TRACKER, r->trackers[i]))
-            return "object table: every tracker's id names it";
-    for (uint32_t i = 0; i < r->set_count; i++)
-        if (!names(s, r->sets[i]->b.id, SGRT__KIND_NODESET, r->sets[i]))
-            return "object table: every node set's id names it";
-    for (uint32_t i = 0; i < r->writer_count; i++)
-        if (!names(s, sgrt__writer_id(r->writers[i]), SGRT__KIND_WRITER, r->writers[i]))
-            return "object table: every writer's id names it";
     uint32_t live = 0, free_count = 0;
     for (uint32_t i = 0; i < s->obj_used; i++) {
         const sgrt__object *e = &s->objs[i];
@@ -143,8 +146,8 @@ const char *sgrt__objects_check(const sgrt_scene *s)
             return "object table: live entries carry a kind, free ones kind 0";
         live += e->ptr != NULL;
     }
-    if (live != r->tracker_count + r->set_count + r->writer_count)
-        return "object table: its live entries are the registry's objects";
+    if (live != s->obj_live)
+        return "object table: its live entries are the objects counted alive";
     for (uint32_t i = s->obj_free_head, n = 0; n < s->obj_free_count; n++) {
         if (i >= s->obj_used || s->objs[i].ptr)
             return "object table: the free list holds free entries only";

@@ -10,7 +10,11 @@
  * words of every bitfield, disjoint world rows and disjoint summary words, so
  * they need no synchronisation; the result is the serial update's, bit for
  * bit, because each world is the same product of the same operands. */
-#include "internal.h"
+#include "follow.h"
+#include "dirty.h"
+#include "result.h"
+#include "update.h"
+#include "validate.h"
 #include <string.h>
 
 /* Ranges per worker: tasks differ in cost (a range of static nodes has
@@ -79,7 +83,7 @@ static uint32_t update_cross(sgrt_scene *s)
     )
     SGRT__FOR_EACH_SUMMARIZED(st->cross_sum, 0, st->sum_words, st->cross, false, w, members,
         const uint32_t moved = st->dirty[w] & members;
-        sgrt__update_side_word(s, w, moved, members);
+        sgrt__follow_word(s, w, moved, members);
         st->pdirty[w] = moved;
         st->work[w] = st->dirty[w] & members;
         if (st->work[w])
@@ -90,12 +94,9 @@ static uint32_t update_cross(sgrt_scene *s)
                 sgrt__bit_clear(st->dirty_sum, w);
         }
     )
-    sgrt__bounds_view bv;
-    sgrt__bounds_view_of(s, &bv);
-    const sgrt__update_view v = {
-        st->local, st->world, st->parent, st->work, st->work_sum,
-        0, st->sum_words, st->b_has ? &bv : NULL, s->repaired,
-    };
+    sgrt__update_view v;
+    sgrt__bounds_view boxes;
+    sgrt__update_view_of(s, st->work, st->work_sum, 0, st->sum_words, s->repaired, &v, &boxes);
     return s->k.update(&v);
 }
 
@@ -110,17 +111,18 @@ static void update_range(sgrt_scene *s, uint32_t r)
         w_end = st->words;
     for (uint32_t w = sum_first * 32u; w < w_end; w++)
         sgrt__dirty_close_word(s, w, ~st->cross[w], st->cross, st->pdirty);
-    if (sgrt__update_has_side_work(s))
-        for (uint32_t w = sum_first * 32u; w < w_end; w++)
-            /* The cross set's slots had theirs before the tasks. */
-            sgrt__update_side_word(s, w, st->dirty[w], ~st->cross[w]);
-    sgrt__bounds_view bv;
-    sgrt__bounds_view_of(s, &bv);
+    /* The cross set's slots had their side work before the tasks. */
+    if (sgrt__follow_has_word_work(s))
+        for (uint32_t sw = sum_first; sw < sum_end; sw++) {
+            uint32_t words = sgrt__follow_words(s, sw);
+            SGRT__FOR_EACH_IN_WORD(sw, words, w,
+                sgrt__follow_word(s, w, st->dirty[w], ~st->cross[w]);)
+        }
     s->range_repaired[r][0] = 0;
-    const sgrt__update_view v = {
-        st->local, st->world, st->parent, st->dirty, st->dirty_sum,
-        sum_first, sum_end, st->b_has ? &bv : NULL, s->range_repaired[r],
-    };
+    sgrt__update_view v;
+    sgrt__bounds_view boxes;
+    sgrt__update_view_of(s, st->dirty, st->dirty_sum, sum_first, sum_end, s->range_repaired[r],
+                         &v, &boxes);
     s->range_count[r] = s->k.update(&v);
 }
 
@@ -202,8 +204,7 @@ static void task_done(sgrt_scene *s, uint32_t ntasks)
 static bool range_has_work(const sgrt_scene *s, uint32_t r)
 {
     for (uint32_t sw = s->range_sum[r]; sw < s->range_sum[r + 1]; sw++)
-        if (s->st.dirty_sum[sw] || (s->st.prev_world && s->st.prev_moved_sum[sw]) ||
-            (s->st.b_has && s->st.b_dirty_sum[sw]))
+        if (sgrt__follow_words(s, sw))
             return true;
     const uint32_t end = s->range_sum[r + 1] * SGRT__SLOTS_PER_SUM;
     return s->close_from != SGRT__NONE && s->close_from + 1u < end &&
@@ -237,7 +238,7 @@ static uint32_t update_parallel(sgrt_scene *s, const sgrt_executor *ex)
         /* Nothing moved (a pending closure below nodes destroyed since has
          * nothing left to mark). Previous worlds may have to catch up, and
          * boxes set since to be computed. */
-        if (s->st.prev_world || sgrt__bounds_pending(s))
+        if (sgrt__follow_pending(s))
             return sgrt__update_serial(s);
         sgrt__dirty_close_done(s);
         return 0; /* an idle frame wakes no thread */
@@ -270,7 +271,7 @@ static uint32_t update_parallel(sgrt_scene *s, const sgrt_executor *ex)
         task_done(s, ntasks);
     }
     sgrt__dirty_close_done(s);
-    sgrt__update_finish(s);
+    sgrt__follow_finish(s);
     for (uint32_t r = 0; r < s->plan_ranges; r++) {
         count += s->range_count[r];
         /* Ranges in slot order: the first range with repairs has the
@@ -291,9 +292,8 @@ uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
         sgrt__reentered(s, __func__);
         return 0;
     }
-    if (SGRT__VALIDATING(s)) {
+    if (SGRT__VALIDATING(s))
         sgrt__validate_locals(s, __func__);
-        sgrt__writers_audit(s, __func__);
-    }
+    sgrt__follow_start(s, __func__);
     return sgrt__update_done(s, update_parallel(s, ex), __func__);
 }

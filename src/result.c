@@ -2,6 +2,7 @@
 /* What a result code means (sgrt_result_str), and reporting a refusal
  * through the scene's log. */
 #include "internal.h"
+#include "result.h"
 
 void sgrt__report(sgrt_log_fn log, void *user, sgrt_result code, const char *function,
                   const char *message, sgrt_node node)

@@ -1,7 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Scene lifecycle (create, destroy, reserve, compact) and the kernel a
- * scene runs. */
-#include "internal.h"
+ * scene runs. The one file that knows the followers (follow.h): it
+ * attaches those a scene's flags ask for. */
+#include "follow.h"
+#include "alloc.h"
+#include "handles.h"
+#include "objects.h"
+#include "result.h"
+#include "scene.h"
+#include "storage.h"
 #include <string.h>
 
 static uint32_t mix32(uint64_t x)
@@ -98,6 +105,7 @@ sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
     s->obj_salt = os & ((1u << SGRT__OBJ_GEN_SHIFT) - 1u);
     s->obj_first = (os >> SGRT__OBJ_GEN_SHIFT) % SGRT__OBJ_GEN_PERIOD + 1u;
     sgrt__kernels_init(&s->k, sgrt__kernels_choose((uint32_t)desc->max_simd, NULL));
+    sgrt__follow_attach(s, sgrt__followers);
 
     const uint32_t initial =
         desc->initial_capacity ? desc->initial_capacity : SGRT__DEFAULT_CAPACITY;
@@ -124,7 +132,7 @@ void sgrt_scene_destroy(sgrt_scene *s)
         sgrt__reentered(s, __func__);
         return;
     }
-    sgrt__registry_destroy_all(s);
+    sgrt__follow_destroy(s);
     sgrt__objects_free(s);
     sgrt__storage_free(s);
     sgrt__handles_free(s);

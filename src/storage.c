@@ -2,7 +2,12 @@
 /* Slot storage: the structure of arrays indexed by slot (laid out from the one
  * list SGRT__SLOT_ARRAYS), its geometric growth, slot occupancy (alive bits,
  * holes, slot_end) and the depth-first compaction that closes the holes. */
-#include "internal.h"
+#include "follow.h"
+#include "alloc.h"
+#include "dirty.h"
+#include "handles.h"
+#include "walk.h"
+#include "storage.h"
 #include <string.h>
 
 /* Lay out every array for `cap` slots in one block, the optional ones of the
@@ -121,7 +126,7 @@ static sgrt_result storage_resize(sgrt_scene *s, uint32_t new_cap)
     sgrt_result r = storage_alloc(s, new_cap, &st);
     if (r != SGRT_OK)
         return r;
-    r = sgrt__registry_reserve(s, st.words);
+    r = sgrt__follow_reserve(s, st.words);
     if (r != SGRT_OK) {
         sgrt__free(&s->alloc, st.block, st.size);
         return r;
@@ -223,10 +228,6 @@ static void copy_slot(sgrt__storage *dst, uint32_t to, const sgrt__storage *src,
 #undef COPY_DATA
 }
 
-void sgrt__storage_copy_slot(sgrt_scene *s, uint32_t to, uint32_t from, const uint32_t *map)
-{
-    copy_slot(&s->st, to, &s->st, from, map);
-}
 
 /* ---- occupancy ------------------------------------------------------------- */
 
@@ -251,7 +252,7 @@ void sgrt__slot_vacate(sgrt_scene *s, uint32_t slot)
     s->st.inner[w] &= ~(1u << (slot & 31u));
     sgrt__bit_clear(s->st.alive_full, w);
     s->holes++;
-    sgrt__bounds_vacated(s, slot);
+    sgrt__follow_vacated(s, slot);
 }
 
 /* Trailing dead slots stop counting as used (and as holes). */
@@ -295,6 +296,18 @@ static void remap_links(sgrt__storage *st, uint32_t slot, const uint32_t *map)
 #undef REMAP_DATA
 }
 
+void sgrt__slot_move(sgrt_scene *s, sgrt__storage *dst, uint32_t to, uint32_t from,
+                     const uint32_t *map)
+{
+    if (dst == &s->st && to == from)
+        remap_links(dst, to, map);
+    else
+        copy_slot(dst, to, &s->st, from, map);
+    if (dst->first_child[to] != SGRT__NONE)
+        sgrt__bit_set(dst->inner, to);
+    sgrt__handle_moved(s, dst->slot_handle[to], to);
+}
+
 bool sgrt__slots_reclaim_due(const sgrt_scene *s)
 {
     return s->holes > s->node_count + s->hole_slack;
@@ -313,8 +326,8 @@ void sgrt__slots_reclaim(sgrt_scene *s)
     uint32_t *map = s->st.scratch;
     uint32_t next = 0;
     SGRT__FOR_EACH_BIT(s->st.alive, s->st.words, o, map[o] = next++;)
-    sgrt__nodesets_compact(s, map);
-    /* Trackers hear of the slots whose content changes: both slots of each
+    sgrt__follow_renumber(s, map);
+    /* Readers hear of the slots whose content changes: both slots of each
      * node that moves. */
     const uint32_t end_word = (s->slot_end + 31u) >> 5;
     sgrt__storage *st = &s->st;
@@ -325,19 +338,14 @@ void sgrt__slots_reclaim(sgrt_scene *s)
         st->alive[w] = st->dirty[w] = st->inner[w] = 0;
         SGRT__FOR_EACH_IN_WORD(w, alive, o,
             const uint32_t n = map[o];
-            if (n == o) {
-                remap_links(st, o, map);
-            } else {
-                copy_slot(st, n, st, o, map);
-                sgrt__trackers_note_slot(s, o);
-                sgrt__trackers_note_slot(s, n);
+            sgrt__slot_move(s, st, n, o, map);
+            if (n != o) {
+                sgrt__follow_changed_slot(s, o);
+                sgrt__follow_changed_slot(s, n);
             }
-            sgrt__handle_moved(s, st->slot_handle[n], n);
             sgrt__bit_set(st->alive, n);
             if (dirty & (1u << (o & 31u)))
                 sgrt__bit_set(st->dirty, n);
-            if (st->first_child[n] != SGRT__NONE)
-                sgrt__bit_set(st->inner, n);
         )
     }
     for (uint32_t w = 0; w < end_word; w++) {
@@ -354,7 +362,7 @@ void sgrt__slots_reclaim(sgrt_scene *s)
     s->holes = 0;
     s->structure_version++;
     s->reclaims++;
-    sgrt__bounds_slots_moved(s, true, false);
+    sgrt__follow_slots_moved(s, true, false);
 }
 
 /* ---- compaction ------------------------------------------------------------ */
@@ -383,16 +391,13 @@ sgrt_result sgrt__storage_compact(sgrt_scene *s)
         for (uint32_t x = root; x != SGRT__NONE; x = sgrt__preorder_next(s, x, root))
             map[x] = next++;
     )
-    sgrt__nodesets_compact(s, map);
+    sgrt__follow_renumber(s, map);
     /* The old storage's slots lose their content; the new ones get it. */
     for (uint32_t w = 0; w < s->st.words; w++)
-        sgrt__trackers_note(s, w, s->st.alive[w]);
+        sgrt__follow_changed(s, w, s->st.alive[w]);
     SGRT__FOR_EACH_BIT(s->st.alive, s->st.words, o,
         const uint32_t n = map[o];
-        copy_slot(&st, n, &s->st, o, map);
-        if (st.first_child[n] != SGRT__NONE)
-            sgrt__bit_set(st.inner, n);
-        sgrt__handle_moved(s, s->st.slot_handle[o], n);
+        sgrt__slot_move(s, &st, n, o, map);
         if (sgrt__bit_get(s->st.dirty, o)) {
             sgrt__bit_set(st.dirty, n);
             sgrt__bit_set(st.dirty_sum, n >> 5);
@@ -405,7 +410,7 @@ sgrt_result sgrt__storage_compact(sgrt_scene *s)
     s->slot_end = next;
     s->holes = 0;
     for (uint32_t w = 0; w < s->st.words; w++)
-        sgrt__trackers_note(s, w, s->st.alive[w]);
-    sgrt__bounds_slots_moved(s, true, true);
+        sgrt__follow_changed(s, w, s->st.alive[w]);
+    sgrt__follow_slots_moved(s, true, true);
     return SGRT_OK;
 }

@@ -3,6 +3,13 @@
  * set_world, and the local and world reads (batch writes: nodes.c,
  * writers: writer.c). None of these allocate. */
 #include "internal.h"
+#include "args.h"
+#include "dirty.h"
+#include "handles.h"
+#include "matrix.h"
+#include "result.h"
+#include "validate.h"
+#include "world_now.h"
 #include <string.h>
 
 /* The write itself: copy m into the slot's local and mark the node, unless
@@ -53,9 +60,10 @@ static sgrt_result take_matrix(const sgrt_scene *s, sgrt_node node, const float 
         return SGRT_ERR_INVALID_ARG;
     if (!m)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, "m is NULL", node);
-    *slot = sgrt__resolve(s, node);
+    sgrt_result err;
+    *slot = SGRT__NODE_ARG(s, node, "node", function, &err);
     if (*slot == SGRT__NONE)
-        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, function, SGRT__STALE("node"), node);
+        return err;
     if (s->k.check16(m, 1) != 1u) /* 1: none bad */
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, "m holds a NaN or an infinity",
                           node);
@@ -68,9 +76,10 @@ sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16]
         return SGRT_ERR_INVALID_ARG;
     if (!m)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "m is NULL", node);
-    const uint32_t slot = sgrt__resolve(s, node);
+    sgrt_result err;
+    const uint32_t slot = SGRT__NODE_ARG(s, node, "node", __func__, &err);
     if (slot == SGRT__NONE)
-        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
+        return err;
     return put_done(s, slot, s->k.put16(s->st.local[slot], m), __func__,
                     "m holds a NaN or an infinity", node);
 }
@@ -86,9 +95,10 @@ sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node node, const float t[3], c
         return SGRT_ERR_INVALID_ARG;
     if (!t || !q || !scale)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, trs_problem(t, q, scale), node);
-    const uint32_t slot = sgrt__resolve(s, node);
+    sgrt_result err;
+    const uint32_t slot = SGRT__NODE_ARG(s, node, "node", __func__, &err);
     if (slot == SGRT__NONE)
-        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
+        return err;
     if (SGRT__VALIDATING(s)) {
         const sgrt_result v = sgrt__validate_quat(s, __func__, q, node);
         if (v != SGRT_OK)
@@ -130,9 +140,10 @@ static sgrt_result read_matrix(const sgrt_scene *s, sgrt_node node, float out[16
         return SGRT_ERR_INVALID_ARG;
     if (!out)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, "out is NULL", node);
-    const uint32_t slot = sgrt__resolve(s, node);
+    sgrt_result err;
+    const uint32_t slot = SGRT__NODE_ARG(s, node, "node", function, &err);
     if (slot == SGRT__NONE)
-        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, function, SGRT__STALE("node"), node);
+        return err;
     memcpy(out, world ? s->st.world[slot] : s->st.local[slot], 16 * sizeof(float));
     if (world && SGRT__VALIDATING(s))
         return sgrt__validate_world_read(s, slot, out, node);

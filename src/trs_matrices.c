@@ -15,6 +15,7 @@
  * pointer publishes code only, which was mapped before anything here ran:
  * relaxed ordering suffices. */
 #include "internal.h"
+#include "trs_matrices.h"
 
 /* The kernel's index arithmetic is 32-bit (out + 16u * i): calls of at most
  * this many entries keep it from wrapping, whatever count the caller gives. */

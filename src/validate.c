@@ -3,6 +3,10 @@
  * user's silent mistakes into reports. Each runs only in a scene created
  * with the flag; the calls pay one flag test when it is off. */
 #include "internal.h"
+#include "handles.h"
+#include "result.h"
+#include "validate.h"
+#include "world_now.h"
 #include <string.h>
 
 /* |q|^2 in double (each square exact, the sum rounded in a fixed order),

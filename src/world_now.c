@@ -5,6 +5,10 @@
  * keep-world re-parenting, validation mode and the invariant checker. It
  * never allocates. */
 #include "internal.h"
+#include "args.h"
+#include "handles.h"
+#include "result.h"
+#include "world_now.h"
 #include <string.h>
 
 #define CHAIN_SEGMENT 256u
@@ -96,9 +100,10 @@ sgrt_result sgrt_node_world_now(const sgrt_scene *s, sgrt_node node, float out[1
         return SGRT_ERR_INVALID_ARG;
     if (!out)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", node);
-    const uint32_t slot = sgrt__resolve(s, node);
+    sgrt_result err;
+    const uint32_t slot = SGRT__NODE_ARG(s, node, "node", __func__, &err);
     if (slot == SGRT__NONE)
-        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
+        return err;
     sgrt__world_now_slot(s, slot, out);
     return SGRT_OK;
 }

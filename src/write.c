@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The write path of batches and writers (write.h). */
 #include "write.h"
+#include "args.h"
+#include "result.h"
+#include "validate.h"
 
 uint32_t sgrt__write_quats_off(const sgrt_scene *s, const sgrt__source *src,
                                const sgrt_node *nodes, uint32_t count)

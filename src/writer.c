@@ -9,6 +9,14 @@
  * entry's local, so that the update can report a local written in place
  * and never committed, which it would otherwise silently not recompute. */
 #include "write.h"
+#include "args.h"
+#include "alloc.h"
+#include "dirty.h"
+#include "handles.h"
+#include "objects.h"
+#include "result.h"
+#include "validate.h"
+#include "writer.h"
 #include <string.h>
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -81,11 +89,9 @@ static inline void mark_chunk(sgrt_scene *s, const sgrt__writer *w, uint32_t bas
 
 static const char *const why_w[3] = SGRT__WHY_OBJECT("w", "writer");
 
-/* Why w is refused (the refusal path only). */
-static const char *writer_problem(const sgrt_scene *s, sgrt_writer w)
-{
-    return sgrt__object_problem(s, w.id, why_w);
-}
+/* The writer `handle` names, or NULL after refusing it. */
+#define WRITER_ARG(handle, function, err)                                              \
+    ((sgrt__writer *)sgrt__object_arg(s, (handle).id, SGRT__KIND_WRITER, why_w, function, err))
 
 /* The slots of the writer's entries, resolved again when a node moved to
  * another slot or was destroyed since, and their runs. Returns SGRT_OK, or
@@ -163,27 +169,6 @@ static const char forgotten_destroy[] =
     "(sgrt_writer_commit): the next update will not recompute its world (node: the first "
     "such entry's)";
 
-void sgrt__writers_audit(const sgrt_scene *s, const char *function)
-{
-    for (uint32_t i = 0; i < s->reg.writer_count; i++)
-        if (s->reg.writers[i]->begun)
-            audit(s, s->reg.writers[i], function, forgotten_update);
-}
-
-void sgrt__writers_reprint(sgrt_scene *s)
-{
-    for (uint32_t i = 0; i < s->reg.writer_count; i++)
-        if (s->reg.writers[i]->begun)
-            reprint(s, s->reg.writers[i]);
-}
-
-uint32_t sgrt__writer_id(const sgrt__writer *w) { return w->id; }
-
-void sgrt__writer_free(sgrt_scene *s, sgrt__writer *w)
-{
-    sgrt__free(&s->alloc, w, w->block_size);
-}
-
 sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
                                uint32_t flags, sgrt_writer *out)
 {
@@ -198,10 +183,10 @@ sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *n
                           : !out   ? "out is NULL"
                                    : "flags is not 0 (no writer options are defined)",
                           SGRT_NULL_NODE);
+    sgrt_result err;
     for (uint32_t i = 0; i < count; i++)
-        if (sgrt__resolve(s, nodes[i]) == SGRT__NONE)
-            return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("a node of nodes"),
-                              nodes[i]);
+        if (SGRT__NODE_ARG(s, nodes[i], "a node of nodes", __func__, &err) == SGRT__NONE)
+            return err;
     /* The writer, its nodes, slots and run starts (one word of padding),
      * and in validation mode the prints. */
     const size_t prints = SGRT__VALIDATING(s) ? sizeof(uint64_t) : 0u;
@@ -212,11 +197,10 @@ sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *n
     if ((size - head - starts) / entry != count)
         return sgrt__fail(s, SGRT_ERR_NOMEM, __func__, "the writer's size does not fit in size_t",
                           SGRT_NULL_NODE);
-    sgrt_result err = sgrt__object_ensure(s, __func__);
+    err = sgrt__object_ensure(s, __func__);
     if (err != SGRT_OK)
         return err;
-    err = sgrt__registry_reserve_writer(s);
-    uint8_t *block = err == SGRT_OK ? sgrt__alloc(&s->alloc, size, 16, &err) : NULL;
+    uint8_t *block = sgrt__alloc(&s->alloc, size, 16, &err);
     if (!block)
         return sgrt__fail_grow(s, err, __func__, SGRT_NULL_NODE);
     sgrt__writer *w = (sgrt__writer *)(void *)block;
@@ -233,7 +217,6 @@ sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *n
     uint32_t at;
     w->slots_version = s->slots_version + 1u; /* resolve now */
     (void)refresh(s, w, &at); /* every node was checked live above */
-    sgrt__registry_add_writer(s, w);
     w->id = sgrt__object_take(s, SGRT__KIND_WRITER, w);
     out->id = w->id;
     return SGRT_OK;
@@ -243,12 +226,21 @@ sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writer w)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
-    if (w.id && SGRT__VALIDATING(s) && !s->busy) {
-        const sgrt__writer *o = sgrt__writer_get(s, w);
-        if (o && o->begun)
-            audit(s, o, __func__, forgotten_destroy);
-    }
-    return sgrt__registry_destroy(s, w.id, SGRT__KIND_WRITER, why_w, __func__);
+    if (!w.id)
+        return SGRT_OK;
+    if (s->busy)
+        return sgrt__reentered(s, __func__);
+    /* Through the table, which only the scene's own objects are in: the
+     * memory of a destroyed writer, or of another scene's, is never read. */
+    sgrt_result err;
+    sgrt__writer *o = WRITER_ARG(w, __func__, &err);
+    if (!o)
+        return err;
+    if (SGRT__VALIDATING(s) && o->begun)
+        audit(s, o, __func__, forgotten_destroy);
+    sgrt__object_release(s, w.id);
+    sgrt__free(&s->alloc, o, o->block_size);
+    return SGRT_OK;
 }
 
 static sgrt_result writer_write(sgrt_scene *s, sgrt__writer *w, const sgrt__source *src,
@@ -280,10 +272,12 @@ sgrt_result sgrt_writer_set_local(sgrt_scene *s, sgrt_writer handle, const float
         return SGRT_ERR_INVALID_ARG;
     if (s->busy) /* the tasks of a parallel update read the locals */
         return sgrt__reentered(s, __func__);
-    sgrt__writer *w = sgrt__writer_get(s, handle);
-    if (!w || !local)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
-                          !w ? writer_problem(s, handle) : "local is NULL", SGRT_NULL_NODE);
+    sgrt_result err;
+    sgrt__writer *w = WRITER_ARG(handle, __func__, &err);
+    if (!w)
+        return err;
+    if (!local)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "local is NULL", SGRT_NULL_NODE);
     const sgrt__source src = {local, NULL, NULL, NULL, __func__};
     return writer_write(s, w, &src, out_bad);
 }
@@ -295,10 +289,12 @@ sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writer handle, const float *
         return SGRT_ERR_INVALID_ARG;
     if (s->busy) /* the tasks of a parallel update read the locals */
         return sgrt__reentered(s, __func__);
-    sgrt__writer *w = sgrt__writer_get(s, handle);
-    if (!w || !t || !q || !scale)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
-                          !w ? writer_problem(s, handle) : "t, q or scale is NULL",
+    sgrt_result err;
+    sgrt__writer *w = WRITER_ARG(handle, __func__, &err);
+    if (!w)
+        return err;
+    if (!t || !q || !scale)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "t, q or scale is NULL",
                           SGRT_NULL_NODE);
     const sgrt__source src = {NULL, t, q, scale, __func__};
     return writer_write(s, w, &src, out_bad);
@@ -311,10 +307,12 @@ sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer handle, float **out_loc
         return SGRT_ERR_INVALID_ARG;
     if (s->busy) /* the tasks of a parallel update read the locals */
         return sgrt__reentered(s, __func__);
-    sgrt__writer *w = sgrt__writer_get(s, handle);
-    if (!w || !out_locals || !out_slots)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
-                          !w ? writer_problem(s, handle) : "out_locals or out_slots is NULL",
+    sgrt_result err;
+    sgrt__writer *w = WRITER_ARG(handle, __func__, &err);
+    if (!w)
+        return err;
+    if (!out_locals || !out_slots)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out_locals or out_slots is NULL",
                           SGRT_NULL_NODE);
     uint32_t at;
     const sgrt_result r = refresh(s, w, &at);
@@ -340,12 +338,13 @@ sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer handle, uint32_t first
         return SGRT_ERR_INVALID_ARG;
     if (s->busy) /* the tasks of a parallel update read the locals */
         return sgrt__reentered(s, __func__);
-    sgrt__writer *w = sgrt__writer_get(s, handle);
-    if (!w || first > w->count || count > w->count - first)
+    sgrt_result err;
+    sgrt__writer *w = WRITER_ARG(handle, __func__, &err);
+    if (!w)
+        return err;
+    if (first > w->count || count > w->count - first)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
-                          !w ? writer_problem(s, handle)
-                             : "first + count is past the writer's entries",
-                          SGRT_NULL_NODE);
+                          "first + count is past the writer's entries", SGRT_NULL_NODE);
     if (w->begun_block != s->st.block || w->begun_version != s->slots_version)
         return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__,
                           "nodes moved to other slots, were destroyed or storage grew since "
@@ -357,3 +356,52 @@ sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer handle, uint32_t first
     }
     return SGRT_OK;
 }
+
+/* ---- the follower ------------------------------------------------------------ */
+
+/* Validation mode, as each public update starts: the writers that have
+ * begun are audited for a forgotten commit. */
+static void start(sgrt_scene *s, const char *function)
+{
+    const sgrt__writer *w;
+    if (SGRT__VALIDATING(s))
+        for (uint32_t at = 0; (w = sgrt__object_next(s, SGRT__KIND_WRITER, &at)) != NULL;)
+            if (w->begun)
+                audit(s, w, function, forgotten_update);
+}
+
+/* Validation mode, after the kernels: their locals as they are now are
+ * accounted for. */
+static void finish(sgrt_scene *s)
+{
+    sgrt__writer *w;
+    if (SGRT__VALIDATING(s))
+        for (uint32_t at = 0; (w = sgrt__object_next(s, SGRT__KIND_WRITER, &at)) != NULL;)
+            if (w->begun)
+                reprint(s, w);
+}
+
+/* An update with nothing dirty still accounts for them (validation mode). */
+static bool pending(const sgrt_scene *s)
+{
+    const sgrt__writer *w;
+    if (SGRT__VALIDATING(s))
+        for (uint32_t at = 0; (w = sgrt__object_next(s, SGRT__KIND_WRITER, &at)) != NULL;)
+            if (w->begun)
+                return true;
+    return false;
+}
+
+static void destroy(sgrt_scene *s)
+{
+    sgrt__writer *w;
+    for (uint32_t at = 0; (w = sgrt__object_next(s, SGRT__KIND_WRITER, &at)) != NULL;)
+        sgrt__free(&s->alloc, w, w->block_size);
+}
+
+const sgrt__follower sgrt__writer_follower = {
+    .start = start,
+    .pending = pending,
+    .finish = finish,
+    .destroy = destroy,
+};

@@ -14,7 +14,9 @@ The rule, on the first table after the heading "## Where things are":
   * every file under src/, tests/, bench/ and examples/ (names starting
     with "." aside) must be covered: named in a first column, under a
     folder named in a first column, or named in the second column of a
-    folder row as above.
+    folder row as above;
+  * no file under src/ holds more than MAX_SRC_LINES lines (a file that
+    grows past it is split by what it owns, and its row says so).
 
 Each failure is printed with the row or file concerned; the exit status is
 1 when there is one. --pending DIR/ reports the failures under DIR/ (listed
@@ -26,6 +28,7 @@ import sys
 
 TOPS = ("src", "tests", "bench", "examples")
 HEADING = "## Where things are"
+MAX_SRC_LINES = 450
 PLAIN_FILE = re.compile(r"^[A-Za-z0-9_+-][A-Za-z0-9_.+-]*\.[A-Za-z0-9_+-]+$")
 
 
@@ -95,6 +98,13 @@ def main(argv):
     for p in tree_files(root):
         if p not in files and not any(p.startswith(d) for d in folders):
             problems.append((p, f"{p}: not in the map"))
+
+    for p in tree_files(root):
+        if p.startswith("src/") and p.endswith((".c", ".h")):
+            with open(os.path.join(root, p), encoding="utf-8") as f:
+                lines = sum(1 for _ in f)
+            if lines > MAX_SRC_LINES:
+                problems.append((p, f"{p}: {lines} lines, over {MAX_SRC_LINES}"))
 
     def is_pending(path):
         return any(path.startswith(d) for d in pending)

@@ -22,6 +22,8 @@
  * The box kernels (each level's boxes, and the boxes its update computes) are
  * held to the reference by tests/test_kernels.c. */
 #include "internal.h" /* white-box: storage, the reclamation threshold */
+#include "dirty.h"
+#include "scene.h"
 #include "testutil.h"
 #include "boundsutil.h"
 #include "../examples/executor_pthread.h"

@@ -21,6 +21,7 @@
  * Each level's cull kernel is held to the reference, and the reference to
  * the definition, by tests/test_kernels.c. */
 #include "internal.h" /* white-box: the scene's kernel table */
+#include "scene.h"
 #include "testutil.h"
 #include "boundsutil.h"
 #include "../examples/frustum.h"

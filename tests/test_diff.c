@@ -59,6 +59,8 @@
  * which reproduce it.
  */
 #include "internal.h" /* keep-world's tolerance check and the reference kernel */
+#include "matrix.h"
+#include "scene.h"
 #include "lib/refmodel.h"
 #include "testutil.h"
 #include "boundsutil.h"

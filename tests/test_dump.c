@@ -14,6 +14,7 @@
  *    returns SGRT_ERR_WRITE; NULL arguments and unknown formats are refused
  *    before anything is written; the dump never allocates. */
 #include "internal.h" /* sgrt__format_float */
+#include "debug/dump.h"
 #include "testutil.h"
 
 static rng R = {0xD0A7D0A7ull};

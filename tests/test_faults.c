@@ -33,6 +33,7 @@
  * summary says how many distinct call sites the failures reached and in which
  * API calls. */
 #include "internal.h" /* sgrt__alloc, to skip its frame when naming sites */
+#include "alloc.h"
 #include "testutil.h"
 
 #if defined(__GLIBC__)

@@ -14,6 +14,7 @@
  * old handle is alive exactly when the model says its (index, generation) is
  * live again. */
 #include "internal.h" /* white-box: the index space near its limit */
+#include "handles.h"
 #include "testutil.h"
 
 #define MIN_FREE 1024u  /* documented in sgrt.h */

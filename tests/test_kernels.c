@@ -21,6 +21,7 @@
  * model of that behaviour in tests/ports/armv7_neon_model.h instead. */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
+#include "dirty.h"
 #include "testutil.h"
 #include "boundsutil.h"
 #include "ports/armv7_neon_model.h"

@@ -12,6 +12,8 @@
  *    row-major local.
  */
 #include "internal.h" /* white-box: breaking invariants for the checkers */
+#include "objects.h"
+#include "scene.h"
 #include "testutil.h"
 
 /* ---- the log ---------------------------------------------------------------- */
@@ -394,7 +396,7 @@ static void refusals_handoff(void)
     QUIET(sgrt_tracker_collect(s, t, r, 4, 0, &got, &more));
     REFUSED(sgrt_tracker_check(s, ot, NULL), SGRT_ERR_INVALID_ARG, "sgrt_tracker_check", "t",
             NONE);
-    sgrt__tracker *tw = sgrt__tracker_get(s, t);
+    sgrt__tracker *tw = (sgrt__tracker *)sgrt__object_get(s, t.id, SGRT__KIND_TRACKER);
     const uint32_t keep = tw->summary[0];
     tw->summary[0] ^= 1u << 30; /* white-box: a summary bit with no pending word */
     REFUSED(sgrt_tracker_check(s, t, NULL), SGRT_ERR_CORRUPT, "sgrt_tracker_check", "summary",

@@ -4,6 +4,8 @@
  * destruction, and the set algebra (with sets and with a tracker's pending
  * changes) must agree with the same operations done node by node. */
 #include "internal.h"
+#include "follow.h"
+#include "objects.h"
 #include "testutil.h"
 #include <stdlib.h>
 
@@ -134,7 +136,7 @@ static void test_random(uint64_t seed, int steps)
             const sgrt_set_op so = (sgrt_set_op)rng_below(&r, 3);
             const bool consume = rng_below(&r, 2) != 0;
             CHECK(s->st.words <= sizeof pending_before / 4u);
-            const sgrt__tracker *tw = sgrt__tracker_get(s, t);
+            const sgrt__tracker *tw = (const sgrt__tracker *)sgrt__object_get(s, t.id, SGRT__KIND_TRACKER);
             memcpy(pending_before, tw->b.bits, s->st.words * 4u);
             bool changed[MAX_NODES];
             for (uint32_t i = 0; i < live_n; i++)
@@ -148,7 +150,7 @@ static void test_random(uint64_t seed, int steps)
             for (uint32_t w = 0; w < s->st.words; w++) {
                 uint32_t expect = pending_before[w];
                 if (consume)
-                    expect &= ~sgrt__nodeset_get(s, sets[d])->b.bits[w];
+                    expect &= ~((const sgrt__nodeset *)sgrt__object_get(s, sets[d].id, SGRT__KIND_NODESET))->b.bits[w];
                 CHECK_EQ_U(tw->b.bits[w], expect);
                 CHECK(((tw->summary[w >> 5] >> (w & 31u)) & 1u) == (tw->b.bits[w] != 0) ||
                       tw->b.bits[w] == 0);
@@ -166,7 +168,7 @@ static void test_random(uint64_t seed, int steps)
         }
         if (step % 16 == 0) {
             check_sets(s, sets);
-            const char *broken = sgrt__registry_check(s);
+            const char *broken = sgrt__follow_check(s);
             CHECK(broken == NULL);
             if (broken)
                 fprintf(stderr, "step %d: %s\n", step, broken);

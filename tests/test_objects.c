@@ -21,6 +21,7 @@
  *  - the table's growth failing: NOMEM, nothing changed, *out untouched.
  */
 #include "internal.h" /* white-box: the table's reuse, without allocating */
+#include "objects.h"
 #include "testutil.h"
 
 /* ---- the log ------------------------------------------------------------------ */

@@ -12,6 +12,7 @@
  * reclamation used to swap a set's words with its spare array without
  * changing the version, and a held pointer read none of them). */
 #include "internal.h" /* white-box: eager hole reclamation */
+#include "scene.h"
 #include "testutil.h"
 
 typedef struct held {

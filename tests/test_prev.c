@@ -21,6 +21,8 @@
  *  - updates with the flag never allocate, and sgrt_scene_check notices a
  *    previous world that is out of step. */
 #include "internal.h" /* white-box: the storage block and the checker's case */
+#include "scene.h"
+#include "storage.h"
 #include "testutil.h"
 
 static rng R = {0x9E3779B97F4A7C15ull};

@@ -6,6 +6,7 @@
  * scale stage (release build): a million live nodes, a million-deep chain.
  * Times are printed as figures, never asserted. */
 #include "internal.h" /* SGRT__HOLE_SLACK, sgrt__storage_bytes */
+#include "storage.h"
 #include "testutil.h"
 
 #include <time.h>

@@ -4,6 +4,8 @@
  * storage must move) and reserve (creating up to the reserved count does not
  * allocate). */
 #include "internal.h" /* sgrt__storage_grown_cap, SGRT__MAX_SLOTS */
+#include "scene.h"
+#include "storage.h"
 #include "lib/refmodel.h"
 #include "testutil.h"
 

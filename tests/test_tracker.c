@@ -10,6 +10,9 @@
  * are read from the dirty bits before the update, white-box) so that
  * over-reporting fails too. */
 #include "internal.h"
+#include "dirty.h"
+#include "follow.h"
+#include "scene.h"
 #include "testutil.h"
 #include <stdlib.h>
 
@@ -481,7 +484,7 @@ static void test_random(uint64_t seed, int steps, bool eager)
             tracker_new(s, m);
         }
         if (step % 64 == 0) {
-            const char *broken = sgrt__registry_check(s);
+            const char *broken = sgrt__follow_check(s);
             for (int k = 0; k < NT && !broken; k++)
                 if (ms[k].t.id && sgrt_tracker_check(s, ms[k].t, &broken) != SGRT_OK && !broken)
                     broken = "sgrt_tracker_check";
@@ -532,7 +535,7 @@ static void test_nomem(void)
         }
         CHECK_EQ_U(sgrt_scene_node_count(s), made);
         CHECK_RES(sgrt_scene_check(s, NULL), SGRT_OK);
-        CHECK(sgrt__registry_check(s) == NULL);
+        CHECK(sgrt__follow_check(s) == NULL);
         f.fail_from = 0;
         /* Whatever was created still works and sees every node. */
         sgrt_scene_update(s);

@@ -23,6 +23,7 @@
  * the kernel choice the first call makes. */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
+#include "trs_matrices.h"
 #include "testutil.h"
 #include <pthread.h>
 #include <time.h>

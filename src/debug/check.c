@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The invariant checker: everything the speed and safety of the library rest
  * on, verified from scratch. For tests, fuzzing and debugging. */
-#include "../internal.h"
+#include "../follow.h"
+#include "../handles.h"
+#include "../handoff/bounds.h"
+#include "../objects.h"
+#include "../result.h"
 #include <float.h>
 #include <string.h>
 
@@ -262,7 +266,9 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
     {
         const char *w = check_bounds(s);
         if (!w)
-            w = sgrt__registry_check(s);
+            w = sgrt__follow_check(s);
+        if (!w)
+            w = sgrt__objects_check(s);
         if (w)
             FAIL(w);
     }

@@ -6,6 +6,10 @@
  * float's exact decimal expansion, which a few words of base-10^9 digits
  * hold), enough digits to read back to the same bits. */
 #include "../internal.h"
+#include "dump.h"
+#include "../handles.h"
+#include "../matrix.h"
+#include "../result.h"
 #include <string.h>
 
 /* ---- numbers ---------------------------------------------------------------- */

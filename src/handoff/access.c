@@ -2,6 +2,10 @@
 /* The renderer's view of storage: the world array, the slot of a node and
  * the node of a slot, and the user value that travels with a node. */
 #include "../internal.h"
+#include "../args.h"
+#include "../handles.h"
+#include "../result.h"
+#include "../validate.h"
 
 const float *sgrt_scene_world_array(const sgrt_scene *s, uint32_t *out_slot_count)
 {
@@ -20,9 +24,10 @@ sgrt_result sgrt_node_slot(const sgrt_scene *s, sgrt_node node, uint32_t *out_sl
         return SGRT_ERR_INVALID_ARG;
     if (!out_slot)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out_slot is NULL", node);
-    const uint32_t slot = sgrt__resolve(s, node);
+    sgrt_result err;
+    const uint32_t slot = SGRT__NODE_ARG(s, node, "node", __func__, &err);
     if (slot == SGRT__NONE)
-        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
+        return err;
     *out_slot = slot;
     return SGRT_OK;
 }
@@ -38,9 +43,10 @@ sgrt_result sgrt_node_set_user(sgrt_scene *s, sgrt_node node, uint64_t user)
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
-    const uint32_t slot = sgrt__resolve(s, node);
+    sgrt_result err;
+    const uint32_t slot = SGRT__NODE_ARG(s, node, "node", __func__, &err);
     if (slot == SGRT__NONE)
-        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
+        return err;
     s->st.user[slot] = user;
     return SGRT_OK;
 }
@@ -51,9 +57,10 @@ sgrt_result sgrt_node_user(const sgrt_scene *s, sgrt_node node, uint64_t *out)
         return SGRT_ERR_INVALID_ARG;
     if (!out)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", node);
-    const uint32_t slot = sgrt__resolve(s, node);
+    sgrt_result err;
+    const uint32_t slot = SGRT__NODE_ARG(s, node, "node", __func__, &err);
     if (slot == SGRT__NONE)
-        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__, SGRT__STALE("node"), node);
+        return err;
     *out = s->st.user[slot];
     return SGRT_OK;
 }

@@ -27,25 +27,12 @@
  * The cull skips or accepts a subtree by its run of slots [i, end): end is
  * never below one past the subtree's highest slot, and the run is the
  * subtree exactly when it holds `count` live nodes (cull.c checks). */
-#include "../internal.h"
-#include <float.h>
+#include "../follow.h"
+#include "../dirty.h"
+#include "bounds.h"
 #include <string.h>
 
 #define POS_INF sgrt__f32_from_bits(0x7F800000u)
-
-/* Clear / set a bit of a bitfield with an exact summary. */
-static inline void bit_off(uint32_t *bits, uint32_t *sum, uint32_t i)
-{
-    sgrt__bit_clear(bits, i);
-    if (!bits[i >> 5])
-        sgrt__bit_clear(sum, i >> 5);
-}
-
-static inline void bit_on(uint32_t *bits, uint32_t *sum, uint32_t i)
-{
-    sgrt__bit_set(bits, i);
-    sgrt__bit_set(sum, i >> 5);
-}
 
 void sgrt__bounds_view_of(const sgrt_scene *s, sgrt__bounds_view *v)
 {
@@ -84,20 +71,22 @@ static void subtree_empty(sgrt__subtree *r)
     }
 }
 
-/* ---- hooks of the core ------------------------------------------------------ */
+/* ---- what the core announces ---------------------------------------------------- */
 
-void sgrt__bounds_created(sgrt_scene *s, uint32_t slot)
+/* A node was created in `slot`: no box, a fresh subtree record. Nothing
+ * without SGRT_SCENE_BOUNDS. */
+static void created(sgrt_scene *s, uint32_t slot)
 {
     sgrt__storage *st = &s->st;
     if (!st->b_has)
         return;
     /* The slot may have held a node with a box: nothing of it stays. */
-    bit_off(st->b_has, st->b_has_sum, slot);
-    bit_off(st->b_valid, st->b_valid_sum, slot);
-    bit_off(st->b_dirty, st->b_dirty_sum, slot);
+    sgrt__bit_clear_sum(st->b_has, st->b_has_sum, slot);
+    sgrt__bit_clear_sum(st->b_valid, st->b_valid_sum, slot);
+    sgrt__bit_clear_sum(st->b_dirty, st->b_dirty_sum, slot);
     if (!st->sub)
         return;
-    bit_off(st->s_full, st->s_full_sum, slot);
+    sgrt__bit_clear_sum(st->s_full, st->s_full_sum, slot);
     sgrt__subtree *r = &st->sub[slot];
     subtree_empty(r);
     r->end = slot + 1u;
@@ -105,13 +94,21 @@ void sgrt__bounds_created(sgrt_scene *s, uint32_t slot)
     st->sub_delta[slot] = 0;
 }
 
-void sgrt__bounds_vacated(sgrt_scene *s, uint32_t slot)
+/* A slot became dead: it has no world box (bounds arrays' valid bits). */
+static void vacated(sgrt_scene *s, uint32_t slot)
 {
-    if (s->st.b_valid)
-        bit_off(s->st.b_valid, s->st.b_valid_sum, slot);
+    sgrt__bit_clear_sum(s->st.b_valid, s->st.b_valid_sum, slot);
+    /* A run of slots that held foreign nodes beside a subtree can hold
+     * exactly the subtree's count once some of its nodes die or move away:
+     * until the next update no run is trusted. */
+    if (s->st.sub)
+        s->subtree_stale = true;
 }
 
-void sgrt__bounds_unlinked(sgrt_scene *s, uint32_t slot)
+/* The node in `slot` leaves its parent (destroyed or re-parented; links not
+ * changed yet) / joins `parent` (links changed): the parents' subtree
+ * records learn it. Nothing without SGRT_SCENE_SUBTREE_BOUNDS. */
+static void unlinked(sgrt_scene *s, uint32_t slot)
 {
     sgrt__storage *st = &s->st;
     const uint32_t p = st->sub ? st->parent[slot] : SGRT__NONE;
@@ -125,11 +122,11 @@ void sgrt__bounds_unlinked(sgrt_scene *s, uint32_t slot)
     for (int a = 0; a < 3; a++)
         touches |= r->lo[a] <= pr->lo[a] || r->hi[a] >= pr->hi[a];
     if (touches)
-        bit_on(st->s_full, st->s_full_sum, p);
-    bit_on(st->s_dirty, st->s_dirty_sum, p);
+        sgrt__bit_set_sum(st->s_full, st->s_full_sum, p);
+    sgrt__bit_set_sum(st->s_dirty, st->s_dirty_sum, p);
 }
 
-void sgrt__bounds_linked(sgrt_scene *s, uint32_t slot)
+static void linked(sgrt_scene *s, uint32_t slot)
 {
     sgrt__storage *st = &s->st;
     const uint32_t p = st->sub ? st->parent[slot] : SGRT__NONE;
@@ -137,10 +134,15 @@ void sgrt__bounds_linked(sgrt_scene *s, uint32_t slot)
         return;
     /* Its box arrives when the update revisits it (it moved, so it will). */
     st->sub_delta[p] += (int32_t)st->sub[slot].count;
-    bit_on(st->s_dirty, st->s_dirty_sum, p);
+    sgrt__bit_set_sum(st->s_dirty, st->s_dirty_sum, p);
 }
 
-void sgrt__bounds_slots_moved(sgrt_scene *s, bool renumbered, bool reordered)
+/* Nodes changed slot: by relocation (`renumbered` false: the cull goes box
+ * by box until the next update), or every live node, in order, by
+ * reclamation or compaction (every subtree record is rebuilt by the next
+ * update; after a compaction, which reorders, the cull goes box by box
+ * until then too). */
+static void slots_moved(sgrt_scene *s, bool renumbered, bool reordered)
 {
     sgrt__storage *st = &s->st;
     if (!st->b_has)
@@ -172,7 +174,12 @@ void sgrt__bounds_slots_moved(sgrt_scene *s, bool renumbered, bool reordered)
 
 /* ---- the update ------------------------------------------------------------- */
 
-void sgrt__bounds_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
+/* Before an update's kernel recomputes the slots `d` of word w, for the
+ * slots `mask` of the word: the world boxes of nodes whose box changed but
+ * whose world does not are computed, validity follows the boxes, trackers
+ * learn of the changed boxes, subtree records to revisit are marked. Only
+ * with SGRT_SCENE_BOUNDS. */
+static void side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
 {
     sgrt__storage *st = &s->st;
     const uint32_t set = st->b_dirty[w] & st->alive[w] & mask;
@@ -196,7 +203,7 @@ void sgrt__bounds_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask
         sgrt__bounds_view_of(s, &bv);
         s->k.boxes(&bv, (const float(*)[16])st->world, w, only & st->b_has[w]);
     }
-    sgrt__trackers_note(s, w, only);
+    sgrt__follow_changed(s, w, only); /* boxes readers see changed */
     if (st->sub) {
         st->s_dirty[w] |= changed;
         st->s_full[w] |= changed;
@@ -205,7 +212,8 @@ void sgrt__bounds_side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask
     }
 }
 
-bool sgrt__bounds_pending(const sgrt_scene *s)
+/* Whether an update has bounds work even when no world is dirty. */
+static bool pending(const sgrt_scene *s)
 {
     const sgrt__storage *st = &s->st;
     if (!st->b_has)
@@ -227,7 +235,7 @@ static uint32_t revisit(sgrt_scene *s, uint32_t i)
     sgrt__subtree *r = &st->sub[i];
     const sgrt__subtree old = *r;
     if (sgrt__bit_get(st->s_full, i)) {
-        bit_off(st->s_full, st->s_full_sum, i);
+        sgrt__bit_clear_sum(st->s_full, st->s_full_sum, i);
         if (sgrt__bit_get(st->b_valid, i)) {
             sgrt__bounds_world_box(s, i, r->lo, r->hi);
         } else {
@@ -278,11 +286,13 @@ static uint32_t revisit(sgrt_scene *s, uint32_t i)
         }
     }
     if (full)
-        bit_on(st->s_full, st->s_full_sum, p);
+        sgrt__bit_set_sum(st->s_full, st->s_full_sum, p);
     return again || full ? p : SGRT__NONE;
 }
 
-void sgrt__subtree_pass(sgrt_scene *s)
+/* After the kernels: the subtree records of the marked nodes and their
+ * ancestors, children before parents. Only with SGRT_SCENE_SUBTREE_BOUNDS. */
+static void subtree_pass(sgrt_scene *s)
 {
     sgrt__storage *st = &s->st;
     for (uint32_t sw = st->sum_words; sw-- > 0;) {
@@ -302,205 +312,40 @@ void sgrt__subtree_pass(sgrt_scene *s)
                 if (p >> 5 == w)
                     bits |= 1u << (p & 31u);
                 else
-                    bit_on(st->s_dirty, st->s_dirty_sum, p);
+                    sgrt__bit_set_sum(st->s_dirty, st->s_dirty_sum, p);
             }
         }
     }
 }
 
-/* ---- public ------------------------------------------------------------------- */
+/* ---- the follower ------------------------------------------------------------ */
 
-/* The checks of a call on boxes: a scene with them, a live node. */
-static sgrt_result take_node(const sgrt_scene *s, sgrt_node node, const char *fn,
-                             uint32_t *slot)
+static void boxes_view(const sgrt_scene *s, sgrt__update_view *v, sgrt__bounds_view *space)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (!s->st.b_has)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
-                          "the scene was created without SGRT_SCENE_BOUNDS", node);
-    *slot = sgrt__resolve(s, node);
-    if (*slot == SGRT__NONE)
-        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, fn, "node is not a live node of this scene",
-                          node);
-    return SGRT_OK;
+    sgrt__bounds_view_of(s, space);
+    v->bounds = space;
 }
 
-/* take_node, then two pointer arguments (a box's two halves). */
-static sgrt_result take_read(const sgrt_scene *s, sgrt_node node, const char *fn, const void *a,
-                             const void *b, const char *null_message, uint32_t *slot)
+/* Words whose boxes were set or cleared since the last update. */
+static uint32_t set_words(const sgrt_scene *s, uint32_t sw) { return s->st.b_dirty_sum[sw]; }
+
+static void boxes_finish(sgrt_scene *s)
 {
-    const sgrt_result r = take_node(s, node, fn, slot);
-    if (r != SGRT_OK)
-        return r;
-    return a && b ? SGRT_OK : sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn, null_message, node);
+    if (s->st.sub)
+        subtree_pass(s);
+    s->subtree_stale = false;
 }
 
-/* A local box the library takes: finite values, half extents not negative. */
-static bool box_ok(const float c[3], const float h[3])
-{
-    for (int a = 0; a < 3; a++) {
-        const float ac = c[a] < 0.0f ? -c[a] : c[a];
-        if (!(ac <= FLT_MAX) || !(h[a] >= 0.0f && h[a] <= FLT_MAX))
-            return false;
-    }
-    return true;
-}
-
-static void put_box(sgrt_scene *s, uint32_t slot, const float c[3], const float h[3])
-{
-    sgrt__storage *st = &s->st;
-    float *const cc[3] = {st->lb_cx, st->lb_cy, st->lb_cz};
-    float *const ee[3] = {st->lb_ex, st->lb_ey, st->lb_ez};
-    bool same = sgrt__bit_get(st->b_has, slot);
-    for (int a = 0; a < 3; a++) {
-        const float e = h[a] + 0.0f; /* -0 becomes +0 */
-        same = same && sgrt__f32_bits(cc[a][slot]) == sgrt__f32_bits(c[a]) && sgrt__f32_bits(ee[a][slot]) == sgrt__f32_bits(e);
-        cc[a][slot] = c[a];
-        ee[a][slot] = e;
-    }
-    if (same)
-        return;
-    bit_on(st->b_has, st->b_has_sum, slot);
-    bit_on(st->b_dirty, st->b_dirty_sum, slot);
-}
-
-sgrt_result sgrt_node_set_bounds(sgrt_scene *s, sgrt_node node, const float center[3],
-                                 const float half_extent[3])
-{
-    static const char fn[] = "sgrt_node_set_bounds";
-    uint32_t slot;
-    const sgrt_result r =
-        take_read(s, node, fn, center, half_extent, "center or half_extent is NULL", &slot);
-    if (r != SGRT_OK)
-        return r;
-    if (!box_ok(center, half_extent))
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
-                          "center or half_extent is not finite, or a half extent is negative",
-                          node);
-    put_box(s, slot, center, half_extent);
-    return SGRT_OK;
-}
-
-sgrt_result sgrt_nodes_set_bounds(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
-                                  const float *center, const float *half_extent,
-                                  uint32_t *out_bad)
-{
-    static const char fn[] = "sgrt_nodes_set_bounds";
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (!s->st.b_has)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
-                          "the scene was created without SGRT_SCENE_BOUNDS", SGRT_NULL_NODE);
-    if (count && (!nodes || !center || !half_extent))
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
-                          "nodes, center or half_extent is NULL with count > 0", SGRT_NULL_NODE);
-    for (uint32_t i = 0; i < count; i++) {
-        sgrt_result r = SGRT_OK;
-        if (sgrt__resolve(s, nodes[i]) == SGRT__NONE)
-            r = sgrt__fail(s, SGRT_ERR_STALE_HANDLE, fn,
-                           "nodes[*out_bad] is not a live node of this scene", nodes[i]);
-        else if (!box_ok(center + 3u * i, half_extent + 3u * i))
-            r = sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
-                           "center or half_extent of entry *out_bad is not finite, or a half "
-                           "extent is negative",
-                           nodes[i]);
-        if (r != SGRT_OK) {
-            if (out_bad)
-                *out_bad = i;
-            return r;
-        }
-    }
-    for (uint32_t i = 0; i < count; i++)
-        put_box(s, sgrt__resolve(s, nodes[i]), center + 3u * i, half_extent + 3u * i);
-    return SGRT_OK;
-}
-
-sgrt_result sgrt_node_clear_bounds(sgrt_scene *s, sgrt_node node)
-{
-    uint32_t slot;
-    const sgrt_result r = take_node(s, node, "sgrt_node_clear_bounds", &slot);
-    if (r != SGRT_OK)
-        return r;
-    sgrt__storage *st = &s->st;
-    if (sgrt__bit_get(st->b_has, slot)) {
-        bit_off(st->b_has, st->b_has_sum, slot);
-        bit_on(st->b_dirty, st->b_dirty_sum, slot);
-    }
-    return SGRT_OK;
-}
-
-sgrt_result sgrt_node_bounds(const sgrt_scene *s, sgrt_node node, float center[3],
-                             float half_extent[3])
-{
-    uint32_t slot;
-    const sgrt_result r = take_read(s, node, "sgrt_node_bounds", center, half_extent,
-                                    "center or half_extent is NULL", &slot);
-    if (r != SGRT_OK)
-        return r;
-    const sgrt__storage *st = &s->st;
-    const bool has = sgrt__bit_get(st->b_has, slot);
-    const float *const cc[3] = {st->lb_cx, st->lb_cy, st->lb_cz};
-    const float *const ee[3] = {st->lb_ex, st->lb_ey, st->lb_ez};
-    for (int a = 0; a < 3; a++) {
-        center[a] = has ? cc[a][slot] : 0.0f;
-        half_extent[a] = has ? ee[a][slot] : -1.0f;
-    }
-    return SGRT_OK;
-}
-
-sgrt_result sgrt_node_world_bounds(const sgrt_scene *s, sgrt_node node, float min[3],
-                                   float max[3])
-{
-    uint32_t slot;
-    const sgrt_result r =
-        take_read(s, node, "sgrt_node_world_bounds", min, max, "min or max is NULL", &slot);
-    if (r != SGRT_OK)
-        return r;
-    if (sgrt__bit_get(s->st.b_valid, slot)) {
-        sgrt__bounds_world_box(s, slot, min, max);
-    } else {
-        for (int a = 0; a < 3; a++) {
-            min[a] = POS_INF;
-            max[a] = -POS_INF;
-        }
-    }
-    return SGRT_OK;
-}
-
-sgrt_result sgrt_node_subtree_bounds(const sgrt_scene *s, sgrt_node node, float min[3],
-                                     float max[3])
-{
-    static const char fn[] = "sgrt_node_subtree_bounds";
-    uint32_t slot;
-    const sgrt_result r = take_read(s, node, fn, min, max, "min or max is NULL", &slot);
-    if (r != SGRT_OK)
-        return r;
-    if (!s->st.sub)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
-                          "the scene was created without SGRT_SCENE_SUBTREE_BOUNDS", node);
-    memcpy(min, s->st.sub[slot].lo, sizeof s->st.sub[slot].lo);
-    memcpy(max, s->st.sub[slot].hi, sizeof s->st.sub[slot].hi);
-    return SGRT_OK;
-}
-
-sgrt_result sgrt_scene_bounds_arrays(const sgrt_scene *s, sgrt_bounds_arrays *out)
-{
-    static const char fn[] = "sgrt_scene_bounds_arrays";
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (!out)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn, "out is NULL", SGRT_NULL_NODE);
-    if (!s->st.b_has)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
-                          "the scene was created without SGRT_SCENE_BOUNDS", SGRT_NULL_NODE);
-    sgrt__bounds_view bv;
-    sgrt__bounds_view_of(s, &bv);
-    for (int a = 0; a < 3; a++) {
-        out->min[a] = bv.lo[a];
-        out->max[a] = bv.hi[a];
-    }
-    out->valid = s->st.b_valid;
-    out->slot_count = s->slot_end;
-    return SGRT_OK;
-}
+const sgrt__follower sgrt__bounds_follower = {
+    .flags = SGRT_SCENE_BOUNDS,
+    .created = created,
+    .unlinked = unlinked,
+    .linked = linked,
+    .vacated = vacated,
+    .slots_moved = slots_moved,
+    .view = boxes_view,
+    .words = set_words,
+    .pending = pending,
+    .word = side_word,
+    .finish = boxes_finish,
+};

@@ -15,6 +15,9 @@
  * (n0*q0 + n1*q1) + (n2*q2 - k*m) >= -d + T (rounded up), which puts the
  * whole box inside the plane by the same argument. */
 #include "../internal.h"
+#include "bounds.h"
+#include "../args.h"
+#include "../result.h"
 #include <float.h>
 #include <string.h>
 
@@ -175,15 +178,15 @@ sgrt_result sgrt_scene_cull(const sgrt_scene *s, const float *plane_floats, uint
     if (plane_count == 0 || plane_count > 8u)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn, "plane_count is 0 or above 8",
                           SGRT_NULL_NODE);
-    sgrt__nodeset *out = sgrt__nodeset_get(s, out_handle);
-    /* only zero: every node. */
-    const sgrt__nodeset *only = only_handle.id ? sgrt__nodeset_get(s, only_handle) : NULL;
+    sgrt_result err;
+    sgrt__nodeset *out = sgrt__object_arg(s, out_handle.id, SGRT__KIND_NODESET, why_out, fn, &err);
     if (!out)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
-                          sgrt__object_problem(s, out_handle.id, why_out), SGRT_NULL_NODE);
-    if (only_handle.id && !only)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
-                          sgrt__object_problem(s, only_handle.id, why_only), SGRT_NULL_NODE);
+        return err;
+    /* only zero: every node. */
+    const sgrt__nodeset *only = NULL;
+    if (only_handle.id &&
+        !(only = sgrt__object_arg(s, only_handle.id, SGRT__KIND_NODESET, why_only, fn, &err)))
+        return err;
     for (uint32_t k = 0; k < plane_count; k++)
         for (uint32_t a = 0; a < 4u; a++)
             if (!finite_f(planes[k][a]))

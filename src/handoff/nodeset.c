@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Node sets: user-owned bitfields over slots that follow their nodes, and
  * the bitfield algebra between them and a tracker's pending changes. */
-#include "../internal.h"
+#include "nodeset.h"
+#include "slotbits.h"
+#include "tracker.h"
+#include "../alloc.h"
+#include "../args.h"
+#include "../dirty.h"
 #include <string.h>
 
 static const char *const why_set[3] = SGRT__WHY_OBJECT("set", "node set");
@@ -10,16 +15,12 @@ static const char *const why_a[3] = SGRT__WHY_OBJECT("a", "node set");
 static const char *const why_b[3] = SGRT__WHY_OBJECT("b", "node set");
 static const char *const why_t[3] = SGRT__WHY_OBJECT("t", "tracker");
 
-/* Refuse an argument that is not a live object of s of its kind; `why`
- * names it. */
-static sgrt_result refuse(const sgrt_scene *s, uint32_t id, const char *const why[3],
-                          const char *function)
-{
-    return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, sgrt__object_problem(s, id, why),
-                      SGRT_NULL_NODE);
-}
-
 static const char bad_op[] = "op is not an sgrt_set_op";
+
+static sgrt_result set_resize(sgrt_scene *s, sgrt__nodeset *set, uint32_t words)
+{
+    return sgrt__slotbits_resize(s, &set->b, &set->spare, words, words, 0);
+}
 
 /* Words that can hold a live node. */
 static uint32_t used_words(const sgrt_scene *s) { return (s->slot_end + 31u) / 32u; }
@@ -39,8 +40,11 @@ sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset *out)
     if (!set)
         return sgrt__fail_grow(s, err, __func__, SGRT_NULL_NODE);
     memset(set, 0, sizeof *set);
-    const sgrt_result r = sgrt__registry_add_set(s, set);
+    sgrt_result r = set_resize(s, set, s->st.words);
+    if (r == SGRT_OK)
+        r = sgrt__slotlist_add(s, &s->sets, &set->b);
     if (r != SGRT_OK) {
+        sgrt__free(&s->alloc, set->b.block, set->b.block_size);
         sgrt__free(&s->alloc, set, sizeof *set);
         return sgrt__fail_grow(s, r, __func__, SGRT_NULL_NODE);
     }
@@ -51,7 +55,8 @@ sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset *out)
 
 sgrt_result sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset set)
 {
-    return s ? sgrt__registry_destroy(s, set.id, SGRT__KIND_NODESET, why_set, __func__)
+    return s ? sgrt__slotlist_destroy_one(s, &s->sets, set.id, SGRT__KIND_NODESET,
+                                          sizeof(sgrt__nodeset), why_set, __func__)
              : SGRT_ERR_INVALID_ARG;
 }
 
@@ -60,12 +65,14 @@ static sgrt_result member_op(const sgrt_scene *s, sgrt_nodeset handle, sgrt_node
 {
     if (!s)
         return SGRT_ERR_INVALID_ARG;
-    sgrt__nodeset *set = sgrt__nodeset_get(s, handle);
+    sgrt_result err;
+    sgrt__nodeset *set =
+        sgrt__object_arg(s, handle.id, SGRT__KIND_NODESET, why_set, function, &err);
     if (!set)
-        return refuse(s, handle.id, why_set, function);
-    const uint32_t slot = sgrt__resolve(s, node);
+        return err;
+    const uint32_t slot = SGRT__NODE_ARG(s, node, "node", function, &err);
     if (slot == SGRT__NONE)
-        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, function, SGRT__STALE("node"), node);
+        return err;
     if (add)
         sgrt__bit_set(set->b.bits, slot);
     else
@@ -87,11 +94,10 @@ bool sgrt_nodeset_has(const sgrt_scene *s, sgrt_nodeset handle, sgrt_node node)
 {
     if (!s)
         return false;
-    const sgrt__nodeset *set = sgrt__nodeset_get(s, handle);
-    if (!set) {
-        refuse(s, handle.id, why_set, __func__);
+    const sgrt__nodeset *set =
+        sgrt__object_arg(s, handle.id, SGRT__KIND_NODESET, why_set, __func__, NULL);
+    if (!set)
         return false;
-    }
     const uint32_t slot = sgrt__resolve(s, node);
     return slot != SGRT__NONE && sgrt__bit_get(set->b.bits, slot);
 }
@@ -102,9 +108,11 @@ sgrt_result sgrt_nodeset_clear(const sgrt_scene *s, sgrt_nodeset handle)
         return SGRT_ERR_INVALID_ARG;
     if (s->busy)
         return sgrt__reentered(s, __func__);
-    sgrt__nodeset *set = sgrt__nodeset_get(s, handle);
+    sgrt_result err;
+    sgrt__nodeset *set =
+        sgrt__object_arg(s, handle.id, SGRT__KIND_NODESET, why_set, __func__, &err);
     if (!set)
-        return refuse(s, handle.id, why_set, __func__);
+        return err;
     memset(set->b.bits, 0, (size_t)set->b.words * sizeof(uint32_t));
     return SGRT_OK;
 }
@@ -113,11 +121,10 @@ uint32_t sgrt_nodeset_count(const sgrt_scene *s, sgrt_nodeset handle)
 {
     if (!s)
         return 0;
-    const sgrt__nodeset *set = sgrt__nodeset_get(s, handle);
-    if (!set) {
-        refuse(s, handle.id, why_set, __func__);
+    const sgrt__nodeset *set =
+        sgrt__object_arg(s, handle.id, SGRT__KIND_NODESET, why_set, __func__, NULL);
+    if (!set)
         return 0;
-    }
     return sgrt__bits_count(set->b.bits, used_words(s));
 }
 
@@ -145,14 +152,19 @@ sgrt_result sgrt_nodeset_combine(const sgrt_scene *s, sgrt_nodeset dst_handle,
         return SGRT_ERR_INVALID_ARG;
     if (s->busy)
         return sgrt__reentered(s, __func__);
-    sgrt__nodeset *dst = sgrt__nodeset_get(s, dst_handle);
-    const sgrt__nodeset *a = sgrt__nodeset_get(s, a_handle), *b = sgrt__nodeset_get(s, b_handle);
+    sgrt_result err;
+    sgrt__nodeset *dst =
+        sgrt__object_arg(s, dst_handle.id, SGRT__KIND_NODESET, why_dst, __func__, &err);
     if (!dst)
-        return refuse(s, dst_handle.id, why_dst, __func__);
+        return err;
+    const sgrt__nodeset *a =
+        sgrt__object_arg(s, a_handle.id, SGRT__KIND_NODESET, why_a, __func__, &err);
     if (!a)
-        return refuse(s, a_handle.id, why_a, __func__);
+        return err;
+    const sgrt__nodeset *b =
+        sgrt__object_arg(s, b_handle.id, SGRT__KIND_NODESET, why_b, __func__, &err);
     if (!b)
-        return refuse(s, b_handle.id, why_b, __func__);
+        return err;
     if (!valid_op(op))
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, bad_op, SGRT_NULL_NODE);
     const uint32_t nw = used_words(s);
@@ -186,16 +198,19 @@ sgrt_result sgrt_nodeset_from_changes(const sgrt_scene *s, sgrt_nodeset dst_hand
         return SGRT_ERR_INVALID_ARG;
     if (s->busy) /* the tasks write the trackers */
         return sgrt__reentered(s, __func__);
-    sgrt__nodeset *dst = sgrt__nodeset_get(s, dst_handle);
-    sgrt__tracker *t = sgrt__tracker_get(s, t_handle);
-    /* b zero: no set (the pending live nodes alone). */
-    const sgrt__nodeset *b = b_handle.id ? sgrt__nodeset_get(s, b_handle) : NULL;
+    sgrt_result err;
+    sgrt__nodeset *dst =
+        sgrt__object_arg(s, dst_handle.id, SGRT__KIND_NODESET, why_dst, __func__, &err);
     if (!dst)
-        return refuse(s, dst_handle.id, why_dst, __func__);
+        return err;
+    sgrt__tracker *t = sgrt__object_arg(s, t_handle.id, SGRT__KIND_TRACKER, why_t, __func__, &err);
     if (!t)
-        return refuse(s, t_handle.id, why_t, __func__);
-    if (b_handle.id && !b)
-        return refuse(s, b_handle.id, why_b, __func__);
+        return err;
+    /* b zero: no set (the pending live nodes alone). */
+    const sgrt__nodeset *b = NULL;
+    if (b_handle.id &&
+        !(b = sgrt__object_arg(s, b_handle.id, SGRT__KIND_NODESET, why_b, __func__, &err)))
+        return err;
     if (b && !valid_op(op))
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, bad_op, SGRT_NULL_NODE);
     const uint32_t nw = used_words(s);
@@ -215,11 +230,10 @@ sgrt_node sgrt_nodeset_next(const sgrt_scene *s, sgrt_nodeset handle, uint32_t *
 {
     if (!s)
         return SGRT_NULL_NODE;
-    const sgrt__nodeset *set = sgrt__nodeset_get(s, handle);
-    if (!set) {
-        refuse(s, handle.id, why_set, __func__);
+    const sgrt__nodeset *set =
+        sgrt__object_arg(s, handle.id, SGRT__KIND_NODESET, why_set, __func__, NULL);
+    if (!set)
         return SGRT_NULL_NODE;
-    }
     if (!cursor) {
         sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "cursor is NULL", SGRT_NULL_NODE);
         return SGRT_NULL_NODE;
@@ -239,28 +253,29 @@ const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, sgrt_nodeset handle,
 {
     if (!s)
         return NULL;
-    const sgrt__nodeset *set = sgrt__nodeset_get(s, handle);
-    if (!set) {
-        refuse(s, handle.id, why_set, __func__);
+    const sgrt__nodeset *set =
+        sgrt__object_arg(s, handle.id, SGRT__KIND_NODESET, why_set, __func__, NULL);
+    if (!set)
         return NULL;
-    }
     if (out_word_count)
         *out_word_count = used_words(s);
     return set->b.bits;
 }
 
-/* ---- hooks called by the core ---------------------------------------------- */
+/* ---- the follower ------------------------------------------------------------ */
 
-void sgrt__nodesets_forget(sgrt_scene *s, uint32_t slot)
+#define SET(s, i) ((sgrt__nodeset *)(s)->sets.items[i])
+
+static void vacated(sgrt_scene *s, uint32_t slot)
 {
-    for (uint32_t i = 0; i < s->reg.set_count; i++)
-        sgrt__bit_clear(s->reg.sets[i]->b.bits, slot);
+    for (uint32_t i = 0; i < s->sets.count; i++)
+        sgrt__bit_clear(SET(s, i)->b.bits, slot);
 }
 
-void sgrt__nodesets_move(sgrt_scene *s, uint32_t from, uint32_t to)
+static void moved(sgrt_scene *s, uint32_t from, uint32_t to)
 {
-    for (uint32_t i = 0; i < s->reg.set_count; i++) {
-        uint32_t *bits = s->reg.sets[i]->b.bits;
+    for (uint32_t i = 0; i < s->sets.count; i++) {
+        uint32_t *bits = SET(s, i)->b.bits;
         if (sgrt__bit_get(bits, from)) {
             sgrt__bit_clear(bits, from);
             sgrt__bit_set(bits, to);
@@ -270,10 +285,10 @@ void sgrt__nodesets_move(sgrt_scene *s, uint32_t from, uint32_t to)
     }
 }
 
-void sgrt__nodesets_compact(sgrt_scene *s, const uint32_t *map)
+static void renumber(sgrt_scene *s, const uint32_t *map)
 {
-    for (uint32_t i = 0; i < s->reg.set_count; i++) {
-        sgrt__nodeset *e = s->reg.sets[i];
+    for (uint32_t i = 0; i < s->sets.count; i++) {
+        sgrt__nodeset *e = SET(s, i);
         memset(e->spare, 0, (size_t)e->b.words * sizeof(uint32_t));
         for (uint32_t w = 0; w < s->st.words; w++) {
             uint32_t bits = e->b.bits[w] & s->st.alive[w];
@@ -286,3 +301,45 @@ void sgrt__nodesets_compact(sgrt_scene *s, const uint32_t *map)
         memcpy(e->b.bits, e->spare, (size_t)e->b.words * sizeof(uint32_t));
     }
 }
+
+/* Storage grows: every set covers the new words. Its words move, so a
+ * pointer from sgrt_nodeset_words is stale: the storage version says so,
+ * even when a later resize fails (on success the new storage block
+ * changes it anyway). */
+static sgrt_result reserve(sgrt_scene *s, uint32_t words)
+{
+    bool grown = false;
+    for (uint32_t i = 0; i < s->sets.count; i++)
+        if (SET(s, i)->b.words < words) {
+            const sgrt_result r = set_resize(s, SET(s, i), words);
+            if (r != SGRT_OK) {
+                s->storage_version += grown;
+                return r;
+            }
+            grown = true;
+        }
+    return SGRT_OK;
+}
+
+static void destroy(sgrt_scene *s) { sgrt__slotlist_free(s, &s->sets, sizeof(sgrt__nodeset)); }
+
+static const char *check(const sgrt_scene *s)
+{
+    const char *what = sgrt__slotlist_check(s, &s->sets, SGRT__KIND_NODESET);
+    for (uint32_t i = 0; !what && i < s->sets.count; i++) {
+        const sgrt__slotbits *b = &SET(s, i)->b;
+        for (uint32_t k = 0; k < b->words; k++)
+            if (b->bits[k] & ~(k < s->st.words ? s->st.alive[k] : 0u))
+                return "node sets hold live nodes only";
+    }
+    return what;
+}
+
+const sgrt__follower sgrt__nodeset_follower = {
+    .reserve = reserve,
+    .vacated = vacated,
+    .moved = moved,
+    .renumber = renumber,
+    .destroy = destroy,
+    .check = check,
+};

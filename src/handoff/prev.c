@@ -13,19 +13,30 @@
  * the kernels. All three travel with a node when its slot changes
  * (storage.c copies the optional state in copy_slot), so relocation,
  * compaction and growth keep them. */
-#include "../internal.h"
+#include "../follow.h"
+#include "../dirty.h"
+#include "prev.h"
+#include "../result.h"
+#include "../validate.h"
 #include <string.h>
 
-void sgrt__prev_created(sgrt_scene *s, uint32_t slot)
+/* A node was created in `slot` (its world already written): it has not
+ * moved until its first update. Nothing without SGRT_SCENE_PREV_WORLD. */
+static void created(sgrt_scene *s, uint32_t slot)
 {
     if (!s->st.prev_world)
         return;
     memcpy(s->st.prev_world[slot], s->st.world[slot], sizeof s->st.prev_world[slot]);
-    sgrt__bit_set(s->st.prev_fresh, slot);
-    sgrt__bit_set(s->st.prev_fresh_sum, slot >> 5);
+    sgrt__bit_set_sum(s->st.prev_fresh, s->st.prev_fresh_sum, slot);
 }
 
-void sgrt__prev_save_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
+/* Before an update's kernel recomputes the slots `d` of word w (their final
+ * dirty bits), for the slots `mask` of the word (the caller's share of it):
+ * save the world of the slots recomputed now or by the last update in
+ * prev_world (a new node's waits for finish), record `d` as the
+ * word's recomputed slots, and report to the trackers the slots whose
+ * previous world changes without a recompute. Only with prev_world. */
+static void save_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
 {
     sgrt__storage *st = &s->st;
     /* Dead slots' bits (destroyed or moved away since) are dropped here. */
@@ -35,7 +46,8 @@ void sgrt__prev_save_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
     SGRT__FOR_EACH_IN_WORD(w, save, i,
         memcpy(st->prev_world[i], st->world[i], sizeof st->prev_world[i]);
     )
-    sgrt__trackers_note(s, w, last & ~d);
+    /* Their previous world becomes their world: a change for readers. */
+    sgrt__follow_changed(s, w, last & ~d);
     const uint32_t moved = (st->prev_moved[w] & ~mask) | (d & ~fresh);
     st->prev_moved[w] = moved;
     if (moved)
@@ -44,7 +56,9 @@ void sgrt__prev_save_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
         sgrt__bit_clear(st->prev_moved_sum, w);
 }
 
-void sgrt__prev_finish(sgrt_scene *s)
+/* After the kernels: the new nodes' previous world is their first world.
+ * O(sum words + new nodes). */
+static void finish(sgrt_scene *s)
 {
     sgrt__storage *st = &s->st;
     /* A live fresh node was dirty, so this update computed its world. */
@@ -55,6 +69,25 @@ void sgrt__prev_finish(sgrt_scene *s)
         )
     )
 }
+
+/* The update's side: the words the last update recomputed have work, and
+ * an update with nothing dirty still has some (those previous worlds catch
+ * up with their worlds). */
+static uint32_t last_words(const sgrt_scene *s, uint32_t sw) { return s->st.prev_moved_sum[sw]; }
+static bool always(const sgrt_scene *s)
+{
+    (void)s;
+    return true;
+}
+
+const sgrt__follower sgrt__prev_follower = {
+    .flags = SGRT_SCENE_PREV_WORLD,
+    .created = created,
+    .words = last_words,
+    .pending = always,
+    .word = save_word,
+    .finish = finish,
+};
 
 const float *sgrt_scene_prev_world_array(const sgrt_scene *s, uint32_t *out_slot_count)
 {

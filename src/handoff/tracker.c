@@ -2,24 +2,24 @@
 /* Change trackers: for each consumer, the slots whose content changed since
  * it last collected, as a bitfield with a summary, handed out as merged
  * ranges. */
-#include "../internal.h"
+#include "tracker.h"
+#include "slotbits.h"
+#include "../alloc.h"
+#include "../args.h"
 #include <string.h>
+
+#define TRACKER(s, i) ((sgrt__tracker *)(s)->trackers.items[i])
 
 void sgrt__trackers_note(sgrt_scene *s, uint32_t word, uint32_t bits)
 {
     if (!bits)
         return;
     const uint32_t sum_bit = 1u << (word & 31u), sum_word = word >> 5;
-    for (uint32_t i = 0; i < s->reg.tracker_count; i++) {
-        sgrt__tracker *t = s->reg.trackers[i];
+    for (uint32_t i = 0; i < s->trackers.count; i++) {
+        sgrt__tracker *t = TRACKER(s, i);
         t->b.bits[word] |= bits;
         t->summary[sum_word] |= sum_bit;
     }
-}
-
-void sgrt__trackers_note_slot(sgrt_scene *s, uint32_t slot)
-{
-    sgrt__trackers_note(s, slot >> 5, 1u << (slot & 31u));
 }
 
 void sgrt__tracker_forget(sgrt__tracker *t, uint32_t word, uint32_t bits)
@@ -31,11 +31,12 @@ void sgrt__tracker_forget(sgrt__tracker *t, uint32_t word, uint32_t bits)
 
 static const char *const why_t[3] = SGRT__WHY_OBJECT("t", "tracker");
 
-/* Refuse t, which is not a live tracker of s. */
-static sgrt_result refuse_t(const sgrt_scene *s, sgrt_tracker t, const char *function)
+static uint32_t summary_words(uint32_t words) { return (words + 31u) / 32u; }
+
+static sgrt_result tracker_resize(sgrt_scene *s, sgrt__tracker *t, uint32_t words)
 {
-    return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, sgrt__object_problem(s, t.id, why_t),
-                      SGRT_NULL_NODE);
+    return sgrt__slotbits_resize(s, &t->b, &t->summary, words, summary_words(words),
+                                 summary_words(t->b.words));
 }
 
 sgrt_result sgrt_tracker_check(const sgrt_scene *s, sgrt_tracker handle, const char **out_what)
@@ -46,9 +47,11 @@ sgrt_result sgrt_tracker_check(const sgrt_scene *s, sgrt_tracker handle, const c
         return SGRT_ERR_INVALID_ARG;
     if (s->busy)
         return sgrt__reentered(s, __func__);
-    const sgrt__tracker *t = sgrt__tracker_get(s, handle);
+    sgrt_result err;
+    const sgrt__tracker *t =
+        sgrt__object_arg(s, handle.id, SGRT__KIND_TRACKER, why_t, __func__, &err);
     if (!t)
-        return refuse_t(s, handle, __func__);
+        return err;
     const char *what = NULL;
     if (t->b.words < s->st.words)
         what = "trackers and node sets cover the scene's capacity";
@@ -79,8 +82,11 @@ sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker *out)
     if (!t)
         return sgrt__fail_grow(s, err, __func__, SGRT_NULL_NODE);
     memset(t, 0, sizeof *t);
-    const sgrt_result r = sgrt__registry_add_tracker(s, t);
+    sgrt_result r = tracker_resize(s, t, s->st.words);
+    if (r == SGRT_OK)
+        r = sgrt__slotlist_add(s, &s->trackers, &t->b);
     if (r != SGRT_OK) {
+        sgrt__free(&s->alloc, t->b.block, t->b.block_size);
         sgrt__free(&s->alloc, t, sizeof *t);
         return sgrt__fail_grow(s, r, __func__, SGRT_NULL_NODE);
     }
@@ -94,7 +100,8 @@ sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker *out)
 
 sgrt_result sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker t)
 {
-    return s ? sgrt__registry_destroy(s, t.id, SGRT__KIND_TRACKER, why_t, __func__)
+    return s ? sgrt__slotlist_destroy_one(s, &s->trackers, t.id, SGRT__KIND_TRACKER,
+                                          sizeof(sgrt__tracker), why_t, __func__)
              : SGRT_ERR_INVALID_ARG;
 }
 
@@ -112,9 +119,10 @@ sgrt_result sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker handle, sgrt_
         return SGRT_ERR_INVALID_ARG;
     if (s->busy) /* the tasks write the trackers */
         return sgrt__reentered(s, __func__);
-    sgrt__tracker *t = sgrt__tracker_get(s, handle);
+    sgrt_result err;
+    sgrt__tracker *t = sgrt__object_arg(s, handle.id, SGRT__KIND_TRACKER, why_t, __func__, &err);
     if (!t)
-        return refuse_t(s, handle, __func__);
+        return err;
     if (!out_count || !out_more)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
                           !out_count ? "out_count is NULL" : "out_more is NULL", SGRT_NULL_NODE);
@@ -165,3 +173,46 @@ sgrt_result sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker handle, sgrt_
     *out_count = n;
     return SGRT_OK;
 }
+
+/* ---- the follower ------------------------------------------------------------ */
+
+/* Storage grows: every tracker covers the new words (growing some and then
+ * failing is harmless: extra words are zero and never reported). */
+static sgrt_result reserve(sgrt_scene *s, uint32_t words)
+{
+    for (uint32_t i = 0; i < s->trackers.count; i++)
+        if (TRACKER(s, i)->b.words < words) {
+            const sgrt_result r = tracker_resize(s, TRACKER(s, i), words);
+            if (r != SGRT_OK)
+                return r;
+        }
+    return SGRT_OK;
+}
+
+/* What an update recomputes is what trackers report. */
+static void note_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
+{
+    (void)mask;
+    if (d)
+        sgrt__trackers_note(s, w, d);
+}
+
+static bool has_trackers(const sgrt_scene *s) { return s->trackers.count != 0; }
+
+static void destroy(sgrt_scene *s) { sgrt__slotlist_free(s, &s->trackers, sizeof(sgrt__tracker)); }
+
+/* Pending bits are left to sgrt_tracker_check: a collect may be writing
+ * them while this runs (sgrt.h, threads). */
+static const char *check(const sgrt_scene *s)
+{
+    return sgrt__slotlist_check(s, &s->trackers, SGRT__KIND_TRACKER);
+}
+
+const sgrt__follower sgrt__tracker_follower = {
+    .reserve = reserve,
+    .changed = sgrt__trackers_note,
+    .wants_words = has_trackers,
+    .word = note_word,
+    .destroy = destroy,
+    .check = check,
+};

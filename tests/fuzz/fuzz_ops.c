@@ -36,6 +36,8 @@
  * docs/testing.md. */
 #include "sgrt.h"
 #include "internal.h" /* the reference kernel, sgrt__trs_to_mat4, sgrt__relative_local */
+#include "matrix.h"
+#include "scene.h"
 #include "lib/refmodel.h"
 #include "testutil.h" /* its checks abort here, as ENSURE does */
 #include "boundsutil.h" /* exact signs, to judge culls */

@@ -34,6 +34,7 @@
  *   test_golden --print    print every run's hashes in golden.h's format
  */
 #include "internal.h"
+#include "scene.h"
 #include "armv7_neon_model.h"
 #include "golden.h"
 

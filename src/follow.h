@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/* The seam between the core and its followers: state kept beside the
+ * scene's storage for the programs that read it (trackers and node sets,
+ * previous worlds, boxes, large worlds), which the core keeps in step by
+ * announcing what happened to slots and handing each updated word to the
+ * followers that ask for it. The core names no follower: each is a table of
+ * hooks (NULL where it has no interest) with the scene flags it needs, and
+ * followers.c lists them all; scene creation attaches those whose
+ * flags the scene has (flecs' way with its addons: one file knows them).
+ * Followers never call each other: a follower whose state changes what a
+ * slot holds for a reader (a previous world, a box) says so through
+ * sgrt__follow_changed, which the trackers hear. */
+#ifndef SGRT_FOLLOW_H
+#define SGRT_FOLLOW_H
+
+#include "internal.h"
+
+typedef struct sgrt__follower {
+    /* Attached to a scene created with all these SGRT_SCENE_* flags (0:
+     * to every scene). */
+    uint32_t flags;
+    /* Storage grows to `words` words of bits: make room for the state kept
+     * outside the storage block (allocates; nothing changes on failure). */
+    sgrt_result (*reserve)(sgrt_scene *s, uint32_t words);
+    /* A node was created in `slot`, its world written. */
+    void (*created)(sgrt_scene *s, uint32_t slot);
+    /* The node in `slot` leaves its parent (destroyed or re-parented; links
+     * not changed yet) / joins its parent (links changed). */
+    void (*unlinked)(sgrt_scene *s, uint32_t slot);
+    void (*linked)(sgrt_scene *s, uint32_t slot);
+    /* `slot` is dead now: its node was destroyed, or moved away. */
+    void (*vacated)(sgrt_scene *s, uint32_t slot);
+    /* The node in `from` moved to the dead slot `to` (relocation), before
+     * `from` is vacated. */
+    void (*moved)(sgrt_scene *s, uint32_t from, uint32_t to);
+    /* Every live node moves to map[old] (reclamation, compaction), before
+     * the new layout is in place (s->st.alive still the old bits). */
+    void (*renumber)(sgrt_scene *s, const uint32_t *map);
+    /* Nodes changed slot, now in place: by relocation (renumbered false),
+     * or every live node, in order (reclamation) or depth-first
+     * (compaction: reordered). */
+    void (*slots_moved)(sgrt_scene *s, bool renumbered, bool reordered);
+    /* What the slots `bits` of word w hold for a reader changed. */
+    void (*changed)(sgrt_scene *s, uint32_t w, uint32_t bits);
+    /* A public update starts (`function` names it), before anything is
+     * read: validation mode's look at what the user wrote. */
+    void (*start)(sgrt_scene *s, const char *function);
+    /* The update. view: the follower's part of the kernels' view (`space`
+     * is room for boxes). wants_words: whether `word` has work in this
+     * update at all (NULL: whenever attached). words: which words of
+     * summary word sw have work besides the dirty ones. pending: work
+     * even when nothing is dirty. word: before the kernel recomputes the
+     * slots `d` of word w (their final dirty bits), for the slots `mask`
+     * of the word that the caller owns. finish: after the kernels. */
+    void (*view)(const sgrt_scene *s, sgrt__update_view *v, sgrt__bounds_view *space);
+    bool (*wants_words)(const sgrt_scene *s);
+    uint32_t (*words)(const sgrt_scene *s, uint32_t sw);
+    bool (*pending)(const sgrt_scene *s);
+    void (*word)(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask);
+    void (*finish)(sgrt_scene *s);
+    /* The scene is destroyed: free what the follower holds. */
+    void (*destroy)(sgrt_scene *s);
+    /* NULL when the follower's invariants hold, else what broke. */
+    const char *(*check)(const sgrt_scene *s);
+} sgrt__follower;
+
+/* Every follower there is, NULL-terminated, in the order a scene attaches
+ * them (followers.c). */
+extern const sgrt__follower *const sgrt__followers[];
+/* Attach to s the followers its flags ask for (at scene creation). */
+void sgrt__follow_attach(sgrt_scene *s, const sgrt__follower *const *list);
+
+/* The events, each passed to every attached follower that has the hook. */
+sgrt_result sgrt__follow_reserve(sgrt_scene *s, uint32_t words);
+void sgrt__follow_created(sgrt_scene *s, uint32_t slot);
+void sgrt__follow_unlinked(sgrt_scene *s, uint32_t slot);
+void sgrt__follow_linked(sgrt_scene *s, uint32_t slot);
+void sgrt__follow_vacated(sgrt_scene *s, uint32_t slot);
+void sgrt__follow_moved(sgrt_scene *s, uint32_t from, uint32_t to);
+void sgrt__follow_renumber(sgrt_scene *s, const uint32_t *map);
+void sgrt__follow_slots_moved(sgrt_scene *s, bool renumbered, bool reordered);
+/* Inline, nothing when bits is zero: the update announces changes word by
+ * word. */
+static inline void sgrt__follow_changed(sgrt_scene *s, uint32_t w, uint32_t bits)
+{
+    for (uint32_t i = 0; bits && i < s->on_changed_count; i++)
+        s->on_changed[i](s, w, bits);
+}
+static inline void sgrt__follow_changed_slot(sgrt_scene *s, uint32_t slot)
+{
+    sgrt__follow_changed(s, slot >> 5, 1u << (slot & 31u));
+}
+
+/* The update's side of the seam. */
+void sgrt__follow_view(const sgrt_scene *s, sgrt__update_view *v, sgrt__bounds_view *space);
+/* Whether a follower has work per word in this update. */
+bool sgrt__follow_has_word_work(const sgrt_scene *s);
+/* The words of summary word sw with side work: the dirty ones, and those
+ * the followers ask for. */
+uint32_t sgrt__follow_words(const sgrt_scene *s, uint32_t sw);
+bool sgrt__follow_pending(const sgrt_scene *s);
+static inline void sgrt__follow_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
+{
+    for (uint32_t i = 0; i < s->on_word_count; i++)
+        s->on_word[i](s, w, d, mask);
+}
+void sgrt__follow_start(sgrt_scene *s, const char *function);
+void sgrt__follow_finish(sgrt_scene *s);
+void sgrt__follow_destroy(sgrt_scene *s);
+const char *sgrt__follow_check(const sgrt_scene *s);
+
+#endif

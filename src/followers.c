@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* Every follower of the scene (follow.h), in the order a scene attaches
+ * them: the one file that knows them all. A new follower is a table of
+ * hooks in its own file and a line here. */
+#include "handoff/bounds.h"
+#include "handoff/nodeset.h"
+#include "handoff/prev.h"
+#include "handoff/tracker.h"
+#include "writer.h"
+
+const sgrt__follower *const sgrt__followers[] = {
+    &sgrt__tracker_follower, /* hears the changes the others announce */
+    &sgrt__nodeset_follower,
+    &sgrt__prev_follower,   /* SGRT_SCENE_PREV_WORLD */
+    &sgrt__bounds_follower, /* SGRT_SCENE_BOUNDS */
+    &sgrt__writer_follower,
+    NULL,
+};
+_Static_assert(sizeof sgrt__followers / sizeof sgrt__followers[0] - 1u <= SGRT__FOLLOWERS,
+               "a scene has room for every follower (SGRT__FOLLOWERS)");

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* The handle table: ids, generations, resolution (handles.c). */
+#ifndef SGRT_HANDLES_H
+#define SGRT_HANDLES_H
+
+#include "internal.h"
+
+sgrt_result sgrt__handles_init(sgrt_scene *s, uint32_t cap);
+void sgrt__handles_free(sgrt_scene *s);
+sgrt_result sgrt__handles_reserve(sgrt_scene *s, uint32_t node_count);
+/* Guarantee that sgrt__handle_take will not need to allocate. */
+sgrt_result sgrt__handle_ensure(sgrt_scene *s);
+uint32_t sgrt__handle_take(sgrt_scene *s, uint32_t slot);
+void sgrt__handle_release(sgrt_scene *s, uint32_t index);
+/* The table entry a handle names (for prefetching: it may be past the
+ * entries in use). */
+static inline const sgrt__handle *sgrt__handle_entry(const sgrt_scene *s, sgrt_node n)
+{
+    return &s->handles[(n.id ^ s->salt) & SGRT__INDEX_MASK];
+}
+/* Slot of a handle, or SGRT__NONE if it is not a live node of s: one XOR,
+ * one compare and one load of the table. */
+static inline uint32_t sgrt__resolve(const sgrt_scene *s, sgrt_node n)
+{
+    const uint32_t index = (n.id ^ s->salt) & SGRT__INDEX_MASK;
+    if (index >= s->handle_used || s->handles[index].id != n.id)
+        return SGRT__NONE;
+    return s->handles[index].slot;
+}
+/* The node of handle index `index` now lives in `slot` (relocation,
+ * reclamation, compaction). */
+static inline void sgrt__handle_moved(sgrt_scene *s, uint32_t index, uint32_t slot)
+{
+    s->handles[index].slot = slot;
+    s->slots_version++;
+}
+static inline sgrt_node sgrt__handle_of_slot(const sgrt_scene *s, uint32_t slot)
+{
+    const sgrt_node n = {s->handles[s->st.slot_handle[slot]].id};
+    return n;
+}
+/* The generation field of a handle: 1..SGRT__GEN_PERIOD, offset per scene
+ * (handles.c). */
+static inline uint32_t sgrt__handle_generation(uint32_t id) { return id >> SGRT__INDEX_BITS; }
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* Bitfields over slots that follow the scene's storage, and the lists that
+ * hold them (slotbits.c): what trackers and node sets share. Each object
+ * starts with its sgrt__slotbits; its side array (a tracker's summary, a
+ * node set's spare words) lives in the same allocation. */
+#ifndef SGRT_HANDOFF_SLOTBITS_H
+#define SGRT_HANDOFF_SLOTBITS_H
+
+#include "../internal.h"
+
+/* Give b zeroed storage for `words` words of bits and `side_words` words of
+ * its side array (*side), keeping the bits it had and the first `keep_side`
+ * words of the side array. Allocates; nothing changes on failure. */
+sgrt_result sgrt__slotbits_resize(sgrt_scene *s, sgrt__slotbits *b, uint32_t **side,
+                                  uint32_t words, uint32_t side_words, uint32_t keep_side);
+/* List b (its bits already sized). Allocates; nothing changes on failure. */
+sgrt_result sgrt__slotlist_add(sgrt_scene *s, sgrt__slotlist *l, sgrt__slotbits *b);
+/* sgrt_tracker_destroy and sgrt_nodeset_destroy for a non-NULL s: the
+ * handle `id` is resolved through the object table (args.h: refused, with
+ * nothing freed, unless it names a live object of `kind`), then the object
+ * (`size` bytes) is unlisted, freed and its id released. Zero: SGRT_OK. */
+sgrt_result sgrt__slotlist_destroy_one(sgrt_scene *s, sgrt__slotlist *l, uint32_t id,
+                                       uint32_t kind, size_t size, const char *const why[3],
+                                       const char *function);
+/* Free every object of the list (each `size` bytes) and the list. */
+void sgrt__slotlist_free(sgrt_scene *s, sgrt__slotlist *l, size_t size);
+/* NULL when every object of the list is named by its id in the object
+ * table as a `kind` and covers the scene's capacity, else what broke. */
+const char *sgrt__slotlist_check(const sgrt_scene *s, const sgrt__slotlist *l, uint32_t kind);
+
+#endif

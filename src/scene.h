@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* Test-only settings of a scene (scene.c). */
+#ifndef SGRT_SCENE_H
+#define SGRT_SCENE_H
+
+#include "internal.h"
+
+/* Test-only: run `level` (clamped to what the CPU has) on this scene, or
+ * the table *k when k is not NULL (a modelled kernel). */
+void sgrt__scene_set_kernels(sgrt_scene *s, uint32_t level, const sgrt__kernels *k);
+/* Tests: reclaim holes as soon as they outnumber live nodes by `slack`. */
+void sgrt__scene_set_hole_slack(sgrt_scene *s, uint32_t slack);
+/* Tests: reuse object-table indices as soon as more than `reserve` (at most
+ * SGRT__OBJ_MIN_FREE) are free, so that small programs reach reuse. */
+void sgrt__scene_set_object_reserve(sgrt_scene *s, uint32_t reserve);
+
+#endif

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* The per-frame update (update.c). */
+#ifndef SGRT_UPDATE_H
+#define SGRT_UPDATE_H
+
+#include "internal.h"
+
+/* sgrt_scene_update without its validation: also the parallel update's
+ * serial fallback. */
+uint32_t sgrt__update_serial(sgrt_scene *s);
+/* The end of a public update (`function`) that recomputed `count` worlds:
+ * the non-finite locals it repaired are recorded and reported. Returns
+ * count. */
+uint32_t sgrt__update_done(sgrt_scene *s, uint32_t count, const char *function);
+/* The kernels' view of the update over bits / sum (the dirty bits, or the
+ * parallel update's work bits), summary words [sum_first, sum_end), with
+ * the followers' part (boxes in `space`). */
+void sgrt__update_view_of(const sgrt_scene *s, uint32_t *bits, uint32_t *sum,
+                          uint32_t sum_first, uint32_t sum_end, uint32_t *repaired,
+                          sgrt__update_view *v, sgrt__bounds_view *space);
+
+#endif
