@@ -352,7 +352,16 @@ typedef enum sgrt_scene_flags {
      *  over the entries of the writers that have begun (a handle
      *  resolution and a 64-byte fingerprint each). Never allocates (a
      *  writer created in validation mode takes 8 bytes per entry more). */
-    SGRT_SCENE_VALIDATE = 8
+    SGRT_SCENE_VALIDATE = 8,
+    /** A large world (see "Large worlds"): each root has an anchor, its
+     *  place in double precision, and world matrices are relative to the
+     *  scene's origin (sgrt_scene_set_origin), so nodes near the origin are
+     *  placed to float precision of their distance to it however far from
+     *  the world's zero they are. Costs 24 bytes per slot of capacity; each
+     *  update computes a root's translation in double (a few adds per root
+     *  it recomputes). Without it roots have no anchor, the origin is zero
+     *  and the update does no such work. */
+    SGRT_SCENE_LARGE_WORLD = 16
 } sgrt_scene_flags;
 
 /** Validation mode's tolerance on a quaternion's squared length,
@@ -408,7 +417,8 @@ SGRT_API uint32_t sgrt_scene_node_count(const sgrt_scene *s);
 /** Create a node under `parent` (SGRT_NULL_NODE: a new root). Its local is the
  *  identity and it counts as moved: the next update computes its world. Until
  *  then sgrt_node_world returns its parent's world as of the last update (the
- *  world it would have had then). Amortised O(1); allocates when the scene
+ *  world it would have had then). In a large world a new root is anchored
+ *  at the origin (see "Large worlds"). Amortised O(1); allocates when the scene
  *  must grow. Errors: INVALID_ARG (s or out NULL), STALE_HANDLE (parent),
  *  CAPACITY, NOMEM. On error *out is left untouched. */
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_create(sgrt_scene *s, sgrt_node parent, sgrt_node *out);
@@ -436,7 +446,8 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_next_sibling(const sgrt_scene *s, 
 /** Move `node` (with its subtree) under `parent`; SGRT_NULL_NODE makes it a
  *  root. Re-parenting under the current parent is a no-op in both modes (it
  *  marks nothing). SGRT_KEEP_LOCAL keeps its local matrix, so its world follows the new
- *  parent; SGRT_KEEP_WORLD replaces its local by inverse(parent_world) x
+ *  parent (in a large world a node made a root is anchored at the origin,
+ *  so its world becomes its local, as in any scene); SGRT_KEEP_WORLD replaces its local by inverse(parent_world) x
  *  world (both exact as of now, computed in double precision) so its world
  *  stays put. The subtree counts as moved. Re-parenting under a node stored
  *  after it relocates the subtree's storage (its slots change, and when the
@@ -485,7 +496,8 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node n
 /** Place a node in world space now: its local becomes inverse(parent's
  *  world) x m, with the parent's exact current world (sgrt_node_world_now)
  *  and the inverse in double precision; a root's local becomes m itself, so
- *  its world after the next update is m bit for bit. Under a parent the
+ *  its world after the next update is m bit for bit (in a large world it is
+ *  anchored at the origin). Under a parent the
  *  world after the next update matches m within the tolerance of
  *  sgrt_node_set_parent's SGRT_KEEP_WORLD (the new local multiplied back
  *  with the parent's world in float, as the update will, misses no entry
@@ -1211,6 +1223,89 @@ typedef struct sgrt_cull_stats {
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_cull(const sgrt_scene *s, const float *planes,
                                      uint32_t plane_count, sgrt_nodeset only, sgrt_nodeset out,
                                      sgrt_cull_stats *out_stats);
+
+/* ------------------------------------------------------------------------- */
+/* Large worlds                                                              */
+/* ------------------------------------------------------------------------- */
+
+/* A float holds about 7 significant digits: a node 100 km from the world's
+ * zero is placed to within 8 mm, one 10^9 m away to within 64 m. In a scene
+ * created with SGRT_SCENE_LARGE_WORLD:
+ *   - every root has an anchor, a point in double precision (metres, or the
+ *     scene's unit), and its local is relative to it: its absolute world is
+ *     translate(anchor) x local;
+ *   - the scene has an origin, a point in double precision, and every world
+ *     the library hands out (sgrt_node_world, the world and previous-world
+ *     arrays, world and subtree boxes, sgrt_scene_cull's planes) is
+ *     relative to it: translate(anchor - origin) x local for a root, in
+ *     float, then parent_world x local down the tree as in any scene. The
+ *     update forms (anchor - origin) + t in double and rounds it to float
+ *     once per root, so a node near the origin is placed to within float
+ *     precision of its distance to the origin; a renderer draws with its
+ *     camera at the origin (camera-relative rendering).
+ * Anchors: a new root, and a node made a root (sgrt_node_set_parent with
+ * SGRT_NULL_NODE, either keep mode), is anchored at the origin of that
+ * moment, so its local places it relative to the origin as a root's local
+ * does in any scene; sgrt_node_set_world on a root anchors it at the origin
+ * too (its world is then m bit for bit). A node that gets a parent leaves
+ * its anchor behind: only roots have one. The double parts follow the
+ * determinism contract (docs/porting.md): bit-identical on every target.
+ * An origin move (sgrt_scene_set_origin) changes every world: the next
+ * update recomputes every node, trackers report every node, and previous
+ * worlds are moved into the new origin's frame (a still node's previous
+ * world then matches its world to within rounding, so motion vectors see
+ * no jump). Between the move and the next update, worlds, boxes and the
+ * previous worlds are those of the last update, relative to its origin, as
+ * every write takes effect at the next update. */
+
+/** Coordinates of anchors and origins are finite and within +-2^60 (about
+ *  1.15e18, 120 light-years in metres); double precision there is 256. */
+#define SGRT_LARGE_WORLD_LIMIT 1152921504606846976.0 /* 2^60 */
+
+/** Anchor the root `root` at `position` (absolute, double): its local
+ *  translation is relative to it from now on. A position equal to the
+ *  anchor marks nothing; otherwise the root counts as moved, and its
+ *  subtree with it. O(1); never allocates.
+ *  Errors: INVALID_ARG (s or position NULL, a scene without
+ *  SGRT_SCENE_LARGE_WORLD, a coordinate not finite or beyond
+ *  SGRT_LARGE_WORLD_LIMIT, a node that is not a root), STALE_HANDLE. */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_set_anchor(sgrt_scene *s, sgrt_node root,
+                                                        const double position[3]);
+
+/** The anchor of the root `root`, in out. A scene without
+ *  SGRT_SCENE_LARGE_WORLD anchors every root at zero. O(1).
+ *  Errors: INVALID_ARG (s or out NULL, a node that is not a root),
+ *  STALE_HANDLE. */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_anchor(const sgrt_scene *s, sgrt_node root,
+                                                    double out[3]);
+
+/** Make `origin` (absolute, double) the point worlds are relative to. The
+ *  origin the scene has already marks nothing, so an application that
+ *  snaps its origin to a grid pays only when the camera crosses a cell;
+ *  another marks every node (O(capacity / 32)), and the next update
+ *  recomputes all of them (an all-moved update: no writes). Never
+ *  allocates.
+ *  Errors: INVALID_ARG (s or origin NULL, a scene without
+ *  SGRT_SCENE_LARGE_WORLD, a coordinate not finite or beyond
+ *  SGRT_LARGE_WORLD_LIMIT), EXECUTOR (called while a parallel update runs
+ *  its tasks). */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_set_origin(sgrt_scene *s, const double origin[3]);
+
+/** The scene's origin, in out (zero in a scene without
+ *  SGRT_SCENE_LARGE_WORLD). O(1). Errors: INVALID_ARG (s or out NULL). */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_origin(const sgrt_scene *s, double out[3]);
+
+/** The world of `node` now, absolute and in double precision: the chain of
+ *  its ancestors' locals (as floats, each a non-finite one taken as the
+ *  identity as the update does) multiplied in double, under
+ *  translate(anchor) for its root (zero in a scene without
+ *  SGRT_SCENE_LARGE_WORLD). Pending writes are included, as in
+ *  sgrt_node_world_now. The products are formed from the node up (left
+ *  multiplication), in a fixed order without fused multiply-add:
+ *  bit-identical on every target. O(d); never allocates.
+ *  Errors: INVALID_ARG (s or out NULL), STALE_HANDLE. */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_world_double(const sgrt_scene *s, sgrt_node node,
+                                                          double out[16]);
 
 /* ------------------------------------------------------------------------- */
 /* Queries and diagnostics                                                   */

@@ -626,6 +626,50 @@ public:
         return sgrt_node_world_now(s_, node, mat4_out(out));
     }
 
+    // --- large worlds (SGRT_SCENE_LARGE_WORLD) ------------------------------
+    [[nodiscard]] sgrt_result node_set_anchor(sgrt_node root, const double *position) noexcept
+    {
+        return sgrt_node_set_anchor(s_, root, position);
+    }
+    [[nodiscard]] sgrt_result node_anchor(sgrt_node root, double *out) const noexcept
+    {
+        return sgrt_node_anchor(s_, root, out);
+    }
+    [[nodiscard]] sgrt_result set_origin(const double *origin) noexcept
+    {
+        return sgrt_scene_set_origin(s_, origin);
+    }
+    [[nodiscard]] sgrt_result origin(double *out) const noexcept
+    {
+        return sgrt_scene_origin(s_, out);
+    }
+    [[nodiscard]] sgrt_result node_world_double(sgrt_node node, double *out) const noexcept
+    {
+        return sgrt_node_world_double(s_, node, out);
+    }
+    [[nodiscard]] sgrt_result node_set_anchor(sgrt_node root,
+                                              const std::array<double, 3> &position) noexcept
+    {
+        return sgrt_node_set_anchor(s_, root, position.data());
+    }
+    [[nodiscard]] sgrt_result node_anchor(sgrt_node root, std::array<double, 3> &out) const noexcept
+    {
+        return sgrt_node_anchor(s_, root, out.data());
+    }
+    [[nodiscard]] sgrt_result set_origin(const std::array<double, 3> &origin) noexcept
+    {
+        return sgrt_scene_set_origin(s_, origin.data());
+    }
+    [[nodiscard]] sgrt_result origin(std::array<double, 3> &out) const noexcept
+    {
+        return sgrt_scene_origin(s_, out.data());
+    }
+    [[nodiscard]] sgrt_result node_world_double(sgrt_node node,
+                                                std::array<double, 16> &out) const noexcept
+    {
+        return sgrt_node_world_double(s_, node, out.data());
+    }
+
     // --- transforms: batches (one item per node, or SGRT_ERR_INVALID_ARG) -
     [[nodiscard]] sgrt_result nodes_set_local(span<const sgrt_node> nodes, mat4_view locals,
                                               std::uint32_t *out_bad = nullptr) noexcept

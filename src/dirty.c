@@ -59,6 +59,16 @@ void sgrt__dirty_mark_range(sgrt_scene *s, uint32_t first, uint32_t count)
     }
 }
 
+void sgrt__dirty_mark_all(sgrt_scene *s)
+{
+    const uint32_t words = (s->slot_end + 31u) / 32u;
+    for (uint32_t w = 0; w < words; w++)
+        if (s->st.alive[w]) {
+            s->st.dirty[w] |= s->st.alive[w];
+            sgrt__bit_set(s->st.dirty_sum, w);
+        }
+}
+
 void sgrt__dirty_close_done(sgrt_scene *s)
 {
     s->close_from = SGRT__NONE;

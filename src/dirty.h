@@ -70,6 +70,9 @@ static inline void sgrt__dirty_mark_run(sgrt_scene *s, uint32_t slot, uint32_t b
 }
 /* Slots [first, first + count) moved: a word at a time. */
 void sgrt__dirty_mark_range(sgrt_scene *s, uint32_t first, uint32_t count);
+/* Every live node moved (an origin move): each has its own bit, so the
+ * closure has nothing to add. O(slot count / 32). */
+void sgrt__dirty_mark_all(sgrt_scene *s);
 /* The closure pass: every live node below a dirty node becomes dirty.
  * O(live slots after close_from), or, when sparse, O(nodes it marks);
  * nothing when nothing is pending. Leaves nothing pending. */

@@ -3,6 +3,7 @@
  * them: the one file that knows them all. A new follower is a table of
  * hooks in its own file and a line here. */
 #include "handoff/bounds.h"
+#include "handoff/large.h"
 #include "handoff/nodeset.h"
 #include "handoff/prev.h"
 #include "handoff/tracker.h"
@@ -14,6 +15,7 @@ const sgrt__follower *const sgrt__followers[] = {
     &sgrt__prev_follower,   /* SGRT_SCENE_PREV_WORLD */
     &sgrt__bounds_follower, /* SGRT_SCENE_BOUNDS */
     &sgrt__writer_follower,
+    &sgrt__large_follower,  /* SGRT_SCENE_LARGE_WORLD */
     NULL,
 };
 _Static_assert(sizeof sgrt__followers / sizeof sgrt__followers[0] - 1u <= SGRT__FOLLOWERS,

@@ -85,6 +85,8 @@ sgrt_result sgrt_node_create(sgrt_scene *s, sgrt_node parent, sgrt_node *out)
     link_child(s, slot, ps);
     sgrt__slot_occupy(s, slot);
     sgrt__dirty_set(s, slot);
+    if (ps == SGRT__NONE)
+        sgrt__follow_rooted(s, slot);
     s->node_count++;
     sgrt__follow_changed_slot(s, slot);
     *out = sgrt__handle_of_slot(s, slot);
@@ -283,6 +285,8 @@ sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent
     if (keep == SGRT_KEEP_WORLD)
         memcpy(s->st.local[ns], new_local, sizeof new_local);
     sgrt__dirty_mark(s, ns, true);
+    if (ps == SGRT__NONE)
+        sgrt__follow_rooted(s, ns);
     if (k && sgrt__slots_reclaim_due(s))
         sgrt__slots_reclaim(s);
     return SGRT_OK;

@@ -60,6 +60,7 @@ _Static_assert(SGRT_MAX_NODES + SGRT__MIN_FREE_HANDLES == SGRT__INDEX_MASK + 1u,
 #define SGRT__FOLLOWERS 8u              /* most followers a scene attaches (follow.h) */
 
 typedef float sgrt__mat4[16];
+typedef double sgrt__dvec3[3];
 
 /* Every per-slot array, once: X(name, element type, kind). LINK arrays hold
  * slots (or SGRT__NONE) and are remapped when slots move; DATA arrays are
@@ -123,7 +124,8 @@ typedef struct sgrt__subtree {
     X(wb_hy, float, DATA, SGRT_SCENE_BOUNDS)                                           \
     X(wb_hz, float, DATA, SGRT_SCENE_BOUNDS)                                           \
     X(sub, sgrt__subtree, DATA, SGRT_SCENE_SUBTREE_BOUNDS) /* subtree box */           \
-    X(sub_delta, int32_t, DATA, SGRT_SCENE_SUBTREE_BOUNDS) /* nodes gained, not yet counted */
+    X(sub_delta, int32_t, DATA, SGRT_SCENE_SUBTREE_BOUNDS) /* nodes gained, not yet counted */ \
+    X(anchor, sgrt__dvec3, DATA, SGRT_SCENE_LARGE_WORLD) /* a root's place (large.c) */
 #define SGRT__OPTIONAL_SLOT_BITFIELDS(X)                                               \
     X(prev_moved, SGRT_SCENE_PREV_WORLD) /* recomputed by the last update */          \
     X(prev_fresh, SGRT_SCENE_PREV_WORLD) /* created since the last update */          \
@@ -133,8 +135,9 @@ typedef struct sgrt__subtree {
     X(s_dirty, SGRT_SCENE_SUBTREE_BOUNDS) /* subtree record to revisit */            \
     X(s_full, SGRT_SCENE_SUBTREE_BOUNDS)  /* ... by joining all its children again */
 /* Optional arrays zeroed when storage is allocated: a cull reads whole words
- * of boxes, dead and box-less slots included, so every value is defined. */
-#define SGRT__ZEROED_FLAGS (SGRT_SCENE_BOUNDS | SGRT_SCENE_SUBTREE_BOUNDS)
+ * of boxes, dead and box-less slots included, so every value is defined;
+ * anchors of slots that hold no root are copied with the rest. */
+#define SGRT__ZEROED_FLAGS (SGRT_SCENE_BOUNDS | SGRT_SCENE_SUBTREE_BOUNDS | SGRT_SCENE_LARGE_WORLD)
 
 #define SGRT__DECLARE_ARRAY(name, type, kind) type *name;
 #define SGRT__DECLARE_OPTIONAL_ARRAY(name, type, kind, flag) type *name;
@@ -165,7 +168,8 @@ typedef struct sgrt__storage {
 /* Every SGRT_SCENE_* option (sgrt_scene_create refuses other bits). */
 #define SGRT__SCENE_FLAGS                                                              \
     ((uint32_t)SGRT_SCENE_PREV_WORLD | (uint32_t)SGRT_SCENE_BOUNDS |                   \
-     (uint32_t)SGRT_SCENE_SUBTREE_BOUNDS | (uint32_t)SGRT_SCENE_VALIDATE)
+     (uint32_t)SGRT_SCENE_SUBTREE_BOUNDS | (uint32_t)SGRT_SCENE_VALIDATE |                \
+     (uint32_t)SGRT_SCENE_LARGE_WORLD)
 /* Whether s runs in validation mode: the one test its checks cost when off. */
 #define SGRT__VALIDATING(s) (((s)->flags & (uint32_t)SGRT_SCENE_VALIDATE) != 0u)
 
@@ -283,6 +287,13 @@ struct sgrt_scene {
 
     sgrt__slotlist trackers; /* handoff/tracker.c */
     sgrt__slotlist sets;     /* handoff/nodeset.c */
+    /* Large worlds (handoff/large.c): the point worlds are relative to
+     * (zero without SGRT_SCENE_LARGE_WORLD). Previous worlds (prev.c): the
+     * origin moves since the last update, which the next one applies to
+     * the worlds it saves. */
+    double origin[3];
+    double prev_shift[3];
+    bool prev_shifted;
     /* The followers the scene's flags ask for (follow.h), attached at
      * creation. */
     const struct sgrt__follower *follow[SGRT__FOLLOWERS];

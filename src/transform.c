@@ -2,7 +2,7 @@
 /* Writing and reading one node's transforms: set_local, set_trs,
  * set_world, and the local and world reads (batch writes: nodes.c,
  * writers: writer.c). None of these allocate. */
-#include "internal.h"
+#include "follow.h"
 #include "args.h"
 #include "dirty.h"
 #include "handles.h"
@@ -120,6 +120,7 @@ sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node node, const float m[16]
     const uint32_t parent = s->st.parent[slot];
     if (parent == SGRT__NONE) {
         write_local(s, slot, m);
+        sgrt__follow_rooted(s, slot); /* in a large world, anchored at the origin */
         return SGRT_OK;
     }
     float pw[16], local[16];

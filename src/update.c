@@ -16,6 +16,7 @@ void sgrt__update_view_of(const sgrt_scene *s, uint32_t *bits, uint32_t *sum,
 {
     const sgrt__update_view view = {
         s->st.local, s->st.world, s->st.parent, bits, sum, sum_first, sum_end, NULL, repaired,
+        NULL, NULL, /* the followers fill what they keep (boxes, anchors) */
     };
     *v = view;
     sgrt__follow_view(s, v, space);

@@ -4,7 +4,7 @@
  * multiplies them. For sgrt_node_world_now, sgrt_node_set_world,
  * keep-world re-parenting, validation mode and the invariant checker. It
  * never allocates. */
-#include "internal.h"
+#include "follow.h"
 #include "args.h"
 #include "handles.h"
 #include "result.h"
@@ -18,6 +18,7 @@
 typedef struct chain_acc {
     float m[2][16];
     int cur;
+    sgrt__update_view v; /* its anchor and origin: a root's world, as the kernels form it */
 } chain_acc;
 
 static void chain_apply(const sgrt_scene *s, uint32_t c, chain_acc *a)
@@ -25,7 +26,10 @@ static void chain_apply(const sgrt_scene *s, uint32_t c, chain_acc *a)
     /* A non-finite local (written in place) is the identity to the update. */
     const float *l = sgrt__finite16(s->st.local[c]) ? s->st.local[c] : sgrt__identity;
     if (s->st.parent[c] == SGRT__NONE) {
-        memcpy(a->m[a->cur], l, sizeof a->m[0]);
+        if (a->v.anchor)
+            sgrt__anchored_world(l, a->v.anchor[c], a->v.origin, a->m[a->cur]);
+        else
+            memcpy(a->m[a->cur], l, sizeof a->m[0]);
     } else {
         s->k.mul(a->m[a->cur], l, a->m[a->cur ^ 1]);
         a->cur ^= 1;
@@ -88,6 +92,9 @@ void sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16])
         x = s->st.parent[x];
     chain_acc a;
     a.cur = 0;
+    sgrt__bounds_view space;
+    memset(&a.v, 0, sizeof a.v);
+    sgrt__follow_view(s, &a.v, &space);
     if (x != SGRT__NONE)
         memcpy(a.m[0], s->st.world[x], sizeof a.m[0]);
     chain_apply_up_to(s, slot, depth, &a);

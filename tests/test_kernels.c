@@ -147,9 +147,14 @@ static void same_bits(const float *got, const float *want, uint32_t n, const cha
  * descendants; the expected kernel and k update copies of it and must agree
  * exactly. When k is the expected kernel, only its own counts and cleared
  * bits are checked. */
-static void test_update_shape(const sgrt__kernels *k, int shape)
+static void test_update_shape(const sgrt__kernels *k, int shape, bool large)
 {
     enum { N = 4096, W = N / 32, SW = (W + 31) / 32 };
+    /* A large world (SGRT_SCENE_LARGE_WORLD): roots anchored up to 10^9 away
+     * from an origin of the same size, one in 4 at the origin itself (its
+     * world is its local bit for bit), about one root local in 3 affine. */
+    static double anchor[N][3];
+    const double origin[3] = {1.0e9 + 0.25, -3.0e8, 7.5e5};
     /* 64-byte aligned like the scene's arrays; a copy of the locals per
      * kernel, as the pass repairs the non-finite ones it reads. */
     float(*l1)[16] = test_aligned_alloc(64, sizeof(float[N][16]));
@@ -170,6 +175,13 @@ static void test_update_shape(const sgrt__kernels *k, int shape)
         else /* random forest */
             parent[i] = (i == 0 || rng_below(&r, 50) == 0) ? SGRT__NONE : rng_below(&r, i);
         random_matrix(&r, l1[i], 1);
+        for (int a = 0; a < 3; a++)
+            anchor[i][a] = rng_below(&r, 4) == 0 ? origin[a]
+                                                 : origin[a] + (double)rng_float(&r, -1.0f, 1.0f) * 1.0e9;
+        if (large && rng_below(&r, 3) == 0) {
+            l1[i][3] = l1[i][7] = l1[i][11] = 0.0f;
+            l1[i][15] = 1.0f;
+        }
         /* A local written in place with a NaN or an infinity, one in 40:
          * the pass makes the identity of those it reads, and counts them. */
         static const float nonfinite[3] = {NAN, INFINITY, -INFINITY};
@@ -192,8 +204,9 @@ static void test_update_shape(const sgrt__kernels *k, int shape)
     memcpy(d2, d1, sizeof d1);
     memcpy(s2, s1, sizeof s1);
     uint32_t r1[2] = {0, SGRT__NONE}, r2[2] = {0, SGRT__NONE};
-    sgrt__update_view v1 = {l1, w1, parent, d1, s1, 0, SW, NULL, r1};
-    sgrt__update_view v2 = {l2, w2, parent, d2, s2, 0, SW, NULL, r2};
+    const double(*anchors)[3] = large ? (const double(*)[3])anchor : NULL;
+    sgrt__update_view v1 = {l1, w1, parent, d1, s1, 0, SW, NULL, r1, anchors, origin};
+    sgrt__update_view v2 = {l2, w2, parent, d2, s2, 0, SW, NULL, r2, anchors, origin};
     const bool other = k->update != expected_for(k)->update;
     CHECK_EQ_U(expected_for(k)->update(&v1), expected);
     CHECK_EQ_U(r1[0], repairs);
@@ -209,6 +222,22 @@ static void test_update_shape(const sgrt__kernels *k, int shape)
         CHECK(d1[i] == 0);
     for (uint32_t i = 0; i < SW; i++)
         CHECK(s1[i] == 0);
+    /* Roots against translate(anchor - origin) x local written out here:
+     * an affine local moves its translation by the offset, rounded once;
+     * anchored at the origin, the world is the local bit for bit. */
+    for (uint32_t i = 0; large && i < N; i++) {
+        if (!was_dirty[i] || parent[i] != SGRT__NONE)
+            continue;
+        float want[16];
+        memcpy(want, l1[i], sizeof want);
+        const bool affine = l1[i][3] == 0.0f && l1[i][7] == 0.0f && l1[i][11] == 0.0f &&
+                            l1[i][15] == 1.0f;
+        for (int a = 0; a < 3 && affine; a++)
+            if (anchor[i][a] != origin[a])
+                want[12 + a] = (float)((double)l1[i][12 + a] + (anchor[i][a] - origin[a]));
+        if (affine)
+            same_bits(w1[i], want, 16, "update: an anchored root's world");
+    }
     if (other) {
         CHECK_EQ_U(k->update(&v2), expected);
         CHECK_EQ_U(r2[0], r1[0]);
@@ -286,8 +315,10 @@ static void test_update_boxes(const sgrt__kernels *k); /* with the boxes, below 
 /* Whole passes over three shapes of forest, then a pass with boxes. */
 static void test_update(const sgrt__kernels *k)
 {
-    for (int shape = 0; shape < 3; shape++)
-        test_update_shape(k, shape);
+    for (int shape = 0; shape < 3; shape++) {
+        test_update_shape(k, shape, false);
+        test_update_shape(k, shape, true);
+    }
     test_update_boxes(k);
 }
 
@@ -677,7 +708,7 @@ static void test_update_boxes(const sgrt__kernels *k)
         memcpy(local[s], b.world, sizeof(float[BOX_N][16]));
         memset(world[s], 0, sizeof(float[BOX_N][16]));
         const sgrt__update_view us = {local[s], world[s], parent, dirty[s], sum[s], 0, SW, &b.v[s],
-                                      repaired[s]};
+                                      repaired[s], NULL, NULL};
         u[s] = us;
     }
     CHECK_EQ_U(want->update(&u[0]), expected);
@@ -1194,7 +1225,7 @@ static double bench_update(const sgrt__kernels *k, bool dependent)
         parent[i] = i < N ? SGRT__NONE : dependent ? (i == N ? SGRT__NONE : i - 1u) : i - N;
     }
     uint32_t repaired[2] = {0, 0};
-    const sgrt__update_view v = {local, world, parent, dirty, sum, 0, 1, NULL, repaired};
+    const sgrt__update_view v = {local, world, parent, dirty, sum, 0, 1, NULL, repaired, NULL, NULL};
     double best = 1e30;
     for (int block = 0; block < 50; block++) {
         uint32_t n = 0;

@@ -43,9 +43,17 @@ static void save_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
     const uint32_t last = st->prev_moved[w] & mask & st->alive[w];
     const uint32_t fresh = st->prev_fresh[w] & d;
     uint32_t save = (last | d) & ~fresh;
-    SGRT__FOR_EACH_IN_WORD(w, save, i,
-        memcpy(st->prev_world[i], st->world[i], sizeof st->prev_world[i]);
-    )
+    if (s->prev_shifted) {
+        /* The origin moved: the saved world in the new origin's frame. */
+        static const double zero[3] = {0.0, 0.0, 0.0};
+        SGRT__FOR_EACH_IN_WORD(w, save, i,
+            sgrt__anchored_world(st->world[i], s->prev_shift, zero, st->prev_world[i]);
+        )
+    } else {
+        SGRT__FOR_EACH_IN_WORD(w, save, i,
+            memcpy(st->prev_world[i], st->world[i], sizeof st->prev_world[i]);
+        )
+    }
     /* Their previous world becomes their world: a change for readers. */
     sgrt__follow_changed(s, w, last & ~d);
     const uint32_t moved = (st->prev_moved[w] & ~mask) | (d & ~fresh);
@@ -61,6 +69,8 @@ static void save_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
 static void finish(sgrt_scene *s)
 {
     sgrt__storage *st = &s->st;
+    s->prev_shifted = false;
+    memset(s->prev_shift, 0, sizeof s->prev_shift);
     /* A live fresh node was dirty, so this update computed its world. */
     SGRT__FOR_EACH_SUMMARIZED(st->prev_fresh_sum, 0, st->sum_words, st->prev_fresh, true, w, bits,
         bits &= st->alive[w];
@@ -80,9 +90,20 @@ static bool always(const sgrt_scene *s)
     return true;
 }
 
+/* An origin move (large worlds): the next update saves every world moved
+ * by the shift, so that a node that stays put keeps a previous world equal
+ * to its world, to within rounding. */
+static void origin_moved(sgrt_scene *s, const double delta[3])
+{
+    for (int a = 0; a < 3; a++)
+        s->prev_shift[a] += delta[a];
+    s->prev_shifted = true;
+}
+
 const sgrt__follower sgrt__prev_follower = {
     .flags = SGRT_SCENE_PREV_WORLD,
     .created = created,
+    .origin_moved = origin_moved,
     .words = last_words,
     .pending = always,
     .word = save_word,

@@ -111,8 +111,13 @@ static uint32_t update_avx(const sgrt__update_view *v)
             sgrt__local_repair(v, i);
         const uint32_t p = v->parent[i];
         if (p == SGRT__NONE) {
-            w.c01 = simde_mm256_loadu_ps(v->local[i]);
-            w.c23 = simde_mm256_loadu_ps(v->local[i] + 8);
+            const float *root = v->local[i];
+            if (v->anchor) {
+                sgrt__anchored_world(v->local[i], v->anchor[i], v->origin, v->world[i]);
+                root = v->world[i];
+            }
+            w.c01 = simde_mm256_loadu_ps(root);
+            w.c23 = simde_mm256_loadu_ps(root + 8);
         } else {
             if (p != lastp) {
                 pw = p == last ? as_parent(&w) : load_parent(v->world[p]);

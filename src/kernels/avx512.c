@@ -74,6 +74,10 @@ static uint32_t update_avx512(const sgrt__update_view *v)
         }
         if (p == SGRT__NONE) {
             w = l;
+            if (v->anchor) {
+                sgrt__anchored_world(v->local[i], v->anchor[i], v->origin, v->world[i]);
+                w = simde_mm512_load_ps(v->world[i]);
+            }
         } else {
             if (p != lastp) {
                 pw = p == last ? as_parent(w) : load_parent(v->world[p]);

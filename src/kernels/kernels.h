@@ -83,7 +83,22 @@ typedef struct sgrt__update_view {
     /* The non-finite locals the pass repaired: [0] how many, [1] the lowest
      * slot among them (left as it was when none). */
     uint32_t *repaired;
+    /* NULL, or a large world (SGRT_SCENE_LARGE_WORLD): a root's world is
+     * sgrt__anchored_world of its local, anchor[slot] and *origin. */
+    const double (*anchor)[3];
+    const double *origin;
 } sgrt__update_view;
+
+/* A root's world in a large world: translate(anchor - origin) x local, the
+ * offset formed in double and each entry that it changes rounded to float
+ * once: world[4j + i] = (float)(local[4j + i] + (anchor[i] - origin[i]) x
+ * local[4j + 3]) for i < 3 where local[4j + 3] is not zero (the
+ * translation column alone for an affine local), every other entry
+ * copied. An anchor at the origin gives the local bit for bit. Out of line:
+ * every kernel calls it for the roots it recomputes, and sgrt_node_world_now
+ * for a root in its chain. */
+void sgrt__anchored_world(const float local[16], const double anchor[3], const double origin[3],
+                          float world[16]);
 
 /* The identity matrix. */
 extern const float sgrt__identity[16];

@@ -59,6 +59,20 @@ void sgrt__local_repair(const sgrt__update_view *v, uint32_t slot)
         v->repaired[1] = slot;
 }
 
+void sgrt__anchored_world(const float local[16], const double anchor[3], const double origin[3],
+                          float world[16])
+{
+    memcpy(world, local, 16 * sizeof(float));
+    for (int i = 0; i < 3; i++) {
+        const double d = anchor[i] - origin[i];
+        if (d == 0.0)
+            continue;
+        for (int j = 0; j < 4; j++)
+            if (local[4 * j + 3] != 0.0f)
+                world[4 * j + i] = (float)((double)local[4 * j + i] + d * (double)local[4 * j + 3]);
+    }
+}
+
 static uint32_t update_ref(const sgrt__update_view *v)
 {
     uint32_t count = 0;
@@ -67,10 +81,12 @@ static uint32_t update_ref(const sgrt__update_view *v)
         if (!sgrt__finite16(v->local[i]))
             sgrt__local_repair(v, i);
         const uint32_t p = v->parent[i];
-        if (p == SGRT__NONE)
-            memcpy(v->world[i], v->local[i], sizeof v->world[i]);
-        else
+        if (p != SGRT__NONE)
             mul_ref(v->world[p], v->local[i], v->world[i]);
+        else if (v->anchor)
+            sgrt__anchored_world(v->local[i], v->anchor[i], v->origin, v->world[i]);
+        else
+            memcpy(v->world[i], v->local[i], sizeof v->world[i]);
     )
     return count;
 }

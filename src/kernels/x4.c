@@ -120,7 +120,9 @@ static uint32_t update_x4(const sgrt__update_view *v)
             sgrt__local_repair(v, i);
         const uint32_t p = v->parent[i];
         if (p == SGRT__NONE) {
-            w = load4(v->local[i]);
+            if (v->anchor)
+                sgrt__anchored_world(v->local[i], v->anchor[i], v->origin, v->world[i]);
+            w = load4(v->anchor ? v->world[i] : v->local[i]);
         } else {
             if (p != lastp) {
                 pw = p == last ? w : load4(v->world[p]);

@@ -1079,6 +1079,50 @@ static void test_glm()
 #endif
 }
 
+// ---- large worlds ---------------------------------------------------------
+
+static void test_large_world()
+{
+    sgrt_scene_desc desc{};
+    desc.flags = SGRT_SCENE_LARGE_WORLD;
+    sgrt::scene s;
+    sgrt_scene *c = nullptr;
+    OK(sgrt::scene::create(&desc, s));
+    OK(sgrt_scene_create(&desc, &c));
+    std::vector<sgrt_node> a, b;
+    make_tree(s, a, c, b, 21);
+    std::uint32_t state = 11;
+    for (std::size_t i = 0; i < a.size(); i++) {
+        const std::array<float, 16> m = some_local(state);
+        OK(s.node_set_local(a[i], m));
+        OK(sgrt_node_set_local(c, b[i], m.data()));
+    }
+    const std::array<double, 3> anchor{1.0e9, -2.5e8, 3.0};
+    const double origin[3] = {1.0e9 - 100.0, -2.5e8 + 7.0, 0.5};
+    OK(s.node_set_anchor(a[0], anchor));
+    OK(sgrt_node_set_anchor(c, b[0], anchor.data()));
+    OK(s.set_origin(origin));
+    OK(sgrt_scene_set_origin(c, origin));
+    (void)s.update();
+    (void)sgrt_scene_update(c);
+    check_same_worlds(s, a, c, b);
+    std::array<double, 3> got{}, o{};
+    OK(s.node_anchor(a[0], got));
+    CHECK(got == anchor);
+    OK(s.origin(o));
+    CHECK(std::memcmp(o.data(), origin, sizeof origin) == 0);
+    double raw[3];
+    OK(s.node_anchor(a[0], raw));
+    CHECK(std::memcmp(raw, anchor.data(), sizeof raw) == 0);
+    std::array<double, 16> wd{};
+    double wc[16];
+    OK(s.node_world_double(a[20], wd));
+    OK(sgrt_node_world_double(c, b[20], wc));
+    CHECK(std::memcmp(wd.data(), wc, sizeof wc) == 0);
+    CHECK_RES(s.node_anchor(a[1], got), SGRT_ERR_INVALID_ARG); // not a root
+    sgrt_scene_destroy(c);
+}
+
 int main()
 {
     test_node_identity();
@@ -1093,6 +1137,7 @@ int main()
     test_trs_to_matrices();
     test_scene_queries();
     test_glm();
+    test_large_world();
     std::printf("test_cpp: %ld checks, %d failed\n", checks, failures);
     return failures == 0 && checks > 0 ? 0 : 1;
 }

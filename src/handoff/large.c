@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/* Large worlds (SGRT_SCENE_LARGE_WORLD): each root's anchor, a point in
+ * double precision its local is relative to, and the scene's origin, the
+ * point every world is relative to. The update forms a root's world as
+ * translate(anchor - origin) x local (sgrt__anchored_world, the kernels');
+ * everything below a root is the usual float product. An origin move marks
+ * every node and announces the shift (previous worlds follow it). Also the
+ * absolute world of a node in double, which every scene answers. */
+#include "large.h"
+#include "../args.h"
+#include "../dirty.h"
+#include <string.h>
+
+static const char no_flag[] = "the scene was created without SGRT_SCENE_LARGE_WORLD";
+
+/* A coordinate the scene takes: finite, within SGRT_LARGE_WORLD_LIMIT. */
+static bool point_ok(const double p[3])
+{
+    for (int a = 0; a < 3; a++)
+        if (!(p[a] >= -SGRT_LARGE_WORLD_LIMIT && p[a] <= SGRT_LARGE_WORLD_LIMIT))
+            return false;
+    return true;
+}
+
+/* The slot of a root argument, or SGRT__NONE after refusing it. */
+static uint32_t take_root(const sgrt_scene *s, sgrt_node root, const char *function,
+                          sgrt_result *err)
+{
+    const uint32_t slot = SGRT__NODE_ARG(s, root, "root", function, err);
+    if (slot != SGRT__NONE && s->st.parent[slot] != SGRT__NONE) {
+        *err = sgrt__fail(s, SGRT_ERR_INVALID_ARG, function,
+                          "root is not a root: only roots have an anchor (a node's place is "
+                          "its parent's)",
+                          root);
+        return SGRT__NONE;
+    }
+    return slot;
+}
+
+sgrt_result sgrt_node_set_anchor(sgrt_scene *s, sgrt_node root, const double position[3])
+{
+    if (!s)
+        return SGRT_ERR_INVALID_ARG;
+    if (!position)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "position is NULL", root);
+    if (!(s->flags & SGRT_SCENE_LARGE_WORLD))
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, no_flag, root);
+    sgrt_result err;
+    const uint32_t slot = take_root(s, root, __func__, &err);
+    if (slot == SGRT__NONE)
+        return err;
+    if (!point_ok(position))
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          "position has a coordinate that is not finite or is beyond "
+                          "SGRT_LARGE_WORLD_LIMIT",
+                          root);
+    double *a = s->st.anchor[slot];
+    if (memcmp(a, position, sizeof s->st.anchor[slot]) == 0)
+        return SGRT_OK;
+    memcpy(a, position, sizeof s->st.anchor[slot]);
+    sgrt__dirty_mark(s, slot, false);
+    return SGRT_OK;
+}
+
+sgrt_result sgrt_node_anchor(const sgrt_scene *s, sgrt_node root, double out[3])
+{
+    if (!s)
+        return SGRT_ERR_INVALID_ARG;
+    if (!out)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", root);
+    sgrt_result err;
+    const uint32_t slot = take_root(s, root, __func__, &err);
+    if (slot == SGRT__NONE)
+        return err;
+    if (s->st.anchor)
+        memcpy(out, s->st.anchor[slot], sizeof s->st.anchor[slot]);
+    else
+        out[0] = out[1] = out[2] = 0.0;
+    return SGRT_OK;
+}
+
+sgrt_result sgrt_scene_set_origin(sgrt_scene *s, const double origin[3])
+{
+    if (!s)
+        return SGRT_ERR_INVALID_ARG;
+    if (s->busy) /* the tasks read the origin */
+        return sgrt__reentered(s, __func__);
+    if (!origin)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "origin is NULL", SGRT_NULL_NODE);
+    if (!(s->flags & SGRT_SCENE_LARGE_WORLD))
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, no_flag, SGRT_NULL_NODE);
+    if (!point_ok(origin))
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          "origin has a coordinate that is not finite or is beyond "
+                          "SGRT_LARGE_WORLD_LIMIT",
+                          SGRT_NULL_NODE);
+    if (memcmp(s->origin, origin, sizeof s->origin) == 0)
+        return SGRT_OK; /* the same origin: nothing moves */
+    const double delta[3] = {s->origin[0] - origin[0], s->origin[1] - origin[1],
+                             s->origin[2] - origin[2]};
+    memcpy(s->origin, origin, sizeof s->origin);
+    sgrt__dirty_mark_all(s);
+    sgrt__follow_origin_moved(s, delta);
+    return SGRT_OK;
+}
+
+sgrt_result sgrt_scene_origin(const sgrt_scene *s, double out[3])
+{
+    if (!s)
+        return SGRT_ERR_INVALID_ARG;
+    if (!out)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", SGRT_NULL_NODE);
+    memcpy(out, s->origin, sizeof s->origin);
+    return SGRT_OK;
+}
+
+/* ---- the world in double ----------------------------------------------------- */
+
+/* out = a x b, 4 x 4 column-major in double, each entry summed in the
+ * order k = 0..3 (no fused multiply-add: the build turns contraction off). */
+static void mul_d(const double a[16], const double b[16], double out[16])
+{
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 4; i++) {
+            double v = 0.0;
+            for (int k = 0; k < 4; k++)
+                v += a[4 * k + i] * b[4 * j + k];
+            out[4 * j + i] = v;
+        }
+}
+
+static void local_d(const sgrt_scene *s, uint32_t slot, double out[16])
+{
+    const float *l = sgrt__finite16(s->st.local[slot]) ? s->st.local[slot] : sgrt__identity;
+    for (int e = 0; e < 16; e++)
+        out[e] = (double)l[e];
+}
+
+sgrt_result sgrt_node_world_double(const sgrt_scene *s, sgrt_node node, double out[16])
+{
+    if (!s)
+        return SGRT_ERR_INVALID_ARG;
+    if (!out)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", node);
+    sgrt_result err;
+    uint32_t x = SGRT__NODE_ARG(s, node, "node", __func__, &err);
+    if (x == SGRT__NONE)
+        return err;
+    /* From the node up: acc = local(parent) x acc, so no stack at any
+     * depth; the root's anchor last: translate(anchor) x acc. */
+    double acc[16], l[16], t[16];
+    local_d(s, x, acc);
+    for (uint32_t p = s->st.parent[x]; p != SGRT__NONE; x = p, p = s->st.parent[p]) {
+        local_d(s, p, l);
+        mul_d(l, acc, t);
+        memcpy(acc, t, sizeof acc);
+    }
+    if (s->st.anchor) {
+        const double *a = s->st.anchor[x];
+        for (int j = 0; j < 4; j++)
+            for (int i = 0; i < 3; i++)
+                acc[4 * j + i] += a[i] * acc[4 * j + 3];
+    }
+    memcpy(out, acc, sizeof acc);
+    return SGRT_OK;
+}
+
+/* ---- the follower ------------------------------------------------------------ */
+
+/* Anchored at the origin: its local places it relative to the origin. */
+static void rooted(sgrt_scene *s, uint32_t slot)
+{
+    double *a = s->st.anchor[slot];
+    if (memcmp(a, s->origin, sizeof s->origin) == 0)
+        return;
+    memcpy(a, s->origin, sizeof s->origin);
+    sgrt__dirty_mark(s, slot, false);
+}
+
+static void view(const sgrt_scene *s, sgrt__update_view *v, sgrt__bounds_view *space)
+{
+    (void)space;
+    v->anchor = (const double(*)[3])s->st.anchor;
+    v->origin = s->origin;
+}
+
+static const char *check(const sgrt_scene *s)
+{
+    if (!point_ok(s->origin))
+        return "large world: the origin is finite and within SGRT_LARGE_WORLD_LIMIT";
+    for (uint32_t w = 0; w < s->st.words; w++)
+        SGRT__FOR_EACH_IN_WORD(w, s->st.alive[w], i,
+            if (s->st.parent[i] == SGRT__NONE && !point_ok(s->st.anchor[i]))
+                return "large world: every root's anchor is finite and within "
+                       "SGRT_LARGE_WORLD_LIMIT";
+        )
+    return NULL;
+}
+
+const sgrt__follower sgrt__large_follower = {
+    .flags = SGRT_SCENE_LARGE_WORLD,
+    .rooted = rooted,
+    .view = view,
+    .check = check,
+};
