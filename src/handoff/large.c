@@ -188,12 +188,11 @@ static const char *check(const sgrt_scene *s)
 {
     if (!point_ok(s->origin))
         return "large world: the origin is finite and within SGRT_LARGE_WORLD_LIMIT";
-    for (uint32_t w = 0; w < s->st.words; w++)
-        SGRT__FOR_EACH_IN_WORD(w, s->st.alive[w], i,
-            if (s->st.parent[i] == SGRT__NONE && !point_ok(s->st.anchor[i]))
-                return "large world: every root's anchor is finite and within "
-                       "SGRT_LARGE_WORLD_LIMIT";
-        )
+    SGRT__FOR_EACH_BIT(s->st.alive, s->st.words, i,
+        if (s->st.parent[i] == SGRT__NONE && !point_ok(s->st.anchor[i]))
+            return "large world: every root's anchor is finite and within "
+                   "SGRT_LARGE_WORLD_LIMIT";
+    )
     return NULL;
 }
 

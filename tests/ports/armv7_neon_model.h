@@ -77,10 +77,12 @@ static inline uint32_t armv7_neon_update(const sgrt__update_view *v)
                 count++;
                 if (!sgrt__finite16(v->local[i]))
                     sgrt__local_repair(v, i);
-                if (v->parent[i] == SGRT__NONE)
-                    memcpy(v->world[i], v->local[i], sizeof v->world[i]);
-                else
+                if (v->parent[i] != SGRT__NONE)
                     armv7_neon_mul(v->world[v->parent[i]], v->local[i], v->world[i]);
+                else if (v->anchor) /* a large world: IEEE double, as every kernel */
+                    sgrt__anchored_world(v->local[i], v->anchor[i], v->origin, v->world[i]);
+                else
+                    memcpy(v->world[i], v->local[i], sizeof v->world[i]);
             }
             /* Boxes stay on the reference on ARMv7 (src/kernels/x4.c). */
             bits = v->bounds ? done & v->bounds->has[wi] : 0u;

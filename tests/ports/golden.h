@@ -76,4 +76,46 @@ static const uint64_t golden_bounds[GOLDEN_BOUNDS_CHECKPOINTS] = {
     0x047b870fa93b7adaull,
 };
 
+/* The large-world scenario (test_golden --print, the reference kernel):
+ * every kernel, flushing ones included (it makes no denormal). */
+#define GOLDEN_LARGE_CHECKPOINTS 16
+
+static const char *const golden_large_checkpoint_name[GOLDEN_LARGE_CHECKPOINTS] = {
+    "build: 12 anchored roots, 288 children",
+    "origin next to a root (jump up to 1e12)",
+    "three sub-metre origin steps",
+    "grid-snapped origin, same origin, anchors",
+    "origin jump of 1e9",
+    "back at the origin before the jump",
+    "there and back with no update between",
+    "random ops 1..500",
+    "random ops 501..1000",
+    "random ops 1001..1500",
+    "random ops 1501..2000",
+    "random ops 2001..2500",
+    "random ops 2501..3000",
+    "random ops 3001..3500",
+    "random ops 3501..4000",
+    "compaction, a tree destroyed, a far origin",
+};
+
+static const uint64_t golden_large[GOLDEN_LARGE_CHECKPOINTS] = {
+    0xf346006f3d2fd44aull,
+    0xc628754655cf065full,
+    0x54cb913e4ffe3d50ull,
+    0x6fd888f8204e9e99ull,
+    0xf7350dd0ecd0d957ull,
+    0x64bdbcec89988d67ull,
+    0x6fb6a203a061086aull,
+    0xca4a5cd0e6f7192full,
+    0x82794722046146ceull,
+    0x39189ed0fc22afbbull,
+    0xef79f6b6820c89a8ull,
+    0x3a2e177046bb14b0ull,
+    0x39b60a489176b9f2ull,
+    0x3bf35567b042bb93ull,
+    0x154cbd8895573732ull,
+    0xda1824b75dceab26ull,
+};
+
 #endif

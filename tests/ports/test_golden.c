@@ -30,6 +30,21 @@
  * stays clear of denormals, so every kernel, flushing ones included, must
  * give the same bits.
  *
+ * A third scenario, hashed on its own (golden_large), plays a large world
+ * (SGRT_SCENE_LARGE_WORLD | SGRT_SCENE_PREV_WORLD): roots anchored 10^9 to
+ * 10^12 from zero with fractional parts (some at the origin), children with
+ * TRS locals (translations up to 4 km, non-uniform scale, rotations), origin
+ * moves (sub-metre steps, grid-snapped cells, jumps of 10^9 and back, the
+ * same origin again, which must mark nothing), anchors set, re-parents across
+ * roots in both keep modes (roots made children, children made roots),
+ * set_world on roots, subtree destroys, compaction, updates; at its
+ * checkpoints every live node's local, world, previous world and
+ * sgrt_node_world_double (double bit patterns), every root's anchor and the
+ * origin. It stays clear of denormals and overflow (each checkpoint checks
+ * that no local, world or previous world entry is denormal, infinite or
+ * NaN), so every kernel, flushing ones included, must give the same bits;
+ * the ARMv7 NEON model runs it too, with a large world's anchored roots.
+ *
  *   test_golden            compare with golden.h
  *   test_golden --print    print every run's hashes in golden.h's format
  */
@@ -40,6 +55,7 @@
 
 #include <float.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,18 +212,29 @@ static bool model_is_ancestor_or_self(uint32_t anc, uint32_t i)
 
 /* ---- one run of the scenario ---- */
 
+/* Room for the checkpoints of the longest scenario. */
+#define RUN_CHECKPOINTS 32
+_Static_assert(GOLDEN_CHECKPOINTS <= RUN_CHECKPOINTS &&
+                   GOLDEN_BOUNDS_CHECKPOINTS <= RUN_CHECKPOINTS &&
+                   GOLDEN_LARGE_CHECKPOINTS <= RUN_CHECKPOINTS,
+               "RUN_CHECKPOINTS is too small");
+
 typedef struct run {
     sgrt_scene *s;
     fnv log; /* every result code, update count and world_now along the way */
-    uint64_t cp[GOLDEN_CHECKPOINTS];
+    uint64_t cp[RUN_CHECKPOINTS];
     uint32_t ncp;
     uint32_t last; /* most recently created node: creating under it grows a chain */
     /* What the scenario exercised, to show that it covers what it claims. */
     uint32_t creates, destroys, set_trs, set_local, world_now, updates, compacts;
     uint32_t reparent_ok[2], cycles, singular;
+    /* The large-world scenario's: origin moves (and the same origin again),
+     * anchors set, roots placed by set_world, children made roots and roots
+     * made children (keep local, keep world). */
+    uint32_t origin_moves, same_origin, anchors, roots_placed, to_root[2], to_child[2];
     uint32_t max_depth;
     uint32_t denormal, infinite, nan; /* world entries seen at checkpoints */
-    uint32_t cp_denormal[GOLDEN_CHECKPOINTS];
+    uint32_t cp_denormal[RUN_CHECKPOINTS];
     int failures;
     const char *name;
 } run;
@@ -239,15 +266,9 @@ static float rnd_scale(void)
     return rng_below(16) == 0 ? -s : s;
 }
 
-static void rnd_quat(float q[4])
+/* A rational unit quaternion (a, b, c, d) / n with a^2 + b^2 + c^2 + d^2 = n^2. */
+static void rnd_unit_quat(float q[4])
 {
-    if (rng_below(8) == 0) {
-        /* Not of unit length: the library uses it as given (a scaled, sheared rotation). */
-        for (int i = 0; i < 4; i++)
-            q[i] = (float)((int32_t)rng_below(17) - 8) / 8.0f;
-        return;
-    }
-    /* A rational unit quaternion (a, b, c, d) / n with a^2 + b^2 + c^2 + d^2 = n^2. */
     for (;;) {
         int32_t v[4];
         int32_t n2 = 0;
@@ -264,6 +285,17 @@ static void rnd_quat(float q[4])
             q[i] = (float)v[i] / (float)n;
         return;
     }
+}
+
+static void rnd_quat(float q[4])
+{
+    if (rng_below(8) == 0) {
+        /* Not of unit length: the library uses it as given (a scaled, sheared rotation). */
+        for (int i = 0; i < 4; i++)
+            q[i] = (float)((int32_t)rng_below(17) - 8) / 8.0f;
+        return;
+    }
+    rnd_unit_quat(q);
 }
 
 static void op_create(run *R, uint32_t parent)
@@ -758,6 +790,545 @@ static void run_bounds_scenario(run *R, const sgrt__kernels *k)
         FAIL(R, "the boxes scenario no longer reaches an infinite box");
 }
 
+/* ---- the large-world scenario ---- */
+
+/* What the scene must hold by the rules of sgrt.h's "Large worlds": the
+ * origin, and each root's anchor (a new root, a node made a root and a root
+ * placed with sgrt_node_set_world are anchored at the origin of the moment). */
+static double origin_now[3], origin_before[3];
+static double anchor_of[MAX_CREATED][3];
+static bool origin_moved; /* since the last update: the next recomputes every node */
+
+/* A double's bit pattern, least significant byte first, as fnv_u32 takes a float's. */
+static void fnv_double(fnv *f, double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    fnv_u32(f, (uint32_t)u);
+    fnv_u32(f, (uint32_t)(u >> 32));
+}
+
+static void fnv_doubles(fnv *f, const double *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        fnv_double(f, v[i]);
+}
+
+/* Neither denormal nor infinite nor NaN: what a flushing kernel reads and
+ * writes exactly as an IEEE one does. */
+static bool plain_float(float x)
+{
+    const uint32_t e = canonical_bits(x) & 0x7F800000u;
+    return x == 0.0f || (e != 0u && e != 0x7F800000u);
+}
+
+static bool plain_matrix(const float m[16])
+{
+    for (int e = 0; e < 16; e++)
+        if (!plain_float(m[e]))
+            return false;
+    return true;
+}
+
+/* 10^9 to 10^12 from zero, either side, with a fraction in steps of 2^-16
+ * (rounded to the double there: 2^-23 to 2^-13). */
+static double rnd_far(void)
+{
+    const double whole = (double)(1000000000ull + rng_u64() % 999000000001ull);
+    const double frac = (double)rng_below(65536) / 65536.0;
+    return rng_below(2) ? whole + frac : -(whole + frac);
+}
+
+/* Up to 4 km in steps of 1/64 m, exact in float. */
+static float rnd_near(void) { return (float)((int32_t)rng_below(524289) - 262144) / 64.0f; }
+
+/* x snapped down to a multiple of `cell` (|x / cell| < 2^62). */
+static double snap(double x, double cell)
+{
+    const double c = x / cell;
+    int64_t k = (int64_t)c;
+    if ((double)k > c)
+        k--;
+    return (double)k * cell;
+}
+
+static uint32_t root_of(uint32_t i)
+{
+    while (M.parent[i] != NONE)
+        i = M.parent[i];
+    return i;
+}
+
+static uint32_t large_update(run *R)
+{
+    const uint32_t n = sgrt_scene_update(R->s);
+    fnv_u32(&R->log, n);
+    R->updates++;
+    if (origin_moved && n != M.live)
+        FAIL(R, "the update after an origin move recomputed %" PRIu32 " of %" PRIu32 " nodes", n,
+             M.live);
+    origin_moved = false;
+    return n;
+}
+
+static void large_create(run *R, uint32_t parent)
+{
+    op_create(R, parent);
+    if (parent == NONE)
+        memcpy(anchor_of[R->last], origin_now, sizeof origin_now);
+}
+
+/* A local of translation up to 4 km, a rotation, a non-uniform scale. */
+static void large_trs(run *R, uint32_t i)
+{
+    float t[3], q[4], sc[3];
+    for (int k = 0; k < 3; k++)
+        t[k] = rnd_near();
+    rnd_unit_quat(q);
+    for (int k = 0; k < 3; k++)
+        sc[k] = rnd_scale();
+    op_set_trs_values(R, i, t, q, sc);
+}
+
+static void large_set_anchor(run *R, uint32_t i, const double position[3])
+{
+    double a[3];
+    memcpy(a, position, sizeof a);
+    const sgrt_result r = sgrt_node_set_anchor(R->s, M.handle[i], a);
+    log_result(R, r);
+    const sgrt_result want = M.parent[i] == NONE ? SGRT_OK : SGRT_ERR_INVALID_ARG;
+    if (r != want)
+        FAIL(R, "set_anchor(node %" PRIu32 "): %s, expected %s", i, sgrt_result_str(r),
+             sgrt_result_str(want));
+    if (r == SGRT_OK) {
+        memcpy(anchor_of[i], a, sizeof a);
+        R->anchors++;
+    }
+}
+
+static void large_set_origin(run *R, const double origin[3])
+{
+    double o[3];
+    memcpy(o, origin, sizeof o);
+    const sgrt_result r = sgrt_scene_set_origin(R->s, o);
+    log_result(R, r);
+    if (r != SGRT_OK) {
+        FAIL(R, "set_origin: %s", sgrt_result_str(r));
+        return;
+    }
+    if (memcmp(o, origin_now, sizeof o) == 0) {
+        R->same_origin++;
+        return;
+    }
+    memcpy(origin_before, origin_now, sizeof o);
+    memcpy(origin_now, o, sizeof o);
+    origin_moved = true;
+    R->origin_moves++;
+}
+
+/* Re-parent, and count the roots that become children and the children
+ * that become roots (anchored at the origin). */
+static void large_reparent(run *R, uint32_t i, uint32_t p, sgrt_keep keep)
+{
+    const uint32_t before = M.parent[i];
+    op_reparent(R, i, p, keep);
+    if (M.parent[i] != p || before == p)
+        return; /* refused, or under the same parent: a no-op that keeps the anchor */
+    if (p == NONE) {
+        memcpy(anchor_of[i], origin_now, sizeof origin_now);
+        R->to_root[keep == SGRT_KEEP_WORLD]++;
+    } else if (before == NONE) {
+        R->to_child[keep == SGRT_KEEP_WORLD]++;
+    }
+}
+
+/* Place a node at a world near the origin; a root's world after the next
+ * update is then the matrix bit for bit. */
+static void large_set_world(run *R, uint32_t i)
+{
+    float t[3], q[4], sc[3], m[16], now[16];
+    for (int k = 0; k < 3; k++)
+        t[k] = rnd_near();
+    rnd_unit_quat(q);
+    for (int k = 0; k < 3; k++)
+        sc[k] = rnd_scale();
+    sgrt_result r = sgrt_trs_to_matrices(1, t, q, sc, m);
+    log_result(R, r);
+    r = sgrt_node_set_world(R->s, M.handle[i], m);
+    log_result(R, r);
+    if (M.parent[i] != NONE) {
+        if (r != SGRT_OK && r != SGRT_ERR_SINGULAR)
+            FAIL(R, "set_world under a parent: %s", sgrt_result_str(r));
+        return;
+    }
+    if (r != SGRT_OK) {
+        FAIL(R, "set_world on a root: %s", sgrt_result_str(r));
+        return;
+    }
+    memcpy(anchor_of[i], origin_now, sizeof origin_now);
+    R->roots_placed++;
+    r = sgrt_node_world_now(R->s, M.handle[i], now);
+    if (r != SGRT_OK || memcmp(now, m, sizeof m) != 0)
+        FAIL(R, "a root placed with set_world is not at the matrix bit for bit");
+}
+
+static void large_world_double(run *R, uint32_t i)
+{
+    double m[16];
+    const sgrt_result r = sgrt_node_world_double(R->s, M.handle[i], m);
+    log_result(R, r);
+    if (r != SGRT_OK)
+        FAIL(R, "world_double: %s", sgrt_result_str(r));
+    else
+        fnv_doubles(&R->log, m, 16);
+}
+
+/* Every live node's local and world, in creation order. */
+static uint64_t large_worlds_hash(run *R)
+{
+    fnv f = {FNV_OFFSET};
+    for (uint32_t i = 0; i < M.created; i++) {
+        float local[16], world[16];
+        if (!M.alive[i])
+            continue;
+        if (sgrt_node_local(R->s, M.handle[i], local) != SGRT_OK ||
+            sgrt_node_world(R->s, M.handle[i], world) != SGRT_OK)
+            FAIL(R, "live node %" PRIu32 " not readable", i);
+        fnv_mat(&f, local);
+        fnv_mat(&f, world);
+    }
+    return f.h;
+}
+
+/* Every live node's local, world, previous world and world in double, each
+ * root's anchor, and the origin, in creation order. */
+static uint64_t large_state_hash(run *R)
+{
+    fnv f = {FNV_OFFSET};
+    fnv_u32(&f, M.live);
+    if (sgrt_scene_node_count(R->s) != M.live)
+        FAIL(R, "node_count %" PRIu32 ", expected %" PRIu32, sgrt_scene_node_count(R->s), M.live);
+    double origin[3];
+    if (sgrt_scene_origin(R->s, origin) != SGRT_OK ||
+        memcmp(origin, origin_now, sizeof origin) != 0)
+        FAIL(R, "the origin differs from the last one set");
+    fnv_doubles(&f, origin, 3);
+    uint32_t slots = 0;
+    const float *prev = sgrt_scene_prev_world_array(R->s, &slots);
+    if (!prev) {
+        FAIL(R, "no previous worlds");
+        return f.h;
+    }
+    for (uint32_t i = 0; i < M.created; i++) {
+        if (!M.alive[i])
+            continue;
+        float local[16], world[16];
+        double wd[16], anchor[3];
+        uint32_t slot = 0;
+        sgrt_node p = SGRT_NULL_NODE;
+        if (sgrt_node_local(R->s, M.handle[i], local) != SGRT_OK ||
+            sgrt_node_world(R->s, M.handle[i], world) != SGRT_OK ||
+            sgrt_node_parent(R->s, M.handle[i], &p) != SGRT_OK ||
+            sgrt_node_slot(R->s, M.handle[i], &slot) != SGRT_OK || slot >= slots ||
+            sgrt_node_world_double(R->s, M.handle[i], wd) != SGRT_OK) {
+            FAIL(R, "live node %" PRIu32 " not readable", i);
+            continue;
+        }
+        const sgrt_node want = M.parent[i] == NONE ? SGRT_NULL_NODE : M.handle[M.parent[i]];
+        if (p.id != want.id)
+            FAIL(R, "node %" PRIu32 ": parent differs from the scenario's", i);
+        const float *pw = prev + 16u * slot;
+        if (!plain_matrix(local) || !plain_matrix(world) || !plain_matrix(pw))
+            FAIL(R, "node %" PRIu32 ": a denormal, infinite or NaN entry", i);
+        for (int e = 0; e < 16; e++)
+            if (!(wd[e] >= -DBL_MAX && wd[e] <= DBL_MAX))
+                FAIL(R, "node %" PRIu32 ": world_double not finite", i);
+        fnv_u32(&f, i);
+        fnv_u32(&f, M.parent[i]);
+        fnv_mat(&f, local);
+        fnv_mat(&f, world);
+        fnv_mat(&f, pw);
+        fnv_doubles(&f, wd, 16);
+        const sgrt_result r = sgrt_node_anchor(R->s, M.handle[i], anchor);
+        if (M.parent[i] != NONE) {
+            if (r != SGRT_ERR_INVALID_ARG)
+                FAIL(R, "node_anchor of a node that is not a root: %s", sgrt_result_str(r));
+            continue;
+        }
+        if (r != SGRT_OK || memcmp(anchor, anchor_of[i], sizeof anchor) != 0)
+            FAIL(R, "root %" PRIu32 ": anchor differs from the scenario's", i);
+        fnv_doubles(&f, anchor, 3);
+    }
+    return f.h;
+}
+
+static void large_checkpoint(run *R)
+{
+    large_update(R);
+    const char *what = NULL;
+    if (sgrt_scene_check(R->s, &what) != SGRT_OK)
+        FAIL(R, "scene_check: %s", what ? what : "?");
+    fnv f = {large_state_hash(R)};
+    fnv_u32(&f, (uint32_t)(R->log.h >> 32));
+    fnv_u32(&f, (uint32_t)R->log.h);
+    if (R->ncp < RUN_CHECKPOINTS)
+        R->cp[R->ncp] = f.h;
+    R->ncp++;
+}
+
+/* Twelve roots 10^9 to 10^12 from zero (three left at the origin, zero),
+ * each with 24 children in chains up to 5 deep. */
+#define LARGE_ROOTS 12
+
+static void large_build(run *R, uint32_t root[LARGE_ROOTS])
+{
+    for (uint32_t r = 0; r < LARGE_ROOTS; r++) {
+        large_create(R, NONE);
+        root[r] = R->last;
+        if (r % 4 != 3) {
+            double a[3];
+            for (int k = 0; k < 3; k++)
+                a[k] = rnd_far();
+            large_set_anchor(R, root[r], a);
+        }
+        large_trs(R, root[r]);
+        uint32_t depth = 0;
+        for (int c = 0; c < 24; c++) {
+            const bool deeper = depth < 5 && rng_below(3) != 0;
+            large_create(R, deeper ? R->last : root[r]);
+            depth = deeper ? depth + 1 : 1;
+            large_trs(R, R->last);
+        }
+    }
+    large_checkpoint(R);
+}
+
+static void large_origin_moves(run *R, const uint32_t root[LARGE_ROOTS])
+{
+    double o[3], saved[3];
+    /* Next to a root, off by fractions of a metre: a jump of up to 10^12. */
+    static const double off[3] = {0.25, -0.375, 0.125};
+    for (int k = 0; k < 3; k++)
+        o[k] = anchor_of[root[0]][k] + off[k];
+    large_set_origin(R, o);
+    large_checkpoint(R);
+    /* Sub-metre steps, each followed by an update. */
+    for (int step = 0; step < 3; step++) {
+        memcpy(o, origin_now, sizeof o);
+        o[0] += 0.3;
+        o[1] -= 0.7;
+        o[2] += 0.0625 * step;
+        large_set_origin(R, o);
+        large_update(R);
+    }
+    large_checkpoint(R);
+    /* A camera a few km from another root, the origin on a 256 m grid. */
+    static const double camera[3] = {1234.5, -777.25, 3000.0};
+    for (int k = 0; k < 3; k++)
+        o[k] = snap(anchor_of[root[5]][k] + camera[k], 256.0);
+    large_set_origin(R, o);
+    large_update(R);
+    /* The same origin again and a root anchored where it is: nothing moves. */
+    memcpy(o, origin_now, sizeof o);
+    large_set_origin(R, o);
+    large_set_anchor(R, root[2], anchor_of[root[2]]);
+    if (large_update(R) != 0)
+        FAIL(R, "the same origin or anchor again marked a node");
+    /* A root anchored exactly at the origin, one at zero moved far away. */
+    large_set_anchor(R, root[7], origin_now);
+    for (int k = 0; k < 3; k++)
+        o[k] = rnd_far();
+    large_set_anchor(R, root[3], o);
+    large_checkpoint(R);
+    /* A jump of 10^9 and back: the same origin gives the same worlds. */
+    memcpy(saved, origin_now, sizeof saved);
+    const uint64_t worlds = large_worlds_hash(R);
+    memcpy(o, saved, sizeof o);
+    o[0] += 1e9;
+    o[2] -= 1e9;
+    large_set_origin(R, o);
+    large_checkpoint(R);
+    large_set_origin(R, saved);
+    large_update(R);
+    if (large_worlds_hash(R) != worlds)
+        FAIL(R, "back at an origin, the worlds differ from those it gave before");
+    large_checkpoint(R);
+    /* There and back with no update between: every node recomputed, the
+     * previous worlds moved by the sum of the two shifts. */
+    memcpy(o, saved, sizeof o);
+    o[1] += 1e9 + 0.5;
+    large_set_origin(R, o);
+    large_set_origin(R, saved);
+    large_update(R);
+    if (large_worlds_hash(R) != worlds)
+        FAIL(R, "back at an origin, the worlds differ from those it gave before");
+    large_checkpoint(R);
+    /* Refused, changing nothing: coordinates not finite or beyond the
+     * limit, an anchor on a node that is not a root. */
+    static const double bad[3][3] = {{0.0, 2.0 * SGRT_LARGE_WORLD_LIMIT, 0.0},
+                                     {(double)INFINITY, 0.0, 0.0},
+                                     {0.0, 0.0, (double)NAN}};
+    for (int b = 0; b < 3; b++) {
+        sgrt_result r = sgrt_scene_set_origin(R->s, bad[b]);
+        log_result(R, r);
+        if (r != SGRT_ERR_INVALID_ARG)
+            FAIL(R, "set_origin of a bad point: %s", sgrt_result_str(r));
+        r = sgrt_node_set_anchor(R->s, M.handle[root[1]], bad[b]);
+        log_result(R, r);
+        if (r != SGRT_ERR_INVALID_ARG)
+            FAIL(R, "set_anchor of a bad point: %s", sgrt_result_str(r));
+    }
+    large_set_anchor(R, M.first_child[root[1]], origin_now);
+    if (large_update(R) != 0)
+        FAIL(R, "a refused call marked a node");
+}
+
+/* An origin move as a camera makes them. */
+static void large_move_origin(run *R)
+{
+    double o[3];
+    memcpy(o, origin_now, sizeof o);
+    const uint32_t kind = rng_below(5);
+    if (kind == 0) { /* a sub-metre step */
+        for (int k = 0; k < 3; k++)
+            o[k] += (double)((int32_t)rng_below(2001) - 1000) / 1024.0;
+    } else if (kind == 1) { /* near a root, on a 512 m grid */
+        const uint32_t r = root_of(random_live());
+        for (int k = 0; k < 3; k++) {
+            const double cam = anchor_of[r][k] + (double)((int32_t)rng_below(8193) - 4096) / 4.0;
+            o[k] = snap(cam, 512.0);
+        }
+    } else if (kind == 2) { /* a jump of 10^9 along one axis */
+        const uint32_t k = rng_below(3);
+        o[k] += rng_below(2) ? 1e9 : -1e9;
+    } else if (kind == 3) { /* back where it was before the last move */
+        memcpy(o, origin_before, sizeof o);
+    } /* else the same origin: marks nothing */
+    large_set_origin(R, o);
+}
+
+static void large_anchor_op(run *R)
+{
+    uint32_t i = random_live();
+    if (rng_below(8) != 0)
+        i = root_of(i);
+    double a[3];
+    const uint32_t kind = rng_below(4);
+    if (kind == 0 || M.parent[i] != NONE) {
+        memcpy(a, origin_now, sizeof a);
+    } else if (kind == 1) { /* where it is: marks nothing */
+        memcpy(a, anchor_of[i], sizeof a);
+    } else if (kind == 2) {
+        for (int k = 0; k < 3; k++)
+            a[k] = anchor_of[i][k] + (double)((int32_t)rng_below(4097) - 2048) / 8.0;
+    } else {
+        for (int k = 0; k < 3; k++)
+            a[k] = rnd_far();
+    }
+    large_set_anchor(R, i, a);
+}
+
+#define LARGE_OPS 4000u
+#define LARGE_CHECK_EVERY 500u
+
+static void large_random(run *R)
+{
+    for (uint32_t op = 1; op <= LARGE_OPS; op++) {
+        const uint32_t x = rng_below(100);
+        if (x < 12) {
+            large_create(R, rng_below(6) == 0 ? NONE : random_live());
+            large_trs(R, R->last);
+        } else if (x < 34) {
+            large_trs(R, random_live());
+        } else if (x < 42) {
+            large_anchor_op(R);
+        } else if (x < 54) {
+            uint32_t i = random_live();
+            if (rng_below(3) == 0)
+                i = root_of(i);
+            const uint32_t p = rng_below(4) == 0 ? NONE : random_live();
+            large_reparent(R, i, p, rng_below(2) ? SGRT_KEEP_WORLD : SGRT_KEEP_LOCAL);
+        } else if (x < 60) {
+            const uint32_t i = random_live();
+            large_set_world(R, rng_below(4) != 0 ? root_of(i) : i);
+        } else if (x < 64) {
+            const uint32_t i = random_live();
+            if (M.live > 250u && model_subtree_size(i, 40) <= 40)
+                op_destroy(R, i);
+        } else if (x < 70) {
+            large_move_origin(R);
+        } else if (x < 74) {
+            op_world_now(R, random_live());
+        } else if (x < 80) {
+            large_world_double(R, random_live());
+        } else if (x < 86) {
+            large_update(R);
+        } else {
+            large_trs(R, random_live());
+        }
+        if (op % 1000u == 0) {
+            const sgrt_result r = sgrt_scene_compact(R->s);
+            log_result(R, r);
+            if (r != SGRT_OK)
+                FAIL(R, "compact: %s", sgrt_result_str(r));
+            R->compacts++;
+        }
+        if (op % LARGE_CHECK_EVERY == 0)
+            large_checkpoint(R);
+    }
+}
+
+static void run_large_scenario(run *R, const sgrt__kernels *k)
+{
+    memset(&M, 0, sizeof M);
+    memset(origin_now, 0, sizeof origin_now);
+    memset(origin_before, 0, sizeof origin_before);
+    origin_moved = false;
+    rng_state = 0x1A29E3D0ull;
+    R->log.h = FNV_OFFSET;
+    R->ncp = 0;
+    R->last = NONE;
+    const sgrt_scene_desc d = {.flags = SGRT_SCENE_LARGE_WORLD | SGRT_SCENE_PREV_WORLD};
+    if (sgrt_scene_create(&d, &R->s) != SGRT_OK) {
+        FAIL(R, "scene_create failed");
+        return;
+    }
+    if (k)
+        sgrt__scene_set_kernels(R->s, 0, k);
+    uint32_t root[LARGE_ROOTS];
+    large_build(R, root);
+    large_origin_moves(R, root);
+    large_random(R);
+    /* Compaction keeps every bit: locals, worlds, previous worlds, anchors. */
+    large_update(R);
+    large_update(R);
+    const uint64_t before = large_state_hash(R);
+    const sgrt_result r = sgrt_scene_compact(R->s);
+    log_result(R, r);
+    if (r != SGRT_OK)
+        FAIL(R, "compact: %s", sgrt_result_str(r));
+    if (large_update(R) != 0)
+        FAIL(R, "update after compact (nothing pending) recomputed something");
+    if (large_state_hash(R) != before)
+        FAIL(R, "compaction changed a local, world, previous world or anchor");
+    /* A whole anchored tree destroyed, a new root, a last jump. */
+    op_destroy(R, root_of(random_live()));
+    large_create(R, NONE);
+    large_trs(R, R->last);
+    large_create(R, R->last);
+    large_trs(R, R->last);
+    double o[3];
+    for (int a = 0; a < 3; a++)
+        o[a] = rnd_far();
+    large_set_origin(R, o);
+    large_checkpoint(R);
+    sgrt_scene_destroy(R->s);
+    R->s = NULL;
+    if (R->ncp != GOLDEN_LARGE_CHECKPOINTS)
+        FAIL(R, "%" PRIu32 " large-world checkpoints, golden.h has %d", R->ncp,
+             GOLDEN_LARGE_CHECKPOINTS);
+}
+
 static int check_bounds_run(const char *name, const sgrt__kernels *k, bool print)
 {
     static run R;
@@ -782,6 +1353,46 @@ static int check_bounds_run(const char *name, const sgrt__kernels *k, bool print
             printf("    checkpoint %2" PRIu32 " 0x%016" PRIx64 " %s 0x%016" PRIx64 "\n", c,
                    c < R.ncp ? R.cp[c] : 0, c < R.ncp && R.cp[c] == golden_bounds[c] ? "==" : "!=",
                    golden_bounds[c]);
+    }
+    return R.failures;
+}
+
+static int check_large_run(const char *name, const sgrt__kernels *k, bool print)
+{
+    static run R;
+    memset(&R, 0, sizeof R);
+    R.name = name;
+    run_large_scenario(&R, k);
+    const char *kname = k ? k->name : sgrt_simd_name();
+    if (print) {
+        printf("/* large world, %s: kernel %s */\n", name, kname);
+        for (uint32_t c = 0; c < R.ncp && c < RUN_CHECKPOINTS; c++)
+            printf("    0x%016" PRIx64 "ull,\n", R.cp[c]);
+        return R.failures;
+    }
+    if (R.origin_moves == 0 || R.same_origin == 0 || R.anchors == 0 || R.roots_placed == 0 ||
+        R.to_root[0] == 0 || R.to_root[1] == 0 || R.to_child[0] == 0 || R.to_child[1] == 0 ||
+        R.destroys == 0 || R.compacts == 0)
+        FAIL(&R, "the large-world scenario no longer covers what it claims (see the counts)");
+    uint32_t bad = 0;
+    for (uint32_t c = 0; c < GOLDEN_LARGE_CHECKPOINTS; c++)
+        bad += c >= R.ncp || R.cp[c] != golden_large[c];
+    printf("%-8s kernel %-20s golden_large: %s\n", name, kname,
+           bad == 0 && R.failures == 0 ? "match" : "MISMATCH");
+    printf("    %" PRIu32 " creates, %" PRIu32 " destroys, %" PRIu32 " set_trs, %" PRIu32
+           " origin moves and %" PRIu32 " to the same origin, %" PRIu32 " anchors set, %" PRIu32
+           " roots placed by set_world, %" PRIu32 "+%" PRIu32 " children made roots and %" PRIu32
+           "+%" PRIu32 " roots made children (keep local+world), %" PRIu32
+           " singular refused, %" PRIu32 " updates\n",
+           R.creates, R.destroys, R.set_trs, R.origin_moves, R.same_origin, R.anchors,
+           R.roots_placed, R.to_root[0], R.to_root[1], R.to_child[0], R.to_child[1], R.singular,
+           R.updates);
+    if (bad) {
+        R.failures++;
+        for (uint32_t c = 0; c < GOLDEN_LARGE_CHECKPOINTS; c++)
+            printf("    checkpoint %2" PRIu32 " %-40s 0x%016" PRIx64 " %s 0x%016" PRIx64 "\n", c,
+                   golden_large_checkpoint_name[c], c < R.ncp ? R.cp[c] : 0,
+                   c < R.ncp && R.cp[c] == golden_large[c] ? "==" : "!=", golden_large[c]);
     }
     return R.failures;
 }
@@ -881,5 +1492,13 @@ int main(int argc, char **argv)
     }
     failures += check_bounds_run("default", NULL, print);
     failures += check_bounds_run("model", armv7_neon_model(), print);
+    /* Large worlds: every level, a scene as created, the model: one table. */
+    for (uint32_t level = SGRT__LEVEL_SCALAR; level <= sgrt__kernels_cpu_level(); level++) {
+        sgrt__kernels k;
+        sgrt__kernels_init(&k, level);
+        failures += check_large_run("forced", &k, print);
+    }
+    failures += check_large_run("default", NULL, print);
+    failures += check_large_run("model", armv7_neon_model(), print);
     return failures == 0 ? 0 : 1;
 }
