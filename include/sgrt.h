@@ -355,9 +355,11 @@ typedef enum sgrt_scene_flags {
     SGRT_SCENE_VALIDATE = 8,
     /** A large world (see "Large worlds"): each root has an anchor, its
      *  place in double precision, and world matrices are relative to the
-     *  scene's origin (sgrt_scene_set_origin), so nodes near the origin are
-     *  placed to float precision of their distance to it however far from
-     *  the world's zero they are. Costs 24 bytes per slot of capacity; each
+     *  scene's origin (sgrt_scene_set_origin), so a root near the origin is
+     *  placed to float precision of its distance to it however far from the
+     *  world's zero it is (a node below adds the float product's rounding,
+     *  of the order of the float spacing at its largest translation from
+     *  its root). Costs 24 bytes per slot of capacity; each
      *  update computes a root's translation in double (a few adds per root
      *  it recomputes). Without it roots have no anchor, the origin is zero
      *  and the update does no such work. */
@@ -1240,9 +1242,12 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_cull(const sgrt_scene *s, const f
  *     relative to it: translate(anchor - origin) x local for a root, in
  *     float, then parent_world x local down the tree as in any scene. The
  *     update forms (anchor - origin) + t in double and rounds it to float
- *     once per root, so a node near the origin is placed to within float
- *     precision of its distance to the origin; a renderer draws with its
- *     camera at the origin (camera-relative rendering).
+ *     once per root, so a root near the origin is placed to within float
+ *     precision of its distance to the origin, and a node below it adds the
+ *     float product's rounding at the magnitudes its chain works at (make
+ *     what the camera gets close to a root, or a node near one); a
+ *     renderer draws with its camera at the origin (camera-relative
+ *     rendering).
  * Anchors: a new root, and a node made a root (sgrt_node_set_parent with
  * SGRT_NULL_NODE, either keep mode), is anchored at the origin of that
  * moment, so its local places it relative to the origin as a root's local
@@ -1251,7 +1256,9 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_cull(const sgrt_scene *s, const f
  * its anchor behind: only roots have one. The double parts follow the
  * determinism contract (docs/porting.md): bit-identical on every target.
  * An origin move (sgrt_scene_set_origin) changes every world: the next
- * update recomputes every node, trackers report every node, and previous
+ * update recomputes every node, trackers report every node (with
+ * SGRT_SCENE_PREV_WORLD, again at the update after, when each previous
+ * world catches up, as after any recompute), and previous
  * worlds are moved into the new origin's frame (a still node's previous
  * world then matches its world to within rounding, so motion vectors see
  * no jump). Between the move and the next update, worlds, boxes and the
