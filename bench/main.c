@@ -7,7 +7,7 @@
  * traversal with a dirty flag, the copy floor and the write floor, and the
  * update on 1 and N workers, measured in one run on the same scenes with
  * the same moves; then the peers, warm and with the caches evicted; then
- * memory and bounds. See docs/performance.md.
+ * memory, bounds and large worlds. See docs/performance.md.
  *
  * This file owns the command line and the run: which scenes, in which
  * order, on a thread with a stack deep enough for the naive recursion, the
@@ -22,6 +22,7 @@
 #include "bench_config.h"
 #include "bounds.h"
 #include "executor_pthread.h"
+#include "large.h"
 #include "measure.h"
 #include "memory.h"
 #include "peers.h"
@@ -251,7 +252,7 @@ static void run_verdict(run *r, float (*pool)[16], float (*init)[16], const benc
 }
 
 /* The full (or quick) report: the scenes against the naive baselines, the
- * peers, memory, bounds. */
+ * peers, memory, bounds, large worlds. */
 static void run_report(run *r, float (*pool)[16], float (*init)[16], const bench_trs_pool *trs,
                        double t0)
 {
@@ -286,6 +287,8 @@ static void run_report(run *r, float (*pool)[16], float (*init)[16], const bench
     if (!bench_memory_print(stdout, o->quick ? 100000u : 1000000u))
         r->status = 1;
     if (!o->filter_count && !bench_bounds_run(stdout, o->quick))
+        r->status = 1;
+    if ((!o->filter_count || wanted(o, BENCH_LARGE_NAME)) && !bench_large_run(stdout, o->quick))
         r->status = 1;
     printf("total time: %.1f s\n", (bench_now_ns() - t0) * 1e-9);
     if (o->csv && !bench_report_csv(o->csv, &r->res)) {
@@ -384,11 +387,14 @@ static void usage(FILE *f, const char *argv0)
             "(Bitsquid's transform component written by hand), fused (an ozz-style SoA job,\n"
             "skeletons), the naive pointer tree and memcpy, warm and evicted, every contender\n"
             "checked against a double-precision reference; then the peer targets P1..P4; then\n"
-            "memory per node and bounds and culling with the targets B1..B6.\n"
+            "memory per node, bounds and culling with the targets B1..B6, and large worlds\n"
+            "(SGRT_SCENE_LARGE_WORLD: precision far from the world's zero, frames with and without\n"
+            "the flag, an origin move) with the targets L1..L3 (--scene %s: that section\n"
+            "alone after memory).\n"
             "Exit status: 0, 1 when a scene could not be built or verified, 2 for a bad\n"
             "command line.\n",
             argv0, SGRT_BENCH_REPORT, MAX_REPS, MAX_FILTERS, MAX_WORKERS, online_cpus(),
-            MAX_EVICT_MIB, bench_evict_default_mib());
+            MAX_EVICT_MIB, bench_evict_default_mib(), BENCH_LARGE_NAME);
 }
 
 #if defined(__GNUC__)
@@ -443,6 +449,11 @@ static int check_filters(const options *o, const char *argv0)
             bench_topo_free(&t);
         }
     }
+    /* The large-world section runs its own scenes, under one name. */
+    for (int k = 0; k < o->filter_count; k++)
+        matched[k] |= strstr(BENCH_LARGE_NAME, o->filter[k]) != NULL;
+    snprintf(names + strlen(names), sizeof names - strlen(names), " %s (section)",
+             BENCH_LARGE_NAME);
     for (int k = 0; k < o->filter_count; k++)
         if (!matched[k])
             return bad_usage(argv0, "--scene %s: no scene of this run matches (scenes:%s)",
@@ -564,10 +575,16 @@ static int parse_options(int argc, char **argv, options *o)
 
 int main(int argc, char **argv)
 {
-    /* --bounds-only [--quick]: the bounds and culling section alone. */
-    for (int i = 1; i < argc; i++)
+    /* --bounds-only [--quick], --large-only [--quick]: that section alone. */
+    for (int i = 1; i < argc; i++) {
+        const bool quick = argc == 3 && strcmp(argv[3 - i], "--quick") == 0;
         if (strcmp(argv[i], "--bounds-only") == 0)
-            return bench_bounds_run(stdout, argc == 3 && strcmp(argv[3 - i], "--quick") == 0) ? 0 : 1;
+            return bench_bounds_run(stdout, quick) ? 0 : 1;
+        if (strcmp(argv[i], "--large-only") == 0) {
+            const bool ok = bench_large_run(stdout, quick) && bench_refused == 0;
+            return ok ? 0 : 1;
+        }
+    }
     options o = {0};
     const int rc = parse_options(argc, argv, &o);
     if (rc)

@@ -1121,7 +1121,9 @@ SGRT_API const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, sgrt_nodeset se
  * the planes, with the test rounded so that it is conservative: a box that
  * meets the frustum in exact arithmetic is never culled, and a box outside
  * a plane by more than about 2^-20 x (|d| + |n|_1 x the largest coordinate
- * of the box) is. */
+ * of the box) is, as long as |d| + |n|_1 x that coordinate stays below
+ * 2^125 (beyond, the test's float sums overflow and the box is kept:
+ * conservative still). Scale planes to unit normals to stay far inside. */
 
 /** Give a node a local box: center and half extents (>= 0; -0 is taken as
  *  +0), in its local space. Values bit-identical to its current box change
@@ -1306,8 +1308,10 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_origin(const sgrt_scene *s, doubl
  *  its ancestors' locals (as floats, each a non-finite one taken as the
  *  identity as the update does) multiplied in double, under
  *  translate(anchor) for its root (zero in a scene without
- *  SGRT_SCENE_LARGE_WORLD). Pending writes are included, as in
- *  sgrt_node_world_now. The products are formed from the node up (left
+ *  SGRT_SCENE_LARGE_WORLD). It reads the locals as they are now: pending
+ *  writes are included, as in sgrt_node_world_now, and so is a local
+ *  written in place and not committed (which sgrt_node_world_now, reading
+ *  the stored world of a node nothing marked, does not see). The products are formed from the node up (left
  *  multiplication), in a fixed order without fused multiply-add:
  *  bit-identical on every target. O(d); never allocates.
  *  Errors: INVALID_ARG (s or out NULL), STALE_HANDLE. */

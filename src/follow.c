@@ -37,10 +37,6 @@ void sgrt__follow_created(sgrt_scene *s, uint32_t slot) { EACH(created, s, slot)
 void sgrt__follow_unlinked(sgrt_scene *s, uint32_t slot) { EACH(unlinked, s, slot); }
 void sgrt__follow_linked(sgrt_scene *s, uint32_t slot) { EACH(linked, s, slot); }
 void sgrt__follow_rooted(sgrt_scene *s, uint32_t slot) { EACH(rooted, s, slot); }
-void sgrt__follow_origin_moved(sgrt_scene *s, const double delta[3])
-{
-    EACH(origin_moved, s, delta);
-}
 void sgrt__follow_vacated(sgrt_scene *s, uint32_t slot) { EACH(vacated, s, slot); }
 void sgrt__follow_moved(sgrt_scene *s, uint32_t from, uint32_t to) { EACH(moved, s, from, to); }
 void sgrt__follow_renumber(sgrt_scene *s, const uint32_t *map) { EACH(renumber, s, map); }

@@ -32,9 +32,6 @@ typedef struct sgrt__follower {
      * created as a root, made one (sgrt_node_set_parent), or given a world
      * (sgrt_node_set_world), its local written and marked. */
     void (*rooted)(sgrt_scene *s, uint32_t slot);
-    /* Every world moves by `delta` at the next update (an origin move, in
-     * double): what keeps worlds across updates follows. */
-    void (*origin_moved)(sgrt_scene *s, const double delta[3]);
     /* `slot` is dead now: its node was destroyed, or moved away. */
     void (*vacated)(sgrt_scene *s, uint32_t slot);
     /* The node in `from` moved to the dead slot `to` (relocation), before
@@ -83,7 +80,6 @@ void sgrt__follow_created(sgrt_scene *s, uint32_t slot);
 void sgrt__follow_unlinked(sgrt_scene *s, uint32_t slot);
 void sgrt__follow_linked(sgrt_scene *s, uint32_t slot);
 void sgrt__follow_rooted(sgrt_scene *s, uint32_t slot);
-void sgrt__follow_origin_moved(sgrt_scene *s, const double delta[3]);
 void sgrt__follow_vacated(sgrt_scene *s, uint32_t slot);
 void sgrt__follow_moved(sgrt_scene *s, uint32_t from, uint32_t to);
 void sgrt__follow_renumber(sgrt_scene *s, const uint32_t *map);

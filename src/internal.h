@@ -289,11 +289,10 @@ struct sgrt_scene {
     sgrt__slotlist sets;     /* handoff/nodeset.c */
     /* Large worlds (handoff/large.c): the point worlds are relative to
      * (zero without SGRT_SCENE_LARGE_WORLD). Previous worlds (prev.c): the
-     * origin moves since the last update, which the next one applies to
-     * the worlds it saves. */
+     * origin the stored worlds are relative to, the last update's; the
+     * next update saves them moved into the current origin's frame. */
     double origin[3];
-    double prev_shift[3];
-    bool prev_shifted;
+    double prev_origin[3];
     /* The followers the scene's flags ask for (follow.h), attached at
      * creation. */
     const struct sgrt__follower *follow[SGRT__FOLLOWERS];

@@ -179,8 +179,10 @@ static void test_update_shape(const sgrt__kernels *k, int shape, bool large)
             anchor[i][a] = rng_below(&r, 4) == 0 ? origin[a]
                                                  : origin[a] + (double)rng_float(&r, -1.0f, 1.0f) * 1.0e9;
         if (large && rng_below(&r, 3) == 0) {
-            l1[i][3] = l1[i][7] = l1[i][11] = 0.0f;
+            l1[i][3] = l1[i][7] = l1[i][11] = rng_below(&r, 2) ? 0.0f : -0.0f;
             l1[i][15] = 1.0f;
+            if (rng_below(&r, 4) == 0) /* kept as -0 where the offset is zero */
+                l1[i][12 + rng_below(&r, 3)] = -0.0f;
         }
         /* A local written in place with a NaN or an infinity, one in 40:
          * the pass makes the identity of those it reads, and counts them. */

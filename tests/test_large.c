@@ -575,7 +575,7 @@ static void model_world(const sgrt_scene *s, const model *m, uint32_t i, double 
         chain[d++] = x;
     *depth = d;
     *mag = 0.0;
-    double acc[16], l[16], t[16];
+    double acc[16] = {0}, l[16], t[16];
     for (uint32_t k = d; k-- > 0;) {
         float lf[16];
         OK(sgrt_node_local(s, m->h[chain[k]], lf));

@@ -4,7 +4,7 @@
  * point every world is relative to. The update forms a root's world as
  * translate(anchor - origin) x local (sgrt__anchored_world, the kernels');
  * everything below a root is the usual float product. An origin move marks
- * every node and announces the shift (previous worlds follow it). Also the
+ * every node (previous worlds follow it: prev.c). Also the
  * absolute world of a node in double, which every scene answers. */
 #include "large.h"
 #include "../args.h"
@@ -96,11 +96,8 @@ sgrt_result sgrt_scene_set_origin(sgrt_scene *s, const double origin[3])
                           SGRT_NULL_NODE);
     if (memcmp(s->origin, origin, sizeof s->origin) == 0)
         return SGRT_OK; /* the same origin: nothing moves */
-    const double delta[3] = {s->origin[0] - origin[0], s->origin[1] - origin[1],
-                             s->origin[2] - origin[2]};
     memcpy(s->origin, origin, sizeof s->origin);
     sgrt__dirty_mark_all(s);
-    sgrt__follow_origin_moved(s, delta);
     return SGRT_OK;
 }
 

@@ -43,11 +43,19 @@ static void save_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
     const uint32_t last = st->prev_moved[w] & mask & st->alive[w];
     const uint32_t fresh = st->prev_fresh[w] & d;
     uint32_t save = (last | d) & ~fresh;
-    if (s->prev_shifted) {
-        /* The origin moved: the saved world in the new origin's frame. */
+    if (s->prev_origin[0] != s->origin[0] || s->prev_origin[1] != s->origin[1] ||
+        s->prev_origin[2] != s->origin[2]) {
+        /* The origin moved since the last update (which then marked every
+         * node): each saved world moved into the new origin's frame,
+         * translate(last update's origin - origin) x world, one shift
+         * from the origin the world is relative to, however many moves
+         * came between. */
         static const double zero[3] = {0.0, 0.0, 0.0};
+        const double shift[3] = {s->prev_origin[0] - s->origin[0],
+                                 s->prev_origin[1] - s->origin[1],
+                                 s->prev_origin[2] - s->origin[2]};
         SGRT__FOR_EACH_IN_WORD(w, save, i,
-            sgrt__anchored_world(st->world[i], s->prev_shift, zero, st->prev_world[i]);
+            sgrt__anchored_world(st->world[i], shift, zero, st->prev_world[i]);
         )
     } else {
         SGRT__FOR_EACH_IN_WORD(w, save, i,
@@ -69,8 +77,7 @@ static void save_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
 static void finish(sgrt_scene *s)
 {
     sgrt__storage *st = &s->st;
-    s->prev_shifted = false;
-    memset(s->prev_shift, 0, sizeof s->prev_shift);
+    memcpy(s->prev_origin, s->origin, sizeof s->origin);
     /* A live fresh node was dirty, so this update computed its world. */
     SGRT__FOR_EACH_SUMMARIZED(st->prev_fresh_sum, 0, st->sum_words, st->prev_fresh, true, w, bits,
         bits &= st->alive[w];
@@ -90,20 +97,9 @@ static bool always(const sgrt_scene *s)
     return true;
 }
 
-/* An origin move (large worlds): the next update saves every world moved
- * by the shift, so that a node that stays put keeps a previous world equal
- * to its world, to within rounding. */
-static void origin_moved(sgrt_scene *s, const double delta[3])
-{
-    for (int a = 0; a < 3; a++)
-        s->prev_shift[a] += delta[a];
-    s->prev_shifted = true;
-}
-
 const sgrt__follower sgrt__prev_follower = {
     .flags = SGRT_SCENE_PREV_WORLD,
     .created = created,
-    .origin_moved = origin_moved,
     .words = last_words,
     .pending = always,
     .word = save_word,

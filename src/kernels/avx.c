@@ -10,6 +10,7 @@
 #include <simde/x86/avx.h>
 
 #include "box_x4.h"
+#include "anchor_avx.h"
 
 typedef struct pdup {
     simde__m256 p0, p1, p2, p3; /* parent column k in both halves */
@@ -97,8 +98,12 @@ static inline bool finite2(const mat2 *m)
     return simde_mm256_movemask_ps(simde_mm256_and_ps(a, b)) == 0xFF;
 }
 
-static uint32_t update_avx(const sgrt__update_view *v)
+static SGRT__ALWAYS_INLINE uint32_t update_loop(const sgrt__update_view *v, const bool large)
 {
+    /* A large world's: the origin's lanes, and the last row of an affine
+     * local, lanes 3 and 7 of each half (columns 0 and 1, then 2 and 3). */
+    const simde__m256d origin = large ? sgrt__origin_lanes(v->origin) : simde_mm256_setzero_pd();
+    const simde__m256 row3 = simde_mm256_set_ps(1, 0, 0, 0, 0, 0, 0, 0);
     uint32_t count = 0, last = SGRT__NONE, lastp = SGRT__NONE;
     pair w = {simde_mm256_setzero_ps(), simde_mm256_setzero_ps()};
     /* The parent of the previous node stays in registers too: its next
@@ -111,13 +116,19 @@ static uint32_t update_avx(const sgrt__update_view *v)
             sgrt__local_repair(v, i);
         const uint32_t p = v->parent[i];
         if (p == SGRT__NONE) {
-            const float *root = v->local[i];
-            if (v->anchor) {
+            w.c01 = simde_mm256_loadu_ps(v->local[i]);
+            w.c23 = simde_mm256_loadu_ps(v->local[i] + 8);
+            if (!large) {
+            } else if ((simde_mm256_movemask_ps(simde_mm256_cmp_ps(w.c01, row3, SIMDE_CMP_NEQ_UQ)) & 0x88) == 0 &&
+                       (simde_mm256_movemask_ps(simde_mm256_cmp_ps(w.c23, row3, SIMDE_CMP_NEQ_UQ)) & 0x88) == 0) {
+                /* affine, local[15] == 1: column 3 (the high half of c23) moved */
+                const simde__m128 c3 = simde_mm256_extractf128_ps(w.c23, 1);
+                w.c23 = simde_mm256_insertf128_ps(w.c23, sgrt__anchored_column3(c3, v->anchor[i], origin), 1);
+            } else {
                 sgrt__anchored_world(v->local[i], v->anchor[i], v->origin, v->world[i]);
-                root = v->world[i];
+                w.c01 = simde_mm256_loadu_ps(v->world[i]);
+                w.c23 = simde_mm256_loadu_ps(v->world[i] + 8);
             }
-            w.c01 = simde_mm256_loadu_ps(root);
-            w.c23 = simde_mm256_loadu_ps(root + 8);
         } else {
             if (p != lastp) {
                 pw = p == last ? as_parent(&w) : load_parent(v->world[p]);
@@ -130,6 +141,13 @@ static uint32_t update_avx(const sgrt__update_view *v)
         last = i;
     )
     return count;
+}
+
+/* Two copies of the loop: without anchors it carries no call (a call in
+ * the loop would keep the parent's columns on the stack). */
+static uint32_t update_avx(const sgrt__update_view *v)
+{
+    return v->anchor ? update_loop(v, true) : update_loop(v, false);
 }
 
 /* T x R x S for 8 nodes at once: quaternions i and i + 4 share a register

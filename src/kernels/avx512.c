@@ -10,6 +10,7 @@
  * own lane. The sums keep the reference order (p0*l0 + p1*l1) + (p2*l2 + p3*l3)
  * with no fused multiply-add, so results are bit-identical to the reference. */
 #include "avx512.h"
+#include "anchor_avx.h"
 
 typedef struct pquad {
     simde__m512 p0, p1, p2, p3; /* parent column k in all four lanes */
@@ -58,8 +59,12 @@ static void mul_avx512(const float *a, const float *b, float *out)
 /* Two parents stay in registers: the previous node (first child, chain) and
  * the previous node's parent (its next siblings), so that most products start
  * without a reload that would wait on the store just made. */
-static uint32_t update_avx512(const sgrt__update_view *v)
+static SGRT__ALWAYS_INLINE uint32_t update_loop(const sgrt__update_view *v, const bool large)
 {
+    /* A large world's: the origin's lanes, and the last row of an affine
+     * local (lanes 3, 7, 11, 15). */
+    const simde__m256d origin = large ? sgrt__origin_lanes(v->origin) : simde_mm256_setzero_pd();
+    const simde__m512 row3 = simde_mm512_set_ps(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     uint32_t count = 0, last = SGRT__NONE, lastp = SGRT__NONE;
     simde__m512 w = simde_mm512_setzero_ps();
     pquad pw = as_parent(w);
@@ -74,7 +79,12 @@ static uint32_t update_avx512(const sgrt__update_view *v)
         }
         if (p == SGRT__NONE) {
             w = l;
-            if (v->anchor) {
+            if (!large) {
+            } else if ((simde_mm512_cmp_ps_mask(l, row3, SIMDE_CMP_NEQ_UQ) & 0x8888) == 0) {
+                /* affine, local[15] == 1: column 3 (lanes 12..15) moved */
+                const simde__m128 c3 = simde_mm512_extractf32x4_ps(l, 3);
+                w = simde_mm512_insertf32x4(l, sgrt__anchored_column3(c3, v->anchor[i], origin), 3);
+            } else {
                 sgrt__anchored_world(v->local[i], v->anchor[i], v->origin, v->world[i]);
                 w = simde_mm512_load_ps(v->world[i]);
             }
@@ -89,6 +99,13 @@ static uint32_t update_avx512(const sgrt__update_view *v)
         last = i;
     )
     return count;
+}
+
+/* Two copies of the loop: without anchors it carries no call (a call in
+ * the loop would keep the parent's columns on the stack). */
+static uint32_t update_avx512(const sgrt__update_view *v)
+{
+    return v->anchor ? update_loop(v, true) : update_loop(v, false);
 }
 
 static uint32_t check16_avx512(const float *m, uint32_t n)

@@ -89,6 +89,16 @@ typedef struct sgrt__update_view {
     const double *origin;
 } sgrt__update_view;
 
+/* Inlined whatever the compiler's heuristics say: the update loops that
+ * are instantiated once per case (with and without anchors). */
+#if defined(__GNUC__) || defined(__clang__)
+#define SGRT__ALWAYS_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define SGRT__ALWAYS_INLINE __forceinline
+#else
+#define SGRT__ALWAYS_INLINE inline
+#endif
+
 /* A root's world in a large world: translate(anchor - origin) x local, the
  * offset formed in double and each entry that it changes rounded to float
  * once: world[4j + i] = (float)(local[4j + i] + (anchor[i] - origin[i]) x
@@ -99,6 +109,24 @@ typedef struct sgrt__update_view {
  * for a root in its chain. */
 void sgrt__anchored_world(const float local[16], const double anchor[3], const double origin[3],
                           float world[16]);
+
+/* The case every kernel keeps in registers: a local that is affine with
+ * local[15] == 1 (every TRS local is), whose anchored world is the local
+ * with its translation moved: out[i] = (float)(local[12 + i] + (anchor[i]
+ * - origin[i])), local[12 + i] where the offset is zero, as
+ * sgrt__anchored_world gives. false for any other local (the kernel calls
+ * sgrt__anchored_world then). */
+static inline bool sgrt__anchored_translation(const float local[16], const double anchor[3],
+                                              const double origin[3], float out[3])
+{
+    if (local[3] != 0.0f || local[7] != 0.0f || local[11] != 0.0f || local[15] != 1.0f)
+        return false;
+    for (int i = 0; i < 3; i++) {
+        const double d = anchor[i] - origin[i];
+        out[i] = d == 0.0 ? local[12 + i] : (float)((double)local[12 + i] + d);
+    }
+    return true;
+}
 
 /* The identity matrix. */
 extern const float sgrt__identity[16];

@@ -102,7 +102,7 @@ static void boxes_x4(const sgrt__bounds_view *b, const float (*world)[16], uint3
 #endif
 }
 
-static uint32_t update_x4(const sgrt__update_view *v)
+static SGRT__ALWAYS_INLINE uint32_t update_loop(const sgrt__update_view *v, const bool large)
 {
     uint32_t count = 0;
     /* The last world computed stays in registers: when the next dirty node is
@@ -120,9 +120,15 @@ static uint32_t update_x4(const sgrt__update_view *v)
             sgrt__local_repair(v, i);
         const uint32_t p = v->parent[i];
         if (p == SGRT__NONE) {
-            if (v->anchor)
+            float tr[3];
+            w = load4(v->local[i]);
+            if (!large) {
+            } else if (sgrt__anchored_translation(v->local[i], v->anchor[i], v->origin, tr)) {
+                w.c3 = simde_mm_set_ps(1.0f, tr[2], tr[1], tr[0]); /* the moved translation */
+            } else {
                 sgrt__anchored_world(v->local[i], v->anchor[i], v->origin, v->world[i]);
-            w = load4(v->anchor ? v->world[i] : v->local[i]);
+                w = load4(v->world[i]);
+            }
         } else {
             if (p != lastp) {
                 pw = p == last ? w : load4(v->world[p]);
@@ -134,6 +140,13 @@ static uint32_t update_x4(const sgrt__update_view *v)
         last = i;
     )
     return count;
+}
+
+/* Two copies of the loop: without anchors it carries no call (a call in
+ * the loop would keep the parent's columns on the stack). */
+static uint32_t update_x4(const sgrt__update_view *v)
+{
+    return v->anchor ? update_loop(v, true) : update_loop(v, false);
 }
 
 #if !X4_FLUSHES

@@ -142,16 +142,20 @@ def golden(a):
         # Another configuration than meson's: other kernels, the same bits.
         # Transform runs ("forced", "default", "model") and box runs
         # ("boxes, forced", ...) are hashed apart.
-        def expected(boxes, model):
-            prefix = "boxes, " if boxes else ""
+        scenarios = ("boxes, ", "large world, ")
+
+        def scenario(label):
+            return next((p for p in scenarios if label.startswith(p)), "")
+
+        def expected(prefix, model):
+            """The meson build's hashes of a scenario ("" the main one)."""
             if model:
                 return [h for label, k, h in meson_runs if label == prefix + "model"][0]
             return [h for label, k, h in meson_runs
-                    if label.startswith(prefix) and not label.endswith("model") and
-                    (boxes or not label.startswith("boxes, "))][0]
-        ieee = expected(False, False)
+                    if scenario(label) == prefix and not label.endswith("model")][0]
+        ieee = expected("", False)
         for label, kernel, hashes in cmake_runs:
-            want = expected(label.startswith("boxes, "), label.endswith("model"))
+            want = expected(scenario(label), label.endswith("model"))
             if hashes != want:
                 problems.append(f"CMake build, {label} run, kernel {kernel}: hashes differ "
                                 "from the meson build's")

@@ -29,7 +29,20 @@
  *    (in storage too) and counts it: sgrt_scene_nonfinite_locals and the
  *    update's one log report, exactly (the count and the lowest slot's
  *    node), for committed writes and for uncommitted ones under a node
- *    that moved.
+ *    that moved;
+ *  - large worlds (SGRT_SCENE_LARGE_WORLD, scenes opened by OP_RECREATE_LARGE
+ *    with any of the other configurations): each root's anchor and the
+ *    origin read back bit for bit; a root's world is translate(anchor -
+ *    origin) x local as the header states it (the offset in double,
+ *    rounded to float once), bit for bit, and within a bound in double of
+ *    the size of the world relative to the origin, never of the anchor's
+ *    (a world placed to the anchor's precision misses it); an origin move
+ *    marks every node and shifts the previous worlds the next update saves
+ *    into the new origin's frame; the same origin marks nothing;
+ *    sgrt_node_world_double against the absolute world in double; every
+ *    refusal (NaN, infinities, past SGRT_LARGE_WORLD_LIMIT, a node that is
+ *    not a root, a stale handle, a scene without the flag, NULL, a call
+ *    while a parallel update runs its tasks) changes nothing.
  *
  * A mismatch prints what differed and aborts, which libFuzzer records as a
  * crash with the input that caused it. Build notes and how to run it: see
@@ -42,6 +55,7 @@
 #include "testutil.h" /* its checks abort here, as ENSURE does */
 #include "boundsutil.h" /* exact signs, to judge culls */
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,6 +229,16 @@ typedef struct shadow_node {
      * created since the last update. */
     float prev[16];
     bool moved_last, fresh;
+    /* After two or more origin moves between updates, the previous world
+     * is expected within prev_slack of `prev` (per entry), not bit for bit:
+     * the shift (the old origin minus the new) may be formed in more than
+     * one rounding step. */
+    bool prev_loose;
+    float prev_slack[16];
+    /* Large worlds: a root's anchor (the origin of the moment it became a
+     * root or was given a world, or what sgrt_node_set_anchor set); zero
+     * in other scenes. Kept, unread, while the node has a parent. */
+    double anchor[3];
     /* Boxes (scenes with SGRT_SCENE_BOUNDS): the local box now; the world
      * box and subtree box as of the last update (the reference's box of the
      * world then); set or cleared since the last update. */
@@ -234,6 +258,13 @@ typedef struct fscene {
     bool prev_on;       /* the scene keeps previous worlds */
     bool bounds_on, subtree_on; /* SGRT_SCENE_BOUNDS, SGRT_SCENE_SUBTREE_BOUNDS */
     bool validate;      /* validation mode (SGRT_SCENE_VALIDATE) */
+    /* Large worlds (SGRT_SCENE_LARGE_WORLD): the origin now, the origin as
+     * of the last update and how many times it moved since (the next
+     * update shifts the previous worlds it saves by the difference). Zero
+     * in other scenes. */
+    bool large;
+    double origin[3], origin_then[3];
+    uint32_t origin_moves;
     bool extreme;       /* some local had values where the double check is not meaningful */
     uint32_t reserve_budget; /* creates that must not allocate (after a reserve) */
     uint64_t stamp;
@@ -482,6 +513,41 @@ static void storage_local(const fscene *f, uint32_t id, float out[16])
         ref_model_local(f->m, id, out);
 }
 
+/* A root's world in a large world, as the header states it:
+ * translate(d) x local with d = anchor - origin, the offset formed in
+ * double and each entry it changes rounded to float once: entry (i, j),
+ * i < 3, becomes (float)(local(i, j) + d[i] x local(3, j)) where d[i] and
+ * local(3, j) are not zero; every other entry is the local's, bit for bit
+ * (so a root anchored at the origin has its local as its world). The
+ * previous worlds follow an origin move by the same rule, d the shift. */
+static void model_anchored(const float local[16], const double d[3], float out[16])
+{
+    memcpy(out, local, 16 * sizeof(float));
+    for (int i = 0; i < 3; i++) {
+        if (d[i] == 0.0)
+            continue;
+        for (int j = 0; j < 4; j++)
+            if (local[4 * j + 3] != 0.0f)
+                out[4 * j + i] =
+                    (float)((double)local[4 * j + i] + d[i] * (double)local[4 * j + 3]);
+    }
+}
+
+/* The world a root's local gives it now: anchored in a large world, the
+ * local itself in any other scene. */
+static void root_world(const fscene *f, const shadow_node *e, const float local[16],
+                       float out[16])
+{
+    if (!f->large) {
+        memcpy(out, local, 16 * sizeof(float));
+        return;
+    }
+    double d[3];
+    for (int a = 0; a < 3; a++)
+        d[a] = e->anchor[a] - f->origin[a];
+    model_anchored(local, d, out);
+}
+
 /* Exact current world of a live node, as the next update will compute it:
  * memoised per stamp, so a full pass is O(n). */
 static const float *shadow_now(fscene *f, uint32_t id)
@@ -524,7 +590,7 @@ static const float *shadow_now(fscene *f, uint32_t id)
             if (!e->dirty)
                 memcpy(e->now, e->world, sizeof e->now);
             else if (!p)
-                memcpy(e->now, local, sizeof e->now);
+                root_world(f, e, local, e->now);
             else
                 ref_mul(p->now, local, e->now);
             e->stamp = f->stamp;
@@ -551,6 +617,18 @@ static void expect_locals(const fscene *f, const sgrt_node *nodes, uint32_t n, c
 }
 
 /* ---- comparisons ------------------------------------------------------------- */
+
+/* Entry by entry within slack (NaN matching NaN, equal infinities). */
+static bool near_matrix(const float *a, const float *b, const float *slack)
+{
+    for (int k = 0; k < 16; k++) {
+        if ((isnan(a[k]) && isnan(b[k])) || a[k] == b[k])
+            continue;
+        if (!(fabs((double)a[k] - (double)b[k]) <= (double)slack[k]))
+            return false;
+    }
+    return true;
+}
 
 static bool same_matrix(const float *a, const float *b)
 {
@@ -580,6 +658,190 @@ static void note_local(fscene *f, const float *m)
 static bool double_check_applies(const fscene *f, uint32_t id, const float *got)
 {
     return !f->extreme && finite16(got) && ref_model_depth_at_most(f->m, id, 8u);
+}
+
+/* ---- large worlds in double ------------------------------------------------------ */
+
+enum { DOUBLE_DEPTH = 8, WORLD_DOUBLE_DEPTH = 32 };
+
+/* The path from a live node up to its root (id first); its length, or 0
+ * when it is longer than limit + 1. */
+static uint32_t path_up(const fscene *f, uint32_t id, uint32_t limit, uint32_t *path)
+{
+    uint32_t n = 0;
+    for (uint32_t x = id; x; x = ref_model_parent(f->m, x)) {
+        if (n > limit)
+            return 0;
+        path[n++] = x;
+    }
+    return n;
+}
+
+static void mul_d(const double *a, const double *b, double *out)
+{
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 4; i++) {
+            double v = 0.0;
+            for (int k = 0; k < 4; k++)
+                v += a[4 * k + i] * b[4 * j + k];
+            out[4 * j + i] = v;
+        }
+}
+
+/* W = W x L and A = A x |L|, in double. */
+static void chain_step(double W[16], double A[16], const float L[16])
+{
+    double l[16], al[16], t[16];
+    for (int k = 0; k < 16; k++) {
+        l[k] = L[k];
+        al[k] = fabs((double)L[k]);
+    }
+    mul_d(W, l, t);
+    memcpy(W, t, sizeof t);
+    mul_d(A, al, t);
+    memcpy(A, t, sizeof t);
+}
+
+/* The world of a live node relative to the origin, in double, from the
+ * models' locals (those the update reads) and its root's anchor:
+ * translate(anchor - origin) x local(root) x ... x local(node); A, the
+ * product of the entrywise absolute values along the same path, bounds its
+ * float error. The root's term of A is |its world| (its one rounding to
+ * float is its only error) plus a little for the sum in double, so the
+ * bound follows the world's size relative to the origin, not the
+ * anchor's: a root placed to within float precision of its anchor's
+ * distance from zero misses it. Returns the depth, or UINT32_MAX when it
+ * is past `limit`. */
+static uint32_t anchored_double(const fscene *f, uint32_t id, uint32_t limit, double W[16],
+                                double A[16])
+{
+    uint32_t path[WORLD_DOUBLE_DEPTH + 1];
+    const uint32_t n = path_up(f, id, limit, path);
+    if (!n)
+        return UINT32_MAX;
+    float L[16];
+    ref_model_local(f->m, path[n - 1u], L);
+    const shadow_node *root = sh_get(f, path[n - 1u]);
+    for (int k = 0; k < 16; k++) {
+        W[k] = L[k];
+        A[k] = fabs((double)L[k]);
+    }
+    for (int i = 0; f->large && i < 3; i++) {
+        const double d = root->anchor[i] - f->origin[i];
+        for (int j = 0; d != 0.0 && j < 4; j++) {
+            const double w = L[4 * j + 3];
+            if (w == 0.0)
+                continue;
+            W[4 * j + i] = (double)L[4 * j + i] + d * w;
+            A[4 * j + i] =
+                fabs(W[4 * j + i]) + 0x1p-28 * (fabs((double)L[4 * j + i]) + fabs(d * w));
+        }
+    }
+    for (uint32_t k = n - 1u; k-- > 0;) {
+        ref_model_local(f->m, path[k], L);
+        chain_step(W, A, L);
+    }
+    return n - 1u;
+}
+
+/* got within (4 d + 2) u A of W in every entry (d the depth): the float
+ * error of a root's one rounding and of d products, as refmodel.h
+ * reasons; each rounding may also lose up to float's smallest denormal
+ * (a value below float's range rounds to zero). */
+static bool anchored_close(const double W[16], const double A[16], uint32_t depth,
+                           const float got[16], double *worst)
+{
+    const double tol = 4.0 * depth + 2.0;
+    *worst = 0.0;
+    for (int k = 0; k < 16; k++) {
+        const double diff = fabs((double)got[k] - W[k]);
+        const double unit = REF_U * A[k] + 0x1p-149;
+        if (diff > tol * unit)
+            return *worst = diff / unit, false;
+        if (diff / unit > *worst)
+            *worst = diff / unit;
+    }
+    return true;
+}
+
+/* The double cross-check of a float world (as of the last update when
+ * called right after it, or now): refmodel's where values are moderate;
+ * in a large world the anchored one above, which covers roots anchored
+ * anywhere. */
+static void check_double(fscene *f, uint32_t id, const float got[16], bool now, const char *what)
+{
+    if (f->large) {
+        double W[16], A[16], worst;
+        if (f->extreme || !finite16(got))
+            return;
+        (void)shadow_now(f, id); /* the locals the update reads, in the model */
+        const uint32_t depth = anchored_double(f, id, DOUBLE_DEPTH, W, A);
+        if (depth == UINT32_MAX)
+            return;
+        ENSURE(anchored_close(W, A, depth, got, &worst),
+               "%s of 0x%08x off the anchored double world by %g units of u x |world| "
+               "(allowed %g; depth %u, translation %.17g %.17g %.17g, double %.17g %.17g %.17g)",
+               what, id, worst, 4.0 * depth + 2.0, depth, (double)got[12], (double)got[13],
+               (double)got[14], W[12], W[13], W[14]);
+        return;
+    }
+    if (!double_check_applies(f, id, got))
+        return;
+    const double err = now ? ref_model_world_now_error(f->m, id, got)
+                           : ref_model_world_error(f->m, id, got);
+    const double tol = now ? ref_model_world_now_tolerance(f->m, id)
+                           : ref_model_world_tolerance(f->m, id);
+    ENSURE(err <= tol, "%s of 0x%08x off the double reference by %g (allowed %g)", what, id, err,
+           tol);
+}
+
+/* sgrt_node_world_double of a live node against the same product formed
+ * here as the header states it: from the node up (acc = local(parent) x
+ * acc), the locals those in storage (what sgrt_node_local returns; a
+ * non-finite one as the identity), then translate(anchor) of its root (no
+ * anchor outside large worlds); within a few units of double rounding of
+ * the product of absolute values. Entries that overflow double on the way
+ * are skipped. */
+static void check_world_double(fscene *f, uint32_t id, const double got[16])
+{
+    uint32_t path[WORLD_DOUBLE_DEPTH + 1];
+    const uint32_t n = path_up(f, id, WORLD_DOUBLE_DEPTH, path);
+    if (!n)
+        return;
+    float L[16];
+    double W[16], A[16], l[16], al[16], t[16];
+    storage_local(f, id, L);
+    const float *lr = local_as_read(L);
+    for (int k = 0; k < 16; k++) {
+        W[k] = lr[k];
+        A[k] = fabs((double)lr[k]);
+    }
+    for (uint32_t k = 1; k < n; k++) {
+        storage_local(f, path[k], L);
+        lr = local_as_read(L);
+        for (int e = 0; e < 16; e++) {
+            l[e] = lr[e];
+            al[e] = fabs((double)lr[e]);
+        }
+        mul_d(l, W, t);
+        memcpy(W, t, sizeof t);
+        mul_d(al, A, t);
+        memcpy(A, t, sizeof t);
+    }
+    const shadow_node *root = sh_get(f, path[n - 1u]);
+    for (int j = 0; f->large && j < 4; j++)
+        for (int i = 0; i < 3; i++) {
+            W[4 * j + i] += root->anchor[i] * W[4 * j + 3];
+            A[4 * j + i] += fabs(root->anchor[i]) * A[4 * j + 3];
+        }
+    const double tol = 0x1p-48 * (double)(n + 1u);
+    for (int k = 0; k < 16; k++) {
+        if (!isfinite(W[k]) || !isfinite(A[k]))
+            continue;
+        ENSURE(fabs(got[k] - W[k]) <= tol * A[k] + 0x1p-1000,
+               "world_double of 0x%08x, entry %d: %.17g, the product in double %.17g (depth %u)",
+               id, k, got[k], W[k], n - 1u);
+    }
 }
 
 /* ---- scene lifetime ---------------------------------------------------------- */
@@ -613,7 +875,9 @@ static void expect_one_report(const fscene *f, sgrt_result code, const char *fun
            sgrt_result_str(code), node.id);
 }
 
-static void fscene_open(fscene *f, reader *r)
+/* large: a large world (SGRT_SCENE_LARGE_WORLD), whatever the
+ * configuration byte chooses besides. */
+static void fscene_open(fscene *f, reader *r, bool large)
 {
     const uint8_t cfg = u8(r);
     sgrt_scene_desc d;
@@ -644,7 +908,11 @@ static void fscene_open(fscene *f, reader *r)
     f->validate = (cfg ^ (cfg >> 5)) & 1u;
     d.flags = (f->prev_on ? SGRT_SCENE_PREV_WORLD : 0u) | (f->bounds_on ? SGRT_SCENE_BOUNDS : 0u) |
               (f->subtree_on ? SGRT_SCENE_SUBTREE_BOUNDS : 0u) |
-              (f->validate ? SGRT_SCENE_VALIDATE : 0u);
+              (f->validate ? SGRT_SCENE_VALIDATE : 0u) | (large ? SGRT_SCENE_LARGE_WORLD : 0u);
+    f->large = large;
+    memset(f->origin, 0, sizeof f->origin);
+    memset(f->origin_then, 0, sizeof f->origin_then);
+    f->origin_moves = 0;
     d.log = check_log_entry;
     d.log_user = f;
     for (;;) {
@@ -798,8 +1066,33 @@ static void verify_node(fscene *f, uint32_t id, const float *wa, uint32_t slot_c
            id);
     const float *pa = sgrt_scene_prev_world_array(f->s, NULL);
     ENSURE((pa != NULL) == f->prev_on, "prev world array %s", pa ? "present" : "missing");
-    if (pa)
+    if (pa && e->prev_loose)
+        ENSURE(near_matrix(pa + 16u * (size_t)slot, e->prev, e->prev_slack),
+               "previous world of 0x%08x, shifted by several origin moves: %.9g %.9g %.9g, "
+               "expected %.9g %.9g %.9g (allowed %.3g %.3g %.3g)",
+               id, (double)pa[16u * (size_t)slot + 12u], (double)pa[16u * (size_t)slot + 13u],
+               (double)pa[16u * (size_t)slot + 14u], (double)e->prev[12], (double)e->prev[13],
+               (double)e->prev[14], (double)e->prev_slack[12], (double)e->prev_slack[13],
+               (double)e->prev_slack[14]);
+    else if (pa)
         ENSURE(same_matrix(pa + 16u * (size_t)slot, e->prev), "previous world of 0x%08x", id);
+    /* A root's anchor, bit for bit (zero outside large worlds); a node
+     * with a parent has none: refused, reported, nothing changed. */
+    double anchor[3] = {-1.0, -1.0, -1.0};
+    const uint32_t log_errors = f->log_errors;
+    const sgrt_log_entry log_last = f->log_last;
+    const sgrt_result arc = sgrt_node_anchor(f->s, h, anchor);
+    if (!p.id)
+        ENSURE(arc == SGRT_OK && memcmp(anchor, e->anchor, sizeof anchor) == 0,
+               "anchor of the root 0x%08x: %s, %.17g %.17g %.17g; model %.17g %.17g %.17g", id,
+               sgrt_result_str(arc), anchor[0], anchor[1], anchor[2], e->anchor[0],
+               e->anchor[1], e->anchor[2]);
+    else
+        ENSURE(arc == SGRT_ERR_INVALID_ARG && f->log_errors == log_errors + 1u &&
+                   anchor[0] == -1.0,
+               "anchor of 0x%08x, not a root: %s", id, sgrt_result_str(arc));
+    f->log_errors = log_errors;
+    f->log_last = log_last;
     if (f->bounds_on)
         verify_boxes(f, h, e);
     if (p.id) {
@@ -827,12 +1120,10 @@ static void verify_node(fscene *f, uint32_t id, const float *wa, uint32_t slot_c
         const float *now = shadow_now(f, id);
         ENSURE(sgrt_node_world_now(f->s, h, got) == SGRT_OK, "world_now read");
         ENSURE(same_matrix(got, now), "world_now of 0x%08x differs from the float model", id);
-        if (double_check_applies(f, id, got))
-            ENSURE(ref_model_world_now_error(f->m, id, got) <=
-                       ref_model_world_now_tolerance(f->m, id),
-                   "world_now of 0x%08x off the double reference by %g (allowed %g)", id,
-                   ref_model_world_now_error(f->m, id, got),
-                   ref_model_world_now_tolerance(f->m, id));
+        check_double(f, id, got, true, "world_now");
+        double wd[16];
+        ENSURE(sgrt_node_world_double(f->s, h, wd) == SGRT_OK, "world_double read");
+        check_world_double(f, id, wd);
     }
 }
 
@@ -868,6 +1159,11 @@ static void verify_ex(fscene *f, bool full, bool worlds_now, uint32_t a, uint32_
     }
     ENSURE(sgrt_scene_node_count(f->s) == count, "node count %u, model %u",
            sgrt_scene_node_count(f->s), count);
+    double origin[3] = {-1.0, -1.0, -1.0};
+    ENSURE(sgrt_scene_origin(f->s, origin) == SGRT_OK &&
+               memcmp(origin, f->origin, sizeof origin) == 0,
+           "origin %.17g %.17g %.17g, model %.17g %.17g %.17g", origin[0], origin[1], origin[2],
+           f->origin[0], f->origin[1], f->origin[2]);
     sgrt_node rf = {0xA5A5A5A5u};
     const uint32_t repairs = sgrt_scene_nonfinite_locals(f->s, &rf);
     ENSURE(repairs == f->repairs && rf.id == f->repaired_first.id,
@@ -1060,6 +1356,10 @@ enum {
     OP_WRITER_DESTROY,
     OP_WRITER_WRITE,
     OP_WRITER_IN_PLACE,
+    OP_RECREATE_LARGE,
+    OP_SET_ANCHOR,
+    OP_SET_ORIGIN,
+    OP_LARGE_READ,
     OP_COUNT
 };
 
@@ -1122,6 +1422,8 @@ static void do_create(fscene *f, const fscene *other, sgrt_node parent, bool nul
     memcpy(e->prev, e->world, sizeof e->prev); /* until its first update */
     e->moved_last = false;
     e->fresh = true;
+    if (!parent.id) /* a new root is anchored at the origin */
+        memcpy(e->anchor, f->origin, sizeof e->anchor);
     set_empty(e->sub_lo, e->sub_hi);
     history_add(f, out.id);
     if (any_tracker(f))
@@ -1206,6 +1508,12 @@ static void do_set_parent(fscene *f, sgrt_node n, sgrt_node p, int keep_raw)
             }
         }
     }
+    /* In a large world the world a keep-world move keeps, in double (the
+     * model's is relative to no anchor). */
+    double w_old[16], a_old[16];
+    uint32_t depth_old = UINT32_MAX;
+    if (f->large && keep == SGRT_KEEP_WORLD && nv && pv && !cycle && !same && !singular)
+        depth_old = anchored_double(f, n.id, DOUBLE_DEPTH, w_old, a_old);
     /* The subtree may move in storage (relocation), and other nodes too
      * when that runs hole reclamation. */
     slot_snap moved = {0, NULL, NULL};
@@ -1250,7 +1558,7 @@ static void do_set_parent(fscene *f, sgrt_node n, sgrt_node p, int keep_raw)
         ENSURE(sgrt_node_local(f->s, n, got) == SGRT_OK, "local read");
         ENSURE(memcmp(got, new_local, sizeof got) == 0,
                "keep-world local differs from inverse(parent) x world");
-        const bool check = !f->extreme && ref_model_depth_at_most(f->m, n.id, 8u) &&
+        const bool check = !f->large && !f->extreme && ref_model_depth_at_most(f->m, n.id, 8u) &&
                            (!p.id || ref_model_depth_at_most(f->m, p.id, 7u));
         note_local(f, new_local);
         const double err = ref_model_set_parent_keep_world(f->m, n.id, p.id, new_local);
@@ -1260,8 +1568,25 @@ static void do_set_parent(fscene *f, sgrt_node n, sgrt_node p, int keep_raw)
     } else {
         ref_model_set_parent(f->m, n.id, p.id);
     }
-    sh_get(f, n.id)->marked = true;
+    shadow_node *e = sh_get(f, n.id);
+    e->marked = true;
+    if (!p.id) /* made a root: anchored at the origin (either keep mode) */
+        memcpy(e->anchor, f->origin, sizeof e->anchor);
     f->stamp++;
+    if (depth_old != UINT32_MAX && !f->extreme) {
+        /* The world kept, relative to the origin, within refmodel's
+         * keep-world allowance: 2u(4 d_new A_new + (4 d_old + 1) A_old). */
+        double w_new[16], a_new[16];
+        const uint32_t depth_new = anchored_double(f, n.id, DOUBLE_DEPTH, w_new, a_new);
+        for (int k = 0; depth_new != UINT32_MAX && k < 16; k++) {
+            const double allow =
+                2.0 * REF_U * (4.0 * depth_new * a_new[k] + (4.0 * depth_old + 1.0) * a_old[k]) +
+                0x1p-147;
+            ENSURE(fabs(w_new[k] - w_old[k]) <= allow,
+                   "keep-world moved the world of 0x%08x by %g in entry %d (allowed %g)", n.id,
+                   fabs(w_new[k] - w_old[k]), k, allow);
+        }
+    }
 }
 
 /* A finite local set through a write that compares (single calls,
@@ -1283,6 +1608,17 @@ static bool model_set_local(fscene *f, uint32_t id, const float m[16])
     e->marked = true;
     f->stamp++;
     return true;
+}
+
+/* The node counts as moved whatever its local (an anchor set, an origin
+ * move): the models mark it. */
+static void model_mark(fscene *f, uint32_t id)
+{
+    float l[16];
+    ref_model_local(f->m, id, l);
+    ref_model_commit_local(f->m, id, l);
+    sh_get(f, id)->marked = true;
+    f->stamp++;
 }
 
 static void apply_local(fscene *f, sgrt_node h, const float m[16], sgrt_result rc,
@@ -1384,6 +1720,15 @@ static void do_set_world(fscene *f, sgrt_node h, const float m[16])
                "set_world's local differs from inverse(parent world now) x m");
     }
     apply_local(f, h, local, rc, input_ok);
+    if (rc == SGRT_OK && f->large && !ref_model_parent(f->m, h.id)) {
+        /* A root given a world is anchored at the origin, so that its world
+         * is m bit for bit: a move when the anchor was elsewhere. */
+        shadow_node *e = sh_get(f, h.id);
+        if (memcmp(e->anchor, f->origin, sizeof e->anchor) != 0) {
+            memcpy(e->anchor, f->origin, sizeof e->anchor);
+            model_mark(f, h.id);
+        }
+    }
 }
 
 /* A batch: its entries' single calls in order, stopping at the first
@@ -1461,11 +1806,39 @@ static void do_batch(fscene *f, const fscene *other, reader *r, bool trs)
 typedef struct shuffle_exec {
     uint32_t seed;
     uint32_t runs;
+    fscene *f;
 } shuffle_exec;
+
+/* Calls into the scene from the executor while the tasks are handed out
+ * (run has not returned): each refused with EXECUTOR and reported, nothing
+ * changed (the models, unchanged, are compared after the update). The
+ * update's own reports are counted as if these were not made. */
+static void poke_busy(fscene *f)
+{
+    const uint32_t errors = f->log_errors;
+    const sgrt_log_entry last = f->log_last;
+    const sgrt_node any = {ref_model_count(f->m) ? ref_model_nth(f->m, 0) : 0u};
+    const double o[3] = {f->origin[0] + 1.0, f->origin[1], f->origin[2]};
+    double a[3], w[16];
+    ENSURE(sgrt_scene_set_origin(f->s, o) == SGRT_ERR_EXECUTOR &&
+               sgrt_node_set_anchor(f->s, any, o) == SGRT_ERR_EXECUTOR &&
+               sgrt_node_anchor(f->s, any, a) == SGRT_ERR_EXECUTOR &&
+               sgrt_node_world_double(f->s, any, w) == SGRT_ERR_EXECUTOR,
+           "a large-world call from the executor was not refused");
+    ENSURE(f->log_errors == errors + 4u && f->log_last.code == SGRT_ERR_EXECUTOR,
+           "%u reports of the calls from the executor, expected 4", f->log_errors - errors);
+    f->log_errors = errors;
+    f->log_last = last;
+    if (trace > 0)
+        fprintf(stderr, "     the executor's calls into the scene were refused\n");
+}
 
 static void shuffle_run(void *user, uint32_t count, void (*fn)(void *ctx, uint32_t i), void *ctx)
 {
     shuffle_exec *e = user;
+    /* With a seed of 3 mod 4, the first run calls into the scene first. */
+    if (e->f && e->runs == 0 && e->seed % 4u == 3u)
+        poke_busy(e->f);
     uint32_t order[256];
     ENSURE(count <= 256, "parallel update asked for %u tasks", count);
     for (uint32_t i = 0; i < count; i++)
@@ -1489,8 +1862,31 @@ static void prev_step(fscene *f, shadow_node *e, bool recomputed)
 {
     if (!f->prev_on)
         return;
+    e->prev_loose = false;
     if (recomputed) {
-        memcpy(e->prev, e->fresh ? e->now : e->world, sizeof e->prev);
+        if (!e->fresh && f->origin_moves) {
+            /* The origin moved since the last update: the world before,
+             * in the new origin's frame (shifted by the old origin minus
+             * the new, as a root's world by its anchor's offset). Bit for
+             * bit after one move; after several, within the rounding of
+             * the values involved (the world, the shift and the world
+             * shifted, not the origins passed through on the way). */
+            double shift[3];
+            for (int a = 0; a < 3; a++)
+                shift[a] = f->origin_then[a] - f->origin[a];
+            model_anchored(e->world, shift, e->prev);
+            e->prev_loose = f->origin_moves > 1u;
+            for (int j = 0; e->prev_loose && j < 4; j++)
+                for (int i = 0; i < 4; i++) {
+                    const double w = e->world[4 * j + i], w3 = e->world[4 * j + 3];
+                    const double big = fabs((double)e->prev[4 * j + i]) + fabs(w) +
+                                       (i < 3 ? fabs(shift[i] * w3) : 0.0);
+                    e->prev_slack[4 * j + i] =
+                        (float)(0x1p-22 * big + 0x1p-30 * fabs(w3) + 0x1p-149);
+                }
+        } else {
+            memcpy(e->prev, e->fresh ? e->now : e->world, sizeof e->prev);
+        }
         e->moved_last = !e->fresh;
         e->fresh = false;
     } else if (e->moved_last) {
@@ -1565,8 +1961,9 @@ static void subtree_step(fscene *f)
     }
 }
 
-/* again: a second update right after, which must recompute nothing. */
-static void do_update_with(fscene *f, const sgrt_executor *ex, bool again)
+/* again: a second update right after, which must recompute nothing.
+ * Returns what the (first) update recomputed. */
+static uint32_t do_update_with(fscene *f, const sgrt_executor *ex, bool again)
 {
     const uint32_t want = ref_model_pending(f->m);
     /* The float model computes every new world before marks are cleared;
@@ -1625,6 +2022,8 @@ static void do_update_with(fscene *f, const sgrt_executor *ex, bool again)
     }
     if (f->subtree_on)
         subtree_step(f);
+    memcpy(f->origin_then, f->origin, sizeof f->origin_then);
+    f->origin_moves = 0;
     f->stamp++;
     if (again) {
         f->log_errors = 0;
@@ -1641,21 +2040,16 @@ static void do_update_with(fscene *f, const sgrt_executor *ex, bool again)
     /* Double-precision cross-check where its bound holds. */
     for (uint32_t k = 0; k < count; k++) {
         const uint32_t id = ref_model_nth(f->m, k);
-        const shadow_node *e = sh_get(f, id);
-        if (double_check_applies(f, id, e->world))
-            ENSURE(ref_model_world_error(f->m, id, e->world) <=
-                       ref_model_world_tolerance(f->m, id),
-                   "world of 0x%08x off the double reference by %g (allowed %g)", id,
-                   ref_model_world_error(f->m, id, e->world),
-                   ref_model_world_tolerance(f->m, id));
+        check_double(f, id, sh_get(f, id)->world, false, "world");
     }
+    return got;
 }
 
-static void do_update(fscene *f, bool again) { do_update_with(f, NULL, again); }
+static uint32_t do_update(fscene *f, bool again) { return do_update_with(f, NULL, again); }
 
 static void do_update_parallel(fscene *f, reader *r)
 {
-    shuffle_exec e = {u8(r), 0};
+    shuffle_exec e = {u8(r), 0, f};
     const sgrt_executor ex = {shuffle_run, &e, 1u + u8(r) % 70u};
     do_update_with(f, &ex, true);
 }
@@ -1676,11 +2070,12 @@ static void do_read(fscene *f, sgrt_node h)
     ENSURE(sgrt_node_world_now(f->s, h, m) == want, "world_now(0x%08x)", h.id);
     if (want == SGRT_OK) {
         ENSURE(same_matrix(m, shadow_now(f, h.id)), "world_now of 0x%08x", h.id);
-        if (double_check_applies(f, h.id, m))
-            ENSURE(ref_model_world_now_error(f->m, h.id, m) <=
-                       ref_model_world_now_tolerance(f->m, h.id),
-                   "world_now of 0x%08x off the double reference", h.id);
+        check_double(f, h.id, m, true, "world_now");
     }
+    double wd[16];
+    ENSURE(sgrt_node_world_double(f->s, h, wd) == want, "world_double(0x%08x)", h.id);
+    if (want == SGRT_OK)
+        check_world_double(f, h.id, wd);
     ENSURE(sgrt_node_parent(f->s, h, &o) == want, "parent(0x%08x)", h.id);
     ENSURE(sgrt_node_first_child(f->s, h, &o) == want, "first_child(0x%08x)", h.id);
     ENSURE(sgrt_node_next_sibling(f->s, h, &o) == want, "next_sibling(0x%08x)", h.id);
@@ -1804,6 +2199,13 @@ static void do_bad_args(fscene *f, const fscene *other, reader *r)
     ENSURE(sgrt_scene_cull(NULL, m, 1, SGRT_NULL_NODESET, SGRT_NULL_NODESET, NULL) ==
                SGRT_ERR_INVALID_ARG,
            "cull(NULL)");
+    double d3[3] = {0.0, 0.0, 0.0}, d16[16];
+    ENSURE(sgrt_node_set_anchor(NULL, h, d3) == SGRT_ERR_INVALID_ARG &&
+               sgrt_node_anchor(NULL, h, d3) == SGRT_ERR_INVALID_ARG &&
+               sgrt_scene_set_origin(NULL, d3) == SGRT_ERR_INVALID_ARG &&
+               sgrt_scene_origin(NULL, d3) == SGRT_ERR_INVALID_ARG &&
+               sgrt_node_world_double(NULL, h, d16) == SGRT_ERR_INVALID_ARG,
+           "large-world calls (NULL)");
     sgrt_scene_destroy(NULL);
 
     /* NULL outputs and inputs on a real scene: INVALID_ARG, or STALE_HANDLE
@@ -1827,6 +2229,11 @@ static void do_bad_args(fscene *f, const fscene *other, reader *r)
     BAD(sgrt_node_set_trs(f->s, h, m, m, NULL));
     BAD(sgrt_node_user(f->s, h, NULL));
     BAD(sgrt_node_slot(f->s, h, NULL));
+    BAD(sgrt_node_set_anchor(f->s, h, NULL));
+    BAD(sgrt_node_anchor(f->s, h, NULL));
+    BAD(sgrt_node_world_double(f->s, h, NULL));
+    BAD(sgrt_scene_set_origin(f->s, NULL));
+    BAD(sgrt_scene_origin(f->s, NULL));
 #undef BAD
     /* Batches: NULL arrays with entries (and a NULL scene) are argument
      * errors that change nothing and leave *out_bad alone; with no entries
@@ -2440,8 +2847,19 @@ static void do_cull(fscene *f, const fscene *other, reader *r)
                 for (uint32_t k = 0; k < count; k++) {
                     double scale;
                     outside |= exact_plane_sign(planes[k], e->box_lo, e->box_hi) < 0;
-                    clearly |= plane_reach(planes[k], e->box_lo, e->box_hi, &scale) <
-                               -(ldexp(scale, -19) + 0x1p-100);
+                    /* The header promises the cull of a box clearly outside
+                     * while |d| + |n|_1 x the box's largest coordinate
+                     * stays below 2^125 (the test's float sums overflow
+                     * beyond, and the box is kept). */
+                    double big = fabs((double)planes[k][3]), n1 = 0.0, c = 0.0;
+                    for (int a = 0; a < 3; a++) {
+                        n1 += fabs((double)planes[k][a]);
+                        c = fmax(c, fmax(fabs((double)e->box_lo[a]), fabs((double)e->box_hi[a])));
+                    }
+                    big += n1 * c;
+                    clearly |= big < 0x1p125 &&
+                               plane_reach(planes[k], e->box_lo, e->box_hi, &scale) <
+                                   -(ldexp(scale, -19) + 0x1p-100);
                 }
                 ENSURE(in || outside, "cull dropped 0x%08x, which meets every plane", id);
                 ENSURE(!in || !clearly, "cull kept 0x%08x, clearly outside a plane", id);
@@ -2909,6 +3327,289 @@ static void do_writer_in_place(fscene *f, const fscene *other, reader *r)
     ENSURE(f->fa.calls == calls0, "an in-place write allocated");
 }
 
+/* ---- large worlds ------------------------------------------------------------------- */
+
+/* A coordinate the library takes for an anchor or an origin: finite and
+ * within SGRT_LARGE_WORLD_LIMIT. */
+static bool point_ok(const double p[3])
+{
+    for (int a = 0; a < 3; a++)
+        if (!(fabs(p[a]) <= SGRT_LARGE_WORLD_LIMIT))
+            return false;
+    return true;
+}
+
+/* The root of a live node. */
+static uint32_t root_of(const fscene *f, uint32_t id)
+{
+    for (uint32_t p = ref_model_parent(f->m, id); p; p = ref_model_parent(f->m, id))
+        id = p;
+    return id;
+}
+
+/* Kinds of point (rd_point). */
+enum {
+    PT_SAME,      /* the current one: marks nothing */
+    PT_SMALL,     /* multiples of 1/8 in [-16, 16) */
+    PT_NUDGE,     /* moved by up to 2 in steps of 1/64 */
+    PT_TINY,      /* moved by a few ulps, or by 2^-e (lost far out: the same point) */
+    PT_GRID,      /* snapped to a grid of 2^4 to 2^19, moved by -2 to +2 cells */
+    PT_JUMP,      /* moved by k x 1e12, k in [-128, 127] */
+    PT_FAR,       /* anywhere within 2^60 */
+    PT_NEAR_ROOT, /* a root's anchor moved by up to 16: near something far out */
+    PT_EDGE,      /* +-2^60 (taken), the doubles past them, 2^61 (refused) */
+    PT_HOSTILE,   /* one coordinate NaN, +-Inf, 1e300, -1e19, -0, a denormal, DBL_MAX */
+    PT_RAW,       /* any bits */
+    PT_ZEROS,     /* the current one with its zero coordinates' signs flipped */
+    PT_KINDS
+};
+
+/* A point for an anchor or an origin, from `cur` (the root's anchor, or
+ * the origin). Each coordinate is read in its own statement. */
+static void rd_point(const fscene *f, reader *r, const double cur[3], double out[3])
+{
+    static const double edges[8] = {0x1p60, -0x1p60, 0x1.0000000000001p60, -0x1.0000000000001p60,
+                                    0x1p60 - 256.0, -(0x1p60 - 256.0), 0x1p61, 0.0};
+    static const double hostile[8] = {NAN, INFINITY, -INFINITY, 1e300, -1e19, -0.0, 0x1p-1074,
+                                      DBL_MAX};
+    const uint8_t kind = u8(r);
+    memcpy(out, cur, 3 * sizeof(double));
+    switch (kind % PT_KINDS) {
+    case PT_SAME:
+        break;
+    case PT_SMALL:
+        for (int a = 0; a < 3; a++)
+            out[a] = ((int)u8(r) - 128) * 0.125;
+        break;
+    case PT_NUDGE:
+        for (int a = 0; a < 3; a++)
+            out[a] = cur[a] + ((int)u8(r) - 128) / 64.0;
+        break;
+    case PT_TINY:
+        for (int a = 0; a < 3; a++) {
+            const uint8_t v = u8(r);
+            if (v & 0x80u)
+                out[a] = cur[a] + ldexp(1.0, -(int)(v & 0x3Fu));
+            else
+                for (uint32_t i = 0; i < (v & 3u); i++)
+                    out[a] = nextafter(out[a], v & 4u ? -INFINITY : INFINITY);
+        }
+        break;
+    case PT_GRID: {
+        const double cell = ldexp(1.0, 4 + u8(r) % 16);
+        for (int a = 0; a < 3; a++)
+            out[a] = floor(cur[a] / cell) * cell + (double)((int)(u8(r) % 5u) - 2) * cell;
+        break;
+    }
+    case PT_JUMP:
+        for (int a = 0; a < 3; a++)
+            out[a] = cur[a] + ((int)u8(r) - 128) * 1e12;
+        break;
+    case PT_FAR:
+        for (int a = 0; a < 3; a++) {
+            const uint8_t e = u8(r);
+            const uint32_t m = u32(r);
+            out[a] = ldexp((double)m, (int)(e % 61u) - 32) * (e & 0x80u ? -1.0 : 1.0);
+        }
+        break;
+    case PT_NEAR_ROOT: {
+        const uint32_t pick = u16(r), count = ref_model_count(f->m);
+        if (count)
+            memcpy(out, sh_get(f, root_of(f, ref_model_nth(f->m, pick % count)))->anchor,
+                   3 * sizeof(double));
+        for (int a = 0; a < 3; a++)
+            out[a] += ((int)u8(r) - 128) * 0.125;
+        break;
+    }
+    case PT_EDGE:
+        for (int a = 0; a < 3; a++) {
+            const uint8_t v = u8(r);
+            if (v % 8u != 7u)
+                out[a] = edges[v % 8u];
+        }
+        break;
+    case PT_HOSTILE: {
+        const uint32_t axis = u8(r) % 3u;
+        out[axis] = hostile[u8(r) % 8u];
+        break;
+    }
+    case PT_RAW:
+        for (int a = 0; a < 3; a++) {
+            const uint64_t lo = u32(r);
+            const uint64_t bits = lo | (uint64_t)u32(r) << 32;
+            memcpy(&out[a], &bits, sizeof bits);
+        }
+        break;
+    default:
+        for (int a = 0; a < 3; a++)
+            if (out[a] == 0.0)
+                out[a] = -out[a];
+        break;
+    }
+}
+
+/* A root argument: mostly the root of a live node (a random one's, walked
+ * up in the model; none in an empty scene), one in four a handle of any
+ * kind (rd_handle: nodes with a parent, stale ones, the other scene's). */
+static sgrt_node rd_root(fscene *f, const fscene *other, reader *r)
+{
+    if (u8(r) % 4u == 3u)
+        return rd_handle(f, other, r);
+    const uint32_t pick = u16(r), count = ref_model_count(f->m);
+    return (sgrt_node){count ? root_of(f, ref_model_nth(f->m, pick % count)) : 0u};
+}
+
+/* sgrt_node_set_anchor: refused (INVALID_ARG: NULL position, a scene
+ * without SGRT_SCENE_LARGE_WORLD, a node with a parent, a coordinate not
+ * finite or past the limit; STALE_HANDLE; any of them when several apply)
+ * with one report naming the node and nothing changed; else the anchor
+ * reads back bit for bit, and the root counts as moved unless the position
+ * is its anchor's bits already. Never allocates. */
+static void do_set_anchor(fscene *f, const fscene *other, reader *r)
+{
+    const sgrt_node h = rd_root(f, other, r);
+    const uint8_t how = u8(r);
+    const bool hv = valid(f, h), is_root = hv && !ref_model_parent(f->m, h.id);
+    double pos[3];
+    rd_point(f, r, is_root ? sh_get(f, h.id)->anchor : f->origin, pos);
+    const bool null_pos = (how & 0x0Fu) == 0x0Fu;
+    const bool invalid = null_pos || !f->large || (hv && !is_root) || !point_ok(pos);
+    const uint64_t calls0 = f->fa.calls;
+    f->log_errors = 0;
+    const sgrt_result rc = sgrt_node_set_anchor(f->s, h, null_pos ? NULL : pos);
+    ENSURE(f->fa.calls == calls0, "set_anchor allocated");
+    if (trace > 0)
+        fprintf(stderr, "     set_anchor(0x%08x, %.17g %.17g %.17g): %s\n", h.id, pos[0], pos[1],
+                pos[2], sgrt_result_str(rc));
+    if (invalid || !hv) {
+        ENSURE((invalid && rc == SGRT_ERR_INVALID_ARG) || (!hv && rc == SGRT_ERR_STALE_HANDLE),
+               "set_anchor returned %s (handle valid %d, root %d, NULL %d, large %d, point ok %d)",
+               sgrt_result_str(rc), hv, is_root, null_pos, f->large, point_ok(pos));
+        expect_one_report(f, rc, "sgrt_node_set_anchor", h);
+        expect_unchanged(f, h, SGRT_NULL_NODE);
+        return;
+    }
+    ENSURE(rc == SGRT_OK && f->log_errors == 0, "set_anchor: %s, %u reports", sgrt_result_str(rc),
+           f->log_errors);
+    shadow_node *e = sh_get(f, h.id);
+    if (memcmp(e->anchor, pos, sizeof e->anchor) != 0) {
+        memcpy(e->anchor, pos, sizeof e->anchor);
+        model_mark(f, h.id);
+    }
+    double got[3];
+    ENSURE(sgrt_node_anchor(f->s, h, got) == SGRT_OK && memcmp(got, pos, sizeof got) == 0,
+           "the anchor of 0x%08x does not read back as set", h.id);
+    f->touched[0] = h.id;
+}
+
+/* sgrt_scene_set_origin: refused (INVALID_ARG: NULL, a scene without the
+ * flag, a coordinate not finite or past the limit) with one report and
+ * nothing changed; else it reads back bit for bit; another point marks
+ * every live node (the next update recomputes them all, trackers report
+ * them all, previous worlds are shifted), the same bits mark nothing: an
+ * update right after it (how bit 4 clear) recomputes nothing when nothing
+ * else moved. Never allocates. */
+static void do_set_origin(fscene *f, reader *r)
+{
+    const uint8_t how = u8(r);
+    double o[3];
+    rd_point(f, r, f->origin, o);
+    const bool null_in = (how & 0x0Fu) == 0x0Fu;
+    const bool refused = null_in || !f->large || !point_ok(o);
+    const bool same = memcmp(o, f->origin, sizeof o) == 0;
+    const uint64_t calls0 = f->fa.calls;
+    f->log_errors = 0;
+    const sgrt_result rc = sgrt_scene_set_origin(f->s, null_in ? NULL : o);
+    ENSURE(f->fa.calls == calls0, "set_origin allocated");
+    if (trace > 0)
+        fprintf(stderr, "     set_origin(%.17g %.17g %.17g): %s%s\n", o[0], o[1], o[2],
+                sgrt_result_str(rc), !refused && same ? ", the same" : "");
+    if (refused) {
+        ENSURE(rc == SGRT_ERR_INVALID_ARG,
+               "set_origin returned %s (NULL %d, large %d, point ok %d)", sgrt_result_str(rc),
+               null_in, f->large, point_ok(o));
+        expect_one_report(f, rc, "sgrt_scene_set_origin", SGRT_NULL_NODE);
+        expect_unchanged(f, SGRT_NULL_NODE, SGRT_NULL_NODE);
+        return;
+    }
+    ENSURE(rc == SGRT_OK && f->log_errors == 0, "set_origin: %s, %u reports",
+           sgrt_result_str(rc), f->log_errors);
+    if (!same) {
+        memcpy(f->origin, o, sizeof f->origin);
+        f->origin_moves++;
+        const uint32_t count = ref_model_count(f->m);
+        for (uint32_t k = 0; k < count; k++)
+            model_mark(f, ref_model_nth(f->m, k));
+    }
+    double got[3];
+    ENSURE(sgrt_scene_origin(f->s, got) == SGRT_OK && memcmp(got, o, sizeof got) == 0,
+           "the origin does not read back as set");
+    if (same && !(how & 0x10u) && ref_model_pending(f->m) == 0) {
+        const uint32_t n = do_update(f, false);
+        ENSURE(n == 0, "the update after setting the same origin recomputed %u", n);
+    }
+}
+
+/* Reads: a root's anchor (bit for bit; INVALID_ARG for a node with a
+ * parent; STALE_HANDLE), the origin, the world in double (checked against
+ * the product in double); NULL outputs (how bits 0 to 2) and, with bit 3, a
+ * NULL scene: INVALID_ARG (or STALE_HANDLE for a bad handle), outputs
+ * untouched, one report each on the scene. Nothing changes, nothing
+ * allocates. */
+static void do_large_read(fscene *f, const fscene *other, reader *r)
+{
+    const sgrt_node h = rd_root(f, other, r);
+    const uint8_t how = u8(r);
+    const bool hv = valid(f, h), is_root = hv && !ref_model_parent(f->m, h.id);
+    const uint64_t calls0 = f->fa.calls;
+    double a[3] = {-1.0, -1.0, -1.0}, o[3] = {-1.0, -1.0, -1.0}, w[16];
+    w[0] = -1.0;
+    f->log_errors = 0;
+    sgrt_result rc = sgrt_node_anchor(f->s, h, how & 1u ? NULL : a);
+    if (is_root && !(how & 1u)) {
+        ENSURE(rc == SGRT_OK && memcmp(a, sh_get(f, h.id)->anchor, sizeof a) == 0,
+               "anchor of the root 0x%08x: %s", h.id, sgrt_result_str(rc));
+    } else {
+        ENSURE((rc == SGRT_ERR_INVALID_ARG && (hv || how & 1u)) ||
+                   (rc == SGRT_ERR_STALE_HANDLE && !hv),
+               "anchor(0x%08x) returned %s (valid %d, root %d, NULL out %d)", h.id,
+               sgrt_result_str(rc), hv, is_root, how & 1u);
+        ENSURE(a[0] == -1.0, "a refused anchor read wrote its output");
+        expect_one_report(f, rc, "sgrt_node_anchor", h);
+    }
+    f->log_errors = 0;
+    rc = sgrt_scene_origin(f->s, how & 2u ? NULL : o);
+    if (how & 2u) {
+        ENSURE(rc == SGRT_ERR_INVALID_ARG, "origin(NULL out): %s", sgrt_result_str(rc));
+        expect_one_report(f, rc, "sgrt_scene_origin", SGRT_NULL_NODE);
+    } else {
+        ENSURE(rc == SGRT_OK && memcmp(o, f->origin, sizeof o) == 0, "origin read: %s",
+               sgrt_result_str(rc));
+    }
+    f->log_errors = 0;
+    rc = sgrt_node_world_double(f->s, h, how & 4u ? NULL : w);
+    if (hv && !(how & 4u)) {
+        ENSURE(rc == SGRT_OK, "world_double(0x%08x): %s", h.id, sgrt_result_str(rc));
+        check_world_double(f, h.id, w);
+    } else {
+        ENSURE((rc == SGRT_ERR_INVALID_ARG && how & 4u) || (rc == SGRT_ERR_STALE_HANDLE && !hv),
+               "world_double(0x%08x) returned %s (valid %d, NULL out %d)", h.id,
+               sgrt_result_str(rc), hv, how & 4u);
+        ENSURE(w[0] == -1.0, "a refused world_double wrote its output");
+        expect_one_report(f, rc, "sgrt_node_world_double", h);
+    }
+    if (how & 8u) {
+        ENSURE(sgrt_node_set_anchor(NULL, h, a) == SGRT_ERR_INVALID_ARG &&
+                   sgrt_node_anchor(NULL, h, a) == SGRT_ERR_INVALID_ARG &&
+                   sgrt_scene_set_origin(NULL, o) == SGRT_ERR_INVALID_ARG &&
+                   sgrt_scene_origin(NULL, o) == SGRT_ERR_INVALID_ARG &&
+                   sgrt_node_world_double(NULL, h, w) == SGRT_ERR_INVALID_ARG,
+               "a large-world call on a NULL scene");
+    }
+    ENSURE(f->fa.calls == calls0, "a large-world read allocated");
+    expect_unchanged(f, h, SGRT_NULL_NODE);
+}
+
 /* ---- scale ------------------------------------------------------------------------------ */
 
 static uint32_t lcg(uint32_t *st)
@@ -3021,7 +3722,7 @@ static const char *const op_names[OP_COUNT] = {
     "set_create", "set_destroy", "set_member", "set_member", "set_query", "set_combine",
     "set_from_changes", "batch_local", "batch_trs", "update_parallel", "bulk", "churn",
     "set_world", "bounds", "cull", "writer_create", "writer_destroy", "writer_write",
-    "writer_in_place",
+    "writer_in_place", "recreate_large", "set_anchor", "set_origin", "large_read",
 };
 
 /* The models' storage is kept from one input to the next; give it back at
@@ -3047,8 +3748,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         atexit(release_statics);
         test_on_failure = abort;
     }
-    fscene_open(&scenes[0], &r);
-    fscene_open(&scenes[1], &r);
+    /* Each input alone decides what it does: no stale ids or sampling
+     * carried over from the inputs before it (ids of a scene re-created
+     * within the input stay in the history, as stale handles). */
+    for (int i = 0; i < 2; i++) {
+        scenes[i].hist_n = 0;
+        scenes[i].verify_seq = 0;
+    }
+    fscene_open(&scenes[0], &r, false);
+    fscene_open(&scenes[1], &r, false);
     for (int op = 0; op < MAX_OPS && r.i < r.n; op++) {
         const uint8_t b = u8(&r);
         fscene *f = &scenes[b & 1u];
@@ -3131,8 +3839,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             do_bad_args(f, other, &r);
             break;
         case OP_RECREATE:
+        case OP_RECREATE_LARGE:
             fscene_close(f);
-            fscene_open(f, &r);
+            fscene_open(f, &r, code == OP_RECREATE_LARGE);
             break;
         case OP_SLOTS:
             do_slots(f, &r);
@@ -3212,6 +3921,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         case OP_WRITER_IN_PLACE:
             do_writer_in_place(f, other, &r);
+            break;
+        case OP_SET_ANCHOR:
+            do_set_anchor(f, other, &r);
+            break;
+        case OP_SET_ORIGIN:
+            do_set_origin(f, &r);
+            break;
+        case OP_LARGE_READ:
+            do_large_read(f, other, &r);
             break;
         default:
             break;

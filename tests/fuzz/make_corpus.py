@@ -18,7 +18,8 @@ import sys
  RECREATE, SLOTS, TRACKER_CREATE, TRACKER_DESTROY, COLLECT, COLLECT2, SET_CREATE,
  SET_DESTROY, SET_MEMBER, SET_MEMBER2, SET_QUERY, SET_COMBINE, SET_FROM_CHANGES,
  BATCH_LOCAL, BATCH_TRS, UPDATE_PARALLEL, BULK, CHURN, SET_WORLD, BOUNDS, CULL,
- WRITER_CREATE, WRITER_DESTROY, WRITER_WRITE, WRITER_IN_PLACE) = range(41)
+ WRITER_CREATE, WRITER_DESTROY, WRITER_WRITE, WRITER_IN_PLACE, RECREATE_LARGE, SET_ANCHOR,
+ SET_ORIGIN, LARGE_READ) = range(45)
 
 # Shapes of BULK and patterns of CHURN.
 BULK_CHAIN, BULK_FAN, BULK_TREE, BULK_ROOTS = range(4)
@@ -229,6 +230,13 @@ class Program:
 
     def recreate(self, cfg, scene=0):
         self.op(RECREATE, scene)
+        self.b += bytes(cfg)
+        self.max_nodes[scene] = bool(cfg[0] & 4)
+
+    def recreate_large(self, cfg, scene=0):
+        """the scene again, as a large world (SGRT_SCENE_LARGE_WORLD) with
+        what the configuration bytes choose besides"""
+        self.op(RECREATE_LARGE, scene)
         self.b += bytes(cfg)
         self.max_nodes[scene] = bool(cfg[0] & 4)
 
@@ -563,6 +571,157 @@ def writer_in_between(p, pick, call, handle_fns=(), writes=None, scene=0):
     p.u8(call)
     for fn in handle_fns:
         fn()
+
+
+# Large worlds. Points of rd_point(): each a kind byte, then its coordinates.
+(PT_SAME, PT_SMALL, PT_NUDGE, PT_TINY, PT_GRID, PT_JUMP, PT_FAR, PT_NEAR_ROOT, PT_EDGE,
+ PT_HOSTILE, PT_RAW, PT_ZEROS) = range(12)
+# PT_EDGE codes: 2^60, -2^60 (taken), the doubles past them, 2^60 - 256,
+# -(2^60 - 256) (taken), 2^61 (refused), 7: the coordinate kept.
+E_MAX, E_MIN, E_PAST_MAX, E_PAST_MIN, E_BELOW_MAX, E_ABOVE_MIN, E_TWICE, E_KEEP = range(8)
+# PT_HOSTILE codes: NaN, +Inf, -Inf, 1e300, -1e19 (refused), -0, the
+# smallest denormal (taken), DBL_MAX (refused).
+H_NAN, H_INF, H_NINF, H_1E300, H_M1E19, H_NEGZERO, H_DENORM, H_DBL_MAX = range(8)
+
+
+def pt_same(p):
+    p.u8(PT_SAME)
+
+
+def pt_small(p, xyz):
+    """multiples of 1/8 in [-16, 16)"""
+    p.u8(PT_SMALL)
+    for v in xyz:
+        p.u8(int(round(v * 8)) + 128)
+
+
+def pt_nudge(p, xyz):
+    """the current point moved by multiples of 1/64 in [-2, 2)"""
+    p.u8(PT_NUDGE)
+    for v in xyz:
+        p.u8(int(round(v * 64)) + 128)
+
+
+def pt_tiny(p, codes):
+    """per coordinate: ('ulps', n) n in -3..3 ulps, or ('pow', e) + 2^-e"""
+    p.u8(PT_TINY)
+    for kind, v in codes:
+        if kind == 'pow':
+            p.u8(0x80 | v)
+        else:
+            p.u8(abs(v) | (4 if v < 0 else 0))
+
+
+def pt_grid(p, cell_log2, cells):
+    """snapped to the grid of 2^cell_log2 (4 to 19), moved by cells (-2..2)"""
+    p.u8(PT_GRID)
+    p.u8(cell_log2 - 4)
+    for c in cells:
+        p.u8(c + 2)
+
+
+def pt_jump(p, ks):
+    """the current point moved by k x 1e12, k in -128..127"""
+    p.u8(PT_JUMP)
+    for k in ks:
+        p.u8(k + 128)
+
+
+def far_coord(p, x):
+    """x as m x 2^k (m < 2^32, -32 <= k <= 28) with its sign"""
+    k = -32
+    while abs(x) / 2.0 ** k >= 2 ** 32:
+        k += 1
+    assert k <= 28, x
+    m = min(int(round(abs(x) / 2.0 ** k)), 2 ** 32 - 1)
+    target = k + 32
+    if x < 0:
+        e = target + 122 if target + 122 >= 128 else target + 183
+    else:
+        e = target
+    assert e % 61 == target and bool(e & 0x80) == (x < 0) and e < 256
+    p.u8(e)
+    p.u32(m)
+
+
+def pt_far(p, xyz):
+    """anywhere within 2^60 (each coordinate rounded to 32 significant bits)"""
+    p.u8(PT_FAR)
+    for v in xyz:
+        far_coord(p, v)
+
+
+def pt_near_root(p, k, xyz):
+    """the anchor of the root of the k-th live node, moved by multiples of
+    1/8 in [-16, 16)"""
+    p.u8(PT_NEAR_ROOT)
+    p.u16(k)
+    for v in xyz:
+        p.u8(int(round(v * 8)) + 128)
+
+
+def pt_edge(p, codes):
+    p.u8(PT_EDGE)
+    for c in codes:
+        p.u8(c)
+
+
+def pt_hostile(p, axis, code):
+    p.u8(PT_HOSTILE)
+    p.u8(axis)
+    p.u8(code)
+
+
+def pt_raw(p, xyz):
+    """doubles given as numbers or as 64-bit patterns (ints)"""
+    p.u8(PT_RAW)
+    for v in xyz:
+        bits = v if isinstance(v, int) else struct.unpack('<Q', struct.pack('<d', v))[0]
+        p.u32(bits & 0xFFFFFFFF)
+        p.u32(bits >> 32)
+
+
+def pt_zeros(p):
+    """the current point with its zero coordinates' signs flipped"""
+    p.u8(PT_ZEROS)
+
+
+def r_root(p, k):
+    """the root of the k-th live node"""
+    return lambda: (p.u8(0), p.u16(k))
+
+
+def r_handle(p, fn):
+    """a handle of any kind (rd_handle): a node with a parent, stale, ..."""
+    return lambda: (p.u8(3), fn())
+
+
+def set_anchor(p, root_fn, point_fn, null=False, scene=0):
+    """sgrt_node_set_anchor; the point is read from the root's anchor (the
+    origin for a handle that is not a live root)"""
+    p.op(SET_ANCHOR, scene)
+    root_fn()
+    p.u8(0x0F if null else 0)
+    point_fn()
+
+
+def set_origin(p, point_fn, null=False, no_update=False, scene=0):
+    """sgrt_scene_set_origin; the same origin is followed by an update that
+    must recompute nothing (when nothing else moved) unless no_update"""
+    p.op(SET_ORIGIN, scene)
+    p.u8((0x0F if null else 0) | (0x10 if no_update else 0))
+    point_fn()
+
+
+# large_read: NULL outputs for the anchor, the origin, the world in double;
+# the calls on a NULL scene.
+LR_NULL_ANCHOR, LR_NULL_ORIGIN, LR_NULL_WORLD, LR_NULL_SCENE = 1, 2, 4, 8
+
+
+def large_read(p, root_fn, how=0, scene=0):
+    p.op(LARGE_READ, scene)
+    root_fn()
+    p.u8(how)
 
 
 # A box of planes: -x0 <= x <= x0 and so on.
@@ -1329,6 +1488,331 @@ def scenarios():
         collect(p, OWN0, 3, 0)
         p.world_now_all()
         out[name] = p
+
+    # Large worlds: roots anchored far from zero (1e12 to 7e17) with the
+    # origin beside one of them, children below; the same anchor (nothing
+    # marked); anchors at the limit's edges; refusals (NaN, infinities,
+    # past the limit, a node with a parent, stale, zero and foreign
+    # handles, NULL; both calls on the other scene, which is no large
+    # world); reads of anchors, the origin and worlds in double, into NULL
+    # and on a NULL scene.
+    p = Program()
+    p.recreate_large((0,))
+    p.create(p.h_zero)                     # 0: A
+    p.create(live(p, 0))                   # 1: B under A
+    p.create(p.h_zero)                     # 2: C
+    p.create(live(p, 2))                   # 3: D under C
+    p.create(live(p, 3))                   # 4: E under D
+    p.create(p.h_zero, 1)
+    p.create(live(p, 0), 1)
+    p.set_local(live(p, 0), lambda: p.m_rot(200, F_TWO))
+    p.set_local(live(p, 1), lambda: p.m_translate(1, 2, 3))
+    p.set_local(live(p, 3), lambda: p.m_translate(-4, 0.5, 8))
+    p.set_local(live(p, 4), lambda: p.m_scale_kinds(F_TWO, F_HALF, F_ONE))
+    set_anchor(p, r_root(p, 1), lambda: pt_far(p, [1.5e15, -2.25e12, 7e17]))
+    set_anchor(p, r_root(p, 4), lambda: pt_jump(p, [3, -7, 100]))
+    set_origin(p, lambda: pt_near_root(p, 1, [1, -0.5, 2]))
+    p.update()
+    p.world_now_all()
+    large_read(p, r_root(p, 4))
+    large_read(p, r_handle(p, live(p, 4)))
+    large_read(p, r_root(p, 0), LR_NULL_ANCHOR | LR_NULL_ORIGIN | LR_NULL_WORLD | LR_NULL_SCENE)
+    set_anchor(p, r_root(p, 0), lambda: pt_same(p))
+    p.update()
+    set_anchor(p, r_root(p, 2), lambda: pt_edge(p, [E_MAX, E_MIN, E_BELOW_MAX]))
+    set_anchor(p, r_root(p, 2), lambda: pt_edge(p, [E_KEEP, E_PAST_MAX, E_KEEP]))
+    set_anchor(p, r_root(p, 2), lambda: pt_edge(p, [E_TWICE, E_KEEP, E_KEEP]))
+    for code in range(8):
+        set_anchor(p, r_root(p, 0), lambda: pt_hostile(p, code % 3, code))
+    set_anchor(p, r_root(p, 0), lambda: pt_raw(p, [0x7FF8000000000001, 1.0, 2.0]))
+    set_anchor(p, r_handle(p, live(p, 1)), lambda: pt_small(p, [1, 1, 1]))
+    set_anchor(p, r_handle(p, lambda: p.h_other(0)), lambda: pt_small(p, [1, 1, 1]))
+    set_anchor(p, r_handle(p, p.h_zero), lambda: pt_small(p, [1, 1, 1]))
+    set_anchor(p, r_root(p, 0), lambda: pt_small(p, [1, 1, 1]), null=True)
+    p.update()
+    p.world_now_all()
+    p.destroy(live(p, 2))                  # C, D, E
+    set_anchor(p, r_handle(p, lambda: p.h_hist(2)), lambda: pt_small(p, [1, 1, 1]))
+    large_read(p, r_handle(p, lambda: p.h_hist(3)))
+    set_anchor(p, r_root(p, 0), lambda: pt_small(p, [1, 1, 1]), scene=1)
+    set_origin(p, lambda: pt_small(p, [1, 1, 1]), scene=1)
+    large_read(p, r_root(p, 1), scene=1)
+    p.update()
+    p.world_now_all()
+    out['large_anchors'] = p
+
+    # Origin moves with a tracker watching: the same origin (an update
+    # right after recomputes nothing), signs of zero flipped (another
+    # origin), moves of 2^-20 to 2^-40 lost at 1e15 (the same origin) and
+    # of a few ulps, a move next to a far root, grid moves (one to the cell
+    # it is in: the same origin), 1e12 jumps there and back between two
+    # updates, refusals (NaN, infinities, 1e300, -1e19, DBL_MAX, past the
+    # limit, NULL), the limit's edges, a denormal; a root made there.
+    p = Program()
+    p.recreate_large((0,))
+    tracker_create(p, 0)
+    p.create(p.h_zero)                     # 0: A
+    p.create(live(p, 0))
+    p.create(live(p, 1))
+    p.create(p.h_zero)                     # 3: B
+    p.set_local(live(p, 1), lambda: p.m_rot(77, F_ONE))
+    p.set_local(live(p, 2), lambda: p.m_translate(0.5, -3, 2))
+    set_anchor(p, r_root(p, 0), lambda: pt_far(p, [1e15, 1e15, -1e15]))
+    set_anchor(p, r_root(p, 3), lambda: pt_small(p, [3, 0, -1]))
+    p.update_once()
+    collect(p, OWN0, 3, 0)
+    set_origin(p, lambda: pt_same(p))
+    set_origin(p, lambda: pt_zeros(p))
+    p.update_once()
+    collect(p, OWN0, 3, 0)
+    set_origin(p, lambda: pt_small(p, [2, 0, -1]))
+    p.update_once()
+    set_origin(p, lambda: pt_near_root(p, 0, [1, -2, 0.5]))
+    p.update_once()
+    collect(p, OWN0, 3, 0)
+    set_origin(p, lambda: pt_tiny(p, [('pow', 20), ('pow', 30), ('pow', 40)]))
+    set_origin(p, lambda: pt_tiny(p, [('ulps', 1), ('ulps', -2), ('ulps', 0)]))
+    p.update_once()
+    set_origin(p, lambda: pt_grid(p, 12, [0, 1, -2]))
+    p.update_once()
+    set_origin(p, lambda: pt_grid(p, 12, [0, 0, 0]))
+    p.update_once()
+    set_origin(p, lambda: pt_jump(p, [1, -1, 5]))
+    set_origin(p, lambda: pt_jump(p, [-1, 1, -5]))
+    p.update_once()
+    collect(p, OWN0, 3, 0)
+    p.world_now_all()
+    for code in (H_NAN, H_INF, H_NINF, H_1E300, H_M1E19, H_DBL_MAX):
+        set_origin(p, lambda: pt_hostile(p, code % 3, code))
+    set_origin(p, lambda: pt_edge(p, [E_PAST_MAX, E_KEEP, E_KEEP]))
+    set_origin(p, lambda: pt_edge(p, [E_KEEP, E_TWICE, E_KEEP]))
+    set_origin(p, lambda: pt_raw(p, [0x7FF0000000000000, 0.0, 0.0]))
+    set_origin(p, lambda: pt_small(p, [0, 0, 0]), null=True)
+    p.update()
+    set_origin(p, lambda: pt_edge(p, [E_MAX, E_MIN, E_ABOVE_MIN]))
+    set_origin(p, lambda: pt_hostile(p, 1, H_DENORM))
+    p.update()
+    p.world_now_all()
+    set_origin(p, lambda: pt_same(p), no_update=True)
+    set_anchor(p, r_root(p, 0), lambda: pt_nudge(p, [1, 0, 0]))
+    p.update_once()
+    collect(p, OWN0, 3, 0)
+    p.destroy(live(p, 3))
+    p.create(p.h_zero)                     # a new root, at the origin
+    p.create(live(p, 3))
+    p.update_once()
+    p.world_now_all()
+    out['large_origin'] = p
+
+    # Previous worlds and boxes in a large world: an origin move shifts the
+    # previous worlds the next update saves into the new frame (one move:
+    # bit for bit; two: within rounding), boxes and culls follow the worlds
+    # relative to the origin (before the update: those of the last one); a
+    # keep-world and a keep-local move to the root level (anchored at the
+    # origin), set_world on a root anchored elsewhere (re-anchored: a move),
+    # a keep-world move under another root, compaction.
+    p = Program()
+    p.recreate_large((CFG_BOUNDS_ALL,))
+    tracker_create(p, 0)
+    set_create(p, 0)
+    for i in range(8):
+        p.create(p.h_zero if i % 4 == 0 else live(p, i - 1))
+        bounds_set(p, live(p, i), (0, 0.5, 0), (1, 1, 0.5))
+    for i in range(8):
+        p.set_local(live(p, i), lambda i=i: p.m_translate(i % 4, 1, -1))
+    set_anchor(p, r_root(p, 0), lambda: pt_far(p, [2e12, 0, -3e12]))
+    set_anchor(p, r_root(p, 4), lambda: pt_far(p, [2e12 + 64, 8, -3e12]))
+    set_origin(p, lambda: pt_near_root(p, 0, [2, 0, -1]))
+    p.update_once()
+    p.update_once()
+    cull(p, cube(8), OWN0)
+    set_origin(p, lambda: pt_nudge(p, [1.5, -0.25, 0]))
+    cull(p, cube(8), OWN0)
+    p.update_once()
+    collect(p, OWN0, 3, 0)
+    cull(p, cube(8), OWN0)
+    set_origin(p, lambda: pt_grid(p, 6, [1, 0, 0]))
+    set_origin(p, lambda: pt_nudge(p, [-0.5, 0.75, 1]))
+    p.update_once()
+    p.update_once()
+    p.set_parent(live(p, 2), p.h_zero, 1)
+    p.set_parent(live(p, 6), p.h_zero, 0)
+    p.set_world(live(p, 4), lambda: p.m_translate(1, 2, 3))
+    p.update_once()
+    cull(p, cube(4), OWN0)
+    p.set_parent(live(p, 2), live(p, 5), 1)
+    p.compact()
+    set_origin(p, lambda: pt_jump(p, [1, 0, 0]))
+    p.update()
+    cull(p, cube(8), OWN0)
+    collect(p, OWN0, 3, 0)
+    p.world_now_all()
+    out['large_prev_bounds'] = p
+
+    # Every kernel's root branch in a large world (scalar, 4-wide, AVX,
+    # AVX-512 where the CPU has them), two at a time: roots anchored far
+    # out with the origin beside them, a root with a projective local (its
+    # bottom row not 0 0 0 1), worlds now before the update, non-finite
+    # locals written in place at a root (made the identity by the update,
+    # then anchored), an origin move.
+    p = Program()
+    for cfgs in ((0x10, 0x20), (0x30, 0x40)):
+        for sc, cfg in enumerate(cfgs):
+            p.recreate_large((cfg,), sc)
+            tracker_create(p, 0, sc)
+            p.create(p.h_zero, sc)
+            p.create(live(p, 0), sc)
+            p.create(p.h_zero, sc)
+            p.create(live(p, 2), sc)
+            p.set_local(live(p, 0), lambda: p.m_special(3, F_HALF), sc)
+            p.set_local(live(p, 2), lambda: p.m_rot(40, F_ONE), sc)
+            p.set_local(live(p, 3), lambda: p.m_translate(2, -1, 0.5), sc)
+            set_anchor(p, r_root(p, 0), lambda: pt_far(p, [-7e14, 3e9, 1e16]), scene=sc)
+            set_anchor(p, r_root(p, 2), lambda: pt_jump(p, [9, 9, 9]), scene=sc)
+            set_origin(p, lambda: pt_near_root(p, 0, [3, 3, -3]), scene=sc)
+            p.world_now_all(sc)
+            p.update(sc)
+            writer_create(p, 0, W_SORTED, W_PLAIN, [0, 2], scene=sc)
+            writer_in_place(p, OWN0, 0, [[lambda: p.m_special(5, F_NAN),
+                                          lambda: p.m_translate(1, 1, 1)]], scene=sc)
+            set_origin(p, lambda: pt_nudge(p, [0.25, 0, -1]), scene=sc)
+            p.world_now_all(sc)
+            p.update(sc)
+            collect(p, OWN0, 3, 0, scene=sc)
+            p.world_now_all(sc)
+    out['large_kernels'] = p
+
+    # The parallel update of a large world: 2,048 roots and a tree, anchors
+    # set on some, origin moves (every node recomputed, over many ranges),
+    # the executor calling into the scene while the tasks are handed out
+    # (seeds 3 and 11: refused with EXECUTOR, nothing changed), batches and
+    # in-place writes at roots, roots made and made again by churn (each
+    # anchored at the origin), a destroy, compaction.
+    p = Program()
+    p.recreate_large((0,))
+    tracker_create(p, 0)
+    bulk(p, BULK_ROOTS, 2, seed=9)
+    bulk(p, BULK_TREE, 1, seed=4)
+    for k in (0, 700, 1500, 2047):
+        set_anchor(p, r_root(p, k), lambda: pt_far(p, [k * 1e9, -k * 3e11, 5e14]))
+    update_parallel(p, 4)
+    set_origin(p, lambda: pt_near_root(p, 700, [0, 1, 2]))
+    update_parallel(p, 8, seed=7)
+    collect(p, OWN0, 3, 0)
+    batch_local(p, [(live(p, i), (lambda i=i: p.m_translate(i % 16, 0, 1)))
+                    for i in range(0, 2048, 64)])
+    batch_trs(p, [(live(p, i), [F_ONE, F_ZERO, F_HALF], [F_HALF] * 4, [F_ONE] * 3)
+                  for i in range(1, 200, 40)])
+    writer_create(p, 0, W_SORTED, W_PLAIN, [3, 700, 1999])
+    writer_in_place(p, OWN0, 0, [[lambda: p.m_special(12, F_INF), None,
+                                  lambda: p.m_translate(3, 3, 3)]])
+    set_origin(p, lambda: pt_jump(p, [0, 0, 1]))
+    update_parallel(p, 3, seed=11)
+    churn(p, CHURN_PINGPONG, 4, seed=2)
+    churn(p, CHURN_DETACH_NEWEST, 2, seed=5)
+    p.destroy(live(p, 5))
+    p.compact()
+    set_anchor(p, r_root(p, 10), lambda: pt_nudge(p, [1, 1, 1]))
+    update_parallel(p, 4)
+    collect(p, OWN0, 3, 0)
+    p.world_now_all()
+    out['large_parallel'] = p
+
+    # Validation mode in a large world: world reads say PENDING after an
+    # anchor is set and after an origin move (every world changes), not
+    # after the same origin; TRS writes at a far root, one refused (a
+    # quaternion off unit length).
+    p = Program()
+    p.recreate_large((0x01,))
+    p.create(p.h_zero)
+    p.create(live(p, 0))
+    p.create(p.h_zero)
+    p.set_trs(live(p, 0), [F_ONE, F_TWO, F_HALF], None, [F_ONE] * 3)
+    set_anchor(p, r_root(p, 0), lambda: pt_far(p, [3e17, 3e17, 3e17]))
+    p.read(live(p, 0))
+    p.read(live(p, 1))
+    p.update()
+    set_origin(p, lambda: pt_near_root(p, 0, [0, 0, 0]))
+    p.read(live(p, 1))
+    p.read(live(p, 2))
+    p.update()
+    set_origin(p, lambda: pt_same(p))
+    p.read(live(p, 1))
+    set_anchor(p, r_root(p, 2), lambda: pt_near_root(p, 0, [-1, 0, 0.5]))
+    p.read(live(p, 2))
+    p.set_trs(live(p, 2), [F_HALF, F_ZERO, F_ZERO], [F_ONE, F_ZERO, F_ZERO, F_ONE], [F_ONE] * 3)
+    p.set_trs(live(p, 2), [F_HALF, F_ZERO, F_ZERO], None, [F_ONE] * 3)
+    p.update()
+    p.world_now_all()
+    out['large_validate'] = p
+
+    # Precision: roots anchored at the limit's edges, the origin a few ulps
+    # (256 to 768) from one of them, a chain below; anchors moved by one
+    # ulp; keep-world moves under a root anchored a few ulps away and to
+    # the root level; the origin next to a root near 1e15, set_world under
+    # it. Every world relative to the origin is held in double to within
+    # float precision of its own size: a world placed to the precision of
+    # its anchor's distance from zero would miss by up to 2^36.
+    p = Program()
+    p.recreate_large((0,))
+    p.create(p.h_zero)                     # 0: A
+    for i in range(1, 4):
+        p.create(live(p, i - 1))           # 1..3: a chain under A
+    p.create(p.h_zero)                     # 4: B
+    p.create(live(p, 4))                   # 5
+    p.create(p.h_zero)                     # 6: C
+    p.set_local(live(p, 0), lambda: p.m_rot(150, F_ONE))
+    for i in range(1, 4):
+        p.set_local(live(p, i), lambda i=i: p.m_translate(0.25 * i, -1, 0.125))
+    p.set_local(live(p, 5), lambda: p.m_rot(60, F_HALF))
+    set_anchor(p, r_root(p, 0), lambda: pt_edge(p, [E_BELOW_MAX, E_MIN, E_MAX]))
+    set_anchor(p, r_root(p, 4), lambda: pt_far(p, [1.125e15, -1e15, 1e13]))
+    set_origin(p, lambda: pt_near_root(p, 0, [0, 0, 0]))
+    set_origin(p, lambda: pt_tiny(p, [('ulps', 2), ('ulps', 1), ('ulps', -3)]))
+    set_anchor(p, r_root(p, 6), lambda: pt_near_root(p, 0, [0, 0, 0]))
+    set_anchor(p, r_root(p, 6), lambda: pt_tiny(p, [('ulps', -1), ('ulps', 2), ('ulps', 0)]))
+    p.update()
+    p.world_now_all()
+    set_anchor(p, r_root(p, 0), lambda: pt_tiny(p, [('ulps', 1), ('ulps', 1), ('ulps', -1)]))
+    p.update()
+    p.set_parent(live(p, 2), live(p, 6), 1)
+    p.set_parent(live(p, 3), p.h_zero, 1)
+    p.set_world(live(p, 1), lambda: p.m_translate(1, 1, 1))
+    p.update()
+    p.world_now_all()
+    set_origin(p, lambda: pt_near_root(p, 4, [-1, 0.5, 3]))
+    p.set_world(live(p, 5), lambda: p.m_rot(9, F_HALF))
+    p.update()
+    p.world_now_all()
+    large_read(p, r_root(p, 3))
+    large_read(p, r_handle(p, live(p, 1)))
+    out['large_precision'] = p
+
+    # Two origin moves between updates, the first far out (2^60) and the
+    # second back next to the start (0.5): a still root's previous world is
+    # its world before, in the new origin's frame (x = -0.5), as its world
+    # is; a shift summed move by move rounds the 0.5 away at 2^60.
+    p = Program()
+    p.recreate_large((CFG_PREV,))
+    p.create(p.h_zero)
+    p.update_once()
+    set_origin(p, lambda: pt_edge(p, [E_MAX, E_KEEP, E_KEEP]))
+    set_origin(p, lambda: pt_small(p, [0.5, 0, 0]))
+    p.update_once()
+    out['large_prev_round_trip'] = p
+
+    # A cull with a finite plane whose every coefficient is FLT_MAX: past
+    # the header's 2^125 on |d| + |n|_1 x the box's largest coordinate the
+    # test's float sums overflow, and the box outside it is kept
+    # (conservative); nothing else may go wrong.
+    p = Program(cfg0=(CFG_BOUNDS_WIDE,))
+    set_create(p, 0)
+    p.create(p.h_zero)
+    bounds_set(p, live(p, 0), (0, 0.5, 0), (1, 1, 0.5))
+    p.set_local(live(p, 0), lambda: p.m_translate(-7, 1, -2))
+    p.update()
+    cull(p, [((F_MAX,), (F_MAX,), (F_MAX,), (F_MAX,))], OWN0)
+    out['cull_plane_overflow'] = p
 
     # Random programs: every operation with random arguments.
     rng = random.Random(20240601)
