@@ -246,7 +246,8 @@ static void run_verdict(run *r, float (*pool)[16], float (*init)[16], const benc
         r->status = 1;
     }
     printf("\nverdict in %.1f s. Every table (frames against naive and its dirty flag, caches\n"
-           "evicted, more scenes, workers, memory, bounds): %s --full\n", secs, o->argv0);
+           "evicted, more scenes, workers, memory, bounds, large worlds): %s --full\n",
+           secs, o->argv0);
     if (f)
         printf("The tables this verdict measured: %s\n", shown);
 }
