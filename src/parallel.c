@@ -286,14 +286,7 @@ static uint32_t update_parallel(sgrt_scene *s, const sgrt_executor *ex)
 
 uint32_t sgrt_scene_update_parallel(sgrt_scene *s, const sgrt_executor *ex)
 {
-    if (!s)
+    if (!s || !sgrt__update_begin(s, __func__))
         return 0;
-    if (s->busy) {
-        sgrt__reentered(s, __func__);
-        return 0;
-    }
-    if (SGRT__VALIDATING(s))
-        sgrt__validate_locals(s, __func__);
-    sgrt__follow_start(s, __func__);
     return sgrt__update_done(s, update_parallel(s, ex), __func__);
 }

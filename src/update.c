@@ -47,17 +47,22 @@ uint32_t sgrt__update_done(sgrt_scene *s, uint32_t count, const char *function)
     return count;
 }
 
-uint32_t sgrt_scene_update(sgrt_scene *s)
+bool sgrt__update_begin(sgrt_scene *s, const char *function)
 {
-    if (!s)
-        return 0;
     if (s->busy) {
-        sgrt__reentered(s, __func__);
-        return 0;
+        sgrt__reentered(s, function);
+        return false;
     }
     if (SGRT__VALIDATING(s))
-        sgrt__validate_locals(s, __func__);
-    sgrt__follow_start(s, __func__);
+        sgrt__validate_locals(s, function);
+    sgrt__follow_start(s, function);
+    return true;
+}
+
+uint32_t sgrt_scene_update(sgrt_scene *s)
+{
+    if (!s || !sgrt__update_begin(s, __func__))
+        return 0;
     return sgrt__update_done(s, sgrt__update_serial(s), __func__);
 }
 

@@ -8,6 +8,10 @@
 /* sgrt_scene_update without its validation: also the parallel update's
  * serial fallback. */
 uint32_t sgrt__update_serial(sgrt_scene *s);
+/* The start of a public update (`function`) of a non-NULL scene: false,
+ * reported, while the scene is busy (the update must not run); else, in
+ * validation mode, the locals checked, and the followers started. */
+bool sgrt__update_begin(sgrt_scene *s, const char *function);
 /* The end of a public update (`function`) that recomputed `count` worlds:
  * the non-finite locals it repaired are recorded and reported. Returns
  * count. */
