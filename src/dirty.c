@@ -129,17 +129,12 @@ void sgrt__dirty_close_word(sgrt_scene *s, uint32_t w, uint32_t only, const uint
  * dependent loads; fetching WALK_AHEAD roots ahead overlaps the misses of
  * several walks. */
 #define WALK_AHEAD 4u
-#if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PREFETCH(p) ((void)(p))
-#endif
 static inline void walk_ahead(const sgrt_scene *s, uint32_t x)
 {
-    PREFETCH(&s->st.first_child[x]);
-    PREFETCH(&s->st.next_sibling[x + 1u]);
-    PREFETCH(&s->st.parent[x + 1u]);
-    PREFETCH(&s->st.dirty[(x + 1u) >> 5]);
+    SGRT__PREFETCH(&s->st.first_child[x]);
+    SGRT__PREFETCH(&s->st.next_sibling[x + 1u]);
+    SGRT__PREFETCH(&s->st.parent[x + 1u]);
+    SGRT__PREFETCH(&s->st.dirty[(x + 1u) >> 5]);
 }
 
 /* The sparse pass: walks below the dirty nodes with children at or after

@@ -10,12 +10,6 @@
 #include "result.h"
 #include <string.h>
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PREFETCH(p) ((void)(p))
-#endif
-
 #define CHUNK SGRT__WRITE_CHUNK
 
 /* Resolve entries [base, base + n) into slot[], their table entries
@@ -25,7 +19,7 @@ static uint32_t resolve_chunk(const sgrt_scene *s, const sgrt_node *nodes, uint3
                               uint32_t n, uint32_t *slot)
 {
     for (uint32_t j = 0; j < n; j++)
-        PREFETCH(sgrt__handle_entry(s, nodes[base + j]));
+        SGRT__PREFETCH(sgrt__handle_entry(s, nodes[base + j]));
     for (uint32_t j = 0; j < n; j++) {
         slot[j] = sgrt__resolve(s, nodes[base + j]);
         if (slot[j] == SGRT__NONE)

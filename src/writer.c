@@ -19,12 +19,6 @@
 #include "writer.h"
 #include <string.h>
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PREFETCH(p) ((void)(p))
-#endif
-
 #define CHUNK SGRT__WRITE_CHUNK
 
 struct sgrt__writer {
@@ -102,7 +96,7 @@ static sgrt_result refresh(const sgrt_scene *s, sgrt__writer *w, uint32_t *at)
         return SGRT_OK;
     for (uint32_t i = 0; i < w->count; i++) {
         if (i + SGRT__WRITE_AHEAD < w->count)
-            PREFETCH(sgrt__handle_entry(s, w->nodes[i + SGRT__WRITE_AHEAD]));
+            SGRT__PREFETCH(sgrt__handle_entry(s, w->nodes[i + SGRT__WRITE_AHEAD]));
         w->slots[i] = sgrt__resolve(s, w->nodes[i]);
         if (w->slots[i] == SGRT__NONE) {
             *at = i;

@@ -45,10 +45,13 @@ static inline uint32_t sgrt__f32_bits(float f)
 
 static inline float sgrt__f32_abs(float x) { return sgrt__f32_from_bits(sgrt__f32_bits(x) & 0x7FFFFFFFu); }
 
-/* Fetch a line for writing (a hint: no fault, no effect on results). */
+/* Fetch a line for reading, or for writing (hints: no fault, no effect on
+ * results). */
 #if defined(__GNUC__) || defined(__clang__)
+#define SGRT__PREFETCH(p) __builtin_prefetch(p)
 #define SGRT__PREFETCH_W(p) __builtin_prefetch((p), 1)
 #else
+#define SGRT__PREFETCH(p) ((void)(p))
 #define SGRT__PREFETCH_W(p) ((void)(p))
 #endif
 
