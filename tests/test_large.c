@@ -23,6 +23,7 @@
  *
  *   test_large [SEED]   (default 1: the programs' seed) */
 #include "testutil.h"
+#include "lib/refmodel.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -385,18 +386,7 @@ static void test_compaction(void)
 /* ---- precision: target L1 ---------------------------------------------------- */
 
 /* Worlds in double from the floats the scene holds: out = translate(anchor)
- * x local for a root, parent x local below, as in the model. */
-static void mul_d(const double a[16], const double b[16], double out[16])
-{
-    for (int j = 0; j < 4; j++)
-        for (int i = 0; i < 4; i++) {
-            double v = 0.0;
-            for (int k = 0; k < 4; k++)
-                v += a[4 * k + i] * b[4 * j + k];
-            out[4 * j + i] = v;
-        }
-}
-
+ * x local for a root, parent x local below (ref_mul_d), as in the model. */
 static void to_d(const float m[16], double out[16])
 {
     for (int e = 0; e < 16; e++)
@@ -450,7 +440,7 @@ static void test_precision(void)
             for (int a = 0; a < 3; a++)
                 abs_w[i][12 + a] += anchor[i / PER][a];
         } else {
-            mul_d(abs_w[parent[i]], l, t);
+            ref_mul_d(abs_w[parent[i]], l, t);
             memcpy(abs_w[i], t, sizeof t);
         }
     }
@@ -591,7 +581,7 @@ static void model_world(const sgrt_scene *s, const model *m, uint32_t i, double 
                 *big = b > *big ? b : *big;
             }
         } else {
-            mul_d(acc, l, t);
+            ref_mul_d(acc, l, t);
             memcpy(acc, t, sizeof t);
         }
         double r2 = 0.0;

@@ -677,17 +677,6 @@ static uint32_t path_up(const fscene *f, uint32_t id, uint32_t limit, uint32_t *
     return n;
 }
 
-static void mul_d(const double *a, const double *b, double *out)
-{
-    for (int j = 0; j < 4; j++)
-        for (int i = 0; i < 4; i++) {
-            double v = 0.0;
-            for (int k = 0; k < 4; k++)
-                v += a[4 * k + i] * b[4 * j + k];
-            out[4 * j + i] = v;
-        }
-}
-
 /* W = W x L and A = A x |L|, in double. */
 static void chain_step(double W[16], double A[16], const float L[16])
 {
@@ -696,9 +685,9 @@ static void chain_step(double W[16], double A[16], const float L[16])
         l[k] = L[k];
         al[k] = fabs((double)L[k]);
     }
-    mul_d(W, l, t);
+    ref_mul_d(W, l, t);
     memcpy(W, t, sizeof t);
-    mul_d(A, al, t);
+    ref_mul_d(A, al, t);
     memcpy(A, t, sizeof t);
 }
 
@@ -823,9 +812,9 @@ static void check_world_double(fscene *f, uint32_t id, const double got[16])
             l[e] = lr[e];
             al[e] = fabs((double)lr[e]);
         }
-        mul_d(l, W, t);
+        ref_mul_d(l, W, t);
         memcpy(W, t, sizeof t);
-        mul_d(al, A, t);
+        ref_mul_d(al, A, t);
         memcpy(A, t, sizeof t);
     }
     const shadow_node *root = sh_get(f, path[n - 1u]);

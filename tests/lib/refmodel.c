@@ -138,8 +138,7 @@ static void set_identity_d(double *o)
         o[i] = (i % 5 == 0) ? 1.0 : 0.0;
 }
 
-/* out = a x b, column-major, double. */
-static void mul_d(const double *a, const double *b, double *out)
+void ref_mul_d(const double *a, const double *b, double *out)
 {
     for (int c = 0; c < 4; c++)
         for (int r = 0; r < 4; r++) {
@@ -419,9 +418,9 @@ static void now_of_slot(const ref_model *m, uint32_t s, double *w, double *a, ui
         to_d(m->nodes[path[i]].local, l, false);
         to_d(m->nodes[path[i]].local, la, true);
         /* identity x local is exact in double, so roots need no special case */
-        mul_d(w, l, tmp);
+        ref_mul_d(w, l, tmp);
         memcpy(w, tmp, sizeof tmp);
-        mul_d(a, la, tmp);
+        ref_mul_d(a, la, tmp);
         memcpy(a, tmp, sizeof tmp);
     }
     if (path != chain)
@@ -471,8 +470,8 @@ static uint32_t walk_dirty(ref_model *m, bool apply)
                 double l[16], la[16];
                 to_d(n->local, l, false);
                 to_d(n->local, la, true);
-                mul_d(p->world, l, n->world);
-                mul_d(p->absw, la, n->absw);
+                ref_mul_d(p->world, l, n->world);
+                ref_mul_d(p->absw, la, n->absw);
                 n->depth = n->parent == SENTINEL ? 0u : p->depth + 1u;
                 n->marked = false;
             }

@@ -44,6 +44,11 @@ typedef struct ref_model ref_model;
 /* u: unit roundoff of single precision. */
 #define REF_U (1.0 / 16777216.0)
 
+/* out = a x b, 4 x 4 column-major in double, each entry summed in the order
+ * k = 0..3: the model's product, for tests that build double worlds of
+ * their own. out must not alias a or b. */
+void ref_mul_d(const double *a, const double *b, double *out);
+
 ref_model *ref_model_create(void);
 void ref_model_destroy(ref_model *m); /* NULL is a no-op */
 
