@@ -17,7 +17,6 @@ uint32_t sgrt__write_check(const sgrt_scene *s, const sgrt__source *src, uint32_
                            uint32_t n, sgrt__chunk *c)
 {
     c->base = base;
-    c->n = n;
     if (src->m) {
         c->m = src->m + 16u * (size_t)base;
         return s->k.check16(c->m, n);

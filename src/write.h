@@ -31,13 +31,13 @@ static inline uint32_t sgrt__write_chunk_of(uint32_t count, uint32_t done)
 uint32_t sgrt__write_quats_off(const sgrt_scene *s, const sgrt__source *src,
                                const sgrt_node *nodes, uint32_t count);
 
-/* One chunk of the pass, entries [base, base + n), n <= SGRT__WRITE_CHUNK:
+/* One chunk of the pass, entries from base on (at most SGRT__WRITE_CHUNK):
  * checked first (sgrt__write_check), then stored (sgrt__write_store), so
  * that a caller reads nothing of the next chunk before this one is known
  * good. m: the matrices to store; NULL for TRS, converted in registers as
  * they are stored (store_trs). */
 typedef struct sgrt__chunk {
-    uint32_t base, n;
+    uint32_t base;
     const float *m;
 } sgrt__chunk;
 
