@@ -76,6 +76,9 @@ static const float edge_values[] = {
 };
 #define N_EDGE (sizeof edge_values / sizeof edge_values[0])
 
+static const float element_values[4] = {0.0f, -0.0f, 1.0f, -1.0f};
+#define N_MODES 4
+
 static void random_matrix(rng *r, float *m, int mode)
 {
     for (int i = 0; i < 16; i++) {
@@ -84,7 +87,14 @@ static void random_matrix(rng *r, float *m, int mode)
         case 1: /* wide exponent range: rounding differences would show */
             m[i] = ldexpf(rng_float(r, -1.0f, 1.0f), (int)rng_below(r, 120) - 60);
             break;
-        default: m[i] = edge_values[rng_below(r, N_EDGE)]; break;
+        case 2: m[i] = edge_values[rng_below(r, N_EDGE)]; break;
+        default: { /* element by element from 0, -0, 1, -1 and random: the
+                    * constants a kernel compares with (an affine last row,
+                    * an identity) come out exactly, in every combination */
+            const uint32_t e = rng_below(r, 5);
+            m[i] = e < 4 ? element_values[e] : rng_float(r, -4.0f, 4.0f);
+            break;
+        }
         }
     }
 }
@@ -111,8 +121,8 @@ static void test_mul(const sgrt__kernels *k)
     rng r = {0xC0FFEE};
     float a[16], b[16], got[16], want[16];
     for (int i = 0; i < N_RANDOM; i++) {
-        random_matrix(&r, a, i % 3);
-        random_matrix(&r, b, (i / 3) % 3);
+        random_matrix(&r, a, i % N_MODES);
+        random_matrix(&r, b, (i / N_MODES) % N_MODES);
         ref->mul(a, b, want);
         k->mul(a, b, got);
         compare16(got, want, k->name);
@@ -172,9 +182,14 @@ static void test_update_shape(const sgrt__kernels *k, int shape, bool large)
             parent[i] = (i % 700 == 0) ? SGRT__NONE : i - 1u;
         else if (shape == 1) /* 4-ary tree in breadth-first order */
             parent[i] = i == 0 ? SGRT__NONE : (i - 1u) / 4u;
-        else /* random forest */
+        else if (shape == 2) /* random forest */
             parent[i] = (i == 0 || rng_below(&r, 50) == 0) ? SGRT__NONE : rng_below(&r, i);
-        random_matrix(&r, l1[i], 1);
+        else /* roots only, every one dirty: each kernel's root path, anchored or not */
+            parent[i] = SGRT__NONE;
+        /* wide exponents, or element by element (one local in 3; every
+         * root's local in shape 3, so that a last row the kernel takes for
+         * affine by mistake shows: (0, 1, 0, 1) comes one time in 160) */
+        random_matrix(&r, l1[i], shape == 3 || rng_below(&r, 3) == 0 ? 3 : 1);
         for (int a = 0; a < 3; a++)
             anchor[i][a] = rng_below(&r, 4) == 0 ? origin[a]
                                                  : origin[a] + (double)rng_float(&r, -1.0f, 1.0f) * 1.0e9;
@@ -192,7 +207,7 @@ static void test_update_shape(const sgrt__kernels *k, int shape, bool large)
             l1[i][rng_below(&r, 16)] = nonfinite[rng_below(&r, 3)];
         random_matrix(&r, w1[i], 0);
         const bool pd = parent[i] != SGRT__NONE && sgrt__bit_get(d1, parent[i]);
-        was_dirty[i] = pd || rng_below(&r, 10) == 0;
+        was_dirty[i] = pd || shape == 3 || rng_below(&r, 10) == 0;
         if (was_dirty[i]) {
             sgrt__bit_set(d1, i);
             sgrt__bit_set(s1, i / 32u);
@@ -314,10 +329,10 @@ static void test_trs(const sgrt__kernels *k)
 
 static void test_update_boxes(const sgrt__kernels *k); /* with the boxes, below */
 
-/* Whole passes over three shapes of forest, then a pass with boxes. */
+/* Whole passes over four shapes of forest, then a pass with boxes. */
 static void test_update(const sgrt__kernels *k)
 {
-    for (int shape = 0; shape < 3; shape++) {
+    for (int shape = 0; shape < 4; shape++) {
         test_update_shape(k, shape, false);
         test_update_shape(k, shape, true);
     }
@@ -331,7 +346,8 @@ static void test_update(const sgrt__kernels *k)
  * place one time in three. */
 static void write_matrix(rng *r, float *m)
 {
-    random_matrix(r, m, (int)rng_below(r, 2));
+    static const int modes[3] = {0, 1, 3};
+    random_matrix(r, m, modes[rng_below(r, 3)]);
     if (rng_below(r, 3) == 0)
         m[rng_below(r, 16)] = edge_values[rng_below(r, N_EDGE)];
 }
@@ -598,7 +614,10 @@ static void box_case_make(box_case *b, uint64_t seed)
         b->e[a] = test_aligned_alloc(64, BOX_N * sizeof(float));
     }
     for (uint32_t i = 0; i < BOX_N; i++) {
-        awkward_matrix(&r, b->world[i], (int)rng_below(&r, 8));
+        if (rng_below(&r, 5) == 0) /* element by element: affine or not by chance */
+            random_matrix(&r, b->world[i], 3);
+        else
+            awkward_matrix(&r, b->world[i], (int)rng_below(&r, 8));
         if (rng_below(&r, 4) == 0)
             b->world[i][rng_below(&r, 16)] = edge_values[rng_below(&r, N_EDGE)];
         float c[3], h[3];

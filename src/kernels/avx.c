@@ -101,7 +101,8 @@ static inline bool finite2(const mat2 *m)
 static SGRT__ALWAYS_INLINE uint32_t update_loop(const sgrt__update_view *v, const bool large)
 {
     /* A large world's: the origin's lanes, and the last row of an affine
-     * local, lanes 3 and 7 of each half (columns 0 and 1, then 2 and 3). */
+     * local in columns 2 and 3 (lanes 3 and 7 of c23: 0 and 1); columns 0
+     * and 1 (lanes 3 and 7 of c01) compare with zero. */
     const simde__m256d origin = large ? sgrt__origin_lanes(v->origin) : simde_mm256_setzero_pd();
     const simde__m256 row3 = simde_mm256_set_ps(1, 0, 0, 0, 0, 0, 0, 0);
     uint32_t count = 0, last = SGRT__NONE, lastp = SGRT__NONE;
@@ -119,7 +120,7 @@ static SGRT__ALWAYS_INLINE uint32_t update_loop(const sgrt__update_view *v, cons
             w.c01 = simde_mm256_loadu_ps(v->local[i]);
             w.c23 = simde_mm256_loadu_ps(v->local[i] + 8);
             if (!large) {
-            } else if ((simde_mm256_movemask_ps(simde_mm256_cmp_ps(w.c01, row3, SIMDE_CMP_NEQ_UQ)) & 0x88) == 0 &&
+            } else if ((simde_mm256_movemask_ps(simde_mm256_cmp_ps(w.c01, simde_mm256_setzero_ps(), SIMDE_CMP_NEQ_UQ)) & 0x88) == 0 &&
                        (simde_mm256_movemask_ps(simde_mm256_cmp_ps(w.c23, row3, SIMDE_CMP_NEQ_UQ)) & 0x88) == 0) {
                 /* affine, local[15] == 1: column 3 (the high half of c23) moved */
                 const simde__m128 c3 = simde_mm256_extractf128_ps(w.c23, 1);
