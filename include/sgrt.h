@@ -1340,6 +1340,27 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_check(const sgrt_scene *s, const 
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_tracker_check(const sgrt_scene *s, sgrt_tracker t,
                                         const char **out_what);
 
+/** A 64-bit hash of the scene's state, the same on every target, kernel
+ *  level and worker count for the same program: for peers in lockstep or
+ *  rollback netcode to compare once a tick (after the update) and find a
+ *  desync. It covers every live node (in slot order): its slot, its
+ *  handle's index and generation (counted from the index's first, not the
+ *  scrambled id, which differs between scenes), its parent's and next
+ *  sibling's slots, its local and its world as float bits with every NaN
+ *  taken as one (NaN payloads differ between targets); in a large world
+ *  each root's anchor and the origin. Not in it: pending marks (the next
+ *  update makes two scenes that differ only there equal), user values
+ *  (they may hold pointers), objects (trackers, node sets, writers) and
+ *  the kept state of SGRT_SCENE_PREV_WORLD and bounds, which follow from
+ *  the rest. A 32-bit ARM target whose NEON kernel flushes denormals
+ *  (sgrt_simd_name "neon" there) hashes alike wherever no world passes
+ *  through the denormal range. XXH3 (xxHash) over a canonical
+ *  little-endian record of 148 bytes per node, 172 for a large world's
+ *  root. Cost O(n + slot count / 32), a read of the locals and worlds;
+ *  never allocates. 0 for a NULL scene, and for a busy one (called from
+ *  a task of sgrt_scene_update_parallel: reported through the log). */
+SGRT_API uint64_t sgrt_scene_hash(const sgrt_scene *s);
+
 /** What sgrt_scene_dump writes. */
 typedef enum sgrt_dump_format {
     SGRT_DUMP_DOT = 0, /**< Graphviz: one box per live node, one edge per parent link */

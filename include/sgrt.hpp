@@ -724,6 +724,9 @@ public:
     {
         return sgrt_scene_storage_version(s_);
     }
+    /** sgrt_scene_hash: the state's 64-bit hash, the same on every target
+     *  for the same program (0 when empty). */
+    [[nodiscard]] std::uint64_t hash() const noexcept { return sgrt_scene_hash(s_); }
     /** The previous worlds (SGRT_SCENE_PREV_WORLD), laid out as world_array;
      *  NULL for a scene without the flag. */
     [[nodiscard]] const float *prev_world_array(std::uint32_t *out_slot_count = nullptr) const

@@ -6,7 +6,8 @@
 set -euo pipefail
 # libcglm-dev: the benchmark's flat peer multiplies with cglm's glm_mat4_mul
 # when it is there, the strongest flat array to measure sgrt against.
-pkgs=(meson ninja-build gcc pkg-config libsimde-dev python3 cmake libcglm-dev)
+# libxxhash-dev: xxhash.h, whose XXH3 sgrt_scene_hash inlines.
+pkgs=(meson ninja-build gcc pkg-config libsimde-dev libxxhash-dev python3 cmake libcglm-dev)
 for group in "$@"; do
   case "$group" in
     ports)   pkgs+=(clang g++ qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf

@@ -22,8 +22,7 @@ static size_t table_size(uint32_t cap)
 /* The id of a new index's first generation. */
 static uint32_t first_id(const sgrt_scene *s, uint32_t index)
 {
-    const uint32_t field = (s->salt >> 24) % SGRT__GEN_PERIOD + 1u;
-    return (field << SGRT__INDEX_BITS) | ((index ^ s->salt) & SGRT__INDEX_MASK);
+    return (sgrt__handle_first_field(s) << SGRT__INDEX_BITS) | ((index ^ s->salt) & SGRT__INDEX_MASK);
 }
 
 /* The id of the next generation: the field steps through 1..GEN_PERIOD. */

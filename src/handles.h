@@ -42,5 +42,18 @@ static inline sgrt_node sgrt__handle_of_slot(const sgrt_scene *s, uint32_t slot)
 /* The generation field of a handle: 1..SGRT__GEN_PERIOD, offset per scene
  * (handles.c). */
 static inline uint32_t sgrt__handle_generation(uint32_t id) { return id >> SGRT__INDEX_BITS; }
+/* The generation field of every index's first id in s (1..GEN_PERIOD). */
+static inline uint32_t sgrt__handle_first_field(const sgrt_scene *s)
+{
+    return (s->salt >> 24) % SGRT__GEN_PERIOD + 1u;
+}
+/* The generation of `id` counted from its index's first (0..GEN_PERIOD-1):
+ * what the id says without the scene's scramble, the same in every scene
+ * that ran the same calls. */
+static inline uint32_t sgrt__handle_ordinal(const sgrt_scene *s, uint32_t id)
+{
+    return (sgrt__handle_generation(id) + SGRT__GEN_PERIOD - sgrt__handle_first_field(s)) %
+           SGRT__GEN_PERIOD;
+}
 
 #endif

@@ -840,8 +840,11 @@ static void test_scene_queries()
     CHECK(slots_right && s.slot_node(1u << 30) == SGRT_NULL_NODE);
     const std::uint64_t version = s.storage_version();
     CHECK(version > 1u && version == sgrt_scene_storage_version(s.get()));
+    const std::uint64_t hash = s.hash();
+    CHECK(hash != 0u && hash == sgrt_scene_hash(s.get()));
     OK(s.node_set_user(a[1], 9));
     CHECK(s.storage_version() == version);
+    CHECK(s.hash() == hash); // user values are not in it
     OK(s.reserve(4096));
     CHECK(s.storage_version() > version);
 

@@ -9,8 +9,9 @@ Checks, for a build of sgrt:
   * the shared library exports exactly the functions that include/sgrt.h
     declares with SGRT_API (--header);
   * src/ includes no system header outside the C11 freestanding set, string.h,
-    stdlib.h in the one file that holds the default allocator, and
-    stdatomic.h in the one that keeps a kernel for sgrt_trs_to_matrices.
+    stdlib.h in the one file that holds the default allocator,
+    stdatomic.h in the one that keeps a kernel for sgrt_trs_to_matrices, and
+    xxhash.h (inlined XXH3) in the one that hashes a scene.
 
 A Windows DLL (PE) has no dynamic symbol table: its imports and exports are
 read with the target's objdump (--objdump). Every DLL that MinGW-w64 links
@@ -87,7 +88,12 @@ HOSTED_ALLOWED = {"string.h": None, "stdlib.h": {"alloc.c"},
                   # C11 atomics, the compiler's own header: the kernel that
                   # sgrt_trs_to_matrices keeps, in a pointer used only where
                   # it is lock-free (no libatomic call; the symbols say so).
-                  "stdatomic.h": {"trs_matrices.c"}}
+                  "stdatomic.h": {"trs_matrices.c"},
+                  # xxHash's XXH3, inlined for sgrt_scene_hash: it includes
+                  # stdlib.h and string.h itself, but only memcpy is used (its
+                  # state allocators are static and never emitted: the
+                  # symbol checks above say so).
+                  "xxhash.h": {"hash.c"}}
 
 
 def nm_lines(nm, args):

@@ -118,4 +118,25 @@ static const uint64_t golden_large[GOLDEN_LARGE_CHECKPOINTS] = {
     0xda1824b75dceab26ull,
 };
 
+/* sgrt_scene_hash at the large-world scenario's checkpoints (test_golden
+ * --print, the reference kernel): every kernel and target. */
+static const uint64_t golden_large_scene_hash[GOLDEN_LARGE_CHECKPOINTS] = {
+    0x34c04918988f8e5eull,
+    0xf393854259bff700ull,
+    0x9c653e2e65ac9991ull,
+    0x1617ae192e6a641eull,
+    0x36c3934fb52444c2ull,
+    0x1617ae192e6a641eull,
+    0x1617ae192e6a641eull,
+    0x236b3490d8326301ull,
+    0xd9ef9e980a0bbfdcull,
+    0x8b0d8e8f6f08bd88ull,
+    0x958af29954e43720ull,
+    0x3eeae9340802c1b9ull,
+    0x6da4a966e9bad921ull,
+    0xb241349f87a4d503ull,
+    0x30786a373fd9e0b0ull,
+    0x4bdd85a56476fd20ull,
+};
+
 #endif

@@ -40,9 +40,10 @@
  * set_world on roots, subtree destroys, compaction, updates; at its
  * checkpoints every live node's local, world, previous world and
  * sgrt_node_world_double (double bit patterns), every root's anchor and the
- * origin. It stays clear of denormals and overflow (each checkpoint checks
- * that no local, world or previous world entry is denormal, infinite or
- * NaN), so every kernel, flushing ones included, must give the same bits;
+ * origin, and beside them sgrt_scene_hash (golden_large_scene_hash: the
+ * library's own hash, the same on every target). It stays clear of
+ * denormals and overflow (each checkpoint checks that no local, world or
+ * previous world entry is denormal, infinite or NaN), so every kernel, flushing ones included, must give the same bits;
  * the ARMv7 NEON model runs it too, with a large world's anchored roots.
  *
  *   test_golden            compare with golden.h
@@ -223,6 +224,7 @@ typedef struct run {
     sgrt_scene *s;
     fnv log; /* every result code, update count and world_now along the way */
     uint64_t cp[RUN_CHECKPOINTS];
+    uint64_t scene_hash[RUN_CHECKPOINTS]; /* sgrt_scene_hash at each (large world) */
     uint32_t ncp;
     uint32_t last; /* most recently created node: creating under it grows a chain */
     /* What the scenario exercised, to show that it covers what it claims. */
@@ -1071,8 +1073,10 @@ static void large_checkpoint(run *R)
     fnv f = {large_state_hash(R)};
     fnv_u32(&f, (uint32_t)(R->log.h >> 32));
     fnv_u32(&f, (uint32_t)R->log.h);
-    if (R->ncp < RUN_CHECKPOINTS)
+    if (R->ncp < RUN_CHECKPOINTS) {
         R->cp[R->ncp] = f.h;
+        R->scene_hash[R->ncp] = sgrt_scene_hash(R->s);
+    }
     R->ncp++;
 }
 
@@ -1368,17 +1372,30 @@ static int check_large_run(const char *name, const sgrt__kernels *k, bool print)
         printf("/* large world, %s: kernel %s */\n", name, kname);
         for (uint32_t c = 0; c < R.ncp && c < RUN_CHECKPOINTS; c++)
             printf("    0x%016" PRIx64 "ull,\n", R.cp[c]);
+        printf("/* sgrt_scene_hash of the large world, %s: kernel %s */\n", name, kname);
+        for (uint32_t c = 0; c < R.ncp && c < RUN_CHECKPOINTS; c++)
+            printf("    0x%016" PRIx64 "ull,\n", R.scene_hash[c]);
         return R.failures;
     }
     if (R.origin_moves == 0 || R.same_origin == 0 || R.anchors == 0 || R.roots_placed == 0 ||
         R.to_root[0] == 0 || R.to_root[1] == 0 || R.to_child[0] == 0 || R.to_child[1] == 0 ||
         R.destroys == 0 || R.compacts == 0)
         FAIL(&R, "the large-world scenario no longer covers what it claims (see the counts)");
-    uint32_t bad = 0;
-    for (uint32_t c = 0; c < GOLDEN_LARGE_CHECKPOINTS; c++)
+    uint32_t bad = 0, bad_hash = 0;
+    for (uint32_t c = 0; c < GOLDEN_LARGE_CHECKPOINTS; c++) {
         bad += c >= R.ncp || R.cp[c] != golden_large[c];
-    printf("%-8s kernel %-20s golden_large: %s\n", name, kname,
-           bad == 0 && R.failures == 0 ? "match" : "MISMATCH");
+        bad_hash += c >= R.ncp || R.scene_hash[c] != golden_large_scene_hash[c];
+    }
+    printf("%-8s kernel %-20s golden_large: %s, golden_large_scene_hash: %s\n", name, kname,
+           bad == 0 && R.failures == 0 ? "match" : "MISMATCH", bad_hash == 0 ? "match" : "MISMATCH");
+    if (bad_hash) {
+        R.failures++;
+        for (uint32_t c = 0; c < GOLDEN_LARGE_CHECKPOINTS; c++)
+            printf("    sgrt_scene_hash %2" PRIu32 " 0x%016" PRIx64 " %s 0x%016" PRIx64 "\n", c,
+                   c < R.ncp ? R.scene_hash[c] : 0,
+                   c < R.ncp && R.scene_hash[c] == golden_large_scene_hash[c] ? "==" : "!=",
+                   golden_large_scene_hash[c]);
+    }
     printf("    %" PRIu32 " creates, %" PRIu32 " destroys, %" PRIu32 " set_trs, %" PRIu32
            " origin moves and %" PRIu32 " to the same origin, %" PRIu32 " anchors set, %" PRIu32
            " roots placed by set_world, %" PRIu32 "+%" PRIu32 " children made roots and %" PRIu32

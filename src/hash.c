@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/* sgrt_scene_hash: one 64-bit XXH3 over a canonical little-endian record
+ * of every live node, the same on every target for the same program.
+ *
+ * Per live slot, in slot order: the slot, the handle's table index and
+ * generation ordinal (the number of earlier nodes of that index: never the
+ * scrambled id, which depends on the scene's address), the parent's and
+ * next sibling's slots (SGRT__NONE: none), the local and the world as
+ * float bits with every NaN made the one quiet NaN (payloads and signs of
+ * NaNs differ between targets); in a large world a root's anchor; then the
+ * origin. Pending marks and user values are not in it: the first decide
+ * nothing that the next update does not make equal (peers compare after
+ * their update), the second may hold pointers.
+ *
+ * XXH3 from xxHash (libxxhash-dev), inlined from its header: one hash for
+ * every target (its SSE2, AVX2, NEON and scalar paths give the same
+ * value), no library to link, and among the fastest well-kept 64-bit hashes.
+ * Records are staged a block at a time so that XXH3 sees long inputs. */
+#include "internal.h"
+#include "handles.h"
+#include "result.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+#include <string.h>
+
+/* Words in one node's record: slot, index, generation, parent, next
+ * sibling, 16 + 16 matrix elements. An anchor adds 6 (three doubles). */
+enum { RECORD_WORDS = 5 + 32, ANCHOR_WORDS = 6, STAGE_NODES = 64 };
+
+static inline void put32(uint8_t *p, uint32_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &v, 4);
+#else
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+#endif
+}
+
+static inline void put_double(uint8_t *p, double d)
+{
+    uint64_t v;
+    memcpy(&v, &d, 8);
+    put32(p, (uint32_t)v);
+    put32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* 16 floats, NaNs canonical. */
+static inline void put_matrix(uint8_t *p, const float m[16])
+{
+    uint32_t bits[16];
+    memcpy(bits, m, sizeof bits);
+    for (int i = 0; i < 16; i++) {
+        const uint32_t b = (bits[i] & 0x7fffffffu) > 0x7f800000u ? 0x7fc00000u : bits[i];
+        put32(p + 4 * i, b);
+    }
+}
+
+uint64_t sgrt_scene_hash(const sgrt_scene *s)
+{
+    if (!s)
+        return 0;
+    if (s->busy) {
+        (void)sgrt__reentered(s, "sgrt_scene_hash");
+        return 0;
+    }
+    XXH3_state_t state;
+    XXH3_64bits_reset(&state);
+    uint8_t stage[STAGE_NODES * 4 * (RECORD_WORDS + ANCHOR_WORDS)];
+    uint8_t head[8];
+    put32(head, s->node_count);
+    put32(head + 4, s->slot_end);
+    XXH3_64bits_update(&state, head, sizeof head);
+    const bool anchored = s->st.anchor != NULL;
+    size_t used = 0;
+    for (uint32_t w = 0; w < (s->slot_end + 31u) / 32u; w++) {
+        for (uint32_t bits = s->st.alive[w]; bits; bits &= bits - 1u) {
+            const uint32_t slot = w * 32u + (uint32_t)sgrt__ctz32(bits);
+            const uint32_t index = s->st.slot_handle[slot];
+            uint8_t *p = stage + used;
+            put32(p, slot);
+            put32(p + 4, index);
+            put32(p + 8, sgrt__handle_ordinal(s, s->handles[index].id));
+            put32(p + 12, s->st.parent[slot]);
+            put32(p + 16, s->st.next_sibling[slot]);
+            put_matrix(p + 20, s->st.local[slot]);
+            put_matrix(p + 84, s->st.world[slot]);
+            used += 4u * RECORD_WORDS;
+            if (anchored && s->st.parent[slot] == SGRT__NONE) {
+                for (int a = 0; a < 3; a++)
+                    put_double(stage + used + 8 * a, s->st.anchor[slot][a]);
+                used += 4u * ANCHOR_WORDS;
+            }
+            if (used > sizeof stage - 4u * (RECORD_WORDS + ANCHOR_WORDS)) {
+                XXH3_64bits_update(&state, stage, used);
+                used = 0;
+            }
+        }
+    }
+    for (int a = 0; a < 3; a++)
+        put_double(stage + used + 8 * a, s->origin[a]);
+    used += 24;
+    XXH3_64bits_update(&state, stage, used);
+    return XXH3_64bits_digest(&state);
+}
