@@ -23,6 +23,11 @@
       consumer asks for is followed (configured only): Debug (no -O),
       CMAKE_C_FLAGS=-O1, and with Ninja Multi-Config -O2 in a configuration
       without flags of its own only.
+  cmake_build.py readme ...  the FetchContent block of README.md, as
+      written but for its GIT_REPOSITORY: a local git repository of this
+      tree's files with the tag or branch the block names (which the
+      checkout must have), in a consumer with no build type; the program
+      builds and runs, and sgrt's sources get -O2.
   cmake_build.py install --kind shared|static ...  the CMake build installed
       with `cmake --install --prefix` into a staging directory, then
       tests/consumer/cmake/ finds it with find_package(sgrt <version> EXACT
@@ -229,6 +234,79 @@ def subdirectory(a):
     return problems
 
 
+def readme_snippet(readme):
+    """The README's FetchContent block: its text, the repository and the
+    ref it names."""
+    blocks = re.findall(r"```cmake\n(.*?)```", readme.read_text(), re.S)
+    found = [b for b in blocks if "FetchContent_Declare(sgrt" in b]
+    if len(found) != 1:
+        raise SystemExit(f"{readme}: {len(found)} cmake blocks with FetchContent_Declare(sgrt), "
+                         "expected 1")
+    text = found[0]
+    repo = re.findall(r"^\s*GIT_REPOSITORY\s+(\S+)", text, re.M)
+    ref = re.findall(r"^\s*GIT_TAG\s+([^\s)]+)", text, re.M)
+    if len(repo) != 1 or len(ref) != 1:
+        raise SystemExit(f"{readme}: the FetchContent block names {repo} and {ref}: expected "
+                         "one GIT_REPOSITORY and one GIT_TAG")
+    return text, repo[0], ref[0]
+
+
+def readme(a):
+    """The README's FetchContent block, as written but for its repository:
+    a git repository of this tree's files with the ref the block names."""
+    if not a.cmake or not shutil.which("git"):
+        print("cmake or git not found: skipped")
+        return None
+    work = fresh(a.work)
+    root = pathlib.Path(a.source_root).resolve()
+    text, url, ref = readme_snippet(root / "README.md")
+    print(f"README.md: GIT_REPOSITORY {url}, GIT_TAG {ref}")
+    problems = []
+    git = ["git", "-c", "user.name=sgrt", "-c", "user.email=sgrt@localhost",
+           "-c", "init.defaultBranch=unused"]
+    # The ref must be one the repository has: a tag or a branch of the
+    # checkout (a remote's branch counts), wherever this is a checkout.
+    is_tag = False
+    if subprocess.run(["git", "-C", root, "rev-parse", "--git-dir"],
+                      capture_output=True).returncode == 0:
+        refs = output(["git", "-C", root, "for-each-ref", "--format=%(refname)"]).split()
+        is_tag = f"refs/tags/{ref}" in refs
+        if not is_tag and not any(r == f"refs/heads/{ref}" or
+                                  (r.startswith("refs/remotes/") and r.endswith("/" + ref))
+                                  for r in refs):
+            problems.append(f"README.md's GIT_TAG {ref}: no such tag or branch in {root}")
+            return problems
+    tree = work / "tree"
+    tree.mkdir()
+    for name in RELEASE_FILES:
+        if (root / name).is_dir():
+            shutil.copytree(root / name, tree / name,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(root / name, tree / name)
+    repo = work / "sgrt.git"
+    run(git + ["init", "-q", tree])
+    run(git + ["-C", tree, "add", "."])
+    run(git + ["-C", tree, "commit", "-q", "-m", "sgrt"])
+    run(git + ["-C", tree, "tag" if is_tag else "branch", ref])
+    run(git + ["clone", "-q", "--bare", tree, repo])
+
+    consumer = work / "consumer"
+    consumer.mkdir()
+    main_c = HERE.parent / "consumer" / "main.c"
+    (consumer / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.16)\n"
+        "project(readme_fetchcontent C)\n"
+        f"add_executable(game \"{main_c}\")\n" +
+        text.replace(url, repo.as_uri()))
+    build = work / "build"
+    run(cmake_command(a, consumer, build, []))
+    run([a.cmake, "--build", build])
+    run([build / "game", a.version])
+    check_opt_levels(build, build / "_deps" / "sgrt-src", main_c, "-O2", "", problems)
+    return problems
+
+
 def install(a):
     if not a.cmake:
         print("cmake not found: skipped")
@@ -248,7 +326,7 @@ def install(a):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["sources", "golden", "subdirectory", "install"])
+    ap.add_argument("mode", choices=["sources", "golden", "subdirectory", "readme", "install"])
     ap.add_argument("--source-root", required=True, help="sgrt's source tree")
     ap.add_argument("--work", help="scratch directory (emptied first)")
     ap.add_argument("--cmake", default="")
@@ -268,7 +346,7 @@ def main():
     ap.add_argument("--kind", choices=["shared", "static"], default="static")
     a = ap.parse_args()
     modes = {"sources": sources, "golden": golden, "subdirectory": subdirectory,
-             "install": install}
+             "readme": readme, "install": install}
     return exit_status(modes[a.mode], a)
 
 
