@@ -50,7 +50,7 @@ import tarfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "consumer"))
 from buildcheck import (check_installed, check_links_sgrt, check_opt_levels,  # noqa: E402
-                        cmake_command, exit_status, fresh, output, run)
+                        cmake_command, cmake_scratch, exit_status, output, run)
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -99,10 +99,9 @@ def parse_print(text):
 
 
 def golden(a):
-    if not a.cmake:
-        print("cmake not found: skipped")
+    work = cmake_scratch(a)
+    if work is None:
         return None
-    work = fresh(a.work)
     root = pathlib.Path(a.source_root)
     build = work / "cmake-build"
     cmake_configure(a, root, build, [f"-DSGRT_SIMD={a.simd}", "-DBUILD_SHARED_LIBS=OFF"])
@@ -186,10 +185,9 @@ def tarball(root, dest, version):
 
 
 def subdirectory(a):
-    if not a.cmake:
-        print("cmake not found: skipped")
+    work = cmake_scratch(a)
+    if work is None:
         return None
-    work = fresh(a.work)
     root = pathlib.Path(a.source_root).resolve()
     want_static = a.kind == "static"
     options = [f"-DSGRT_HOW={a.how}",
@@ -254,10 +252,12 @@ def readme_snippet(readme):
 def readme(a):
     """The README's FetchContent block, as written but for its repository:
     a git repository of this tree's files with the ref the block names."""
-    if not a.cmake or not shutil.which("git"):
-        print("cmake or git not found: skipped")
+    if not shutil.which("git"):
+        print("git not found: skipped")
         return None
-    work = fresh(a.work)
+    work = cmake_scratch(a)
+    if work is None:
+        return None
     root = pathlib.Path(a.source_root).resolve()
     text, url, ref = readme_snippet(root / "README.md")
     print(f"README.md: GIT_REPOSITORY {url}, GIT_TAG {ref}")
@@ -308,10 +308,9 @@ def readme(a):
 
 
 def install(a):
-    if not a.cmake:
-        print("cmake not found: skipped")
+    work = cmake_scratch(a)
+    if work is None:
         return None
-    work = fresh(a.work)
     root = pathlib.Path(a.source_root)
     build = work / "cmake-build"
     cmake_configure(a, root, build, [f"-DBUILD_SHARED_LIBS={'OFF' if a.kind == 'static' else 'ON'}"])

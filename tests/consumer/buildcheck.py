@@ -33,6 +33,15 @@ def fresh(path):
     return path
 
 
+def cmake_scratch(a):
+    """The scratch directory a.work, emptied, for a check that needs cmake;
+    None, said, where there is no cmake (the check is skipped)."""
+    if not a.cmake:
+        print("cmake not found: skipped")
+        return None
+    return fresh(a.work)
+
+
 def cmake_command(a, src, build, options):
     """`cmake -S src -B build` with this build's C compiler, Ninja where
     there is one (unless options name a generator) and compile_commands.json."""

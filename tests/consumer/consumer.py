@@ -32,8 +32,8 @@ import shlex
 import shutil
 import sys
 
-from buildcheck import (HERE, check_installed, check_links_sgrt, check_opt_levels, exit_status,
-                        fresh, output, run)
+from buildcheck import (HERE, check_installed, check_links_sgrt, check_opt_levels,
+                        cmake_scratch, exit_status, fresh, output, run)
 
 
 def subproject(a):
@@ -103,10 +103,9 @@ def subproject(a):
 
 
 def cmake(a):
-    if not a.cmake:
-        print("cmake not found: skipped")
+    work = cmake_scratch(a)
+    if work is None:
         return None
-    work = fresh(a.work)
     meson = shlex.split(a.meson)
     stage = work / "stage"
     run(meson + ["install", "-C", a.build_root, "--no-rebuild", "--quiet", "--destdir", stage])
