@@ -21,8 +21,8 @@
       The consumer sets no build type: compile_commands.json must show -O2
       on sgrt's sources and no -O on its own. With add_subdirectory, what a
       consumer asks for is followed (configured only): Debug (no -O),
-      CMAKE_C_FLAGS=-O1, and with Ninja Multi-Config -O2 in a configuration
-      without flags of its own only.
+      CMAKE_C_FLAGS=-O1, add_compile_options(-O1), and with Ninja
+      Multi-Config -O2 in a configuration without flags of its own only.
   cmake_build.py readme ...  the FetchContent block of README.md, as
       written but for its GIT_REPOSITORY: a local git repository of this
       tree's files with the tag or branch the block names (which the
@@ -215,11 +215,13 @@ def subdirectory(a):
     check_links_sgrt(a, exe, want_static, problems)
     if a.how == "add_subdirectory":
         # What the parent asks for is followed (configured, not built):
-        # Debug (CMake's -g, no -O), an -O in CMAKE_C_FLAGS; with a
+        # Debug (CMake's -g, no -O), an -O in CMAKE_C_FLAGS or in its
+        # add_compile_options; with a
         # multi-config generator -O2 goes to the configurations without
         # flags of their own only.
         for name, extra, want in (("debug", ["-DCMAKE_BUILD_TYPE=Debug"], ""),
-                                  ("cflags-O1", ["-DCMAKE_C_FLAGS=-O1"], "-O1")):
+                                  ("cflags-O1", ["-DCMAKE_C_FLAGS=-O1"], "-O1"),
+                                  ("options-O1", ["-DSGRT_PARENT_OPTIONS=-O1"], "-O1")):
             run(cmake_command(a, HERE / "consumer", work / name, options + extra))
             check_opt_levels(work / name, root, main_c, want, want, problems)
         if shutil.which("ninja"):
