@@ -23,6 +23,7 @@
 
 #include "bounds.h"
 #include "frustum.h"
+#include "table.h"
 #include "timing.h"
 
 #include <sgrt.h>
@@ -481,20 +482,6 @@ static bool city_measure(int rounds, city_row *row)
 
 /* ---- the report ----------------------------------------------------------------------- */
 
-static const char *verdict(double value, double goal, bool at_most)
-{
-    if (isnan(value))
-        return "n/a";
-    return (at_most ? value <= goal : value >= goal) ? "PASS" : "MISS";
-}
-
-static void target(FILE *out, const char *id, const char *what, double value, double goal,
-                   bool at_most, const char *kernel)
-{
-    fprintf(out, "%-3s %-58s %7.3f %s%-5g %-4s  (%s)\n", id, what, value, at_most ? "<=" : ">=",
-            goal, verdict(value, goal, at_most), kernel);
-}
-
 bool bench_bounds_run(FILE *out, bool quick)
 {
     const int rounds = quick ? 9 : 31;
@@ -571,29 +558,30 @@ bool bench_bounds_run(FILE *out, bool quick)
 
     fprintf(out, "targets (bounds and culling)\n");
     const double nan_v = nan("");
-    target(out, "B1", "update with boxes / without, tree-64K all moved",
-           built ? rows[0].on / rows[0].off : nan_v, 1.25, true, ukernel);
-    target(out, "B2", "update with boxes / without, tree-64K 1 % moved",
-           built ? rows[1].on / rows[1].off : nan_v, 1.10, true, ukernel);
+    bench_target_line(out, "B1", "update with boxes / without, tree-64K all moved",
+                      built ? rows[0].on / rows[0].off : nan_v, 1.25, true, ukernel);
+    bench_target_line(out, "B2", "update with boxes / without, tree-64K 1 % moved",
+                      built ? rows[1].on / rows[1].off : nan_v, 1.10, true, ukernel);
     for (int i = 0; i < 2; i++) {
         char what[80];
         snprintf(what, sizeof what, "cull / reading the box arrays once, %s boxes, cold",
                  i ? "1M" : "64K");
-        target(out, "B3", what, culled ? cr[i].cull_cold / cr[i].read_cold : nan_v, 1.5, true,
-               culled ? cr[i].kernel : "-");
+        bench_target_line(out, "B3", what, culled ? cr[i].cull_cold / cr[i].read_cold : nan_v,
+                          1.5, true, culled ? cr[i].kernel : "-");
     }
     for (int i = 0; i < 2; i++) {
         char what[80];
         snprintf(what, sizeof what, "naive cull / sgrt cull, %s boxes, warm", i ? "1M" : "64K");
-        target(out, "B4", what, culled ? cr[i].naive / cr[i].cull_warm : nan_v, 10, false,
-               culled ? cr[i].kernel : "-");
+        bench_target_line(out, "B4", what, culled ? cr[i].naive / cr[i].cull_warm : nan_v, 10,
+                          false, culled ? cr[i].kernel : "-");
     }
-    target(out, "B5", "boxes tested / nodes, city grid seeing about 10 %",
-           city_ok ? (double)(city.tree.boxes_tested + city.tree.subtrees_tested) / city.nodes
-                   : nan_v,
-           0.2, true, city_ok ? city.kernel : "-");
-    target(out, "B6", "subtree pass after a 1 % frame / after an all-moved frame",
-           built ? rows[1].pass / rows[0].pass : nan_v, 0.1, true, ukernel);
+    bench_target_line(out, "B5", "boxes tested / nodes, city grid seeing about 10 %",
+                      city_ok ? (double)(city.tree.boxes_tested + city.tree.subtrees_tested) /
+                                    city.nodes
+                              : nan_v,
+                      0.2, true, city_ok ? city.kernel : "-");
+    bench_target_line(out, "B6", "subtree pass after a 1 % frame / after an all-moved frame",
+                      built ? rows[1].pass / rows[0].pass : nan_v, 0.1, true, ukernel);
     fprintf(out,
             "  B1, B2: sgrt_scene_update, same moves, same tree; B3: cold = after touching a\n"
             "  buffer larger than the last-level cache; B4: one malloc'd object per box in\n"

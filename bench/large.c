@@ -31,6 +31,7 @@
 #include "peers_sgrt.h"
 #include "platform.h"
 #include "scenes.h"
+#include "table.h"
 #include "timing.h"
 
 #include <sgrt.h>
@@ -681,18 +682,6 @@ static bool pair_measure(lw_pair *p, float (*pool)[16], int rounds, lw_row *row,
 
 /* ---- the report ----------------------------------------------------------------------- */
 
-static const char *verdict(double value, double goal)
-{
-    return isnan(value) ? "n/a" : value <= goal ? "PASS" : "MISS";
-}
-
-static void target(FILE *out, const char *id, const char *what, double value, double goal,
-                   const char *kernel)
-{
-    fprintf(out, "%-3s %-58s %7.3f <=%-5g %-4s  (%s)\n", id, what, value, goal,
-            verdict(value, goal), kernel);
-}
-
 #define SCENES 3
 
 bool bench_large_run(FILE *out, bool quick)
@@ -797,19 +786,19 @@ bool bench_large_run(FILE *out, bool quick)
     }
 
     fprintf(out, "targets (large worlds)\n");
-    target(out, "L1", "error / (2.5e-7 x max(distance, 400 m)), within 2 km",
-           l1_built ? l1.within.ratio : NAN, 1.0, l1_built ? l1.kernel : "-");
+    bench_target_line(out, "L1", "error / (2.5e-7 x max(distance, 400 m)), within 2 km",
+                      l1_built ? l1.within.ratio : NAN, 1.0, true, l1_built ? l1.kernel : "-");
     for (int i = 0; i < nrows; i++)
         for (int kind = F_ALL; kind <= F_ONE; kind++) {
             char what[80];
             snprintf(what, sizeof what, "large frame / no flag, %.24s, %s", rows[i].scene,
                      kind == F_ALL ? "all moved" : "1 % moved");
-            target(out, "L2", what, rows[i].ratio[kind], 1.05, kernel);
+            bench_target_line(out, "L2", what, rows[i].ratio[kind], 1.05, true, kernel);
         }
     for (int i = 0; i < nrows; i++) {
         char what[80];
         snprintf(what, sizeof what, "origin move + update / all-moved frame, %.24s", rows[i].scene);
-        target(out, "L3", what, rows[i].ratio[F_ORIGIN], 1.0, kernel);
+        bench_target_line(out, "L3", what, rows[i].ratio[F_ORIGIN], 1.0, true, kernel);
     }
     fprintf(out,
             "  L1: translation against a double model of the locals, anchors and origin, every\n"

@@ -13,8 +13,8 @@
  * order, on a thread with a stack deep enough for the naive recursion, the
  * thread pool behind sgrt_scene_update_parallel (the examples' one) and the
  * evicting buffer. measure.c times one scene against the naive baselines,
- * peers.c against the peers; report.c, report_peers.c and report_verdict.c
- * print the results. */
+ * peers.c against the peers, each into results.h's rows; report.c,
+ * report_peers.c and report_verdict.c print them, with table.c's cells. */
 #define _GNU_SOURCE /* getopt_long */
 
 #include <sgrt.h>

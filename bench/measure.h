@@ -8,7 +8,7 @@
 #ifndef SGRT_BENCH_MEASURE_H
 #define SGRT_BENCH_MEASURE_H
 
-#include "report.h"
+#include "results.h"
 #include "scenes.h"
 
 #include <sgrt.h>

@@ -12,7 +12,7 @@
 #ifndef SGRT_BENCH_PEERS_H
 #define SGRT_BENCH_PEERS_H
 
-#include "report.h"
+#include "results.h"
 #include "scenes.h"
 
 #include <stdbool.h>

@@ -11,29 +11,13 @@
 
 #include "bench_config.h"
 #include "platform.h"
+#include "report_peers.h"
+#include "table.h"
 #include "timing.h"
 
 #include <math.h>
 #include <string.h>
 #include <time.h>
-
-bench_row *bench_results_add(bench_results *r)
-{
-    if (r->row_count == BENCH_MAX_ROWS)
-        return NULL;
-    bench_row *row = &r->rows[r->row_count++];
-    memset(row, 0, sizeof *row);
-    return row;
-}
-
-bench_peer_row *bench_results_add_peer(bench_results *r)
-{
-    if (r->peer_count == BENCH_MAX_PEER_ROWS)
-        return NULL;
-    bench_peer_row *row = &r->peers[r->peer_count++];
-    memset(row, 0, sizeof *row);
-    return row;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Build and machine                                                        */
@@ -217,27 +201,6 @@ static void print_build(FILE *out, const char *pfx, const bench_results *r)
 /* Targets                                                                  */
 /* ------------------------------------------------------------------------ */
 
-/* Fixed-width cell: enough digits to read ratios far below 1 and far above. */
-static const char *cell(char *buf, double v)
-{
-    if (isnan(v))
-        snprintf(buf, 16, "-");
-    else if (v < 0.01)
-        snprintf(buf, 16, "%.5f", v);
-    else if (v < 10)
-        snprintf(buf, 16, "%.3f", v);
-    else if (v < 1000)
-        snprintf(buf, 16, "%.1f", v);
-    else
-        snprintf(buf, 16, "%.0f", v);
-    return buf;
-}
-
-const char *bench_cell(char *buf, double v)
-{
-    return cell(buf, v);
-}
-
 static const bench_row *find_row(const bench_results *res, const char *scene, const char *frame)
 {
     for (int i = 0; i < res->row_count; i++)
@@ -397,18 +360,24 @@ static int build_worker_targets(const bench_results *res, target *tg)
     return n;
 }
 
-static const char *verdict(const target *t)
-{
-    if (isnan(t->value))
-        return "n/a";
-    if (isnan(t->goal))
-        return "info";
-    return (t->at_most ? t->value <= t->goal : t->value >= t->goal) ? "PASS" : "MISS";
-}
-
 /* ------------------------------------------------------------------------ */
 /* Text and CSV                                                             */
 /* ------------------------------------------------------------------------ */
+
+/* The frame and worker targets: a heading line, then one line a target. */
+static void print_target_rows(FILE *out, const target *tg, int n)
+{
+    char b[16];
+    fprintf(out, "%-3s %-10s %-6s %-36s %10s %8s  %-6s\n", "#", "scene", "frame", "measure",
+            "value", "goal", "result");
+    for (int i = 0; i < n; i++) {
+        char goal[24];
+        snprintf(goal, sizeof goal, "%s%g", tg[i].at_most ? "<=" : ">=", tg[i].goal);
+        fprintf(out, "%-3s %-10s %-6s %-36s %9sx %8s  %s\n", tg[i].id, tg[i].scene, tg[i].frame,
+                tg[i].what, bench_cell(b, tg[i].value), goal,
+                bench_verdict(tg[i].value, tg[i].goal, tg[i].at_most));
+    }
+}
 
 /* The workers table, the scaling report and the worker targets. */
 static void print_workers(FILE *out, const bench_results *res)
@@ -427,8 +396,8 @@ static void print_workers(FILE *out, const bench_results *res)
         else
             snprintf(check, sizeof check, "ok");
         fprintf(out, "%-10s %-6s %8u %8u | %9s %10s %7s | %8u %-5s\n", r->scene, r->frame,
-                r->moved, r->recomputed, cell(b[0], r->sgrt), cell(b[1], r->par),
-                cell(b[2], r->sgrt / r->par), r->par_recomputed, check);
+                r->moved, r->recomputed, bench_cell(b[0], r->sgrt), bench_cell(b[1], r->par),
+                bench_cell(b[2], r->sgrt / r->par), r->par_recomputed, check);
     }
     fprintf(out,
             "  1 worker: sgrt_scene_update (the 'sgrt' / 'update' column above); %s:\n"
@@ -460,7 +429,7 @@ static void print_workers(FILE *out, const bench_results *res)
                 fprintf(out, "%-10s %-5s %3u %5u | %9.1f %9.1f %9.1f %9.1f %9.1f | %9.1f %7sx %-7s\n",
                         r->scene, r->frame, sc->workers, sc->tasks, sc->update * 1e-3,
                         sc->total * 1e-3, sc->serial * 1e-3, sc->largest * 1e-3, sc->sum * 1e-3,
-                        sc->predicted * 1e-3, cell(b[0], scale_speedup(sc)), bound);
+                        sc->predicted * 1e-3, bench_cell(b[0], scale_speedup(sc)), bound);
             }
         }
         fprintf(out,
@@ -483,14 +452,7 @@ static void print_workers(FILE *out, const bench_results *res)
     const int nm = build_worker_targets(res, tg);
     fprintf(out, "\nworker targets (reporting only; N = %u workers; ratios from this run)\n",
             res->workers);
-    fprintf(out, "%-3s %-10s %-6s %-36s %10s %8s  %-6s\n", "#", "scene", "frame", "measure",
-            "value", "goal", "result");
-    for (int i = 0; i < nm; i++) {
-        char goal[24];
-        snprintf(goal, sizeof goal, "%s%g", tg[i].at_most ? "<=" : ">=", tg[i].goal);
-        fprintf(out, "%-3s %-10s %-6s %-36s %9sx %8s  %s\n", tg[i].id, tg[i].scene, tg[i].frame,
-                tg[i].what, cell(b[0], tg[i].value), goal, verdict(&tg[i]));
-    }
+    print_target_rows(out, tg, nm);
     fprintf(out,
             "  N workers = the '%s' column, 1 worker = sgrt_scene_update; M4 = the scaling\n"
             "  report's speed-up for P = 16. The goals of M1-M3 and M5 were set for N = 2.\n",
@@ -514,10 +476,10 @@ static void print_naive_tables(FILE *out, const bench_results *res)
         if (r->trs)
             continue;
         fprintf(out, "%-10s %-5s %8u %8u %8u | %8s %8s %8s | %8s %8s %8s %8s | %8s %8s\n",
-                r->scene, r->frame, r->nodes, r->moved, r->recomputed, cell(b[0], r->set),
-                cell(b[1], r->sgrt), cell(b[2], r->scalar), cell(b[3], r->naive),
-                cell(b[4], r->naive_sh), cell(b[5], r->dirty), cell(b[6], r->dirty_sh),
-                cell(b[7], r->copy), cell(b[8], r->chain));
+                r->scene, r->frame, r->nodes, r->moved, r->recomputed, bench_cell(b[0], r->set),
+                bench_cell(b[1], r->sgrt), bench_cell(b[2], r->scalar), bench_cell(b[3], r->naive),
+                bench_cell(b[4], r->naive_sh), bench_cell(b[5], r->dirty), bench_cell(b[6], r->dirty_sh),
+                bench_cell(b[7], r->copy), bench_cell(b[8], r->chain));
     }
     fprintf(out,
             "  set: sgrt_node_set_local calls of the frame (not in 'sgrt'); sgrt: sgrt_scene_update;\n"
@@ -535,11 +497,11 @@ static void print_naive_tables(FILE *out, const bench_results *res)
         if (r->trs)
             continue;
         fprintf(out, "%-10s %-5s | %9s %9s %9s %9s | %9s %9s %9s | %9s\n", r->scene, r->frame,
-                cell(b[0], r->naive / r->sgrt), cell(b[1], r->naive_sh / r->sgrt),
-                cell(b[2], r->dirty / r->sgrt), cell(b[3], r->dirty_sh / r->sgrt),
-                cell(b[4], r->sgrt / r->copy), cell(b[5], r->scalar / r->sgrt),
-                cell(b[6], r->sgrt / r->chain),
-                cell(b[7], (r->dirty + r->dirty_set) / (r->sgrt + r->set)));
+                bench_cell(b[0], r->naive / r->sgrt), bench_cell(b[1], r->naive_sh / r->sgrt),
+                bench_cell(b[2], r->dirty / r->sgrt), bench_cell(b[3], r->dirty_sh / r->sgrt),
+                bench_cell(b[4], r->sgrt / r->copy), bench_cell(b[5], r->scalar / r->sgrt),
+                bench_cell(b[6], r->sgrt / r->chain),
+                bench_cell(b[7], (r->dirty + r->dirty_set) / (r->sgrt + r->set)));
     }
     fprintf(out,
             "  naive..dirty-sh, scalar: baseline time / sgrt update time. sgrt/copy, sgrt/chn: sgrt\n"
@@ -557,8 +519,9 @@ static void print_naive_tables(FILE *out, const bench_results *res)
         else
             snprintf(goal, sizeof goal, "%s%g", tg[i].at_most ? "<=" : ">=", tg[i].goal);
         fprintf(out, "%-3s %-10s %-5s %-30s %9sx %8s  %-6s %s%s\n", tg[i].id, tg[i].scene,
-                tg[i].frame, tg[i].what, cell(b[0], tg[i].value), goal, verdict(&tg[i]),
-                isnan(tg[i].value_with_set) ? "" : cell(b[1], tg[i].value_with_set),
+                tg[i].frame, tg[i].what, bench_cell(b[0], tg[i].value), goal,
+                bench_verdict(tg[i].value, tg[i].goal, tg[i].at_most),
+                isnan(tg[i].value_with_set) ? "" : bench_cell(b[1], tg[i].value_with_set),
                 isnan(tg[i].value_with_set) ? "" : "x");
     }
     fprintf(out, "  T7 (kernels alone: C reference / SIMDe 4-wide, >=2.2x): tests/test_kernels --bench\n"
@@ -573,13 +536,13 @@ static void print_naive_tables(FILE *out, const bench_results *res)
         const bench_row *r = &res->rows[i];
         fprintf(out,
                 "%-10s %-6s %8u %8u | %8s %8s %8s %8s %8s | %9s %8s %9s %8s | %9s %9s %9s %9s\n",
-                r->scene, r->frame, r->moved, r->recomputed, cell(b[0], r->set), cell(b[1], r->sgrt),
-                cell(b[2], r->batch_set), cell(b[3], r->batch), cell(b[4], r->wfloor),
-                cell(b[5], r->naive_set), cell(b[6], r->naive), cell(b[7], r->dirty_set),
-                cell(b[8], r->dirty), cell(b[9], naive_frame(r) / single_frame(r)),
-                cell(b[10], naive_frame(r) / batch_frame(r)),
-                cell(b[11], dirty_frame(r) / batch_frame(r)),
-                cell(b[12], batch_frame(r) / r->batch));
+                r->scene, r->frame, r->moved, r->recomputed, bench_cell(b[0], r->set), bench_cell(b[1], r->sgrt),
+                bench_cell(b[2], r->batch_set), bench_cell(b[3], r->batch), bench_cell(b[4], r->wfloor),
+                bench_cell(b[5], r->naive_set), bench_cell(b[6], r->naive), bench_cell(b[7], r->dirty_set),
+                bench_cell(b[8], r->dirty), bench_cell(b[9], naive_frame(r) / single_frame(r)),
+                bench_cell(b[10], naive_frame(r) / batch_frame(r)),
+                bench_cell(b[11], dirty_frame(r) / batch_frame(r)),
+                bench_cell(b[12], batch_frame(r) / r->batch));
     }
     fprintf(out,
             "  frame: none, 1%%, all, anim as above, each write an sgrt_node_set_local; trs10, trs50,\n"
@@ -601,14 +564,7 @@ static void print_naive_tables(FILE *out, const bench_results *res)
 
     const int nf = build_frame_targets(res, tg);
     fprintf(out, "\nframe targets (reporting only; a frame = writes + update; ratios from this run)\n");
-    fprintf(out, "%-3s %-10s %-6s %-36s %10s %8s  %-6s\n", "#", "scene", "frame", "measure",
-            "value", "goal", "result");
-    for (int i = 0; i < nf; i++) {
-        char goal[24];
-        snprintf(goal, sizeof goal, "%s%g", tg[i].at_most ? "<=" : ">=", tg[i].goal);
-        fprintf(out, "%-3s %-10s %-6s %-36s %9sx %8s  %s\n", tg[i].id, tg[i].scene, tg[i].frame,
-                tg[i].what, cell(b[0], tg[i].value), goal, verdict(&tg[i]));
-    }
+    print_target_rows(out, tg, nf);
     fprintf(out,
             "  frame = writes + update, columns of the frames table: naive frame = naive_set +\n"
             "  naive, batch frame = batch + b-upd, single frame = set + update; update in F1 = b-upd.\n"
@@ -631,7 +587,7 @@ void bench_report_print(FILE *out, const bench_results *res)
         print_naive_tables(out, res);
     bench_report_peers_print(out, res);
     if (res->verify_failures)
-        fprintf(out, "\nVERIFY FAILED in %d scene(s) or cell(s): the implementations disagree\n",
+        fprintf(out, "\nVERIFY FAILED in %d scene(s) or bench_cell(s): the implementations disagree\n",
                 res->verify_failures);
     else if (res->row_count)
         fprintf(out,
@@ -687,9 +643,10 @@ bool bench_report_csv(const char *path, const bench_results *res)
     fprintf(f, "\n\ntarget,scene,frame,measure,value,goal,result,value_incl_set\n");
     for (int i = 0; i < nt; i++)
         fprintf(f, "%s,%s,%s,%s,%s,%s%g,%s,%s\n", tg[i].id, tg[i].scene, tg[i].frame, tg[i].what,
-                isnan(tg[i].value) ? "" : cell(b[0], tg[i].value), tg[i].at_most ? "<=" : ">=",
-                tg[i].goal, verdict(&tg[i]),
-                isnan(tg[i].value_with_set) ? "" : cell(b[1], tg[i].value_with_set));
+                isnan(tg[i].value) ? "" : bench_cell(b[0], tg[i].value),
+                tg[i].at_most ? "<=" : ">=",
+                tg[i].goal, bench_verdict(tg[i].value, tg[i].goal, tg[i].at_most),
+                isnan(tg[i].value_with_set) ? "" : bench_cell(b[1], tg[i].value_with_set));
     fprintf(f, "\n\nscene,frame,nodes,workers,tasks,update_ns,parallel_ns,serial_ns,largest_ns,"
                "sum_ns,predicted_ns,predicted_speedup\n");
     for (int i = 0; i < res->row_count; i++) {

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The peers report (report.h): what ran, the table of frames, the targets
+/* The peers report (report_peers.h): what ran, the table of frames, the targets
  * P1..P4 and their CSV blocks. */
-#include "report.h"
+#include "report_peers.h"
 
 #include "bench_config.h"
 #include "flat.h"
 #include "fused.h"
 #include "peers_sgrt.h"
+#include "table.h"
 
 #include <math.h>
 #include <string.h>
@@ -99,11 +100,6 @@ static int build_peer_targets(const bench_results *res, peer_target *tg)
     return n;
 }
 
-static const char *verdict(double value, double goal)
-{
-    return isnan(value) ? "n/a" : value <= goal ? "PASS" : "MISS";
-}
-
 /* ------------------------------------------------------------------------ */
 /* Text and CSV                                                             */
 /* ------------------------------------------------------------------------ */
@@ -163,7 +159,7 @@ void bench_report_peers_print(FILE *out, const bench_results *res)
                                                       : "not met");
         fprintf(out, "%-3s %-12s %-6s %-7s %-35s %9sx %6s  %-6s %s\n", tg[i].id, tg[i].scene,
                 tg[i].frame, tg[i].cache, tg[i].what, bench_cell(b[0], tg[i].value), goal,
-                verdict(tg[i].value, tg[i].goal), moon);
+                bench_verdict(tg[i].value, tg[i].goal, true), moon);
     }
     fprintf(out,
             "  P1: tree frames against flat; P2: skeletons against fused; P3: 1%% frames against\n"
@@ -215,7 +211,7 @@ void bench_report_peers_csv(FILE *f, const bench_results *res)
     for (int i = 0; i < nt; i++) {
         fprintf(f, "%s,%s,%s,%s,%s", tg[i].id, tg[i].scene, tg[i].frame, tg[i].cache, tg[i].what);
         csv_num(f, tg[i].value);
-        fprintf(f, ",<=%g,%s,", tg[i].goal, verdict(tg[i].value, tg[i].goal));
+        fprintf(f, ",<=%g,%s,", tg[i].goal, bench_verdict(tg[i].value, tg[i].goal, true));
         if (!isnan(tg[i].moonshot))
             fprintf(f, "<=%g", tg[i].moonshot);
         fprintf(f, "\n");

@@ -10,6 +10,7 @@
 #include "bench_config.h"
 #include "flat.h"
 #include "platform.h"
+#include "table.h"
 
 #include <math.h>
 #include <string.h>

@@ -18,6 +18,16 @@
       tree, or a tarball of the files the CMake build reads through
       FetchContent's URL) and links sgrt::sgrt; the program runs, links the
       library kind asked for, and sgrt defines only library targets there.
+      The consumer sets no build type: compile_commands.json must show -O2
+      on sgrt's sources and no -O on its own. With add_subdirectory, what a
+      consumer asks for is followed (configured only): Debug (no -O),
+      CMAKE_C_FLAGS=-O1, add_compile_options(-O1), and with Ninja
+      Multi-Config -O2 in a configuration without flags of its own only.
+  cmake_build.py readme ...  the FetchContent block of README.md, as
+      written but for its GIT_REPOSITORY: a local git repository of this
+      tree's files with the tag or branch the block names (which the
+      checkout must have), in a consumer with no build type; the program
+      builds and runs, and sgrt's sources get -O2.
   cmake_build.py install --kind shared|static ...  the CMake build installed
       with `cmake --install --prefix` into a staging directory, then
       tests/consumer/cmake/ finds it with find_package(sgrt <version> EXACT
@@ -30,7 +40,6 @@ Every mode but `sources` exits 77 (skip) without cmake. Scratch files go to
 --work, emptied first and kept, for a failure's post-mortem.
 """
 import argparse
-import os
 import pathlib
 import re
 import shlex
@@ -40,7 +49,8 @@ import sys
 import tarfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "consumer"))
-from consumer import SKIP, check_links_sgrt, fresh, output, run  # noqa: E402
+from buildcheck import (check_installed, check_links_sgrt, check_opt_levels,  # noqa: E402
+                        cmake_command, cmake_scratch, exit_status, output, run)
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -68,14 +78,10 @@ def sources(a):
     return problems
 
 
-def cmake_configure(a, src, build, options):
-    cmd = [a.cmake, "-S", src, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
-           # The library must build warning-free with this build's compiler.
-           "-DCMAKE_C_FLAGS=-Werror"] + options
-    if a.cc:
-        cmd.append(f"-DCMAKE_C_COMPILER={shlex.split(a.cc)[-1]}")
-    if shutil.which("ninja"):
-        cmd += ["-G", "Ninja"]
+def cmake_configure(a, src, build, options, build_type="Release"):
+    # The library must build warning-free with this build's compiler.
+    cmd = cmake_command(a, src, build, ["-DCMAKE_C_FLAGS=-Werror"] + options +
+                        ([f"-DCMAKE_BUILD_TYPE={build_type}"] if build_type else []))
     run(cmd)
     run([a.cmake, "--build", build])
 
@@ -93,10 +99,9 @@ def parse_print(text):
 
 
 def golden(a):
-    if not a.cmake:
-        print("cmake not found: skipped")
+    work = cmake_scratch(a)
+    if work is None:
         return None
-    work = fresh(a.work)
     root = pathlib.Path(a.source_root)
     build = work / "cmake-build"
     cmake_configure(a, root, build, [f"-DSGRT_SIMD={a.simd}", "-DBUILD_SHARED_LIBS=OFF"])
@@ -167,20 +172,22 @@ def golden(a):
     return problems
 
 
+# The files the CMake build reads, as a release archive would hold them.
+RELEASE_FILES = ("CMakeLists.txt", "meson.build", "LICENSE", "cmake", "include", "src")
+
+
 def tarball(root, dest, version):
-    """The files the CMake build reads, as a release archive would hold them."""
     top = f"sgrt-{version}"
     with tarfile.open(dest, "w:gz") as tar:
-        for name in ("CMakeLists.txt", "meson.build", "LICENSE", "cmake", "include", "src"):
+        for name in RELEASE_FILES:
             tar.add(root / name, arcname=f"{top}/{name}",
                     filter=lambda info: None if "__pycache__" in info.name else info)
 
 
 def subdirectory(a):
-    if not a.cmake:
-        print("cmake not found: skipped")
+    work = cmake_scratch(a)
+    if work is None:
         return None
-    work = fresh(a.work)
     root = pathlib.Path(a.source_root).resolve()
     want_static = a.kind == "static"
     options = [f"-DSGRT_HOW={a.how}",
@@ -190,94 +197,137 @@ def subdirectory(a):
         archive = work / f"sgrt-{a.version}.tar.gz"
         tarball(root, archive, a.version)
         options.append(f"-DSGRT_URL={archive.as_uri()}")
+        sgrt_root = work / "build" / "_deps" / "sgrt-src"
     else:
         options.append(f"-DSGRT_SOURCE_DIR={root}")
+        sgrt_root = root
+    # No build type, as a parent project often has none: sgrt's sources get
+    # -O2, the parent's own none.
     build = work / "build"
-    cmake_configure(a, HERE / "consumer", build, options)
+    cmake_configure(a, HERE / "consumer", build, options, build_type=None)
+    problems = []
+    main_c = HERE.parent / "consumer" / "main.c"
+    check_opt_levels(build, sgrt_root, main_c, "-O2", "", problems)
     exe = build / "consumer"
     # No LD_LIBRARY_PATH: a shared sgrt is found through the build tree's
     # run path, as CMake sets it for its own targets.
     run([exe, a.version])
-    problems = []
     check_links_sgrt(a, exe, want_static, problems)
+    if a.how == "add_subdirectory":
+        # What the parent asks for is followed (configured, not built):
+        # Debug (CMake's -g, no -O), an -O in CMAKE_C_FLAGS or in its
+        # add_compile_options; with a
+        # multi-config generator -O2 goes to the configurations without
+        # flags of their own only.
+        for name, extra, want in (("debug", ["-DCMAKE_BUILD_TYPE=Debug"], ""),
+                                  ("cflags-O1", ["-DCMAKE_C_FLAGS=-O1"], "-O1"),
+                                  ("options-O1", ["-DSGRT_PARENT_OPTIONS=-O1"], "-O1")):
+            run(cmake_command(a, HERE / "consumer", work / name, options + extra))
+            check_opt_levels(work / name, root, main_c, want, want, problems)
+        if shutil.which("ninja"):
+            multi = work / "multi-config"
+            run(cmake_command(a, HERE / "consumer", multi, options + [
+                "-G", "Ninja Multi-Config", "-DCMAKE_CONFIGURATION_TYPES=Debug;Release;Bare"]))
+            check_opt_levels(multi, root, main_c, "", "", problems, config="Debug")
+            check_opt_levels(multi, root, main_c, "-O3", "-O3", problems, config="Release")
+            check_opt_levels(multi, root, main_c, "-O2", "", problems, config="Bare")
+    return problems
+
+
+def readme_snippet(readme):
+    """The README's FetchContent block: its text, the repository and the
+    ref it names."""
+    blocks = re.findall(r"```cmake\n(.*?)```", readme.read_text(), re.S)
+    found = [b for b in blocks if "FetchContent_Declare(sgrt" in b]
+    if len(found) != 1:
+        raise SystemExit(f"{readme}: {len(found)} cmake blocks with FetchContent_Declare(sgrt), "
+                         "expected 1")
+    text = found[0]
+    repo = re.findall(r"^\s*GIT_REPOSITORY\s+(\S+)", text, re.M)
+    ref = re.findall(r"^\s*GIT_TAG\s+([^\s)]+)", text, re.M)
+    if len(repo) != 1 or len(ref) != 1:
+        raise SystemExit(f"{readme}: the FetchContent block names {repo} and {ref}: expected "
+                         "one GIT_REPOSITORY and one GIT_TAG")
+    return text, repo[0], ref[0]
+
+
+def readme(a):
+    """The README's FetchContent block, as written but for its repository:
+    a git repository of this tree's files with the ref the block names."""
+    if not shutil.which("git"):
+        print("git not found: skipped")
+        return None
+    work = cmake_scratch(a)
+    if work is None:
+        return None
+    root = pathlib.Path(a.source_root).resolve()
+    text, url, ref = readme_snippet(root / "README.md")
+    print(f"README.md: GIT_REPOSITORY {url}, GIT_TAG {ref}")
+    problems = []
+    git = ["git", "-c", "user.name=sgrt", "-c", "user.email=sgrt@localhost",
+           "-c", "init.defaultBranch=unused"]
+    # The ref must be one the repository has: a tag or a branch of the
+    # checkout (a remote's branch counts), wherever this is a checkout.
+    is_tag = False
+    if subprocess.run(["git", "-C", root, "rev-parse", "--git-dir"],
+                      capture_output=True).returncode == 0:
+        refs = output(["git", "-C", root, "for-each-ref", "--format=%(refname)"]).split()
+        is_tag = f"refs/tags/{ref}" in refs
+        if not is_tag and not any(r == f"refs/heads/{ref}" or
+                                  (r.startswith("refs/remotes/") and r.endswith("/" + ref))
+                                  for r in refs):
+            problems.append(f"README.md's GIT_TAG {ref}: no such tag or branch in {root}")
+            return problems
+    tree = work / "tree"
+    tree.mkdir()
+    for name in RELEASE_FILES:
+        if (root / name).is_dir():
+            shutil.copytree(root / name, tree / name,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(root / name, tree / name)
+    repo = work / "sgrt.git"
+    run(git + ["init", "-q", tree])
+    run(git + ["-C", tree, "add", "."])
+    run(git + ["-C", tree, "commit", "-q", "-m", "sgrt"])
+    run(git + ["-C", tree, "tag" if is_tag else "branch", ref])
+    run(git + ["clone", "-q", "--bare", tree, repo])
+
+    consumer = work / "consumer"
+    consumer.mkdir()
+    main_c = HERE.parent / "consumer" / "main.c"
+    (consumer / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.16)\n"
+        "project(readme_fetchcontent C)\n"
+        f"add_executable(game \"{main_c}\")\n" +
+        text.replace(url, repo.as_uri()))
+    build = work / "build"
+    run(cmake_command(a, consumer, build, []))
+    run([a.cmake, "--build", build])
+    run([build / "game", a.version])
+    check_opt_levels(build, build / "_deps" / "sgrt-src", main_c, "-O2", "", problems)
     return problems
 
 
 def install(a):
-    if not a.cmake:
-        print("cmake not found: skipped")
+    work = cmake_scratch(a)
+    if work is None:
         return None
-    work = fresh(a.work)
     root = pathlib.Path(a.source_root)
-    want_static = a.kind == "static"
     build = work / "cmake-build"
-    cmake_configure(a, root, build, [f"-DBUILD_SHARED_LIBS={'OFF' if want_static else 'ON'}"])
+    cmake_configure(a, root, build, [f"-DBUILD_SHARED_LIBS={'OFF' if a.kind == 'static' else 'ON'}"])
     # The prefix given at install, not at configure: both descriptions must
-    # follow it.
+    # follow it (sgrt.pc finds its prefix from its own place).
     stage = work / "stage"
     run([a.cmake, "--install", build, "--prefix", stage])
     problems = []
-    config_dirs = list(stage.glob("**/cmake/sgrt"))
-    for f in ("sgrtConfig.cmake", "sgrtConfigVersion.cmake"):
-        if not config_dirs or not (config_dirs[0] / f).is_file():
-            problems.append(f"not installed: cmake/sgrt/{f}")
-    pcs = list(stage.glob("**/pkgconfig/sgrt.pc"))
-    if not pcs:
-        problems.append("not installed: pkgconfig/sgrt.pc")
-    headers = list(stage.glob("**/sgrt.h"))
-    if len(headers) != 1 or not (headers[0].parent / "sgrt.hpp").is_file():
-        problems.append(f"not installed: sgrt.hpp beside sgrt.h ({headers})")
-    if problems:
-        return problems
-
-    consumer_build = work / "consumer-build"
-    cmd = [a.cmake, "-S", HERE.parent / "consumer" / "cmake", "-B", consumer_build,
-           "-DCMAKE_BUILD_TYPE=Release", f"-DCMAKE_PREFIX_PATH={stage}",
-           f"-DSGRT_WANT_VERSION={a.version}",
-           f"-DSGRT_WANT_TYPE={'STATIC' if want_static else 'SHARED'}_LIBRARY"]
-    if a.cc:
-        cmd.append(f"-DCMAKE_C_COMPILER={shlex.split(a.cc)[-1]}")
-    if a.cxx:
-        cmd += ["-DSGRT_CONSUMER_CXX=ON", f"-DCMAKE_CXX_COMPILER={shlex.split(a.cxx)[-1]}"]
-    if shutil.which("ninja"):
-        cmd += ["-G", "Ninja"]
-    run(cmd)
-    cache = (consumer_build / "CMakeCache.txt").read_text()
-    sgrt_dir = [l.split("=", 1)[1] for l in cache.splitlines() if l.startswith("sgrt_DIR:")]
-    if not sgrt_dir or not pathlib.Path(sgrt_dir[0]).resolve().is_relative_to(stage.resolve()):
-        problems.append(f"find_package found sgrt in {sgrt_dir}, not in {stage}")
-    run([a.cmake, "--build", consumer_build])
-    exe = consumer_build / "consumer"
-    run([exe, a.version])
-    check_links_sgrt(a, exe, want_static, problems)
-    if a.cxx:
-        run([consumer_build / "consumer_cpp", a.version])
-        check_links_sgrt(a, consumer_build / "consumer_cpp", want_static, problems)
-
-    if a.pkg_config:
-        env = dict(os.environ)
-        env["PKG_CONFIG_LIBDIR"] = str(pcs[0].parent)
-        env.pop("PKG_CONFIG_PATH", None)
-        # No --define-variable: the file finds its prefix from its own place.
-        version = output([a.pkg_config, "--modversion", "sgrt"], env=env).strip()
-        if version != a.version:
-            problems.append(f"pkg-config --modversion sgrt: {version}, expected {a.version}")
-        flags = shlex.split(output([a.pkg_config, "--cflags", "--libs"] +
-                                   (["--static"] if want_static else []) + ["sgrt"], env=env))
-        print(f"pkg-config --cflags --libs sgrt: {' '.join(flags)}")
-        pc_exe = work / "pc-consumer"
-        run(shlex.split(a.cc or "cc") + ["-std=c11", HERE.parent / "consumer" / "main.c",
-                                         "-o", pc_exe] + flags)
-        run_env = dict(os.environ)
-        run_env["LD_LIBRARY_PATH"] = str(pcs[0].parent.parent)
-        run([pc_exe, a.version], env=run_env)
-        check_links_sgrt(a, pc_exe, want_static, problems)
+    check_installed(a, stage, stage, problems)
     return problems
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["sources", "golden", "subdirectory", "install"])
+    ap.add_argument("mode", choices=["sources", "golden", "subdirectory", "readme", "install"])
     ap.add_argument("--source-root", required=True, help="sgrt's source tree")
     ap.add_argument("--work", help="scratch directory (emptied first)")
     ap.add_argument("--cmake", default="")
@@ -297,18 +347,8 @@ def main():
     ap.add_argument("--kind", choices=["shared", "static"], default="static")
     a = ap.parse_args()
     modes = {"sources": sources, "golden": golden, "subdirectory": subdirectory,
-             "install": install}
-    try:
-        problems = modes[a.mode](a)
-    except subprocess.CalledProcessError as e:
-        print(f"FAILED: {e}")
-        return 1
-    if problems is None:
-        return SKIP
-    for p in problems:
-        print(f"FAILED: {p}")
-    print("ok" if not problems else f"{len(problems)} problem(s)")
-    return 1 if problems else 0
+             "readme": readme, "install": install}
+    return exit_status(modes[a.mode], a)
 
 
 if __name__ == "__main__":

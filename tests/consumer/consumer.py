@@ -7,7 +7,11 @@
       -Ddefault_library=static: the program builds and runs, links sgrt
       statically (no libsgrt.so among its NEEDED entries, sgrt's functions
       defined in it), and sgrt as a subproject defines no test, benchmark or
-      program of its own.
+      program of its own. With buildtype=plain, which names no optimisation
+      level, sgrt's sources are compiled with -O2 and the consumer's main.c
+      with none (compile_commands.json); a level the consumer names is
+      followed: buildtype=debug (-O0, said in the setup log), and plain with
+      -Dc_args=-O1.
   consumer.py cmake ...  `meson install --destdir` of this build into a
       staging directory, then tests/consumer/cmake/ configured with
       CMAKE_PREFIX_PATH there: find_package(sgrt CONFIG) finds the staged
@@ -26,90 +30,56 @@ import os
 import pathlib
 import shlex
 import shutil
-import subprocess
 import sys
 
-SKIP = 77
-
-
-def run(cmd, **kw):
-    print("+ " + " ".join(shlex.quote(str(c)) for c in cmd), flush=True)
-    return subprocess.run([str(c) for c in cmd], check=True, **kw)
-
-
-def output(cmd, **kw):
-    return subprocess.run([str(c) for c in cmd], check=True, capture_output=True, text=True,
-                          **kw).stdout
-
-
-def fresh(path):
-    path = pathlib.Path(path)
-    if path.exists():
-        shutil.rmtree(path)
-    path.mkdir(parents=True)
-    return path
-
-
-def needed(readelf, exe):
-    """The NEEDED entries of an ELF file's dynamic section."""
-    names = []
-    for line in output([readelf, "-d", exe]).splitlines():
-        if "(NEEDED)" in line and "[" in line:
-            names.append(line.split("[", 1)[1].rstrip("]").strip())
-    return names
-
-
-def defined_functions(nm, exe):
-    names = set()
-    for line in output([nm, "-P", "--defined-only", exe]).splitlines():
-        parts = line.split()
-        if len(parts) >= 2 and parts[1] in ("T", "t"):
-            names.add(parts[0])
-    return names
-
-
-def check_links_sgrt(a, exe, want_static, problems):
-    """Static: no libsgrt.so needed and sgrt's code inside; shared: the
-    soversion's name needed."""
-    if a.readelf:
-        libs = needed(a.readelf, exe)
-        print(f"{exe.name}: NEEDED {' '.join(libs) or '(none)'}")
-        sgrt_libs = [n for n in libs if n.startswith("libsgrt")]
-        if want_static and sgrt_libs:
-            problems.append(f"{exe.name} needs {sgrt_libs}: not linked statically")
-        if not want_static and sgrt_libs != [f"libsgrt.so.{a.soversion}"]:
-            problems.append(f"{exe.name} needs {sgrt_libs}, expected libsgrt.so.{a.soversion}")
-    if a.nm and want_static:
-        funcs = defined_functions(a.nm, exe)
-        for f in ("sgrt_scene_create", "sgrt_scene_update", "sgrt_version"):
-            if f not in funcs:
-                problems.append(f"{exe.name} does not define {f}: sgrt not linked in")
+from buildcheck import (HERE, check_installed, check_links_sgrt, check_opt_levels,
+                        cmake_scratch, exit_status, fresh, output, run)
 
 
 def subproject(a):
     work = fresh(a.work)
     src = work / "src"
     (src / "subprojects").mkdir(parents=True)
-    here = pathlib.Path(__file__).resolve().parent
-    shutil.copy(here / "meson" / "meson.build", src / "meson.build")
-    shutil.copy(here / "main.c", src / "main.c")
+    shutil.copy(HERE / "meson" / "meson.build", src / "meson.build")
+    shutil.copy(HERE / "main.c", src / "main.c")
     os.symlink(pathlib.Path(a.source_root).resolve(), src / "subprojects" / "sgrt",
                target_is_directory=True)
-    build = work / "build"
     meson = shlex.split(a.meson)
     env = dict(os.environ)
     if a.cc:
         env["CC"] = a.cc
+    env.pop("CFLAGS", None)
+
+    def setup(name, options):
+        """meson setup of the consumer; its output, which it also prints."""
+        cmd = meson + ["setup", work / name, src, "--werror", "-Ddefault_library=static",
+                       "--force-fallback-for=sgrt"] + options
+        print("+ " + " ".join(shlex.quote(str(c)) for c in cmd), flush=True)
+        text = output(cmd, env=env)
+        print(text, flush=True)
+        return text
+
     # Options that would build sgrt's tests, benchmarks and examples, were
-    # they honoured in a subproject.
-    run(meson + ["setup", build, src, "--werror", "--buildtype=plain",
-                 "-Ddefault_library=static", "--force-fallback-for=sgrt",
-                 "-Dsgrt:tests=true", "-Dsgrt:bench=true", "-Dsgrt:examples=true"], env=env)
+    # they honoured in a subproject. buildtype=plain names no optimisation
+    # level: sgrt must add -O2 to its own sources, and only to them.
+    build = work / "build"
+    setup("build", ["--buildtype=plain", "-Dsgrt:tests=true", "-Dsgrt:bench=true",
+                    "-Dsgrt:examples=true"])
+    problems = []
+    check_opt_levels(build, a.source_root, src / "main.c", "-O2", "", problems)
     run(meson + ["compile", "-C", build], env=env)
     exe = build / "consumer"
     run([exe, a.version])
+    # A level the parent asks for is followed: meson's default buildtype
+    # (debug, -O0), said in the log, and an -O in c_args with plain.
+    text = setup("build-debug", ["--buildtype=debug"])
+    check_opt_levels(work / "build-debug", a.source_root, src / "main.c", "-O0", "-O0", problems)
+    if "optimization=0: sgrt is compiled without optimisation" not in text:
+        problems.append("buildtype=debug: the setup log does not say that sgrt is unoptimised")
+    setup("build-plain-O1", ["--buildtype=plain", "-Dc_args=-O1"])
+    check_opt_levels(work / "build-plain-O1", a.source_root, src / "main.c", "-O1", "-O1",
+                     problems)
 
-    problems = []
     check_links_sgrt(a, exe, True, problems)
     targets = json.loads(output(meson + ["introspect", "--targets", build]))
     sgrt_targets = [t for t in targets if t.get("subproject") == "sgrt"]
@@ -133,10 +103,9 @@ def subproject(a):
 
 
 def cmake(a):
-    if not a.cmake:
-        print("cmake not found: skipped")
+    work = cmake_scratch(a)
+    if work is None:
         return None
-    work = fresh(a.work)
     meson = shlex.split(a.meson)
     stage = work / "stage"
     run(meson + ["install", "-C", a.build_root, "--no-rebuild", "--quiet", "--destdir", stage])
@@ -144,64 +113,9 @@ def cmake(a):
     # meson keeps libdir relative to the prefix unless it lies outside it.
     libdir = pathlib.Path(str(stage) + a.libdir) if os.path.isabs(a.libdir) else prefix / a.libdir
     problems = []
-    for f in ("sgrtConfig.cmake", "sgrtConfigVersion.cmake"):
-        if not (libdir / "cmake" / "sgrt" / f).is_file():
-            problems.append(f"not installed: {libdir / 'cmake' / 'sgrt' / f}")
-    headers = list(stage.glob("**/sgrt.h"))
-    if len(headers) != 1 or not (headers[0].parent / "sgrt.hpp").is_file():
-        problems.append(f"not installed: sgrt.hpp beside sgrt.h ({headers})")
-    if problems:
-        return problems
-
-    want_static = a.kind == "static"
-    flags = a.flags or ""
-    build = work / "cmake-build"
-    here = pathlib.Path(__file__).resolve().parent
-    cmd = [a.cmake, "-S", here / "cmake", "-B", build, "-DCMAKE_BUILD_TYPE=Release",
-           f"-DCMAKE_PREFIX_PATH={prefix}",
-           f"-DSGRT_WANT_VERSION={a.version}",
-           f"-DSGRT_WANT_TYPE={'STATIC' if want_static else 'SHARED'}_LIBRARY",
-           f"-DCMAKE_C_FLAGS={flags}", f"-DCMAKE_EXE_LINKER_FLAGS={flags}"]
-    if a.cc:
-        cmd.append(f"-DCMAKE_C_COMPILER={shlex.split(a.cc)[-1]}")
-    if a.cxx:
-        cmd += ["-DSGRT_CONSUMER_CXX=ON", f"-DCMAKE_CXX_COMPILER={shlex.split(a.cxx)[-1]}",
-                f"-DCMAKE_CXX_FLAGS={flags}"]
-    if shutil.which("ninja"):
-        cmd += ["-G", "Ninja"]
-    run(cmd)
-    cache = (build / "CMakeCache.txt").read_text()
-    sgrt_dir = [l.split("=", 1)[1] for l in cache.splitlines() if l.startswith("sgrt_DIR:")]
-    if not sgrt_dir or not pathlib.Path(sgrt_dir[0]).resolve().is_relative_to(stage.resolve()):
-        problems.append(f"find_package found sgrt in {sgrt_dir}, not in {stage}")
-    run([a.cmake, "--build", build])
-    exe = build / "consumer"
-    # No LD_LIBRARY_PATH: the imported target's location gives the program
-    # its run path to the staged library.
-    run([exe, a.version])
-    check_links_sgrt(a, exe, want_static, problems)
-    if a.cxx:
-        run([build / "consumer_cpp", a.version])
-        check_links_sgrt(a, build / "consumer_cpp", want_static, problems)
-
-    if a.pkg_config:
-        env = dict(os.environ)
-        env["PKG_CONFIG_LIBDIR"] = str(libdir / "pkgconfig")
-        env.pop("PKG_CONFIG_PATH", None)
-        pc = [a.pkg_config, f"--define-variable=prefix={prefix}"]
-        version = output(pc + ["--modversion", "sgrt"], env=env).strip()
-        if version != a.version:
-            problems.append(f"pkg-config --modversion sgrt: {version}, expected {a.version}")
-        pc_flags = shlex.split(output(pc + ["--cflags", "--libs"] +
-                                      (["--static"] if want_static else []) + ["sgrt"], env=env))
-        print(f"pkg-config --cflags --libs sgrt: {' '.join(pc_flags)}")
-        pc_exe = work / "pc-consumer"
-        run(shlex.split(a.cc or "cc") + ["-std=c11", here / "main.c", "-o", pc_exe] +
-            shlex.split(flags) + pc_flags)
-        run_env = dict(os.environ)
-        run_env["LD_LIBRARY_PATH"] = str(libdir)
-        run([pc_exe, a.version], env=run_env)
-        check_links_sgrt(a, pc_exe, want_static, problems)
+    # sgrt.pc names the absolute prefix it was configured with.
+    check_installed(a, stage, prefix, problems, libdir=libdir, flags=a.flags or "",
+                    pc_prefix=prefix)
     return problems
 
 
@@ -227,17 +141,7 @@ def main():
     ap.add_argument("--cmake", default="")
     ap.add_argument("--pkg-config", default="")
     a = ap.parse_args()
-    try:
-        problems = subproject(a) if a.mode == "subproject" else cmake(a)
-    except subprocess.CalledProcessError as e:
-        print(f"FAILED: {e}")
-        return 1
-    if problems is None:
-        return SKIP
-    for p in problems:
-        print(f"FAILED: {p}")
-    print("ok" if not problems else f"{len(problems)} problem(s)")
-    return 1 if problems else 0
+    return exit_status(subproject if a.mode == "subproject" else cmake, a)
 
 
 if __name__ == "__main__":
