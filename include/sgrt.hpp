@@ -440,6 +440,20 @@ constexpr bool fits_u32(std::size_t n) noexcept
                                 out.data());
 }
 
+/** sgrt_frustum_planes: the six planes (left, right, bottom, top, near, far;
+ *  {nx, ny, nz, d} each, unit normals) of a view-projection matrix, for
+ *  scene::cull. out must hold exactly 6 planes of 4 floats (float[6][4],
+ *  std::array<std::array<float, 4>, 6>, glm::vec4[6], 24 floats, ...),
+ *  view_proj one matrix, or SGRT_ERR_INVALID_ARG without calling the
+ *  library. */
+[[nodiscard]] inline sgrt_result frustum_planes(mat4_view view_proj, sgrt_clip_depth depth,
+                                                float_span<4> out) noexcept
+{
+    if (!view_proj.holds(1) || !out.holds(6))
+        return SGRT_ERR_INVALID_ARG;
+    return sgrt_frustum_planes(view_proj.data(), depth, reinterpret_cast<float(*)[4]>(out.data()));
+}
+
 class nodeset;
 
 /** Owns an sgrt_scene. */

@@ -21,6 +21,7 @@
 #if __has_include(<glm/glm.hpp>)
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
+#include <glm/gtc/matrix_transform.hpp>
 #define HAVE_GLM 1
 #endif
 
@@ -722,6 +723,52 @@ static void test_free_functions()
     CHECK(empty.simd_name() == nullptr);
 }
 
+// frustum_planes into each kind of output: the C call's planes, bit for bit;
+// a view-projection or an output of the wrong size writes nothing.
+static void test_frustum_planes()
+{
+    std::uint32_t state = 0xF2u;
+    const std::array<float, 16> vp = some_local(state);
+    float want[6][4];
+    OK(sgrt_frustum_planes(vp.data(), SGRT_CLIP_DEPTH_ZERO_TO_ONE, want));
+    float plain[6][4];
+    std::array<std::array<float, 4>, 6> arrays{};
+    std::vector<float> flat(24);
+    OK(sgrt::frustum_planes(vp, SGRT_CLIP_DEPTH_ZERO_TO_ONE, plain));
+    OK(sgrt::frustum_planes(sgrt::mat4_view(vp.data(), 1), SGRT_CLIP_DEPTH_ZERO_TO_ONE, arrays));
+    OK(sgrt::frustum_planes(vp, SGRT_CLIP_DEPTH_ZERO_TO_ONE, flat));
+    CHECK(same_bits(&plain[0][0], &want[0][0], 24));
+    CHECK(same_bits(arrays[0].data(), &want[0][0], 24));
+    CHECK(same_bits(flat.data(), &want[0][0], 24));
+    OK(sgrt::frustum_planes(vp, SGRT_CLIP_DEPTH_NEG_ONE_TO_ONE, plain));
+    OK(sgrt_frustum_planes(vp.data(), SGRT_CLIP_DEPTH_NEG_ONE_TO_ONE, want));
+    CHECK(same_bits(&plain[0][0], &want[0][0], 24));
+
+    std::vector<float> short_out(20, 7.0f), long_out(28, 7.0f);
+    CHECK_RES(sgrt::frustum_planes(vp, SGRT_CLIP_DEPTH_ZERO_TO_ONE, short_out),
+              SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt::frustum_planes(vp, SGRT_CLIP_DEPTH_ZERO_TO_ONE, long_out),
+              SGRT_ERR_INVALID_ARG);
+    CHECK(short_out == std::vector<float>(20, 7.0f) && long_out == std::vector<float>(28, 7.0f));
+    CHECK_RES(sgrt::frustum_planes(std::vector<float>(15), SGRT_CLIP_DEPTH_ZERO_TO_ONE, flat),
+              SGRT_ERR_INVALID_ARG);
+    float nan_vp[16] = {};
+    nan_vp[5] = std::numeric_limits<float>::quiet_NaN();
+    CHECK_RES(sgrt::frustum_planes(nan_vp, SGRT_CLIP_DEPTH_ZERO_TO_ONE, flat), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt::frustum_planes(vp, static_cast<sgrt_clip_depth>(0), flat),
+              SGRT_ERR_INVALID_ARG);
+    CHECK(same_bits(flat.data(), arrays[0].data(), 24)); // unwritten by the refusals
+#if HAVE_GLM
+    const glm::mat4 proj = glm::perspective(1.0f, 1.5f, 0.5f, 100.0f);
+    const glm::mat4 view = glm::translate(glm::mat4(1.0f), glm::vec3(1, -2, 3));
+    glm::vec4 gplanes[6];
+    const glm::mat4 pv = proj * view;
+    OK(sgrt::frustum_planes(pv, SGRT_CLIP_DEPTH_NEG_ONE_TO_ONE, gplanes));
+    OK(sgrt_frustum_planes(&pv[0][0], SGRT_CLIP_DEPTH_NEG_ONE_TO_ONE, want));
+    CHECK(same_bits(&gplanes[0].x, &want[0][0], 24));
+#endif
+}
+
 // trs_to_matrices from each kind of container into each kind of output:
 // what set_trs stores, bit for bit; lengths that disagree write nothing.
 static void test_trs_to_matrices()
@@ -1134,6 +1181,7 @@ int main()
     test_bounds_and_cull();
     test_bounds_queries();
     test_free_functions();
+    test_frustum_planes();
     test_trs_to_matrices();
     test_scene_queries();
     test_glm();
