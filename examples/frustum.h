@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Frustum planes for sgrt_scene_cull, from a column-major view-projection
- * matrix (OpenGL clip space) or from a camera. A plane is {nx, ny, nz, d},
- * inside where nx*x + ny*y + nz*z + d >= 0: row 3 of the matrix plus or minus
- * row 0, 1 or 2 (Gribb and Hartmann), formed in double and rounded once.
- * Header-only, for the examples, the benchmark and the tests; uses nothing
- * of sgrt. */
+/* A camera's view-projection matrix, and the frustum planes of such a matrix
+ * written out as a program would write them (Gribb and Hartmann: row 3 plus
+ * or minus row 0, 1 or 2, OpenGL clip space, not normalised), for the
+ * benchmark and the tests: programs call sgrt_frustum_planes, which the
+ * tests hold to frustum_from_view_proj. A plane is {nx, ny, nz, d}, inside
+ * where nx*x + ny*y + nz*z + d >= 0, formed in double and rounded once.
+ * Header-only; uses nothing of sgrt. */
 #ifndef SGRT_EXAMPLES_FRUSTUM_H
 #define SGRT_EXAMPLES_FRUSTUM_H
 
@@ -26,12 +27,12 @@ static inline void frustum_from_view_proj(const double vp[16], float planes[6][4
     }
 }
 
-/* A perspective camera at `eye` looking at `at` (y up, or z up when looking
- * straight up or down): vertical field of view `fov` in radians, aspect
- * width / height, near and far distances. */
-static inline void frustum_from_camera(const double eye[3], const double at[3], double fov,
-                                       double aspect, double znear, double zfar,
-                                       float planes[6][4])
+/* The view-projection matrix (column-major) of a perspective camera at
+ * `eye` looking at `at` (y up, or z up when looking straight up or down):
+ * vertical field of view `fov` in radians, aspect width / height, near and
+ * far distances; OpenGL clip space. */
+static inline void camera_view_proj(const double eye[3], const double at[3], double fov,
+                                    double aspect, double znear, double zfar, double vp[16])
 {
     double f[3], r[3], u[3], len = 0;
     for (int i = 0; i < 3; i++) {
@@ -54,7 +55,6 @@ static inline void frustum_from_camera(const double eye[3], const double at[3], 
     const double t = tan(fov / 2);
     /* view-projection = P x V, V's rows (r, u, -f) with the eye moved to the
      * origin; P the OpenGL perspective matrix. */
-    double vp[16];
     for (int c = 0; c < 4; c++) {
         const double vx = c < 3 ? r[c] : -(r[0] * eye[0] + r[1] * eye[1] + r[2] * eye[2]);
         const double vy = c < 3 ? u[c] : -(u[0] * eye[0] + u[1] * eye[1] + u[2] * eye[2]);
@@ -65,6 +65,15 @@ static inline void frustum_from_camera(const double eye[3], const double at[3], 
                         (c == 3 ? -2 * zfar * znear / (zfar - znear) : 0);
         vp[c * 4 + 3] = -vz;
     }
+}
+
+/* The planes of camera_view_proj's matrix. */
+static inline void frustum_from_camera(const double eye[3], const double at[3], double fov,
+                                       double aspect, double znear, double zfar,
+                                       float planes[6][4])
+{
+    double vp[16];
+    camera_view_proj(eye, at, fov, aspect, znear, zfar, vp);
     frustum_from_view_proj(vp, planes);
 }
 

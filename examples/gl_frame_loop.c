@@ -6,8 +6,8 @@
  * world matrices, a copy of sgrt_scene_world_array(), and a colour and size
  * per slot derived from the node's user value (its kind). Both are written
  * only through the ranges a tracker collects (glBufferSubData), and the whole
- * scene is culled against the camera's frustum (sgrt_scene_cull, from each
- * node's box) and drawn with one instanced draw call per run of visible
+ * scene is culled against the camera's frustum (its planes from
+ * sgrt_frustum_planes, sgrt_scene_cull on each node's box) and drawn with one instanced draw call per run of visible
  * slots: culled nodes, dead slots and the sea root are not drawn at all.
  *
  *   gl_frame_loop [--ships N] [--frames N] [--size WxH] [--png FILE] [--top]
@@ -27,7 +27,6 @@
 #define _GNU_SOURCE /* getopt_long */
 #include "args.h"
 #include "must.h"
-#include "frustum.h"
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -1106,10 +1105,8 @@ int main(int argc, char **argv)
 
     /* The planes of the matrix the GPU draws with. */
     float planes[6][4];
-    double vp[16];
-    for (int i = 0; i < 16; i++)
-        vp[i] = cam.view_proj[i];
-    frustum_from_view_proj(vp, planes);
+    if (sgrt_frustum_planes(cam.view_proj, SGRT_CLIP_DEPTH_NEG_ONE_TO_ONE, planes) != SGRT_OK)
+        return 1;
     uint64_t *holder = NULL;
     uint32_t holder_cap = 0;
     slot_attr *staging = NULL;

@@ -14,10 +14,20 @@
         }                                                                      \
     } while (0)
 
+/* The scene's log: a refused call says what was wrong there, naming the
+ * argument ("parent is stale: ..."), where TRY can print only what the
+ * code means. Set it in every program: it is what makes mistakes loud. */
+static void log_to_stderr(void *user, const sgrt_log_entry *e)
+{
+    (void)user;
+    fprintf(stderr, "sgrt: %s: %s\n", e->function, e->message);
+}
+
 int main(void)
 {
+    const sgrt_scene_desc desc = {.log = log_to_stderr}; /* zero elsewhere: defaults, malloc/free */
     sgrt_scene *scene;
-    TRY(sgrt_scene_create(NULL, &scene));             /* NULL desc: defaults, malloc/free */
+    TRY(sgrt_scene_create(&desc, &scene));
 
     sgrt_node ship, nest, pirate, parrot;
     TRY(sgrt_node_create(scene, SGRT_NULL_NODE, &ship)); /* a root */

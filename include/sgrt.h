@@ -1228,6 +1228,41 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_cull(const sgrt_scene *s, const f
                                      uint32_t plane_count, sgrt_nodeset only, sgrt_nodeset out,
                                      sgrt_cull_stats *out_stats);
 
+/** The depth range of a projection's clip space: where z lies inside the
+ *  view volume. */
+typedef enum sgrt_clip_depth {
+    SGRT_CLIP_DEPTH_NEG_ONE_TO_ONE = 1, /**< -w <= z <= w: OpenGL, WebGL */
+    SGRT_CLIP_DEPTH_ZERO_TO_ONE = 2     /**< 0 <= z <= w: Vulkan, Direct3D, Metal, WebGPU */
+} sgrt_clip_depth;
+
+/** The six frustum planes of a view-projection matrix (projection x view,
+ *  column-major, as every matrix here), in the order left, right, bottom,
+ *  top, near, far, each {nx, ny, nz, d} with the cull's convention (inside
+ *  when nx*px + ny*py + nz*pz + d >= 0), ready for sgrt_scene_cull(s,
+ *  out_planes[0], 6, ...). Gribb and Hartmann's: row 3 of the matrix plus
+ *  or minus row 0, 1 or 2 (the near plane of SGRT_CLIP_DEPTH_ZERO_TO_ONE:
+ *  row 2 alone), formed in double, scaled to a unit normal (so d is the
+ *  signed distance of the world's zero from the plane) and rounded to float
+ *  once: the same bits on every target. Any projection works: perspective
+ *  or orthographic, reversed depth (its near and far planes trade places:
+ *  the six are the same), a flipped y (bottom and top trade places), an
+ *  infinite far plane, whose plane has no normal: such a plane, row sums
+ *  with a zero normal, comes out {0, 0, 0, 1} when it holds every point
+ *  (d > 0), {0, 0, 0, 0} when d is 0 (it holds every point too) and
+ *  {0, 0, 0, -1} when it holds none; a d beyond float's range after scaling
+ *  comes out +-FLT_MAX (every finite point, or none). In a large world
+ *  (SGRT_SCENE_LARGE_WORLD) the cull's planes are relative to the scene's
+ *  origin: give the view-projection of a camera-relative view, the one a
+ *  renderer draws with. O(1): a few dozen double operations; never
+ *  allocates; takes no scene, so a refusal reports nothing through a log
+ *  (the result is all the program sees).
+ *  Errors: INVALID_ARG (view_proj or out_planes NULL; depth not one of the
+ *  two values above; an element of view_proj NaN or infinite), each leaving
+ *  out_planes unwritten. */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_frustum_planes(const float view_proj[16],
+                                                        sgrt_clip_depth depth,
+                                                        float out_planes[6][4]);
+
 /* ------------------------------------------------------------------------- */
 /* Large worlds                                                              */
 /* ------------------------------------------------------------------------- */

@@ -40,10 +40,12 @@
  * wrapper is linked into its sgrt::scene (two pointers, no allocation),
  * and the scene's destructor empties the wrappers still alive (get().id ==
  * 0; destroying them then does nothing, and calls on them are refused
- * with SGRT_ERR_INVALID_ARG, as the C calls refuse a NULL scene). The link
- * follows moves of the scene and of the wrappers. As in C, creating,
- * moving and destroying the wrappers of one scene need exclusive access to
- * that scene (they touch its list).
+ * with SGRT_ERR_INVALID_ARG, unreported, as the C calls refuse a NULL
+ * scene). The link follows moves of the scene and of the wrappers, and
+ * stays with a wrapper emptied by a move or by destroy() until it is given
+ * another object or destroyed. As in C, creating, moving and destroying the
+ * wrappers of one scene need exclusive access to that scene (they touch its
+ * list).
  *
  * Float data. sgrt::float_view<N> is a read-only view of packed floats, N
  * per item (16: a matrix, 3: a vector, 4: a quaternion or a plane), made
@@ -65,8 +67,21 @@
  * const (no braced list).
  * A batch call whose views do not hold exactly one item per node (or per
  * writer entry) returns SGRT_ERR_INVALID_ARG without calling the library:
- * such a refusal changes nothing, leaves *out_bad untouched, and is not
- * reported through the scene's log (the library never saw it).
+ * such a refusal changes nothing and leaves *out_bad untouched.
+ *
+ * Refusals. This layer reports its own as the C calls report theirs: one
+ * entry to the scene's log (sgrt_scene_desc.log, as given to
+ * scene::create, or to the constructor that adopts a C scene), with code
+ * SGRT_ERR_INVALID_ARG, `function` the C function the call wraps, and a
+ * static message naming the argument ("locals does not hold one matrix
+ * per entry of nodes", "this sgrt::tracker is empty: moved from or
+ * destroyed"). They are: a view of the wrong length; a call on an empty
+ * sgrt::scene (moved from or destroyed, which keeps the log it had); a
+ * call on an empty tracker, node set or writer (moved from, or destroyed:
+ * an emptied wrapper stays tied to its scene for this), or one passed as
+ * an argument. Not reported, for want of a log: calls on a wrapper never
+ * created or whose scene is gone, and the functions of namespace sgrt that
+ * take no scene (trs_to_matrices, frustum_planes).
  */
 #ifndef SGRT_HPP
 #define SGRT_HPP
@@ -376,10 +391,30 @@ class scene;
 
 namespace detail {
 
+// A scene's log, as sgrt_scene_desc gave it, for the refusals of this
+// layer's own: reported as the C calls report theirs, one entry with a
+// static message that names the argument (nothing without a log).
+struct scene_log {
+    sgrt_log_fn fn = nullptr;
+    void *user = nullptr;
+
+    sgrt_result refuse(const char *function, const char *message) const noexcept
+    {
+        if (fn) {
+            const sgrt_log_entry e{SGRT_ERR_INVALID_ARG, function, message, SGRT_NULL_NODE};
+            fn(user, &e);
+        }
+        return SGRT_ERR_INVALID_ARG;
+    }
+};
+
 // What trackers, node sets and writers share: their C handle's id, and
 // their place in the scene's list of wrappers, through which the scene
 // empties the ones still alive when it goes first (a C handle outlives
-// its scene harmlessly, but destroying it needs the scene).
+// its scene harmlessly, but destroying it needs the scene). A wrapper
+// emptied by destroy() or by a move stays in the list with id 0, so that a
+// call on it is reported through the scene's log; it leaves the list when
+// it is destroyed or given another object, and when its scene goes.
 class scene_child {
 public:
     scene_child(const scene_child &) = delete;
@@ -388,12 +423,15 @@ public:
 protected:
     scene_child() noexcept = default;
     scene_child(scene_child &&o) noexcept { take(o); }
-    ~scene_child() = default;
+    ~scene_child() { unlink(); }
 
     inline void attach(scene &s, std::uint32_t id) noexcept;
-    inline void detach() noexcept;
+    inline void unlink() noexcept;
     inline void take(scene_child &o) noexcept;
-    inline sgrt_scene *c_scene() const noexcept;
+    // The C scene for a call of `function`; when the wrapper is empty,
+    // `empty` reported and nullptr, which the C call refuses unreported.
+    inline sgrt_scene *c_scene(const char *function, const char *empty) const noexcept;
+    inline sgrt_result refuse(const char *function, const char *message) const noexcept;
 
     std::uint32_t id_ = 0;
 
@@ -440,14 +478,33 @@ constexpr bool fits_u32(std::size_t n) noexcept
                                 out.data());
 }
 
+/** sgrt_frustum_planes: the six planes (left, right, bottom, top, near, far;
+ *  {nx, ny, nz, d} each, unit normals) of a view-projection matrix, for
+ *  scene::cull. out must hold exactly 6 planes of 4 floats (float[6][4],
+ *  std::array<std::array<float, 4>, 6>, glm::vec4[6], 24 floats, ...),
+ *  view_proj one matrix, or SGRT_ERR_INVALID_ARG without calling the
+ *  library. */
+[[nodiscard]] inline sgrt_result frustum_planes(mat4_view view_proj, sgrt_clip_depth depth,
+                                                float_span<4> out) noexcept
+{
+    if (!view_proj.holds(1) || !out.holds(6))
+        return SGRT_ERR_INVALID_ARG;
+    return sgrt_frustum_planes(view_proj.data(), depth, reinterpret_cast<float(*)[4]>(out.data()));
+}
+
 class nodeset;
 
 /** Owns an sgrt_scene. */
 class scene {
 public:
     constexpr scene() noexcept = default;
-    /** Takes ownership of a scene made by sgrt_scene_create. */
-    explicit scene(sgrt_scene *owned) noexcept : s_(owned) {}
+    /** Takes ownership of a scene made by sgrt_scene_create, with the log
+     *  it was created with (sgrt_scene_desc.log and log_user), where this
+     *  layer reports its own refusals (none without one). */
+    explicit scene(sgrt_scene *owned, sgrt_log_fn log = nullptr, void *log_user = nullptr) noexcept
+        : s_(owned), log_{log, log_user}
+    {
+    }
     scene(scene &&o) noexcept { take(o); }
     scene &operator=(scene &&o) noexcept
     {
@@ -468,7 +525,7 @@ public:
         sgrt_scene *s = nullptr;
         const sgrt_result r = sgrt_scene_create(desc, &s);
         if (r == SGRT_OK)
-            out = scene(s);
+            out = desc ? scene(s, desc->log, desc->log_user) : scene(s);
         return r;
     }
 
@@ -494,21 +551,30 @@ public:
     // --- scene -----------------------------------------------------------
     [[nodiscard]] sgrt_result reserve(std::uint32_t node_count) noexcept
     {
-        return sgrt_scene_reserve(s_, node_count);
+        return sgrt_scene_reserve(arg_("sgrt_scene_reserve"), node_count);
     }
-    [[nodiscard]] sgrt_result compact() noexcept { return sgrt_scene_compact(s_); }
-    [[nodiscard]] std::uint32_t node_count() const noexcept { return sgrt_scene_node_count(s_); }
+    [[nodiscard]] sgrt_result compact() noexcept
+    {
+        return sgrt_scene_compact(arg_("sgrt_scene_compact"));
+    }
+    [[nodiscard]] std::uint32_t node_count() const noexcept
+    {
+        return sgrt_scene_node_count(arg_("sgrt_scene_node_count"));
+    }
     [[nodiscard]] sgrt_result check(const char **out_what = nullptr) const noexcept
     {
-        return sgrt_scene_check(s_, out_what);
+        return sgrt_scene_check(arg_("sgrt_scene_check"), out_what);
     }
     /** The kernel this scene runs (sgrt_scene_simd_name); NULL when empty. */
-    [[nodiscard]] const char *simd_name() const noexcept { return sgrt_scene_simd_name(s_); }
+    [[nodiscard]] const char *simd_name() const noexcept
+    {
+        return sgrt_scene_simd_name(arg_("sgrt_scene_simd_name"));
+    }
     /** sgrt_scene_dump through a C write function. */
     [[nodiscard]] sgrt_result dump(sgrt_dump_write_fn write_fn, void *user,
                                    sgrt_dump_format format) const noexcept
     {
-        return sgrt_scene_dump(s_, write_fn, user, format);
+        return sgrt_scene_dump(arg_("sgrt_scene_dump"), write_fn, user, format);
     }
     /** sgrt_scene_dump through a callable: write(const char *bytes,
      *  std::size_t len) appends the bytes and returns true to go on, false
@@ -524,205 +590,229 @@ public:
                                          std::size_t len) noexcept -> int {
             return (*static_cast<writer_type *>(user))(bytes, len) ? 0 : 1;
         };
-        return sgrt_scene_dump(
-            s_, fn, const_cast<void *>(static_cast<const void *>(std::addressof(write))), format);
+        return sgrt_scene_dump(arg_("sgrt_scene_dump"), fn,
+                               const_cast<void *>(static_cast<const void *>(std::addressof(write))),
+                               format);
     }
 
     // --- nodes -----------------------------------------------------------
     [[nodiscard]] sgrt_result node_create(sgrt_node parent, sgrt_node &out) noexcept
     {
-        return sgrt_node_create(s_, parent, &out);
+        return sgrt_node_create(arg_("sgrt_node_create"), parent, &out);
     }
     [[nodiscard]] sgrt_result node_destroy(sgrt_node node) noexcept
     {
-        return sgrt_node_destroy(s_, node);
+        return sgrt_node_destroy(arg_("sgrt_node_destroy"), node);
     }
-    [[nodiscard]] bool node_alive(sgrt_node node) const noexcept { return sgrt_node_alive(s_, node); }
+    [[nodiscard]] bool node_alive(sgrt_node node) const noexcept
+    {
+        return sgrt_node_alive(arg_("sgrt_node_alive"), node);
+    }
     [[nodiscard]] sgrt_result node_parent(sgrt_node node, sgrt_node &out) const noexcept
     {
-        return sgrt_node_parent(s_, node, &out);
+        return sgrt_node_parent(arg_("sgrt_node_parent"), node, &out);
     }
     [[nodiscard]] sgrt_result node_set_parent(sgrt_node node, sgrt_node parent,
                                               sgrt_keep keep = SGRT_KEEP_LOCAL) noexcept
     {
-        return sgrt_node_set_parent(s_, node, parent, keep);
+        return sgrt_node_set_parent(arg_("sgrt_node_set_parent"), node, parent, keep);
     }
     /** First child (SGRT_NULL_NODE: none), and next sibling (SGRT_NULL_NODE
      *  after the last). */
     [[nodiscard]] sgrt_result node_first_child(sgrt_node node, sgrt_node &out) const noexcept
     {
-        return sgrt_node_first_child(s_, node, &out);
+        return sgrt_node_first_child(arg_("sgrt_node_first_child"), node, &out);
     }
     [[nodiscard]] sgrt_result node_next_sibling(sgrt_node node, sgrt_node &out) const noexcept
     {
-        return sgrt_node_next_sibling(s_, node, &out);
+        return sgrt_node_next_sibling(arg_("sgrt_node_next_sibling"), node, &out);
     }
     [[nodiscard]] sgrt_result node_set_user(sgrt_node node, std::uint64_t user) noexcept
     {
-        return sgrt_node_set_user(s_, node, user);
+        return sgrt_node_set_user(arg_("sgrt_node_set_user"), node, user);
     }
     [[nodiscard]] sgrt_result node_user(sgrt_node node, std::uint64_t &out) const noexcept
     {
-        return sgrt_node_user(s_, node, &out);
+        return sgrt_node_user(arg_("sgrt_node_user"), node, &out);
     }
 
     // --- transforms: one node --------------------------------------------
     [[nodiscard]] sgrt_result node_set_local(sgrt_node node, const float *m) noexcept
     {
-        return sgrt_node_set_local(s_, node, m);
+        return sgrt_node_set_local(arg_("sgrt_node_set_local"), node, m);
     }
     [[nodiscard]] sgrt_result node_set_local(sgrt_node node, mat4_view m) noexcept
     {
-        return m.holds(1) ? sgrt_node_set_local(s_, node, m.data()) : SGRT_ERR_INVALID_ARG;
+        if (!m.holds(1))
+            return refuse_("sgrt_node_set_local", "m does not hold one matrix (16 floats)");
+        return sgrt_node_set_local(arg_("sgrt_node_set_local"), node, m.data());
     }
     [[nodiscard]] sgrt_result node_set_trs(sgrt_node node, const float *t, const float *q,
                                            const float *scale) noexcept
     {
-        return sgrt_node_set_trs(s_, node, t, q, scale);
+        return sgrt_node_set_trs(arg_("sgrt_node_set_trs"), node, t, q, scale);
     }
     [[nodiscard]] sgrt_result node_set_trs(sgrt_node node, vec3_view t, vec4_view q,
                                            vec3_view scale) noexcept
     {
-        if (!t.holds(1) || !q.holds(1) || !scale.holds(1))
-            return SGRT_ERR_INVALID_ARG;
-        return sgrt_node_set_trs(s_, node, t.data(), q.data(), scale.data());
+        static const char fn[] = "sgrt_node_set_trs";
+        if (!t.holds(1))
+            return refuse_(fn, "t does not hold one translation (3 floats)");
+        if (!q.holds(1))
+            return refuse_(fn, "q does not hold one quaternion (4 floats)");
+        if (!scale.holds(1))
+            return refuse_(fn, "scale does not hold one scale (3 floats)");
+        return sgrt_node_set_trs(arg_("sgrt_node_set_trs"), node, t.data(), q.data(), scale.data());
     }
     [[nodiscard]] sgrt_result node_set_world(sgrt_node node, const float *m) noexcept
     {
-        return sgrt_node_set_world(s_, node, m);
+        return sgrt_node_set_world(arg_("sgrt_node_set_world"), node, m);
     }
     [[nodiscard]] sgrt_result node_set_world(sgrt_node node, mat4_view m) noexcept
     {
-        return m.holds(1) ? sgrt_node_set_world(s_, node, m.data()) : SGRT_ERR_INVALID_ARG;
+        if (!m.holds(1))
+            return refuse_("sgrt_node_set_world", "m does not hold one matrix (16 floats)");
+        return sgrt_node_set_world(arg_("sgrt_node_set_world"), node, m.data());
     }
 
     // Reads into 16 floats: a float pointer, or any 16-float type (float[16],
     // std::array<float, 16>, glm::mat4, ...).
     [[nodiscard]] sgrt_result node_local(sgrt_node node, float *out) const noexcept
     {
-        return sgrt_node_local(s_, node, out);
+        return sgrt_node_local(arg_("sgrt_node_local"), node, out);
     }
     template <class M>
     [[nodiscard]] sgrt_result node_local(sgrt_node node, M &out) const noexcept
     {
-        return sgrt_node_local(s_, node, mat4_out(out));
+        return sgrt_node_local(arg_("sgrt_node_local"), node, mat4_out(out));
     }
     [[nodiscard]] sgrt_result node_world(sgrt_node node, float *out) const noexcept
     {
-        return sgrt_node_world(s_, node, out);
+        return sgrt_node_world(arg_("sgrt_node_world"), node, out);
     }
     template <class M>
     [[nodiscard]] sgrt_result node_world(sgrt_node node, M &out) const noexcept
     {
-        return sgrt_node_world(s_, node, mat4_out(out));
+        return sgrt_node_world(arg_("sgrt_node_world"), node, mat4_out(out));
     }
     [[nodiscard]] sgrt_result node_world_now(sgrt_node node, float *out) const noexcept
     {
-        return sgrt_node_world_now(s_, node, out);
+        return sgrt_node_world_now(arg_("sgrt_node_world_now"), node, out);
     }
     template <class M>
     [[nodiscard]] sgrt_result node_world_now(sgrt_node node, M &out) const noexcept
     {
-        return sgrt_node_world_now(s_, node, mat4_out(out));
+        return sgrt_node_world_now(arg_("sgrt_node_world_now"), node, mat4_out(out));
     }
 
     // --- large worlds (SGRT_SCENE_LARGE_WORLD) ------------------------------
     [[nodiscard]] sgrt_result node_set_anchor(sgrt_node root, const double *position) noexcept
     {
-        return sgrt_node_set_anchor(s_, root, position);
+        return sgrt_node_set_anchor(arg_("sgrt_node_set_anchor"), root, position);
     }
     [[nodiscard]] sgrt_result node_anchor(sgrt_node root, double *out) const noexcept
     {
-        return sgrt_node_anchor(s_, root, out);
+        return sgrt_node_anchor(arg_("sgrt_node_anchor"), root, out);
     }
     [[nodiscard]] sgrt_result set_origin(const double *origin) noexcept
     {
-        return sgrt_scene_set_origin(s_, origin);
+        return sgrt_scene_set_origin(arg_("sgrt_scene_set_origin"), origin);
     }
     [[nodiscard]] sgrt_result origin(double *out) const noexcept
     {
-        return sgrt_scene_origin(s_, out);
+        return sgrt_scene_origin(arg_("sgrt_scene_origin"), out);
     }
     [[nodiscard]] sgrt_result node_world_double(sgrt_node node, double *out) const noexcept
     {
-        return sgrt_node_world_double(s_, node, out);
+        return sgrt_node_world_double(arg_("sgrt_node_world_double"), node, out);
     }
     [[nodiscard]] sgrt_result node_set_anchor(sgrt_node root,
                                               const std::array<double, 3> &position) noexcept
     {
-        return sgrt_node_set_anchor(s_, root, position.data());
+        return sgrt_node_set_anchor(arg_("sgrt_node_set_anchor"), root, position.data());
     }
     [[nodiscard]] sgrt_result node_anchor(sgrt_node root, std::array<double, 3> &out) const noexcept
     {
-        return sgrt_node_anchor(s_, root, out.data());
+        return sgrt_node_anchor(arg_("sgrt_node_anchor"), root, out.data());
     }
     [[nodiscard]] sgrt_result set_origin(const std::array<double, 3> &origin) noexcept
     {
-        return sgrt_scene_set_origin(s_, origin.data());
+        return sgrt_scene_set_origin(arg_("sgrt_scene_set_origin"), origin.data());
     }
     [[nodiscard]] sgrt_result origin(std::array<double, 3> &out) const noexcept
     {
-        return sgrt_scene_origin(s_, out.data());
+        return sgrt_scene_origin(arg_("sgrt_scene_origin"), out.data());
     }
     [[nodiscard]] sgrt_result node_world_double(sgrt_node node,
                                                 std::array<double, 16> &out) const noexcept
     {
-        return sgrt_node_world_double(s_, node, out.data());
+        return sgrt_node_world_double(arg_("sgrt_node_world_double"), node, out.data());
     }
 
     // --- transforms: batches (one item per node, or SGRT_ERR_INVALID_ARG) -
     [[nodiscard]] sgrt_result nodes_set_local(span<const sgrt_node> nodes, mat4_view locals,
                                               std::uint32_t *out_bad = nullptr) noexcept
     {
-        if (!detail::fits_u32(nodes.size()) || !locals.holds(nodes.size()))
-            return SGRT_ERR_INVALID_ARG;
-        return sgrt_nodes_set_local(s_, static_cast<std::uint32_t>(nodes.size()), nodes.data(),
+        static const char fn[] = "sgrt_nodes_set_local";
+        if (!detail::fits_u32(nodes.size()))
+            return refuse_(fn, "nodes holds more than 2^32 - 1 entries");
+        if (!locals.holds(nodes.size()))
+            return refuse_(fn, "locals does not hold one matrix per entry of nodes");
+        return sgrt_nodes_set_local(arg_("sgrt_nodes_set_local"),
+                                    static_cast<std::uint32_t>(nodes.size()), nodes.data(),
                                     locals.data(), out_bad);
     }
     [[nodiscard]] sgrt_result nodes_set_trs(span<const sgrt_node> nodes, vec3_view t, vec4_view q,
                                             vec3_view scale,
                                             std::uint32_t *out_bad = nullptr) noexcept
     {
+        static const char fn[] = "sgrt_nodes_set_trs";
         const std::size_t n = nodes.size();
-        if (!detail::fits_u32(n) || !t.holds(n) || !q.holds(n) || !scale.holds(n))
-            return SGRT_ERR_INVALID_ARG;
-        return sgrt_nodes_set_trs(s_, static_cast<std::uint32_t>(n), nodes.data(), t.data(),
-                                  q.data(), scale.data(), out_bad);
+        if (!detail::fits_u32(n))
+            return refuse_(fn, "nodes holds more than 2^32 - 1 entries");
+        if (!t.holds(n))
+            return refuse_(fn, "t does not hold one translation per entry of nodes");
+        if (!q.holds(n))
+            return refuse_(fn, "q does not hold one quaternion per entry of nodes");
+        if (!scale.holds(n))
+            return refuse_(fn, "scale does not hold one scale per entry of nodes");
+        return sgrt_nodes_set_trs(arg_("sgrt_nodes_set_trs"), static_cast<std::uint32_t>(n),
+                                  nodes.data(), t.data(), q.data(), scale.data(), out_bad);
     }
 
     // --- update and hand-off ---------------------------------------------
     /** Worlds recomputed (sgrt_scene_update). */
-    std::uint32_t update() noexcept { return sgrt_scene_update(s_); }
+    std::uint32_t update() noexcept { return sgrt_scene_update(arg_("sgrt_scene_update")); }
     /** sgrt_scene_nonfinite_locals: the locals written in place that the
      *  last update found not finite and made the identity; the first one's
      *  node in *out_first when given. */
     [[nodiscard]] std::uint32_t nonfinite_locals(sgrt_node *out_first = nullptr) const noexcept
     {
-        return sgrt_scene_nonfinite_locals(s_, out_first);
+        return sgrt_scene_nonfinite_locals(arg_("sgrt_scene_nonfinite_locals"), out_first);
     }
     std::uint32_t update_parallel(const sgrt_executor &ex) noexcept
     {
-        return sgrt_scene_update_parallel(s_, &ex);
+        return sgrt_scene_update_parallel(arg_("sgrt_scene_update_parallel"), &ex);
     }
     /** 16 floats per slot, as of the last update; NULL for an empty scene. */
     [[nodiscard]] const float *world_array(std::uint32_t *out_slot_count = nullptr) const noexcept
     {
-        return sgrt_scene_world_array(s_, out_slot_count);
+        return sgrt_scene_world_array(arg_("sgrt_scene_world_array"), out_slot_count);
     }
     [[nodiscard]] sgrt_result node_slot(sgrt_node node, std::uint32_t &out) const noexcept
     {
-        return sgrt_node_slot(s_, node, &out);
+        return sgrt_node_slot(arg_("sgrt_node_slot"), node, &out);
     }
     /** The node in a slot; SGRT_NULL_NODE for a dead or out-of-range slot. */
     [[nodiscard]] sgrt_node slot_node(std::uint32_t slot) const noexcept
     {
-        return sgrt_scene_slot_node(s_, slot);
+        return sgrt_scene_slot_node(arg_("sgrt_scene_slot_node"), slot);
     }
     /** Changes exactly when the world (and previous-world, node-set word)
      *  pointers go stale; 0 when empty. */
     [[nodiscard]] std::uint64_t storage_version() const noexcept
     {
-        return sgrt_scene_storage_version(s_);
+        return sgrt_scene_storage_version(arg_("sgrt_scene_storage_version"));
     }
     /** sgrt_scene_hash: the state's 64-bit hash, the same on every target
      *  for the same program (0 when empty). */
@@ -732,51 +822,60 @@ public:
     [[nodiscard]] const float *prev_world_array(std::uint32_t *out_slot_count = nullptr) const
         noexcept
     {
-        return sgrt_scene_prev_world_array(s_, out_slot_count);
+        return sgrt_scene_prev_world_array(arg_("sgrt_scene_prev_world_array"), out_slot_count);
     }
 
     // --- bounds and culling (SGRT_SCENE_BOUNDS) --------------------------
     [[nodiscard]] sgrt_result node_set_bounds(sgrt_node node, vec3_view center,
                                               vec3_view half_extent) noexcept
     {
-        if (!center.holds(1) || !half_extent.holds(1))
-            return SGRT_ERR_INVALID_ARG;
-        return sgrt_node_set_bounds(s_, node, center.data(), half_extent.data());
+        static const char fn[] = "sgrt_node_set_bounds";
+        if (!center.holds(1))
+            return refuse_(fn, "center does not hold 3 floats");
+        if (!half_extent.holds(1))
+            return refuse_(fn, "half_extent does not hold 3 floats");
+        return sgrt_node_set_bounds(arg_("sgrt_node_set_bounds"), node, center.data(),
+                                    half_extent.data());
     }
     [[nodiscard]] sgrt_result nodes_set_bounds(span<const sgrt_node> nodes, vec3_view centers,
                                                vec3_view half_extents,
                                                std::uint32_t *out_bad = nullptr) noexcept
     {
+        static const char fn[] = "sgrt_nodes_set_bounds";
         const std::size_t n = nodes.size();
-        if (!detail::fits_u32(n) || !centers.holds(n) || !half_extents.holds(n))
-            return SGRT_ERR_INVALID_ARG;
-        return sgrt_nodes_set_bounds(s_, static_cast<std::uint32_t>(n), nodes.data(),
-                                     centers.data(), half_extents.data(), out_bad);
+        if (!detail::fits_u32(n))
+            return refuse_(fn, "nodes holds more than 2^32 - 1 entries");
+        if (!centers.holds(n))
+            return refuse_(fn, "centers does not hold one center (3 floats) per entry of nodes");
+        if (!half_extents.holds(n))
+            return refuse_(fn, "half_extents does not hold 3 floats per entry of nodes");
+        return sgrt_nodes_set_bounds(arg_("sgrt_nodes_set_bounds"), static_cast<std::uint32_t>(n),
+                                     nodes.data(), centers.data(), half_extents.data(), out_bad);
     }
     [[nodiscard]] sgrt_result node_clear_bounds(sgrt_node node) noexcept
     {
-        return sgrt_node_clear_bounds(s_, node);
+        return sgrt_node_clear_bounds(arg_("sgrt_node_clear_bounds"), node);
     }
     /** The local box as set: center and half extents. */
     [[nodiscard]] sgrt_result node_bounds(sgrt_node node, float center[3],
                                           float half_extent[3]) const noexcept
     {
-        return sgrt_node_bounds(s_, node, center, half_extent);
+        return sgrt_node_bounds(arg_("sgrt_node_bounds"), node, center, half_extent);
     }
     [[nodiscard]] sgrt_result node_world_bounds(sgrt_node node, float min[3],
                                                 float max[3]) const noexcept
     {
-        return sgrt_node_world_bounds(s_, node, min, max);
+        return sgrt_node_world_bounds(arg_("sgrt_node_world_bounds"), node, min, max);
     }
     /** SGRT_SCENE_SUBTREE_BOUNDS: the node's box joined with its descendants'. */
     [[nodiscard]] sgrt_result node_subtree_bounds(sgrt_node node, float min[3],
                                                   float max[3]) const noexcept
     {
-        return sgrt_node_subtree_bounds(s_, node, min, max);
+        return sgrt_node_subtree_bounds(arg_("sgrt_node_subtree_bounds"), node, min, max);
     }
     [[nodiscard]] sgrt_result bounds_arrays(sgrt_bounds_arrays &out) const noexcept
     {
-        return sgrt_scene_bounds_arrays(s_, &out);
+        return sgrt_scene_bounds_arrays(arg_("sgrt_scene_bounds_arrays"), &out);
     }
     /** sgrt_scene_cull with planes of 4 floats each ({nx, ny, nz, d}); only
      *  NULL: every node. Defined after nodeset. */
@@ -785,6 +884,9 @@ public:
 
 private:
     friend class detail::scene_child;
+    friend class tracker;
+    friend class nodeset;
+    friend class writer;
 
     template <class M>
     static float *mat4_out(M &out) noexcept
@@ -796,9 +898,24 @@ private:
         return reinterpret_cast<float *>(&out);
     }
 
+    // The C scene for a call of `function`; when empty, reported and
+    // nullptr, which the C call refuses unreported.
+    sgrt_scene *arg_(const char *function) const noexcept
+    {
+        if (!s_)
+            (void)log_.refuse(function, "this sgrt::scene is empty: moved from or destroyed");
+        return s_;
+    }
+    sgrt_result refuse_(const char *function, const char *message) const noexcept
+    {
+        return log_.refuse(function, message);
+    }
+
+    // The log stays with o too: calls on the empty scene report there.
     void take(scene &o) noexcept
     {
         s_ = std::exchange(o.s_, nullptr);
+        log_ = o.log_;
         children_ = std::exchange(o.children_, nullptr);
         for (detail::scene_child *c = children_; c; c = c->next_)
             c->owner_ = this;
@@ -806,10 +923,12 @@ private:
 
     sgrt_scene *s_ = nullptr;
     detail::scene_child *children_ = nullptr;
+    detail::scene_log log_;
 };
 
 inline void detail::scene_child::attach(scene &s, std::uint32_t id) noexcept
 {
+    unlink();
     owner_ = &s;
     id_ = id;
     prev_ = nullptr;
@@ -819,7 +938,7 @@ inline void detail::scene_child::attach(scene &s, std::uint32_t id) noexcept
     s.children_ = this;
 }
 
-inline void detail::scene_child::detach() noexcept
+inline void detail::scene_child::unlink() noexcept
 {
     if (prev_)
         prev_->next_ = next_;
@@ -829,30 +948,40 @@ inline void detail::scene_child::detach() noexcept
         next_->prev_ = prev_;
     owner_ = nullptr;
     prev_ = next_ = nullptr;
-    id_ = 0;
 }
 
+// This takes o's object; o stays in the scene's list, empty.
 inline void detail::scene_child::take(scene_child &o) noexcept
 {
-    owner_ = std::exchange(o.owner_, nullptr);
-    prev_ = std::exchange(o.prev_, nullptr);
-    next_ = std::exchange(o.next_, nullptr);
-    id_ = std::exchange(o.id_, 0u);
-    if (prev_)
-        prev_->next_ = this;
-    else if (owner_)
-        owner_->children_ = this;
-    if (next_)
-        next_->prev_ = this;
+    unlink();
+    scene *const owner = o.owner_;
+    const std::uint32_t id = std::exchange(o.id_, 0u);
+    if (owner) {
+        attach(*owner, id);
+        o.attach(*owner, 0u);
+    }
 }
 
-inline sgrt_scene *detail::scene_child::c_scene() const noexcept
+inline sgrt_scene *detail::scene_child::c_scene(const char *function,
+                                                const char *empty) const noexcept
 {
-    return owner_ ? owner_->s_ : nullptr;
+    if (!id_) {
+        (void)refuse(function, empty);
+        return nullptr;
+    }
+    return owner_->s_;
+}
+
+inline sgrt_result detail::scene_child::refuse(const char *function,
+                                               const char *message) const noexcept
+{
+    return owner_ ? owner_->log_.refuse(function, message) : SGRT_ERR_INVALID_ARG;
 }
 
 /** Owns an sgrt_tracker of a scene. */
 class tracker : public detail::scene_child {
+    static constexpr const char *empty_ = "this sgrt::tracker is empty: moved from or destroyed";
+
 public:
     tracker() noexcept = default;
     tracker(tracker &&) noexcept = default;
@@ -870,7 +999,7 @@ public:
     [[nodiscard]] static sgrt_result create(scene &s, tracker &out) noexcept
     {
         sgrt_tracker t = SGRT_NULL_TRACKER;
-        const sgrt_result r = sgrt_tracker_create(s.get(), &t);
+        const sgrt_result r = sgrt_tracker_create(s.arg_("sgrt_tracker_create"), &t);
         if (r == SGRT_OK) {
             (void)out.destroy();
             out.attach(s, t.id);
@@ -883,8 +1012,8 @@ public:
     {
         if (!id_)
             return SGRT_OK;
-        const sgrt_result r = sgrt_tracker_destroy(c_scene(), get());
-        detach();
+        const sgrt_result r = sgrt_tracker_destroy(c_scene("sgrt_tracker_destroy", empty_), get());
+        id_ = 0;
         return r;
     }
 
@@ -899,17 +1028,19 @@ public:
         const std::uint32_t max = detail::fits_u32(out.size())
                                       ? static_cast<std::uint32_t>(out.size())
                                       : UINT32_MAX;
-        return sgrt_tracker_collect(c_scene(), get(), out.data(), max, merge_gap, &out_count,
-                                    &out_more);
+        return sgrt_tracker_collect(c_scene("sgrt_tracker_collect", empty_), get(), out.data(), max,
+                                    merge_gap, &out_count, &out_more);
     }
     [[nodiscard]] sgrt_result check(const char **out_what = nullptr) const noexcept
     {
-        return sgrt_tracker_check(c_scene(), get(), out_what);
+        return sgrt_tracker_check(c_scene("sgrt_tracker_check", empty_), get(), out_what);
     }
 };
 
 /** Owns an sgrt_nodeset of a scene. */
 class nodeset : public detail::scene_child {
+    static constexpr const char *empty_ = "this sgrt::nodeset is empty: moved from or destroyed";
+
 public:
     nodeset() noexcept = default;
     nodeset(nodeset &&) noexcept = default;
@@ -927,7 +1058,7 @@ public:
     [[nodiscard]] static sgrt_result create(scene &s, nodeset &out) noexcept
     {
         sgrt_nodeset set = SGRT_NULL_NODESET;
-        const sgrt_result r = sgrt_nodeset_create(s.get(), &set);
+        const sgrt_result r = sgrt_nodeset_create(s.arg_("sgrt_nodeset_create"), &set);
         if (r == SGRT_OK) {
             (void)out.destroy();
             out.attach(s, set.id);
@@ -940,8 +1071,8 @@ public:
     {
         if (!id_)
             return SGRT_OK;
-        const sgrt_result r = sgrt_nodeset_destroy(c_scene(), get());
-        detach();
+        const sgrt_result r = sgrt_nodeset_destroy(c_scene("sgrt_nodeset_destroy", empty_), get());
+        id_ = 0;
         return r;
     }
 
@@ -951,56 +1082,76 @@ public:
 
     [[nodiscard]] sgrt_result add(sgrt_node node) noexcept
     {
-        return sgrt_nodeset_add(c_scene(), get(), node);
+        return sgrt_nodeset_add(c_scene("sgrt_nodeset_add", empty_), get(), node);
     }
     [[nodiscard]] sgrt_result remove(sgrt_node node) noexcept
     {
-        return sgrt_nodeset_remove(c_scene(), get(), node);
+        return sgrt_nodeset_remove(c_scene("sgrt_nodeset_remove", empty_), get(), node);
     }
     [[nodiscard]] bool has(sgrt_node node) const noexcept
     {
-        return sgrt_nodeset_has(c_scene(), get(), node);
+        return sgrt_nodeset_has(c_scene("sgrt_nodeset_has", empty_), get(), node);
     }
-    [[nodiscard]] sgrt_result clear() noexcept { return sgrt_nodeset_clear(c_scene(), get()); }
+    [[nodiscard]] sgrt_result clear() noexcept
+    {
+        return sgrt_nodeset_clear(c_scene("sgrt_nodeset_clear", empty_), get());
+    }
     [[nodiscard]] std::uint32_t count() const noexcept
     {
-        return sgrt_nodeset_count(c_scene(), get());
+        return sgrt_nodeset_count(c_scene("sgrt_nodeset_count", empty_), get());
     }
     /** this = a op b (this may be a or b). */
     [[nodiscard]] sgrt_result combine(const nodeset &a, sgrt_set_op op, const nodeset &b) noexcept
     {
-        return sgrt_nodeset_combine(c_scene(), get(), a.get(), op, b.get());
+        static const char fn[] = "sgrt_nodeset_combine";
+        if (id_ && !a)
+            return refuse(fn, "a is an empty sgrt::nodeset: moved from or destroyed");
+        if (id_ && !b)
+            return refuse(fn, "b is an empty sgrt::nodeset: moved from or destroyed");
+        return sgrt_nodeset_combine(c_scene(fn, empty_), get(), a.get(), op, b.get());
     }
     /** this = (t's pending live nodes) op b; b NULL: the pending nodes alone. */
     [[nodiscard]] sgrt_result from_changes(tracker &t, sgrt_set_op op, const nodeset *b,
                                            bool consume) noexcept
     {
-        return sgrt_nodeset_from_changes(c_scene(), get(), t.get(), op,
+        static const char fn[] = "sgrt_nodeset_from_changes";
+        if (id_ && !t)
+            return refuse(fn, "t is an empty sgrt::tracker: moved from or destroyed");
+        if (id_ && b && !*b)
+            return refuse(fn, "b is an empty sgrt::nodeset: moved from or destroyed");
+        return sgrt_nodeset_from_changes(c_scene(fn, empty_), get(), t.get(), op,
                                          b ? b->get() : SGRT_NULL_NODESET, consume);
     }
     /** The member with the lowest slot >= cursor (start at 0), then cursor
      *  moves past it; SGRT_NULL_NODE at the end. */
     [[nodiscard]] sgrt_node next(std::uint32_t &cursor) const noexcept
     {
-        return sgrt_nodeset_next(c_scene(), get(), &cursor);
+        return sgrt_nodeset_next(c_scene("sgrt_nodeset_next", empty_), get(), &cursor);
     }
     [[nodiscard]] const std::uint32_t *words(std::uint32_t *out_word_count = nullptr) const noexcept
     {
-        return sgrt_nodeset_words(c_scene(), get(), out_word_count);
+        return sgrt_nodeset_words(c_scene("sgrt_nodeset_words", empty_), get(), out_word_count);
     }
 };
 
 inline sgrt_result scene::cull(vec4_view planes, const nodeset *only, nodeset &out,
                                sgrt_cull_stats *out_stats) const noexcept
 {
+    static const char fn[] = "sgrt_scene_cull";
     if (!detail::fits_u32(planes.size()) || !planes.holds(planes.size()))
-        return SGRT_ERR_INVALID_ARG;
-    return sgrt_scene_cull(s_, planes.data(), static_cast<std::uint32_t>(planes.size()),
+        return refuse_(fn, "planes does not hold whole planes of 4 floats");
+    if (only && !*only)
+        return refuse_(fn, "only is an empty sgrt::nodeset: moved from or destroyed");
+    if (!out)
+        return refuse_(fn, "out is an empty sgrt::nodeset: moved from or destroyed");
+    return sgrt_scene_cull(arg_(fn), planes.data(), static_cast<std::uint32_t>(planes.size()),
                            only ? only->get() : SGRT_NULL_NODESET, out.get(), out_stats);
 }
 
 /** Owns an sgrt_writer of a scene, and knows its entry count. */
 class writer : public detail::scene_child {
+    static constexpr const char *empty_ = "this sgrt::writer is empty: moved from or destroyed";
+
 public:
     writer() noexcept = default;
     writer(writer &&o) noexcept : scene_child(std::move(o)), size_(std::exchange(o.size_, 0u)) {}
@@ -1021,10 +1172,11 @@ public:
                                             std::uint32_t flags, writer &out) noexcept
     {
         if (!detail::fits_u32(nodes.size()))
-            return SGRT_ERR_INVALID_ARG;
+            return s.refuse_("sgrt_writer_create", "nodes holds more than 2^32 - 1 entries");
         sgrt_writer w = SGRT_NULL_WRITER;
-        const sgrt_result r = sgrt_writer_create(
-            s.get(), static_cast<std::uint32_t>(nodes.size()), nodes.data(), flags, &w);
+        const sgrt_result r =
+            sgrt_writer_create(s.arg_("sgrt_writer_create"),
+                               static_cast<std::uint32_t>(nodes.size()), nodes.data(), flags, &w);
         if (r == SGRT_OK) {
             (void)out.destroy();
             out.attach(s, w.id);
@@ -1039,8 +1191,8 @@ public:
         size_ = 0;
         if (!id_)
             return SGRT_OK;
-        const sgrt_result r = sgrt_writer_destroy(c_scene(), get());
-        detach();
+        const sgrt_result r = sgrt_writer_destroy(c_scene("sgrt_writer_destroy", empty_), get());
+        id_ = 0;
         return r;
     }
 
@@ -1053,26 +1205,35 @@ public:
     /** One matrix per entry, or SGRT_ERR_INVALID_ARG. */
     [[nodiscard]] sgrt_result set_local(mat4_view locals, std::uint32_t *out_bad = nullptr) noexcept
     {
-        if (!id_ || !locals.holds(size_))
-            return SGRT_ERR_INVALID_ARG;
-        return sgrt_writer_set_local(c_scene(), get(), locals.data(), out_bad);
+        if (id_ && !locals.holds(size_))
+            return refuse("sgrt_writer_set_local",
+                          "locals does not hold one matrix per writer entry");
+        return sgrt_writer_set_local(c_scene("sgrt_writer_set_local", empty_), get(), locals.data(),
+                                     out_bad);
     }
     /** One translation, quaternion and scale per entry, or SGRT_ERR_INVALID_ARG. */
     [[nodiscard]] sgrt_result set_trs(vec3_view t, vec4_view q, vec3_view scale,
                                       std::uint32_t *out_bad = nullptr) noexcept
     {
-        if (!id_ || !t.holds(size_) || !q.holds(size_) || !scale.holds(size_))
-            return SGRT_ERR_INVALID_ARG;
-        return sgrt_writer_set_trs(c_scene(), get(), t.data(), q.data(), scale.data(), out_bad);
+        static const char fn[] = "sgrt_writer_set_trs";
+        if (id_ && !t.holds(size_))
+            return refuse(fn, "t does not hold one translation per writer entry");
+        if (id_ && !q.holds(size_))
+            return refuse(fn, "q does not hold one quaternion per writer entry");
+        if (id_ && !scale.holds(size_))
+            return refuse(fn, "scale does not hold one scale per writer entry");
+        return sgrt_writer_set_trs(c_scene("sgrt_writer_set_trs", empty_), get(), t.data(),
+                                   q.data(), scale.data(), out_bad);
     }
     /** Entry i's local is the 16 floats at out_locals + 16 * out_slots[i]. */
     [[nodiscard]] sgrt_result begin(float *&out_locals, const std::uint32_t *&out_slots) noexcept
     {
-        return sgrt_writer_begin(c_scene(), get(), &out_locals, &out_slots);
+        return sgrt_writer_begin(c_scene("sgrt_writer_begin", empty_), get(), &out_locals,
+                                 &out_slots);
     }
     [[nodiscard]] sgrt_result commit(std::uint32_t first, std::uint32_t count) noexcept
     {
-        return sgrt_writer_commit(c_scene(), get(), first, count);
+        return sgrt_writer_commit(c_scene("sgrt_writer_commit", empty_), get(), first, count);
     }
 
 private:

@@ -21,6 +21,7 @@
 #if __has_include(<glm/glm.hpp>)
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
+#include <glm/gtc/matrix_transform.hpp>
 #define HAVE_GLM 1
 #endif
 
@@ -131,16 +132,34 @@ struct counting_allocator {
     }
 };
 
-// Counts the refusals the library reports: a wrapper that refuses on its own
-// never reaches the library, and so never the log.
+// Counts the refusals reported, the library's and the wrappers' own, and
+// keeps the last one.
 struct log_count {
     long entries = 0;
     sgrt_result last = SGRT_OK;
+    std::string function, message;
     static void fn(void *user, const sgrt_log_entry *e)
     {
         auto *self = static_cast<log_count *>(user);
         self->entries++;
         self->last = e->code;
+        self->function = e->function;
+        self->message = e->message;
+    }
+    // A desc whose log is this one.
+    sgrt_scene_desc desc()
+    {
+        sgrt_scene_desc d{};
+        d.log = fn;
+        d.log_user = this;
+        return d;
+    }
+    // One more entry since `before`, INVALID_ARG from `function`, its
+    // message starting with `start`.
+    bool one(long before, const char *function, const char *start) const
+    {
+        return entries == before + 1 && last == SGRT_ERR_INVALID_ARG && this->function == function &&
+               message.compare(0, std::strlen(start), start) == 0;
     }
 };
 
@@ -344,6 +363,170 @@ static void test_ownership()
     CHECK(ca.live.empty() && ca.frees == ca.allocs && ca.bad_frees == 0);
 }
 
+// Every refusal of the wrappers' own is reported through the scene's log,
+// once, naming the argument; the C layer does not report it a second time.
+static void test_refusals_reported()
+{
+    log_count log;
+    const sgrt_scene_desc desc = log.desc();
+    sgrt::scene s;
+    OK(sgrt::scene::create(&desc, s));
+    sgrt_node n = SGRT_NULL_NODE;
+    OK(s.node_create(SGRT_NULL_NODE, n));
+    CHECK(s.update() == 1u);
+    long logged = log.entries;
+    CHECK(logged == 0);
+
+    // A tracker moved from, and one destroyed.
+    sgrt::tracker t, t_moved;
+    OK(sgrt::tracker::create(s, t));
+    sgrt::tracker t_new(std::move(t));
+    std::array<sgrt_range, 4> ranges{};
+    std::uint32_t count = 7;
+    bool more = true;
+    CHECK_RES(t.collect(ranges, 0, count, more), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_tracker_collect", "this sgrt::tracker is empty"));
+    CHECK(count == 0u && !more); // as the C call answers a refusal
+    CHECK_RES(t.check(), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_tracker_check", "this sgrt::tracker is empty"));
+    OK(t_new.collect(ranges, 0, count, more));
+    CHECK(log.entries == logged);
+    OK(t_new.destroy());
+    CHECK_RES(t_new.collect(ranges, 0, count, more), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_tracker_collect", "this sgrt::tracker is empty"));
+    OK(t_new.destroy()); // destroying an empty wrapper is no refusal
+    CHECK(log.entries == logged);
+    // Moved into: the target's old tracker destroyed; the source empty, and
+    // tied to the scene still.
+    OK(sgrt::tracker::create(s, t_moved));
+    OK(sgrt::tracker::create(s, t_new));
+    t_new = std::move(t_moved);
+    CHECK(t_new && !t_moved);
+    CHECK_RES(t_moved.check(), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_tracker_check", "this sgrt::tracker is empty"));
+    // Given a new object, an emptied wrapper works again.
+    OK(sgrt::tracker::create(s, t_moved));
+    OK(t_moved.check());
+    CHECK(log.entries == logged);
+
+    // Node sets: empty ones as the object and as arguments.
+    sgrt::nodeset a, b, gone;
+    OK(sgrt::nodeset::create(s, a));
+    OK(sgrt::nodeset::create(s, b));
+    OK(sgrt::nodeset::create(s, gone));
+    OK(gone.destroy());
+    CHECK_RES(gone.add(n), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_nodeset_add", "this sgrt::nodeset is empty"));
+    CHECK(!gone.has(n));
+    CHECK(log.one(logged++, "sgrt_nodeset_has", "this sgrt::nodeset is empty"));
+    CHECK(gone.count() == 0u);
+    CHECK(log.one(logged++, "sgrt_nodeset_count", "this sgrt::nodeset is empty"));
+    OK(a.add(n));
+    CHECK_RES(a.combine(gone, SGRT_SET_OR, b), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_nodeset_combine", "a is an empty sgrt::nodeset"));
+    CHECK_RES(a.combine(b, SGRT_SET_OR, gone), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_nodeset_combine", "b is an empty sgrt::nodeset"));
+    CHECK(a.has(n) && a.count() == 1u);
+    CHECK_RES(a.from_changes(t, SGRT_SET_OR, nullptr, false), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_nodeset_from_changes", "t is an empty sgrt::tracker"));
+    CHECK_RES(a.from_changes(t_new, SGRT_SET_OR, &gone, false), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_nodeset_from_changes", "b is an empty sgrt::nodeset"));
+    CHECK(a.has(n) && a.count() == 1u);
+    logged = log.entries;
+
+    // Writers: empty, and batches of the wrong size.
+    sgrt::writer w, w_gone;
+    OK(sgrt::writer::create(s, {n}, 0, w));
+    OK(sgrt::writer::create(s, {n}, 0, w_gone));
+    sgrt::writer w_taken(std::move(w_gone));
+    std::uint32_t bad = 99;
+    const std::array<float, 16> id{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    CHECK_RES(w_gone.set_local(id, &bad), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_writer_set_local", "this sgrt::writer is empty"));
+    float *locals = nullptr;
+    const std::uint32_t *slots = nullptr;
+    CHECK_RES(w_gone.begin(locals, slots), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_writer_begin", "this sgrt::writer is empty"));
+    CHECK(locals == nullptr && slots == nullptr);
+    CHECK_RES(w.set_local(std::vector<std::array<float, 16>>(2, id), &bad), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_writer_set_local", "locals does not hold one matrix"));
+    CHECK_RES(w.set_trs({0, 0, 0}, {0, 0, 0, 1, 0}, {1, 1, 1}, &bad), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_writer_set_trs", "q does not hold"));
+    CHECK_RES(w.set_trs({0, 0}, {0, 0, 0, 1}, {1, 1, 1}, &bad), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_writer_set_trs", "t does not hold"));
+    CHECK_RES(w.set_trs({0, 0, 0}, {0, 0, 0, 1}, {}, &bad), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_writer_set_trs", "scale does not hold"));
+    CHECK(bad == 99u && s.update() == 0u);
+
+    // Single calls of the wrong size.
+    CHECK_RES(s.node_set_local(n, {1, 0, 0}), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_node_set_local", "m does not hold"));
+    CHECK_RES(s.node_set_world(n, std::vector<float>(17)), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_node_set_world", "m does not hold"));
+    CHECK_RES(s.node_set_trs(n, {0, 0, 0}, {0, 0, 1}, {1, 1, 1}), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_node_set_trs", "q does not hold"));
+    CHECK_RES(s.node_set_trs(n, {0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_node_set_trs", "t does not hold"));
+    CHECK_RES(s.node_set_trs(n, {0, 0, 0}, {0, 0, 0, 1}, {1, 1}), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_node_set_trs", "scale does not hold"));
+    CHECK(s.update() == 0u);
+
+    // The scene itself, moved from: it keeps its log. Creating objects of
+    // it is refused and reported too.
+    sgrt::scene s2(std::move(s));
+    CHECK(s.node_count() == 0u);
+    CHECK(log.one(logged++, "sgrt_scene_node_count", "this sgrt::scene is empty"));
+    sgrt_node m = SGRT_NULL_NODE;
+    CHECK_RES(s.node_create(SGRT_NULL_NODE, m), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_node_create", "this sgrt::scene is empty"));
+    sgrt::tracker t_none;
+    CHECK_RES(sgrt::tracker::create(s, t_none), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_tracker_create", "this sgrt::scene is empty"));
+    sgrt::nodeset set_none;
+    CHECK_RES(sgrt::nodeset::create(s, set_none), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_nodeset_create", "this sgrt::scene is empty"));
+    sgrt::writer w_none;
+    CHECK_RES(sgrt::writer::create(s, {n}, 0, w_none), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_writer_create", "this sgrt::scene is empty"));
+    // The wrappers followed the scene: an empty one reports through it.
+    CHECK_RES(gone.clear(), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_nodeset_clear", "this sgrt::nodeset is empty"));
+    OK(a.clear());
+    CHECK(s2.node_count() == 1u && log.entries == logged);
+    // Culling with empty sets.
+    const float planes[4] = {1, 0, 0, 0};
+    CHECK_RES(s2.cull(planes, &gone, a), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_scene_cull", "only is an empty sgrt::nodeset"));
+    CHECK_RES(s2.cull(planes, nullptr, gone), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_scene_cull", "out is an empty sgrt::nodeset"));
+    // Destroyed: the same.
+    s2.destroy();
+    CHECK(!s2.node_alive(n));
+    CHECK(log.one(logged++, "sgrt_node_alive", "this sgrt::scene is empty"));
+
+    // No log to report to: a wrapper never created, one whose scene is
+    // gone (a, above), a scene adopted without its log.
+    sgrt::nodeset never;
+    CHECK_RES(never.add(n), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(a.add(n), SGRT_ERR_INVALID_ARG);
+    sgrt_scene *raw = nullptr;
+    OK(sgrt_scene_create(&desc, &raw));
+    sgrt::scene adopted(raw);
+    CHECK_RES(adopted.node_set_local(n, {1, 0}), SGRT_ERR_INVALID_ARG);
+    CHECK(log.entries == logged);
+    // Adopted with its log: reported.
+    OK(sgrt_scene_create(&desc, &raw));
+    sgrt::scene adopted_log(raw, desc.log, desc.log_user);
+    CHECK_RES(adopted_log.node_set_local(n, {1, 0}), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_node_set_local", "m does not hold"));
+    // The library's own refusals on it are reported as before (a stale node).
+    sgrt_node k = SGRT_NULL_NODE;
+    OK(adopted_log.node_create(SGRT_NULL_NODE, k));
+    OK(adopted_log.node_destroy(k));
+    CHECK_RES(adopted_log.node_set_local(k, id), SGRT_ERR_STALE_HANDLE);
+    CHECK(log.entries == logged + 1 && log.last == SGRT_ERR_STALE_HANDLE);
+}
+
 // ---- single-node calls against the C calls --------------------------------
 
 static void test_single_calls()
@@ -521,21 +704,27 @@ static void test_batches()
     CHECK(s.update() == sgrt_scene_update(c));
     check_same_worlds(s, a, c, b);
 
-    // Length mismatches: refused before any call (the log stays silent),
-    // nothing changes.
-    const long logged = log.entries;
+    // Length mismatches: refused before any call, each reported naming the
+    // argument; nothing changes.
+    long logged = log.entries;
     std::uint32_t bad = 12345;
     std::vector<std::array<float, 16>> short_locals(locals.begin(), locals.end() - 1);
     CHECK_RES(s.nodes_set_local(a, short_locals, &bad), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_nodes_set_local", "locals does not hold"));
     std::vector<float> ragged(16 * n - 1, 1.0f);
     CHECK_RES(s.nodes_set_local(a, ragged, &bad), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_nodes_set_local", "locals does not hold"));
     std::vector<float> long_flat(16 * n + 16, 1.0f);
     CHECK_RES(s.nodes_set_local(a, long_flat, &bad), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_nodes_set_local", "locals does not hold"));
     CHECK_RES(s.nodes_set_trs(a, t, std::vector<quat>(n - 1), sc, &bad), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_nodes_set_trs", "q does not hold"));
     CHECK_RES(s.nodes_set_trs(a, t, q, std::vector<float>(3 * n + 1, 1.0f), &bad),
               SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_nodes_set_trs", "scale does not hold"));
+    CHECK_RES(s.nodes_set_trs(a, std::vector<vec3>(n + 1), q, sc, &bad), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_nodes_set_trs", "t does not hold"));
     CHECK(bad == 12345u);
-    CHECK(log.entries == logged);
     CHECK(s.update() == 0u);
 
     // A refusal of the library itself is reported, and names the entry.
@@ -720,6 +909,52 @@ static void test_free_functions()
     CHECK(std::strcmp(def.simd_name(), sgrt::simd_name()) == 0);
     CHECK(std::strcmp(ref.simd_name(), "scalar") == 0);
     CHECK(empty.simd_name() == nullptr);
+}
+
+// frustum_planes into each kind of output: the C call's planes, bit for bit;
+// a view-projection or an output of the wrong size writes nothing.
+static void test_frustum_planes()
+{
+    std::uint32_t state = 0xF2u;
+    const std::array<float, 16> vp = some_local(state);
+    float want[6][4];
+    OK(sgrt_frustum_planes(vp.data(), SGRT_CLIP_DEPTH_ZERO_TO_ONE, want));
+    float plain[6][4];
+    std::array<std::array<float, 4>, 6> arrays{};
+    std::vector<float> flat(24);
+    OK(sgrt::frustum_planes(vp, SGRT_CLIP_DEPTH_ZERO_TO_ONE, plain));
+    OK(sgrt::frustum_planes(sgrt::mat4_view(vp.data(), 1), SGRT_CLIP_DEPTH_ZERO_TO_ONE, arrays));
+    OK(sgrt::frustum_planes(vp, SGRT_CLIP_DEPTH_ZERO_TO_ONE, flat));
+    CHECK(same_bits(&plain[0][0], &want[0][0], 24));
+    CHECK(same_bits(arrays[0].data(), &want[0][0], 24));
+    CHECK(same_bits(flat.data(), &want[0][0], 24));
+    OK(sgrt::frustum_planes(vp, SGRT_CLIP_DEPTH_NEG_ONE_TO_ONE, plain));
+    OK(sgrt_frustum_planes(vp.data(), SGRT_CLIP_DEPTH_NEG_ONE_TO_ONE, want));
+    CHECK(same_bits(&plain[0][0], &want[0][0], 24));
+
+    std::vector<float> short_out(20, 7.0f), long_out(28, 7.0f);
+    CHECK_RES(sgrt::frustum_planes(vp, SGRT_CLIP_DEPTH_ZERO_TO_ONE, short_out),
+              SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt::frustum_planes(vp, SGRT_CLIP_DEPTH_ZERO_TO_ONE, long_out),
+              SGRT_ERR_INVALID_ARG);
+    CHECK(short_out == std::vector<float>(20, 7.0f) && long_out == std::vector<float>(28, 7.0f));
+    CHECK_RES(sgrt::frustum_planes(std::vector<float>(15), SGRT_CLIP_DEPTH_ZERO_TO_ONE, flat),
+              SGRT_ERR_INVALID_ARG);
+    float nan_vp[16] = {};
+    nan_vp[5] = std::numeric_limits<float>::quiet_NaN();
+    CHECK_RES(sgrt::frustum_planes(nan_vp, SGRT_CLIP_DEPTH_ZERO_TO_ONE, flat), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(sgrt::frustum_planes(vp, static_cast<sgrt_clip_depth>(0), flat),
+              SGRT_ERR_INVALID_ARG);
+    CHECK(same_bits(flat.data(), arrays[0].data(), 24)); // unwritten by the refusals
+#if HAVE_GLM
+    const glm::mat4 proj = glm::perspective(1.0f, 1.5f, 0.5f, 100.0f);
+    const glm::mat4 view = glm::translate(glm::mat4(1.0f), glm::vec3(1, -2, 3));
+    glm::vec4 gplanes[6];
+    const glm::mat4 pv = proj * view;
+    OK(sgrt::frustum_planes(pv, SGRT_CLIP_DEPTH_NEG_ONE_TO_ONE, gplanes));
+    OK(sgrt_frustum_planes(&pv[0][0], SGRT_CLIP_DEPTH_NEG_ONE_TO_ONE, want));
+    CHECK(same_bits(&gplanes[0].x, &want[0][0], 24));
+#endif
 }
 
 // trs_to_matrices from each kind of container into each kind of output:
@@ -949,17 +1184,24 @@ static void test_bounds_and_cull()
     OK(sgrt_scene_cull(c, &planes[0][0], 2, SGRT_NULL_NODESET, cset, nullptr));
     CHECK(sgrt_nodeset_count(c, cset) == out.count());
 
-    // A plane with 3 floats is no plane; the bounds batch counts too.
-    const long logged = log.entries;
+    // A plane with 3 floats is no plane; the bounds batch counts too. Each
+    // refusal is reported, once, naming the argument.
+    long logged = log.entries;
     CHECK_RES(s.cull(std::vector<float>{1, 0, 0, -10, -1, 0, 20}, nullptr, out),
               SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_scene_cull", "planes does not hold"));
     CHECK_RES(s.nodes_set_bounds(a, centers, std::vector<vec3>(n - 1)), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_nodes_set_bounds", "half_extents does not hold"));
+    CHECK_RES(s.nodes_set_bounds(a, std::vector<float>(3 * n + 2), centers), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_nodes_set_bounds", "centers does not hold"));
     CHECK_RES(s.node_set_bounds(a[1], {0, 0}, {1, 1, 1}), SGRT_ERR_INVALID_ARG);
-    CHECK(log.entries == logged);
+    CHECK(log.one(logged++, "sgrt_node_set_bounds", "center does not hold"));
+    CHECK_RES(s.node_set_bounds(a[1], {0, 0, 0}, {1, 1, 1, 1}), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(logged++, "sgrt_node_set_bounds", "half_extent does not hold"));
     CHECK(out.count() == 11u && s.update() == 0u);
     // The library's own refusal: no plane at all.
     CHECK_RES(s.cull(std::vector<float>{}, nullptr, out), SGRT_ERR_INVALID_ARG);
-    CHECK(log.entries == logged + 1);
+    CHECK(log.entries == logged + 1 && log.function == "sgrt_scene_cull");
 
     OK(sgrt_nodeset_destroy(c, cset));
     sgrt_scene_destroy(c);
@@ -1130,6 +1372,7 @@ int main()
 {
     test_node_identity();
     test_ownership();
+    test_refusals_reported();
     test_single_calls();
     test_batches();
     test_writers();
@@ -1137,6 +1380,7 @@ int main()
     test_bounds_and_cull();
     test_bounds_queries();
     test_free_functions();
+    test_frustum_planes();
     test_trs_to_matrices();
     test_scene_queries();
     test_glm();
