@@ -11,7 +11,13 @@
  *     translation in m[12], m[13], m[14] (the layout of OpenGL, Vulkan, GLSL
  *     mat4 and cglm). world = parent_world x local; a root's world is its local.
  *   - Results: a call that can fail returns SGRT_OK (0) or a negative
- *     sgrt_result, and when it fails it changes nothing in the scene. The
+ *     sgrt_result, and when it fails it changes nothing in the scene, with
+ *     one rule of its own for the four batch writes (sgrt_nodes_set_local,
+ *     sgrt_nodes_set_trs, sgrt_writer_set_local, sgrt_writer_set_trs): a
+ *     batch is its single calls in order and stops at the first refused
+ *     entry, so the entries before it stay written and marked (*out_bad
+ *     names the refused one; a refusal of the call's own arguments still
+ *     changes nothing). The
  *     others return their answer directly (sgrt_scene_update a count,
  *     sgrt_node_alive a bool, sgrt_scene_world_array a pointer,
  *     sgrt_nodeset_next a node, ...), with 0, false, NULL or SGRT_NULL_NODE
@@ -519,16 +525,23 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node
  *  column-major; any alignment). The batch stops at the first refused
  *  entry (stale handle: STALE_HANDLE; non-finite value: INVALID_ARG): the
  *  entries before it are written and marked, as their single calls would
- *  be, it and the entries after it are untouched (and not read), that error
- *  is returned, and *out_bad (optional) receives its index. An entry
- *  refused for several reasons is refused as its single call refuses it:
- *  the handle first, then (validation mode) the quaternion, then the
- *  values. nodes/local may be NULL when count is 0. Cost: one pass, a
- *  chunk of 32 entries at a time: the chunk checked while its input is in
- *  L1, its handles resolved (their table entries fetched together, the
- *  next chunk's locals fetched ahead), then stored (each local compared
- *  and stored where it differs); marks a dirty word at a time; O(count +
- *  nodes newly marked). Never allocates. Errors:
+ *  be, it and the entries after it are untouched, that error is returned,
+ *  and *out_bad (optional) receives its index. An entry refused for
+ *  several reasons is refused as its single call refuses it: the handle
+ *  first, then (validation mode) the quaternion, then the values. What a
+ *  refused batch reads: entries go a chunk of 32 at a time (entries 32c to
+ *  32c + 31), the chunk's handles resolved first, up to its first stale
+ *  one, then the entries before that checked in order. So nothing past a
+ *  stale handle is read, nor anything of the chunks after the refused
+ *  entry's; past an entry refused for its quaternion or its values, the
+ *  handles of its chunk up to the first stale one may have been read, and
+ *  (sgrt_nodes_set_trs) their t, q and scale, compared with bounds
+ *  together -- never written, and in validation mode never warned about.
+ *  nodes/local may be NULL when count is 0. Cost: one pass, a chunk of 32
+ *  entries at a time: the chunk's handles resolved, its input checked,
+ *  then stored while the input is in L1 (each local compared and stored
+ *  where it differs, the next chunk's locals fetched ahead); marks a dirty
+ *  word at a time; O(count + nodes newly marked). Never allocates. Errors:
  *  INVALID_ARG (s NULL, or nodes/local NULL with count > 0; *out_bad
  *  untouched), or the refused entry's error. For the same nodes every frame
  *  an sgrt_writer (below) skips the handle resolution. */
@@ -609,8 +622,10 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writ
  *  the writer's nodes: `local` holds one matrix per entry, 16 floats each,
  *  in entry order. A refused entry stops the write as in
  *  sgrt_nodes_set_local (the entries before it written, it and the rest
- *  untouched, *out_bad naming it); a stale entry is found before anything
- *  is written (the slots are resolved first). A bit-identical local marks
+ *  untouched, *out_bad naming it, nothing read past it but, for
+ *  sgrt_writer_set_trs, the t, q and scale of its chunk of 32 compared
+ *  with bounds together); a stale entry is found before anything is read
+ *  or written (the slots are resolved first). A bit-identical local marks
  *  nothing. Cost: one checking
  *  pass over the input (16 floats read per entry) and one writing pass
  *  (each local compared and stored where it differs, 64 bytes), no handle

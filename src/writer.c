@@ -255,20 +255,24 @@ static sgrt_result writer_write(sgrt_scene *s, sgrt__writer *w, const sgrt__sour
                                 uint32_t *out_bad)
 {
     uint32_t at = 0;
-    const sgrt_result r = refresh(s, w, &at);
-    if (r != SGRT_OK)
-        return sgrt__write_refuse(s, src, w->nodes[at], out_bad, at, r, false);
+    if (refresh(s, w, &at) != SGRT_OK) {
+        if (out_bad)
+            *out_bad = at;
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, src->function,
+                          "the node of w's entry *out_bad was destroyed: nothing was written "
+                          "(a writer's nodes are resolved before any entry is written)",
+                          w->nodes[at]);
+    }
     const uint32_t count = w->count;
-    const uint32_t qbad = sgrt__write_quats_off(s, src, w->nodes, count);
     sgrt__chunk c;
+    bool quat, warned = false;
     for (uint32_t base = 0, n; (n = sgrt__write_chunk_of(count, base)) != 0; base += n) {
-        const uint32_t lim = qbad - base < n ? qbad - base : n;
-        const uint32_t ok = sgrt__write_check(s, src, base, lim, &c);
+        const uint32_t ok = sgrt__write_check(s, src, w->nodes, base, n, &c, &quat, &warned);
         const uint32_t ahead = ok == n ? sgrt__write_chunk_of(count, base + n) : 0u;
         mark_chunk(s, w, base, n, sgrt__write_store(s, src, &c, w->slots + base, ok, ahead));
         if (ok < n)
             return sgrt__write_refuse(s, src, w->nodes[base + ok], out_bad, base + ok,
-                                      SGRT_ERR_INVALID_ARG, ok == lim && lim < n);
+                                      SGRT_ERR_INVALID_ARG, quat);
     }
     return SGRT_OK;
 }

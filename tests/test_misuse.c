@@ -987,10 +987,19 @@ static void refusals_writers(void)
             "local[*out_bad]", c);
     CHECK_EQ_U(at, 2);
     CHECK_EQ_U(sgrt_scene_update(s), 3); /* a and b written (c under b) */
+    /* A writer has no nodes argument, and its stale entry is found before
+     * anything is written: the message says both. */
     REFUSED(sgrt_writer_set_local(s, wd, m[0], &at), SGRT_ERR_STALE_HANDLE, fn,
-            "nodes[*out_bad]", dead);
+            "w's entry *out_bad", dead);
+    CHECK(strstr(L.message, "nothing was written") && !strstr(L.message, "nodes["));
     CHECK_EQ_U(at, 1);
     CHECK_EQ_U(sgrt_scene_update(s), 0); /* a stale writer writes nothing */
+    at = 99;
+    REFUSED(sgrt_writer_set_trs(s, wd, t, q, sc, &at), SGRT_ERR_STALE_HANDLE,
+            "sgrt_writer_set_trs", "w's entry *out_bad", dead);
+    CHECK(strstr(L.message, "nothing was written") && !strstr(L.message, "were written"));
+    CHECK_EQ_U(at, 1);
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
 
     fn = "sgrt_writer_set_trs";
     REFUSED(sgrt_writer_set_trs(s, w, NULL, q, sc, &at), SGRT_ERR_INVALID_ARG, fn, "t", NONE);
