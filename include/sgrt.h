@@ -679,7 +679,8 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer
  *  everything or per chunk, as suits the writing loop. Cost O(count / 32
  *  + runs): a dirty word at a time within runs of consecutive slots;
  *  never allocates. Errors: INVALID_ARG (s NULL, w not a live writer of s,
- *  first + count past the writer's entries; nothing marked), STALE_HANDLE
+ *  first + count past the writer's entries, w never begun: a misuse, not a
+ *  stale write; nothing marked), STALE_HANDLE
  *  (nodes moved to other slots or were destroyed since sgrt_writer_begin:
  *  the writes went to the slots of then, and may have landed on other
  *  nodes; nothing is marked). */

@@ -349,6 +349,11 @@ sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer handle, uint32_t first
     if (first > w->count || count > w->count - first)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
                           "first + count is past the writer's entries", SGRT_NULL_NODE);
+    if (!w->begun_block)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          "w was never begun: sgrt_writer_begin hands out the storage to write "
+                          "in place, then sgrt_writer_commit marks what was written",
+                          SGRT_NULL_NODE);
     if (w->begun_block != s->st.block || w->begun_version != s->slots_version)
         return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__,
                           "nodes moved to other slots, were destroyed or storage grew since "

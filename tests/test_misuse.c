@@ -1018,6 +1018,9 @@ static void refusals_writers(void)
     REFUSED(sgrt_writer_begin(s, wd, &locals, &slots), SGRT_ERR_STALE_HANDLE, fn, "entry", dead);
 
     fn = "sgrt_writer_commit";
+    /* Never begun: nothing was written in place, nothing is stale. */
+    REFUSED(sgrt_writer_commit(s, w, 0, 3), SGRT_ERR_INVALID_ARG, fn, "never begun", NONE);
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
     QUIET(sgrt_writer_begin(s, w, &locals, &slots));
     REFUSED(sgrt_writer_commit(s, w, 2, 2), SGRT_ERR_INVALID_ARG, fn, "first + count", NONE);
     REFUSED(sgrt_writer_commit(s, wo, 0, 1), SGRT_ERR_INVALID_ARG, fn, "w", NONE);
