@@ -201,9 +201,11 @@ typedef struct sgrt_node {
 
 typedef enum sgrt_result {
     SGRT_OK = 0,
-    SGRT_ERR_INVALID_ARG = -1,  /**< NULL pointer, bad option, non-finite input, a tracker,
-                                     node set or writer handle that is zero, destroyed, of
-                                     another scene or of another kind */
+    SGRT_ERR_INVALID_ARG = -1,  /**< NULL pointer, bad option or value, non-finite input, a
+                                     scene flag the call needs missing, a writer committed
+                                     before it was begun, a tracker, node set or writer
+                                     handle that is zero, destroyed, of another scene or of
+                                     another kind */
     SGRT_ERR_STALE_HANDLE = -2, /**< zero, destroyed, out of range, or from another scene */
     SGRT_ERR_CYCLE = -3,        /**< reparent would make a node its own ancestor */
     SGRT_ERR_NOMEM = -4,        /**< the allocator failed; nothing changed */

@@ -1056,6 +1056,19 @@ static void refusals_writers(void)
     test_alloc_release(&tb);
 }
 
+/* Without a log, sgrt_result_str is all a program sees: INVALID_ARG's
+ * sentence names every kind of cause the calls above refuse with it. */
+static void table_no_log_invalid_arg(void)
+{
+    const char *sentence = sgrt_result_str(SGRT_ERR_INVALID_ARG);
+    static const char *const causes[] = {"NULL", "range", "non-finite", "flag", "writer",
+                                         "node set", "tracker", "zero", "destroyed",
+                                         "another scene", "another kind", "begun"};
+    for (size_t i = 0; i < sizeof causes / sizeof causes[0]; i++)
+        CHECK_MSG(strstr(sentence, causes[i]) != NULL, "sgrt_result_str(INVALID_ARG) has no \"%s\"",
+                  causes[i]);
+}
+
 int main(void)
 {
     refusals_scene();
@@ -1074,5 +1087,6 @@ int main(void)
     table_unusable_executor();
     table_quaternions();
     table_row_major();
+    table_no_log_invalid_arg();
     return test_report("test_misuse");
 }
