@@ -1291,7 +1291,8 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_cull(const sgrt_scene *s, const f
 
 /** Anchor the root `root` at `position` (absolute, double): its local
  *  translation is relative to it from now on. A position equal to the
- *  anchor marks nothing; otherwise the root counts as moved, and its
+ *  anchor (as numbers: -0.0 equals +0.0) changes nothing, the anchor's bits
+ *  included, and marks nothing; otherwise the root counts as moved, and its
  *  subtree with it. O(1); never allocates.
  *  Errors: INVALID_ARG (s or position NULL, a scene without
  *  SGRT_SCENE_LARGE_WORLD, a coordinate not finite or beyond
@@ -1307,7 +1308,8 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_anchor(const sgrt_scene *s, sgrt_n
                                                     double out[3]);
 
 /** Make `origin` (absolute, double) the point worlds are relative to. The
- *  origin the scene has already marks nothing, so an application that
+ *  origin the scene has already (equal as numbers: -0.0 equals +0.0)
+ *  changes nothing and marks nothing, so an application that
  *  snaps its origin to a grid pays only when the camera crosses a cell;
  *  another marks every node (O(capacity / 32)), and the next update
  *  recomputes all of them (an all-moved update: no writes). Never

@@ -493,6 +493,33 @@ static void test_precision(void)
     sgrt_scene_destroy(s);
 }
 
+/* Equal means equal as numbers: -0.0 where the anchor or the origin holds
+ * +0.0 changes nothing (no mark, no update work, the bits kept). */
+static void test_signed_zero(void)
+{
+    sgrt_scene *s = large_scene(0);
+    sgrt_node r, c;
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &r));
+    OK(sgrt_node_create(s, r, &c));
+    const double zero[3] = {0.0, 0.0, 0.0}, minus[3] = {-0.0, 0.0, -0.0};
+    OK(sgrt_node_set_anchor(s, r, zero));
+    CHECK_EQ_U(update(s), 2);
+    OK(sgrt_node_set_anchor(s, r, minus));
+    CHECK_EQ_U(update(s), 0);
+    double got[3];
+    OK(sgrt_node_anchor(s, r, got));
+    CHECK(same_d3(got, zero));
+    OK(sgrt_scene_set_origin(s, minus));
+    CHECK_EQ_U(update(s), 0);
+    OK(sgrt_scene_origin(s, got));
+    CHECK(same_d3(got, zero));
+    /* A position that differs as a number still moves the root. */
+    const double near[3] = {0.0, 0.0, 1e-300};
+    OK(sgrt_node_set_anchor(s, r, near));
+    CHECK_EQ_U(update(s), 2);
+    sgrt_scene_destroy(s);
+}
+
 /* ---- random programs against a double-precision model --------------------------- */
 
 #define MAX_NODES 400u
@@ -796,6 +823,7 @@ int main(int argc, char **argv)
     test_root_world();
     test_reparent_and_set_world();
     test_origin_move();
+    test_signed_zero();
     test_compaction();
     test_precision();
     test_parallel_twin();

@@ -22,6 +22,13 @@ static bool point_ok(const double p[3])
     return true;
 }
 
+/* Whether two points are equal as numbers (-0.0 equals +0.0): a position
+ * equal to the one held changes nothing, bits and marks alike. */
+static bool same_point(const double a[3], const double b[3])
+{
+    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
+}
+
 /* The slot of a root argument, or SGRT__NONE after refusing it. */
 static uint32_t take_root(const sgrt_scene *s, sgrt_node root, const char *function,
                           sgrt_result *err)
@@ -55,7 +62,7 @@ sgrt_result sgrt_node_set_anchor(sgrt_scene *s, sgrt_node root, const double pos
                           "SGRT_LARGE_WORLD_LIMIT",
                           root);
     double *a = s->st.anchor[slot];
-    if (memcmp(a, position, sizeof s->st.anchor[slot]) == 0)
+    if (same_point(a, position))
         return SGRT_OK;
     memcpy(a, position, sizeof s->st.anchor[slot]);
     sgrt__dirty_mark(s, slot, false);
@@ -94,7 +101,7 @@ sgrt_result sgrt_scene_set_origin(sgrt_scene *s, const double origin[3])
                           "origin has a coordinate that is not finite or is beyond "
                           "SGRT_LARGE_WORLD_LIMIT",
                           SGRT_NULL_NODE);
-    if (memcmp(s->origin, origin, sizeof s->origin) == 0)
+    if (same_point(s->origin, origin))
         return SGRT_OK; /* the same origin: nothing moves */
     memcpy(s->origin, origin, sizeof s->origin);
     sgrt__dirty_mark_all(s);
