@@ -260,10 +260,17 @@ sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent
     if (ps != SGRT__NONE && ps > ns) {
         k = subtree_size(s, ns);
         uint64_t end = relocation_end(s, ps, k);
-        if (end > SGRT__MAX_SLOTS && s->holes) {
+        if (end > s->slot_limit && s->holes) {
             /* Near the slot limit (over 11 M live nodes), close the holes
              * first: then the relocation ends by 2 x live < the limit.
-             * Order is kept, so the parent is still stored after the node. */
+             * Order is kept, so the parent is still stored after the node.
+             * The storage that needs (the live slots, then k) is grown
+             * before anything moves, so that a failed growth changes
+             * nothing. */
+            const sgrt_result r =
+                sgrt__storage_ensure(s, (uint64_t)(s->slot_end - s->holes) + k);
+            if (r != SGRT_OK)
+                return sgrt__fail_grow(s, r, __func__, node);
             sgrt__slots_reclaim(s);
             ns = sgrt__resolve(s, node);
             ps = sgrt__resolve(s, parent);

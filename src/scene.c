@@ -111,6 +111,7 @@ sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
         desc->initial_capacity ? desc->initial_capacity : SGRT__DEFAULT_CAPACITY;
     s->cap_floor = desc->initial_capacity;
     s->hole_slack = SGRT__HOLE_SLACK;
+    s->slot_limit = SGRT__MAX_SLOTS;
     s->obj_reserve = SGRT__OBJ_MIN_FREE;
     sgrt_result r = sgrt__storage_ensure(s, initial);
     if (r == SGRT_OK)
@@ -195,6 +196,7 @@ void sgrt__scene_set_kernels(sgrt_scene *s, uint32_t level, const sgrt__kernels 
 }
 
 void sgrt__scene_set_hole_slack(sgrt_scene *s, uint32_t slack) { s->hole_slack = slack; }
+void sgrt__scene_set_slot_limit(sgrt_scene *s, uint32_t limit) { s->slot_limit = limit; }
 
 void sgrt__scene_set_object_reserve(sgrt_scene *s, uint32_t reserve)
 {
