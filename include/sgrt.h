@@ -532,13 +532,13 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node
  *  several reasons is refused as its single call refuses it: the handle
  *  first, then (validation mode) the quaternion, then the values. What a
  *  refused batch reads: entries go a chunk of 32 at a time (entries 32c to
- *  32c + 31), the chunk's handles resolved first, up to its first stale
- *  one, then the entries before that checked in order. So nothing past a
- *  stale handle is read, nor anything of the chunks after the refused
- *  entry's; past an entry refused for its quaternion or its values, the
- *  handles of its chunk up to the first stale one may have been read, and
- *  (sgrt_nodes_set_trs) their t, q and scale, compared with bounds
- *  together -- never written, and in validation mode never warned about.
+ *  32c + 31), the chunk's handles read and resolved first, then its
+ *  entries before the first stale one checked in order. Past the refused
+ *  entry nothing is read but the handles of its chunk and, when
+ *  sgrt_nodes_set_trs refuses it for its values, the t, q and scale of the
+ *  entries after it in its chunk up to the first stale handle, compared
+ *  with bounds together -- never written, and in validation mode never
+ *  warned about.
  *  nodes/local may be NULL when count is 0. Cost: one pass, a chunk of 32
  *  entries at a time: the chunk's handles resolved, its input checked,
  *  then stored while the input is in L1 (each local compared and stored

@@ -12,13 +12,16 @@
 
 #define CHUNK SGRT__WRITE_CHUNK
 
-/* Resolve entries [base, base + n) into slot[], in order: returns how many
- * before the first stale one (n when none), reading no handle past it. The
- * table entries' misses overlap all the same: each lookup depends on its
- * own handle alone, so the processor runs ahead through the loop. */
+/* Resolve entries [base, base + n) into slot[], their table entries
+ * fetched first so that their misses overlap: returns how many before the
+ * first stale one (n when none). Reads the n handles, past a stale one too
+ * (resolving them one by one, the misses overlap less: a batch of random
+ * handles wrote 15 to 20 % slower). */
 static uint32_t resolve_chunk(const sgrt_scene *s, const sgrt_node *nodes, uint32_t base,
                               uint32_t n, uint32_t *slot)
 {
+    for (uint32_t j = 0; j < n; j++)
+        SGRT__PREFETCH(sgrt__handle_entry(s, nodes[base + j]));
     for (uint32_t j = 0; j < n; j++) {
         slot[j] = sgrt__resolve(s, nodes[base + j]);
         if (slot[j] == SGRT__NONE)
@@ -31,7 +34,8 @@ static uint32_t resolve_chunk(const sgrt_scene *s, const sgrt_node *nodes, uint3
  * the handles resolved into slot[] up to the first stale one, then the
  * entries before it checked (sgrt__write_check). Returns how many may be
  * written; when fewer than n, *err and *quat say why the next one is
- * refused. Reads no entry past that one (but see sgrt__write_check). */
+ * refused. Past that one it reads the chunk's handles (and see
+ * sgrt__write_check). */
 static uint32_t take_chunk(const sgrt_scene *s, const sgrt_node *nodes, const sgrt__source *src,
                            uint32_t base, uint32_t n, uint32_t *slot, sgrt__chunk *c,
                            sgrt_result *err, bool *quat, bool *warned)

@@ -305,11 +305,10 @@ static sgrt_scene *fence_scene(sgrt_node *n)
  * finite. Past k, every
  * quaternion is (1, 0, 0, 0), which validation mode would warn about, and
  * every matrix holds a NaN. Each array is readable only as far as the
- * batch may read it: nothing after a stale handle; after a refusal for
- * values, no quaternion and no matrix, and nothing past k's chunk of 32 --
- * only the handles of that chunk (a handle batch resolves a chunk's
- * handles before it checks its values) and, for TRS, the t, q and scale
- * the bounds check compares together. The batch returns k's error, writes
+ * batch may read it: past k, nothing of the chunks after k's, and in k's
+ * chunk of 32 only the handles (a handle batch reads a chunk's handles
+ * together) and, for TRS refused for its values, the t, q and scale the
+ * bounds check compares together. The batch returns k's error, writes
  * the k entries before it and reports the refusal alone. */
 static void refused_reads_nothing_past(uint32_t k, int why, bool use_writer)
 {
@@ -344,10 +343,9 @@ static void refused_reads_nothing_past(uint32_t k, int why, bool use_writer)
         t[k][2] = NAN;
     }
     const uint32_t chunk_end = (k | 31u) < FENCED - 1u ? (k | 31u) : FENCED - 1u;
-    const uint32_t handles = stale ? k : chunk_end;
     const uint32_t tsc = why == 3 ? chunk_end : k;
     fence fn, fl, ft, fq, fs;
-    const sgrt_node *pn = fenced(&fn, nodes, sizeof nodes[0], handles, FENCED);
+    const sgrt_node *pn = fenced(&fn, nodes, sizeof nodes[0], chunk_end, FENCED);
     const float *pl = fenced(&fl, local, sizeof local[0], k, FENCED);
     const float *pt = fenced(&ft, t, sizeof t[0], tsc, FENCED);
     const float *pq = fenced(&fq, q, sizeof q[0], tsc, FENCED);
