@@ -5,6 +5,7 @@
  * this chunk is written, so that the store fetches the next chunk's locals
  * while it works. */
 #include "write.h"
+#include "args.h"
 #include "dirty.h"
 #include "handles.h"
 #include "result.h"
@@ -83,8 +84,7 @@ static sgrt_result nodes_write(sgrt_scene *s, uint32_t count, const sgrt_node *n
 sgrt_result sgrt_nodes_set_local(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
                                  const float *local, uint32_t *out_bad)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     if (count && (!nodes || !local))
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
                           "nodes or local is NULL with count > 0", SGRT_NULL_NODE);
@@ -96,8 +96,7 @@ sgrt_result sgrt_nodes_set_trs(sgrt_scene *s, uint32_t count, const sgrt_node *n
                                const float *t, const float *q, const float *scale,
                                uint32_t *out_bad)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     if (count && (!nodes || !t || !q || !scale))
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
                           "nodes, t, q or scale is NULL with count > 0", SGRT_NULL_NODE);

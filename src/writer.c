@@ -180,10 +180,7 @@ static const char forgotten_destroy[] =
 sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
                                uint32_t flags, sgrt_writer *out)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (s->busy)
-        return sgrt__reentered(s, __func__);
+    SGRT__ENTER_WRITE(s);
     if (!nodes || !out || !count || flags)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
                           !count   ? "count is 0"
@@ -232,8 +229,7 @@ sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *n
 
 sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writer w)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     if (!w.id)
         return SGRT_OK;
     if (s->busy)
@@ -280,14 +276,12 @@ static sgrt_result writer_write(sgrt_scene *s, sgrt__writer *w, const sgrt__sour
 sgrt_result sgrt_writer_set_local(sgrt_scene *s, sgrt_writer handle, const float *local,
                                   uint32_t *out_bad)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     sgrt_result err;
     sgrt__writer *w = writer_to_write(s, handle, __func__, &err);
     if (!w)
         return err;
-    if (!local)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "local is NULL", SGRT_NULL_NODE);
+    SGRT__NOT_NULL(s, local, SGRT_NULL_NODE);
     const sgrt__source src = {local, NULL, NULL, NULL, __func__};
     return writer_write(s, w, &src, out_bad);
 }
@@ -295,8 +289,7 @@ sgrt_result sgrt_writer_set_local(sgrt_scene *s, sgrt_writer handle, const float
 sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writer handle, const float *t, const float *q,
                                 const float *scale, uint32_t *out_bad)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     sgrt_result err;
     sgrt__writer *w = writer_to_write(s, handle, __func__, &err);
     if (!w)
@@ -311,8 +304,7 @@ sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writer handle, const float *
 sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer handle, float **out_locals,
                               const uint32_t **out_slots)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     sgrt_result err;
     sgrt__writer *w = writer_to_write(s, handle, __func__, &err);
     if (!w)
@@ -340,8 +332,7 @@ sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer handle, float **out_loc
 
 sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer handle, uint32_t first, uint32_t count)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     sgrt_result err;
     sgrt__writer *w = writer_to_write(s, handle, __func__, &err);
     if (!w)

@@ -46,10 +46,8 @@ static uint32_t take_root(const sgrt_scene *s, sgrt_node root, const char *funct
 
 sgrt_result sgrt_node_set_anchor(sgrt_scene *s, sgrt_node root, const double position[3])
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (!position)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "position is NULL", root);
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
+    SGRT__NOT_NULL(s, position, root);
     if (!(s->flags & SGRT_SCENE_LARGE_WORLD))
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, no_flag, root);
     sgrt_result err;
@@ -71,10 +69,8 @@ sgrt_result sgrt_node_set_anchor(sgrt_scene *s, sgrt_node root, const double pos
 
 sgrt_result sgrt_node_anchor(const sgrt_scene *s, sgrt_node root, double out[3])
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (!out)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", root);
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
+    SGRT__NOT_NULL(s, out, root);
     sgrt_result err;
     const uint32_t slot = take_root(s, root, __func__, &err);
     if (slot == SGRT__NONE)
@@ -88,12 +84,8 @@ sgrt_result sgrt_node_anchor(const sgrt_scene *s, sgrt_node root, double out[3])
 
 sgrt_result sgrt_scene_set_origin(sgrt_scene *s, const double origin[3])
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (s->busy) /* the tasks read the origin */
-        return sgrt__reentered(s, __func__);
-    if (!origin)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "origin is NULL", SGRT_NULL_NODE);
+    SGRT__ENTER_WRITE(s); /* the tasks read the origin */
+    SGRT__NOT_NULL(s, origin, SGRT_NULL_NODE);
     if (!(s->flags & SGRT_SCENE_LARGE_WORLD))
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, no_flag, SGRT_NULL_NODE);
     if (!point_ok(origin))
@@ -110,10 +102,8 @@ sgrt_result sgrt_scene_set_origin(sgrt_scene *s, const double origin[3])
 
 sgrt_result sgrt_scene_origin(const sgrt_scene *s, double out[3])
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (!out)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", SGRT_NULL_NODE);
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
+    SGRT__NOT_NULL(s, out, SGRT_NULL_NODE);
     memcpy(out, s->origin, sizeof s->origin);
     return SGRT_OK;
 }
@@ -142,10 +132,8 @@ static void local_d(const sgrt_scene *s, uint32_t slot, double out[16])
 
 sgrt_result sgrt_node_world_double(const sgrt_scene *s, sgrt_node node, double out[16])
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (!out)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", node);
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
+    SGRT__NOT_NULL(s, out, node);
     sgrt_result err;
     uint32_t x = SGRT__NODE_ARG(s, node, "node", __func__, &err);
     if (x == SGRT__NONE)
