@@ -11,7 +11,13 @@
  *     translation in m[12], m[13], m[14] (the layout of OpenGL, Vulkan, GLSL
  *     mat4 and cglm). world = parent_world x local; a root's world is its local.
  *   - Results: a call that can fail returns SGRT_OK (0) or a negative
- *     sgrt_result, and when it fails it changes nothing in the scene. The
+ *     sgrt_result, and when it fails it changes nothing in the scene, with
+ *     one rule of its own for the four batch writes (sgrt_nodes_set_local,
+ *     sgrt_nodes_set_trs, sgrt_writer_set_local, sgrt_writer_set_trs): a
+ *     batch is its single calls in order and stops at the first refused
+ *     entry, so the entries before it stay written and marked (*out_bad
+ *     names the refused one; a refusal of the call's own arguments still
+ *     changes nothing). The
  *     others return their answer directly (sgrt_scene_update a count,
  *     sgrt_node_alive a bool, sgrt_scene_world_array a pointer,
  *     sgrt_nodeset_next a node, ...), with 0, false, NULL or SGRT_NULL_NODE
@@ -195,9 +201,11 @@ typedef struct sgrt_node {
 
 typedef enum sgrt_result {
     SGRT_OK = 0,
-    SGRT_ERR_INVALID_ARG = -1,  /**< NULL pointer, bad option, non-finite input, a tracker,
-                                     node set or writer handle that is zero, destroyed, of
-                                     another scene or of another kind */
+    SGRT_ERR_INVALID_ARG = -1,  /**< NULL pointer, bad option or value, non-finite input, a
+                                     scene flag the call needs missing, a writer committed
+                                     before it was begun, a tracker, node set or writer
+                                     handle that is zero, destroyed, of another scene or of
+                                     another kind */
     SGRT_ERR_STALE_HANDLE = -2, /**< zero, destroyed, out of range, or from another scene */
     SGRT_ERR_CYCLE = -3,        /**< reparent would make a node its own ancestor */
     SGRT_ERR_NOMEM = -4,        /**< the allocator failed; nothing changed */
@@ -519,16 +527,23 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node
  *  column-major; any alignment). The batch stops at the first refused
  *  entry (stale handle: STALE_HANDLE; non-finite value: INVALID_ARG): the
  *  entries before it are written and marked, as their single calls would
- *  be, it and the entries after it are untouched (and not read), that error
- *  is returned, and *out_bad (optional) receives its index. An entry
- *  refused for several reasons is refused as its single call refuses it:
- *  the handle first, then (validation mode) the quaternion, then the
- *  values. nodes/local may be NULL when count is 0. Cost: one pass, a
- *  chunk of 32 entries at a time: the chunk checked while its input is in
- *  L1, its handles resolved (their table entries fetched together, the
- *  next chunk's locals fetched ahead), then stored (each local compared
- *  and stored where it differs); marks a dirty word at a time; O(count +
- *  nodes newly marked). Never allocates. Errors:
+ *  be, it and the entries after it are untouched, that error is returned,
+ *  and *out_bad (optional) receives its index. An entry refused for
+ *  several reasons is refused as its single call refuses it: the handle
+ *  first, then (validation mode) the quaternion, then the values. What a
+ *  refused batch reads: entries go a chunk of 32 at a time (entries 32c to
+ *  32c + 31), the chunk's handles read and resolved first, then its
+ *  entries before the first stale one checked in order. Past the refused
+ *  entry nothing is read but the handles of its chunk and, when
+ *  sgrt_nodes_set_trs refuses it for its values, the t, q and scale of the
+ *  entries after it in its chunk up to the first stale handle, compared
+ *  with bounds together -- never written, and in validation mode never
+ *  warned about.
+ *  nodes/local may be NULL when count is 0. Cost: one pass, a chunk of 32
+ *  entries at a time: the chunk's handles resolved, its input checked,
+ *  then stored while the input is in L1 (each local compared and stored
+ *  where it differs, the next chunk's locals fetched ahead); marks a dirty
+ *  word at a time; O(count + nodes newly marked). Never allocates. Errors:
  *  INVALID_ARG (s NULL, or nodes/local NULL with count > 0; *out_bad
  *  untouched), or the refused entry's error. For the same nodes every frame
  *  an sgrt_writer (below) skips the handle resolution. */
@@ -609,8 +624,10 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writ
  *  the writer's nodes: `local` holds one matrix per entry, 16 floats each,
  *  in entry order. A refused entry stops the write as in
  *  sgrt_nodes_set_local (the entries before it written, it and the rest
- *  untouched, *out_bad naming it); a stale entry is found before anything
- *  is written (the slots are resolved first). A bit-identical local marks
+ *  untouched, *out_bad naming it, nothing read past it but, for
+ *  sgrt_writer_set_trs, the t, q and scale of its chunk of 32 compared
+ *  with bounds together); a stale entry is found before anything is read
+ *  or written (the slots are resolved first). A bit-identical local marks
  *  nothing. Cost: one checking
  *  pass over the input (16 floats read per entry) and one writing pass
  *  (each local compared and stored where it differs, 64 bytes), no handle
@@ -664,7 +681,8 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer
  *  everything or per chunk, as suits the writing loop. Cost O(count / 32
  *  + runs): a dirty word at a time within runs of consecutive slots;
  *  never allocates. Errors: INVALID_ARG (s NULL, w not a live writer of s,
- *  first + count past the writer's entries; nothing marked), STALE_HANDLE
+ *  first + count past the writer's entries, w never begun: a misuse, not a
+ *  stale write; nothing marked), STALE_HANDLE
  *  (nodes moved to other slots or were destroyed since sgrt_writer_begin:
  *  the writes went to the slots of then, and may have landed on other
  *  nodes; nothing is marked). */
@@ -1296,11 +1314,16 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_frustum_planes(const float view_proj[16
  * update recomputes every node, trackers report every node (with
  * SGRT_SCENE_PREV_WORLD, again at the update after, when each previous
  * world catches up, as after any recompute), and previous
- * worlds are moved into the new origin's frame (a still node's previous
- * world then matches its world to within rounding, so motion vectors see
- * no jump). Between the move and the next update, worlds, boxes and the
- * previous worlds are those of the last update, relative to its origin, as
- * every write takes effect at the next update. */
+ * worlds are moved into the new origin's frame: a still node's previous
+ * world then matches its world to within the rounding of the old world,
+ * 2.5e-7 x the largest of 400 m, its distances to the old and the new
+ * origin and its reach (the lengths of the translations from its root
+ * down), so motion vectors show no jump of the move itself, but a still
+ * node far from the old origin shows the old frame's rounding (up to 0.16 m
+ * measured 10^6 m from it; tests/test_large.c). Between the move and the
+ * next update, worlds, boxes and the previous worlds are those of the last
+ * update, relative to its origin, as every write takes effect at the next
+ * update. */
 
 /** Coordinates of anchors and origins are finite and within +-2^60 (about
  *  1.15e18, 120 light-years in metres); double precision there is 256. */
@@ -1308,7 +1331,8 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_frustum_planes(const float view_proj[16
 
 /** Anchor the root `root` at `position` (absolute, double): its local
  *  translation is relative to it from now on. A position equal to the
- *  anchor marks nothing; otherwise the root counts as moved, and its
+ *  anchor (as numbers: -0.0 equals +0.0) changes nothing, the anchor's bits
+ *  included, and marks nothing; otherwise the root counts as moved, and its
  *  subtree with it. O(1); never allocates.
  *  Errors: INVALID_ARG (s or position NULL, a scene without
  *  SGRT_SCENE_LARGE_WORLD, a coordinate not finite or beyond
@@ -1324,7 +1348,8 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_anchor(const sgrt_scene *s, sgrt_n
                                                     double out[3]);
 
 /** Make `origin` (absolute, double) the point worlds are relative to. The
- *  origin the scene has already marks nothing, so an application that
+ *  origin the scene has already (equal as numbers: -0.0 equals +0.0)
+ *  changes nothing and marks nothing, so an application that
  *  snaps its origin to a grid pays only when the camera crosses a cell;
  *  another marks every node (O(capacity / 32)), and the next update
  *  recomputes all of them (an all-moved update: no writes). Never

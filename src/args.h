@@ -10,6 +10,36 @@
 #include "objects.h"
 #include "result.h"
 
+/* The prologue of every public call on a scene, in this order, before its
+ * handle arguments (SGRT__NODE_ARG, sgrt__object_arg below):
+ *   SGRT__ENTER(s, none): a NULL scene answered with `none`, the call's
+ *     refusal (INVALID_ARG; 0, false, NULL or SGRT_NULL_NODE for a call
+ *     that answers with a value; nothing for a void call), unreported:
+ *     there is no log to report to;
+ *   SGRT__ENTER_WRITE(s): the same (INVALID_ARG), then, for a call that
+ *     changes what the tasks of a parallel update read or write, a busy
+ *     scene refused with EXECUTOR (sgrt__reentered, reported);
+ *   SGRT__NOT_NULL(s, p, node): a pointer argument p that is NULL refused
+ *     with INVALID_ARG, reported as "p is NULL": the message names the
+ *     argument by its name in the header, the same way in every call. */
+#define SGRT__ENTER(s, none)                                                           \
+    do {                                                                               \
+        if (!(s))                                                                      \
+            return none;                                                               \
+    } while (0)
+#define SGRT__ENTER_WRITE(s)                                                           \
+    do {                                                                               \
+        if (!(s))                                                                      \
+            return SGRT_ERR_INVALID_ARG;                                               \
+        if ((s)->busy)                                                                 \
+            return sgrt__reentered((s), __func__);                                     \
+    } while (0)
+#define SGRT__NOT_NULL(s, p, node)                                                     \
+    do {                                                                               \
+        if (!(p))                                                                      \
+            return sgrt__fail((s), SGRT_ERR_INVALID_ARG, __func__, #p " is NULL", (node)); \
+    } while (0)
+
 /* The message for a node argument `what` ("node", "parent") that is not a
  * live node of s. */
 #define SGRT__STALE(what)                                                              \

@@ -53,10 +53,8 @@ static void unlink_child(sgrt_scene *s, uint32_t child)
 
 sgrt_result sgrt_node_create(sgrt_scene *s, sgrt_node parent, sgrt_node *out)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (!out)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", parent);
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
+    SGRT__NOT_NULL(s, out, parent);
     uint32_t ps = SGRT__NONE;
     if (parent.id != 0u) {
         sgrt_result err;
@@ -95,8 +93,7 @@ sgrt_result sgrt_node_create(sgrt_scene *s, sgrt_node parent, sgrt_node *out)
 
 sgrt_result sgrt_node_destroy(sgrt_scene *s, sgrt_node node)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     sgrt_result err;
     const uint32_t root = SGRT__NODE_ARG(s, node, "node", __func__, &err);
     if (root == SGRT__NONE)
@@ -127,8 +124,7 @@ bool sgrt_node_alive(const sgrt_scene *s, sgrt_node node)
 static sgrt_result link_query(const sgrt_scene *s, sgrt_node node, sgrt_node *out,
                               const uint32_t *links, const char *function, const char *out_null)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     if (!out)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, out_null, node);
     sgrt_result err;
@@ -212,8 +208,7 @@ static uint64_t relocation_end(const sgrt_scene *s, uint32_t after, uint32_t k)
 
 sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent, sgrt_keep keep)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     if (keep != SGRT_KEEP_LOCAL && keep != SGRT_KEEP_WORLD)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
                           "keep is neither SGRT_KEEP_LOCAL nor SGRT_KEEP_WORLD", node);
@@ -260,10 +255,17 @@ sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent
     if (ps != SGRT__NONE && ps > ns) {
         k = subtree_size(s, ns);
         uint64_t end = relocation_end(s, ps, k);
-        if (end > SGRT__MAX_SLOTS && s->holes) {
+        if (end > s->slot_limit && s->holes) {
             /* Near the slot limit (over 11 M live nodes), close the holes
              * first: then the relocation ends by 2 x live < the limit.
-             * Order is kept, so the parent is still stored after the node. */
+             * Order is kept, so the parent is still stored after the node.
+             * The storage that needs (the live slots, then k) is grown
+             * before anything moves, so that a failed growth changes
+             * nothing. */
+            const sgrt_result r =
+                sgrt__storage_ensure(s, (uint64_t)(s->slot_end - s->holes) + k);
+            if (r != SGRT_OK)
+                return sgrt__fail_grow(s, r, __func__, node);
             sgrt__slots_reclaim(s);
             ns = sgrt__resolve(s, node);
             ps = sgrt__resolve(s, parent);

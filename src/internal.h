@@ -256,6 +256,8 @@ struct sgrt_scene {
     uint32_t holes;    /* dead slots below slot_end */
     uint32_t cap_floor; /* capacity compaction keeps: initial_capacity, reserve */
     uint32_t hole_slack; /* SGRT__HOLE_SLACK; tests lower it to reclaim often */
+    uint32_t slot_limit; /* SGRT__MAX_SLOTS; tests lower it to reach the re-parent's
+                            closing of holes near the limit */
     uint32_t reclaims;   /* hole reclamations run (white-box tests) */
     /* Subtree records name slots that a relocation or compaction has moved
      * since the last update, or runs that a destroy may have left holding

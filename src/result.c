@@ -65,8 +65,10 @@ sgrt_result sgrt__fail_grow(const sgrt_scene *s, sgrt_result code, const char *f
 static const char *const sgrt__result_sentences[] = {
     "success (SGRT_OK)",
     "invalid argument: a NULL pointer, a value outside its enum or range, a non-finite "
-    "number, or a tracker or node set of another scene or of the other kind "
-    "(SGRT_ERR_INVALID_ARG)",
+    "number, a call that needs a scene flag the scene was created without, a call out of "
+    "order (a writer committed before it was begun), or an object handle (tracker, node "
+    "set, writer) that is zero, destroyed, of another scene or of another kind; the "
+    "scene's log names the argument (SGRT_ERR_INVALID_ARG)",
     "stale handle: the node was destroyed, or belongs to another scene, or the handle is "
     "zero (SGRT_ERR_STALE_HANDLE)",
     "cycle: the new parent is the node itself or one of its descendants (SGRT_ERR_CYCLE)",

@@ -3,6 +3,7 @@
  * scene runs. The one file that knows the followers (follow.h): it
  * attaches those a scene's flags ask for. */
 #include "follow.h"
+#include "args.h"
 #include "alloc.h"
 #include "handles.h"
 #include "objects.h"
@@ -111,6 +112,7 @@ sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
         desc->initial_capacity ? desc->initial_capacity : SGRT__DEFAULT_CAPACITY;
     s->cap_floor = desc->initial_capacity;
     s->hole_slack = SGRT__HOLE_SLACK;
+    s->slot_limit = SGRT__MAX_SLOTS;
     s->obj_reserve = SGRT__OBJ_MIN_FREE;
     sgrt_result r = sgrt__storage_ensure(s, initial);
     if (r == SGRT_OK)
@@ -126,8 +128,7 @@ sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
 
 void sgrt_scene_destroy(sgrt_scene *s)
 {
-    if (!s)
-        return;
+    SGRT__ENTER(s, );
     if (s->busy) { /* from a task: the update still runs on it */
         sgrt__reentered(s, __func__);
         return;
@@ -142,10 +143,7 @@ void sgrt_scene_destroy(sgrt_scene *s)
 
 sgrt_result sgrt_scene_reserve(sgrt_scene *s, uint32_t node_count)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (s->busy)
-        return sgrt__reentered(s, __func__);
+    SGRT__ENTER_WRITE(s);
     if (node_count > s->max_nodes)
         return sgrt__fail(s, SGRT_ERR_CAPACITY, __func__,
                           "node_count is above the scene's max_nodes", SGRT_NULL_NODE);
@@ -162,10 +160,7 @@ sgrt_result sgrt_scene_reserve(sgrt_scene *s, uint32_t node_count)
 
 sgrt_result sgrt_scene_compact(sgrt_scene *s)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (s->busy)
-        return sgrt__reentered(s, __func__);
+    SGRT__ENTER_WRITE(s);
     const sgrt_result r = sgrt__storage_compact(s);
     return r == SGRT_OK ? r : sgrt__fail_grow(s, r, __func__, SGRT_NULL_NODE);
 }
@@ -195,6 +190,7 @@ void sgrt__scene_set_kernels(sgrt_scene *s, uint32_t level, const sgrt__kernels 
 }
 
 void sgrt__scene_set_hole_slack(sgrt_scene *s, uint32_t slack) { s->hole_slack = slack; }
+void sgrt__scene_set_slot_limit(sgrt_scene *s, uint32_t limit) { s->slot_limit = limit; }
 
 void sgrt__scene_set_object_reserve(sgrt_scene *s, uint32_t reserve)
 {

@@ -10,6 +10,10 @@
 void sgrt__scene_set_kernels(sgrt_scene *s, uint32_t level, const sgrt__kernels *k);
 /* Tests: reclaim holes as soon as they outnumber live nodes by `slack`. */
 void sgrt__scene_set_hole_slack(sgrt_scene *s, uint32_t slack);
+/* Tests: the slot count past which a relocating sgrt_node_set_parent
+ * closes the holes first (SGRT__MAX_SLOTS), lowered to reach that path
+ * with a small scene. */
+void sgrt__scene_set_slot_limit(sgrt_scene *s, uint32_t limit);
 /* Tests: reuse object-table indices as soon as more than `reserve` (at most
  * SGRT__OBJ_MIN_FREE) are free, so that small programs reach reuse. */
 void sgrt__scene_set_object_reserve(sgrt_scene *s, uint32_t reserve);

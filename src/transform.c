@@ -56,8 +56,7 @@ static const char *trs_problem(const float *t, const float *q, const float *scal
 static sgrt_result take_matrix(const sgrt_scene *s, sgrt_node node, const float *m,
                                uint32_t *slot, const char *function)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     if (!m)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, "m is NULL", node);
     sgrt_result err;
@@ -72,10 +71,8 @@ static sgrt_result take_matrix(const sgrt_scene *s, sgrt_node node, const float 
 
 sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16])
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (!m)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "m is NULL", node);
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
+    SGRT__NOT_NULL(s, m, node);
     sgrt_result err;
     const uint32_t slot = SGRT__NODE_ARG(s, node, "node", __func__, &err);
     if (slot == SGRT__NONE)
@@ -91,8 +88,7 @@ sgrt_result sgrt_node_set_local(sgrt_scene *s, sgrt_node node, const float m[16]
 sgrt_result sgrt_node_set_trs(sgrt_scene *s, sgrt_node node, const float t[3], const float q[4],
                               const float scale[3])
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     if (!t || !q || !scale)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, trs_problem(t, q, scale), node);
     sgrt_result err;
@@ -137,8 +133,7 @@ sgrt_result sgrt_node_set_world(sgrt_scene *s, sgrt_node node, const float m[16]
 static sgrt_result read_matrix(const sgrt_scene *s, sgrt_node node, float out[16], bool world,
                                const char *function)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     if (!out)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, "out is NULL", node);
     sgrt_result err;

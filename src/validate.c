@@ -44,19 +44,21 @@ sgrt_result sgrt__validate_quat(const sgrt_scene *s, const char *function, const
     return SGRT_OK;
 }
 
-uint32_t sgrt__validate_quats(const sgrt_scene *s, const char *function, const float *q,
-                              const sgrt_node *nodes, uint32_t count)
+uint32_t sgrt__validate_quats(const float *q, uint32_t n, uint32_t *wxyz)
 {
-    bool warned = false;
-    for (uint32_t i = 0; i < count; i++) {
+    *wxyz = n;
+    for (uint32_t i = 0; i < n; i++) {
         if (off_unit(q + 4u * i))
             return i;
-        if (!warned && wxyz_identity(q + 4u * i)) {
-            sgrt__warn(s, function, quat_warning, nodes[i]);
-            warned = true;
-        }
+        if (*wxyz == n && wxyz_identity(q + 4u * i))
+            *wxyz = i;
     }
-    return count;
+    return n;
+}
+
+void sgrt__validate_quat_warn(const sgrt_scene *s, const char *function, sgrt_node node)
+{
+    sgrt__warn(s, function, quat_warning, node);
 }
 
 bool sgrt__validate_recomputed(const sgrt_scene *s, uint32_t slot)

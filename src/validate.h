@@ -11,10 +11,13 @@
  * written w, x, y, z is a warning. */
 sgrt_result sgrt__validate_quat(const sgrt_scene *s, const char *function, const float q[4],
                                 sgrt_node node);
-/* The first entry whose quaternion is off unit length (count: none); warns
- * once about a w, x, y, z identity. Reports no refusal: the batch does. */
-uint32_t sgrt__validate_quats(const sgrt_scene *s, const char *function, const float *q,
-                              const sgrt_node *nodes, uint32_t count);
+/* The first of the n quaternions at q that is off unit length (n: none),
+ * reading none past it; *wxyz: the first before it that is the identity
+ * written w, x, y, z (n: none). Reports nothing: a batch warns (below) only
+ * about an entry it reaches, and refuses the first off unit length. */
+uint32_t sgrt__validate_quats(const float *q, uint32_t n, uint32_t *wxyz);
+/* The warning about the identity written w, x, y, z, for node. */
+void sgrt__validate_quat_warn(const sgrt_scene *s, const char *function, sgrt_node node);
 /* sgrt_node_world read `world` from slot: PENDING (reported) when the next
  * update will change it. O(d), and world_now's products when a node above
  * is dirty. */

@@ -103,10 +103,8 @@ void sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16])
 
 sgrt_result sgrt_node_world_now(const sgrt_scene *s, sgrt_node node, float out[16])
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (!out)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", node);
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
+    SGRT__NOT_NULL(s, out, node);
     sgrt_result err;
     const uint32_t slot = SGRT__NODE_ARG(s, node, "node", __func__, &err);
     if (slot == SGRT__NONE)

@@ -5,16 +5,10 @@
 #include "result.h"
 #include "validate.h"
 
-uint32_t sgrt__write_quats_off(const sgrt_scene *s, const sgrt__source *src,
-                               const sgrt_node *nodes, uint32_t count)
-{
-    return src->q && SGRT__VALIDATING(s)
-               ? sgrt__validate_quats(s, src->function, src->q, nodes, count)
-               : count;
-}
-
-uint32_t sgrt__write_check(const sgrt_scene *s, const sgrt__source *src, uint32_t base,
-                           uint32_t n, sgrt__chunk *c)
+/* The values of entries [base, base + n): how many before the first whose
+ * matrix is not finite (n when none). */
+static uint32_t check_values(const sgrt_scene *s, const sgrt__source *src, uint32_t base,
+                             uint32_t n, sgrt__chunk *c)
 {
     c->base = base;
     if (src->m) {
@@ -32,6 +26,24 @@ uint32_t sgrt__write_check(const sgrt_scene *s, const sgrt__source *src, uint32_
     float buf[SGRT__WRITE_CHUNK * 16];
     s->k.trs(t, q, scale, buf, n);
     return s->k.check16(buf, n);
+}
+
+uint32_t sgrt__write_check(const sgrt_scene *s, const sgrt__source *src, const sgrt_node *nodes,
+                           uint32_t base, uint32_t live, sgrt__chunk *c, bool *quat,
+                           bool *warned)
+{
+    uint32_t q = live, wxyz = live;
+    if (src->q && SGRT__VALIDATING(s))
+        q = sgrt__validate_quats(src->q + 4u * (size_t)base, live, &wxyz);
+    const uint32_t v = check_values(s, src, base, q, c);
+    /* The single call warns before it checks the values: an entry refused
+     * for them is warned about too, one past it is not reached. */
+    if (wxyz <= v && wxyz < live && !*warned) {
+        sgrt__validate_quat_warn(s, src->function, nodes[base + wxyz]);
+        *warned = true;
+    }
+    *quat = v == q && q < live;
+    return v;
 }
 
 sgrt_result sgrt__write_refuse(const sgrt_scene *s, const sgrt__source *src, sgrt_node node,

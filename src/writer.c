@@ -180,10 +180,7 @@ static const char forgotten_destroy[] =
 sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *nodes,
                                uint32_t flags, sgrt_writer *out)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (s->busy)
-        return sgrt__reentered(s, __func__);
+    SGRT__ENTER_WRITE(s);
     if (!nodes || !out || !count || flags)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
                           !count   ? "count is 0"
@@ -232,8 +229,7 @@ sgrt_result sgrt_writer_create(sgrt_scene *s, uint32_t count, const sgrt_node *n
 
 sgrt_result sgrt_writer_destroy(sgrt_scene *s, sgrt_writer w)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     if (!w.id)
         return SGRT_OK;
     if (s->busy)
@@ -255,20 +251,24 @@ static sgrt_result writer_write(sgrt_scene *s, sgrt__writer *w, const sgrt__sour
                                 uint32_t *out_bad)
 {
     uint32_t at = 0;
-    const sgrt_result r = refresh(s, w, &at);
-    if (r != SGRT_OK)
-        return sgrt__write_refuse(s, src, w->nodes[at], out_bad, at, r, false);
+    if (refresh(s, w, &at) != SGRT_OK) {
+        if (out_bad)
+            *out_bad = at;
+        return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, src->function,
+                          "the node of w's entry *out_bad was destroyed: nothing was written "
+                          "(a writer's nodes are resolved before any entry is written)",
+                          w->nodes[at]);
+    }
     const uint32_t count = w->count;
-    const uint32_t qbad = sgrt__write_quats_off(s, src, w->nodes, count);
     sgrt__chunk c;
+    bool quat, warned = false;
     for (uint32_t base = 0, n; (n = sgrt__write_chunk_of(count, base)) != 0; base += n) {
-        const uint32_t lim = qbad - base < n ? qbad - base : n;
-        const uint32_t ok = sgrt__write_check(s, src, base, lim, &c);
+        const uint32_t ok = sgrt__write_check(s, src, w->nodes, base, n, &c, &quat, &warned);
         const uint32_t ahead = ok == n ? sgrt__write_chunk_of(count, base + n) : 0u;
         mark_chunk(s, w, base, n, sgrt__write_store(s, src, &c, w->slots + base, ok, ahead));
         if (ok < n)
             return sgrt__write_refuse(s, src, w->nodes[base + ok], out_bad, base + ok,
-                                      SGRT_ERR_INVALID_ARG, ok == lim && lim < n);
+                                      SGRT_ERR_INVALID_ARG, quat);
     }
     return SGRT_OK;
 }
@@ -276,14 +276,12 @@ static sgrt_result writer_write(sgrt_scene *s, sgrt__writer *w, const sgrt__sour
 sgrt_result sgrt_writer_set_local(sgrt_scene *s, sgrt_writer handle, const float *local,
                                   uint32_t *out_bad)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     sgrt_result err;
     sgrt__writer *w = writer_to_write(s, handle, __func__, &err);
     if (!w)
         return err;
-    if (!local)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "local is NULL", SGRT_NULL_NODE);
+    SGRT__NOT_NULL(s, local, SGRT_NULL_NODE);
     const sgrt__source src = {local, NULL, NULL, NULL, __func__};
     return writer_write(s, w, &src, out_bad);
 }
@@ -291,8 +289,7 @@ sgrt_result sgrt_writer_set_local(sgrt_scene *s, sgrt_writer handle, const float
 sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writer handle, const float *t, const float *q,
                                 const float *scale, uint32_t *out_bad)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     sgrt_result err;
     sgrt__writer *w = writer_to_write(s, handle, __func__, &err);
     if (!w)
@@ -307,8 +304,7 @@ sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writer handle, const float *
 sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer handle, float **out_locals,
                               const uint32_t **out_slots)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     sgrt_result err;
     sgrt__writer *w = writer_to_write(s, handle, __func__, &err);
     if (!w)
@@ -336,8 +332,7 @@ sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer handle, float **out_loc
 
 sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer handle, uint32_t first, uint32_t count)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     sgrt_result err;
     sgrt__writer *w = writer_to_write(s, handle, __func__, &err);
     if (!w)
@@ -345,6 +340,11 @@ sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer handle, uint32_t first
     if (first > w->count || count > w->count - first)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
                           "first + count is past the writer's entries", SGRT_NULL_NODE);
+    if (!w->begun_block)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
+                          "w was never begun: sgrt_writer_begin hands out the storage to write "
+                          "in place, then sgrt_writer_commit marks what was written",
+                          SGRT_NULL_NODE);
     if (w->begun_block != s->st.block || w->begun_version != s->slots_version)
         return sgrt__fail(s, SGRT_ERR_STALE_HANDLE, __func__,
                           "nodes moved to other slots, were destroyed or storage grew since "

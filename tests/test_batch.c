@@ -7,8 +7,21 @@
  * must report the same ranges. Batches carry duplicates, stale handles and
  * non-finite values at random positions: a refused batch is the single
  * calls before its first refused entry, which it names exactly; that entry
- * and the rest change nothing. */
+ * and the rest change nothing.
+ *
+ * Then what a refused batch reads (POSIX: the entries after the refused
+ * one on pages that fault when read) and says in validation mode: nothing
+ * past the refused entry, no warning about an entry past it. */
+#if defined(__linux__)
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#endif
 #include "testutil.h"
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#include <unistd.h>
+#define HAVE_FENCE 1
+#endif
 
 enum { NODES = 600, MAX_BATCH = 90, ROUNDS = 400 };
 
@@ -240,6 +253,189 @@ static void long_batch(void)
     sgrt_scene_destroy(s);
 }
 
+#if HAVE_FENCE
+/* A copy of count entries of `size` bytes each whose entry `last` ends a
+ * readable page: the entries after it lie on pages that fault when read. */
+typedef struct fence {
+    void *map;
+    size_t len;
+} fence;
+
+static void *fenced(fence *f, const void *src, size_t size, uint32_t last, uint32_t count)
+{
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t before = (size_t)(last + 1u) * size, after = (count - last - 1u) * size;
+    CHECK(before <= page);
+    f->len = page + (after + page - 1u) / page * page;
+    f->map = mmap(NULL, f->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (f->map == MAP_FAILED) {
+        perror("test_batch: mmap");
+        exit(2);
+    }
+    unsigned char *at = (unsigned char *)f->map + page - before;
+    memcpy(at, src, (size_t)count * size);
+    if (mprotect((unsigned char *)f->map + page, f->len - page, PROT_NONE) != 0) {
+        perror("test_batch: mprotect");
+        exit(2);
+    }
+    return at;
+}
+
+static void unfence(fence *f) { munmap(f->map, f->len); }
+
+enum { FENCED = 45 }; /* more than a chunk of 32 */
+
+static test_log fence_log;
+
+/* A validation-mode scene with a log, FENCED roots, and entry k of every
+ * batch below the refused one. */
+static sgrt_scene *fence_scene(sgrt_node *n)
+{
+    const sgrt_scene_desc d = {.flags = SGRT_SCENE_VALIDATE, .log = test_log_record,
+                               .log_user = &fence_log};
+    sgrt_scene *s = new_scene_desc(&d);
+    for (uint32_t i = 0; i < FENCED; i++)
+        OK(sgrt_node_create(s, SGRT_NULL_NODE, &n[i]));
+    CHECK_EQ_U(sgrt_scene_update(s), FENCED);
+    return s;
+}
+
+/* Refused at entry k: its handle stale (why 0: a matrix batch, 4: TRS),
+ * its quaternion off unit length (1), its matrix (2) or its t (3) not
+ * finite. Past k, every
+ * quaternion is (1, 0, 0, 0), which validation mode would warn about, and
+ * every matrix holds a NaN. Each array is readable only as far as the
+ * batch may read it: past k, nothing of the chunks after k's, and in k's
+ * chunk of 32 only the handles (a handle batch reads a chunk's handles
+ * together) and, for TRS refused for its values, the t, q and scale the
+ * bounds check compares together. The batch returns k's error, writes
+ * the k entries before it and reports the refusal alone. */
+static void refused_reads_nothing_past(uint32_t k, int why, bool use_writer)
+{
+    const bool trs = why == 1 || why >= 3, stale = why == 0 || why == 4;
+    sgrt_node n[FENCED], nodes[FENCED];
+    sgrt_scene *s = fence_scene(n);
+    float local[FENCED][16], t[FENCED][3], q[FENCED][4], sc[FENCED][3];
+    for (uint32_t i = 0; i < FENCED; i++) {
+        nodes[i] = n[i];
+        translation((float)i + 1.0f, 0, 0, local[i]);
+        for (int a = 0; a < 3; a++)
+            t[i][a] = (float)i + 1.0f, sc[i][a] = 1.0f;
+        q[i][0] = q[i][1] = q[i][2] = 0.0f;
+        q[i][3] = 1.0f;
+    }
+    for (uint32_t i = k + 1u; i < FENCED; i++) {
+        q[i][0] = 1.0f, q[i][3] = 0.0f; /* the identity written w, x, y, z */
+        local[i][5] = NAN;
+    }
+    sgrt_result want = SGRT_ERR_INVALID_ARG;
+    sgrt_writer w = SGRT_NULL_WRITER;
+    if (use_writer)
+        OK(sgrt_writer_create(s, FENCED, nodes, 0, &w));
+    if (stale) {
+        OK(sgrt_node_destroy(s, n[k]));
+        want = SGRT_ERR_STALE_HANDLE;
+    } else if (why == 1) {
+        q[k][3] = 0.5f; /* |q|^2 = 0.25 */
+    } else if (why == 2) {
+        local[k][12] = INFINITY;
+    } else if (why == 3) {
+        t[k][2] = NAN;
+    }
+    const uint32_t chunk_end = (k | 31u) < FENCED - 1u ? (k | 31u) : FENCED - 1u;
+    const uint32_t tsc = why == 3 ? chunk_end : k;
+    fence fn, fl, ft, fq, fs;
+    const sgrt_node *pn = fenced(&fn, nodes, sizeof nodes[0], chunk_end, FENCED);
+    const float *pl = fenced(&fl, local, sizeof local[0], k, FENCED);
+    const float *pt = fenced(&ft, t, sizeof t[0], tsc, FENCED);
+    const float *pq = fenced(&fq, q, sizeof q[0], tsc, FENCED);
+    const float *ps = fenced(&fs, sc, sizeof sc[0], tsc, FENCED);
+    memset(&fence_log, 0, sizeof fence_log);
+    uint32_t bad = 99;
+    const sgrt_result got =
+        use_writer ? (trs ? sgrt_writer_set_trs(s, w, pt, pq, ps, &bad)
+                          : sgrt_writer_set_local(s, w, pl, &bad))
+                   : (trs ? sgrt_nodes_set_trs(s, FENCED, pn, pt, pq, ps, &bad)
+                          : sgrt_nodes_set_local(s, FENCED, pn, pl, &bad));
+    CHECK_RES(got, want);
+    CHECK_EQ_U(bad, k);
+    CHECK_MSG(fence_log.count == 1 && fence_log.last.code == want,
+              "%s refused at %u (why %d): %u reports, the last \"%s\"",
+              use_writer ? "writer" : "nodes", k, why, fence_log.count, fence_log.message);
+    /* A writer's stale entry is found before anything is written. */
+    CHECK_EQ_U(sgrt_scene_update(s), use_writer && stale ? 0u : k);
+    unfence(&fn), unfence(&fl), unfence(&ft), unfence(&fq), unfence(&fs);
+    sgrt_scene_destroy(s);
+}
+
+static void refusals_read_nothing_past(void)
+{
+    static const uint32_t at[] = {0, 2, 5, 31, 32, 40, FENCED - 1u};
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++)
+        for (int why = 0; why < 5; why++) {
+            refused_reads_nothing_past(at[i], why, false);
+            refused_reads_nothing_past(at[i], why, true);
+        }
+}
+#endif
+
+/* In validation mode a batch warns about the identity written w, x, y, z
+ * only at or before the entry it stops at, as its single calls would: with
+ * every entry readable, entry 5 refused and entry 7 (1, 0, 0, 0), the
+ * refusal is the one report; with entry 5 (1, 0, 0, 0) and refused for a
+ * NaN in t, the warning comes first. */
+static void warnings_stop_at_the_refused_entry(void)
+{
+    test_log lg;
+    const sgrt_scene_desc d = {.flags = SGRT_SCENE_VALIDATE, .log = test_log_record,
+                               .log_user = &lg};
+    sgrt_scene *s = new_scene_desc(&d);
+    enum { N = 10 };
+    sgrt_node n[N];
+    float t[N][3] = {{0}}, q[N][4] = {{0}}, sc[N][3];
+    for (uint32_t i = 0; i < N; i++) {
+        OK(sgrt_node_create(s, SGRT_NULL_NODE, &n[i]));
+        q[i][3] = 1.0f;
+        sc[i][0] = sc[i][1] = sc[i][2] = 1.0f;
+    }
+    q[7][0] = 1.0f, q[7][3] = 0.0f;
+    sgrt_writer w;
+    OK(sgrt_writer_create(s, N, n, 0, &w));
+    for (int how = 0; how < 3; how++) {
+        float qq[N][4];
+        memcpy(qq, q, sizeof q);
+        sgrt_node nodes[N];
+        memcpy(nodes, n, sizeof n);
+        if (how == 0) {
+            sgrt_node gone;
+            OK(sgrt_node_create(s, SGRT_NULL_NODE, &gone));
+            OK(sgrt_node_destroy(s, gone));
+            nodes[5] = gone;
+        } else {
+            qq[5][2] = 0.5f; /* off unit length */
+        }
+        uint32_t bad = 99;
+        memset(&lg, 0, sizeof lg);
+        const sgrt_result r =
+            how == 2 ? sgrt_writer_set_trs(s, w, t[0], qq[0], sc[0], &bad)
+                     : sgrt_nodes_set_trs(s, N, nodes, t[0], qq[0], sc[0], &bad);
+        CHECK_RES(r, how == 0 ? SGRT_ERR_STALE_HANDLE : SGRT_ERR_INVALID_ARG);
+        CHECK_EQ_U(bad, 5);
+        CHECK_MSG(lg.count == 1 && lg.last.code != SGRT_OK,
+                  "case %d: %u reports, the last \"%s\"", how, lg.count, lg.message);
+    }
+    /* The refused entry itself is reached: warned about, then refused. */
+    q[5][0] = 1.0f, q[5][3] = 0.0f;
+    t[5][1] = NAN;
+    uint32_t bad = 99;
+    memset(&lg, 0, sizeof lg);
+    CHECK_RES(sgrt_writer_set_trs(s, w, t[0], q[0], sc[0], &bad), SGRT_ERR_INVALID_ARG);
+    CHECK_EQ_U(bad, 5);
+    CHECK_EQ_U(lg.count, 2); /* the warning about entry 5, then its refusal */
+    CHECK_EQ_U(lg.last.node.id, n[5].id);
+    sgrt_scene_destroy(s);
+}
+
 int main(void)
 {
     for (uint64_t seed = 1; seed <= 4; seed++) {
@@ -247,6 +443,10 @@ int main(void)
         run(seed, true);
     }
     long_batch();
+#if HAVE_FENCE
+    refusals_read_nothing_past();
+#endif
+    warnings_stop_at_the_refused_entry();
     sgrt_scene_destroy(probe_scene);
     return test_report("batch");
 }

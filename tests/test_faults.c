@@ -31,9 +31,15 @@
  * Allocation sites are told apart by the return address of the call into the
  * allocator (glibc's backtrace, Windows' CaptureStackBackTrace), so the
  * summary says how many distinct call sites the failures reached and in which
- * API calls. */
+ * API calls.
+ *
+ * Then the re-parent near the slot limit, which closes the holes before it
+ * relocates: the growth that needs is made before anything moves, so when
+ * it fails no slot has moved (the limit lowered to reach it with a small
+ * scene). */
 #include "internal.h" /* sgrt__alloc, to skip its frame when naming sites */
 #include "alloc.h"
+#include "scene.h" /* the slot limit, lowered */
 #include "testutil.h"
 
 #if defined(__GLIBC__)
@@ -698,6 +704,70 @@ static bool run(uint64_t fail_at, bool misalign, run_state *st)
 
 static run_state state; /* large: static */
 
+/* A relocating re-parent past the slot limit (lowered to the scene's
+ * slot_end) with holes, whose relocation after closing them needs storage
+ * the scene does not have: with the allocator failing, NOMEM, and no node
+ * has moved (same slots, same storage version, same observable state);
+ * with it answering, the re-parent is made. */
+static void reparent_near_the_limit(void)
+{
+    enum { K = 8, HOLES = 4 };
+    test_alloc ta;
+    memset(&ta, 0, sizeof ta);
+    sgrt_scene *s = new_scene_alloc(&ta);
+    sgrt__scene_set_hole_slack(s, 1u << 20); /* no reclaim on destroy */
+    static sgrt_node n[4096];
+    uint32_t count = 0;
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &n[count++])); /* x, whose subtree moves */
+    for (uint32_t i = 1; i < K; i++, count++)
+        OK(sgrt_node_create(s, n[count - 1u], &n[count]));
+    /* Roots up to one slot before the capacity, then the new parent in
+     * the last slot. */
+    while (s->slot_end + 1u < s->st.cap && count + 1u < 4096u)
+        OK(sgrt_node_create(s, SGRT_NULL_NODE, &n[count++]));
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &n[count++]));
+    const sgrt_node x = n[0], p = n[count - 1u];
+    CHECK_EQ_U(s->slot_end, s->st.cap);
+    for (uint32_t i = 0; i < HOLES; i++)
+        OK(sgrt_node_destroy(s, n[K + 2u * i]));
+    CHECK_EQ_U(s->holes, HOLES);
+    CHECK(slot_of(s, p) > slot_of(s, x)); /* the subtree must move after p */
+    sgrt__scene_set_slot_limit(s, s->slot_end);
+    CHECK_EQ_U(sgrt_scene_update(s), count - HOLES);
+
+    uint32_t slots[4096];
+    for (uint32_t i = 0; i < count; i++)
+        slots[i] = sgrt_node_alive(s, n[i]) ? slot_of(s, n[i]) : UINT32_MAX;
+    const uint64_t version = sgrt_scene_storage_version(s);
+    snapshot before, after;
+    snapshot_take(s, n, count, &before);
+    ta.fail_from = ta.calls + 1u;
+    CHECK_RES(sgrt_node_set_parent(s, x, p, SGRT_KEEP_LOCAL), SGRT_ERR_NOMEM);
+    CHECK(ta.failures > 0);
+    ta.fail_from = 0;
+    uint32_t moved = 0;
+    for (uint32_t i = 0; i < count; i++)
+        moved += (sgrt_node_alive(s, n[i]) ? slot_of(s, n[i]) : UINT32_MAX) != slots[i];
+    CHECK_MSG(moved == 0, "a failed re-parent near the slot limit moved %u nodes", moved);
+    CHECK(sgrt_scene_storage_version(s) == version);
+    snapshot_take(s, n, count, &after);
+    const char *diff = snapshot_diff(&before, &after);
+    CHECK_MSG(diff == NULL, "a failed re-parent changed the scene: %s", diff ? diff : "");
+    check_scene(s);
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
+    /* Answered: made, the holes closed (the subtree's old slots are the
+     * holes now). */
+    OK(sgrt_node_set_parent(s, x, p, SGRT_KEEP_LOCAL));
+    sgrt_node got;
+    OK(sgrt_node_parent(s, x, &got));
+    CHECK(got.id == p.id);
+    CHECK_EQ_U(s->holes, K);
+    check_scene(s);
+    snapshot_free(&before);
+    snapshot_free(&after);
+    end_scene_alloc(s, &ta);
+}
+
 int main(void)
 {
     build_script();
@@ -773,5 +843,6 @@ int main(void)
                (unsigned)sites[i].hits);
 #endif
     snapshot_free(&golden_final);
+    reparent_near_the_limit();
     return test_report("test_faults");
 }

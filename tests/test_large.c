@@ -493,6 +493,120 @@ static void test_precision(void)
     sgrt_scene_destroy(s);
 }
 
+/* Equal means equal as numbers: -0.0 where the anchor or the origin holds
+ * +0.0 changes nothing (no mark, no update work, the bits kept). */
+static void test_signed_zero(void)
+{
+    sgrt_scene *s = large_scene(0);
+    sgrt_node r, c;
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &r));
+    OK(sgrt_node_create(s, r, &c));
+    const double zero[3] = {0.0, 0.0, 0.0}, minus[3] = {-0.0, 0.0, -0.0};
+    OK(sgrt_node_set_anchor(s, r, zero));
+    CHECK_EQ_U(update(s), 2);
+    OK(sgrt_node_set_anchor(s, r, minus));
+    CHECK_EQ_U(update(s), 0);
+    double got[3];
+    OK(sgrt_node_anchor(s, r, got));
+    CHECK(same_d3(got, zero));
+    OK(sgrt_scene_set_origin(s, minus));
+    CHECK_EQ_U(update(s), 0);
+    OK(sgrt_scene_origin(s, got));
+    CHECK(same_d3(got, zero));
+    /* A position that differs as a number still moves the root. */
+    const double near[3] = {0.0, 0.0, 1e-300};
+    OK(sgrt_node_set_anchor(s, r, near));
+    CHECK_EQ_U(update(s), 2);
+    sgrt_scene_destroy(s);
+}
+
+/* Previous worlds after an origin move carry the old frame's rounding: a
+ * still node far from the old origin was only as precise as a float there,
+ * and its previous world, moved into the new frame, keeps that error while
+ * its new world, near the new origin, is exact to a float there. The gap is
+ * what a motion vector shows of a still node; the header and renderer.md
+ * give its bound, 2.5e-7 x the largest of 400 m, the node's distances to
+ * the old and the new origin, and its reach (the lengths of the
+ * translations from its root down), checked here on roots from 1 km to
+ * 10^7 m from the old origin, with parts below them, the new origin at one
+ * of them. */
+static void test_origin_move_rounding(void)
+{
+    sgrt_scene *s = large_scene(SGRT_SCENE_PREV_WORLD);
+    enum { ROOTS = 25, PER = 4, N = ROOTS * PER };
+    sgrt_node n[N];
+    double reach[N], dist_old[N];
+    rng g = {31};
+    const double o0[3] = {5.0e8, -2.0e8, 1.0e3};
+    OK(sgrt_scene_set_origin(s, o0));
+    double a_far[3] = {0, 0, 0};
+    for (uint32_t r = 0; r < ROOTS; r++) {
+        const double d = pow(10.0, 3.0 + 4.0 * r / (ROOTS - 1.0)); /* 1 km .. 10^4 km */
+        double dir[3], len = 0.0;
+        for (int a = 0; a < 3; a++) {
+            dir[a] = rng_range(&g, -1.0, 1.0);
+            len += dir[a] * dir[a];
+        }
+        len = sqrt(len);
+        double anchor[3];
+        for (int a = 0; a < 3; a++)
+            anchor[a] = o0[a] + d * dir[a] / len + rng_range(&g, -0.5, 0.5);
+        if (r == 18) /* about 1e6 m out: the new origin */
+            memcpy(a_far, anchor, sizeof a_far);
+        for (uint32_t k = 0; k < PER; k++) {
+            const uint32_t i = r * PER + k;
+            OK(sgrt_node_create(s, k == 0 ? SGRT_NULL_NODE : n[i - 1u], &n[i]));
+            float l[16];
+            trs_local(&g, 10.0f, l);
+            OK(sgrt_node_set_local(s, n[i], l));
+            const double t = sqrt((double)l[12] * l[12] + (double)l[13] * l[13] +
+                                  (double)l[14] * l[14]);
+            reach[i] = (k == 0 ? 0.0 : reach[i - 1u]) + t;
+        }
+        OK(sgrt_node_set_anchor(s, n[r * PER], anchor));
+    }
+    CHECK_EQ_U(update(s), N);
+    CHECK_EQ_U(update(s), 0); /* previous worlds catch up */
+    for (uint32_t i = 0; i < N; i++) {
+        double w[16];
+        OK(sgrt_node_world_double(s, n[i], w));
+        dist_old[i] = sqrt((w[12] - o0[0]) * (w[12] - o0[0]) + (w[13] - o0[1]) * (w[13] - o0[1]) +
+                           (w[14] - o0[2]) * (w[14] - o0[2]));
+    }
+    OK(sgrt_scene_set_origin(s, a_far));
+    CHECK_EQ_U(update(s), N);
+    const float *prev = sgrt_scene_prev_world_array(s, NULL);
+    double worst = 0.0, gap_far = 0.0;
+    for (uint32_t i = 0; i < N; i++) {
+        float w[16];
+        double wd[16];
+        world_of(s, n[i], w);
+        OK(sgrt_node_world_double(s, n[i], wd));
+        const double dist_new =
+            sqrt((wd[12] - a_far[0]) * (wd[12] - a_far[0]) +
+                 (wd[13] - a_far[1]) * (wd[13] - a_far[1]) +
+                 (wd[14] - a_far[2]) * (wd[14] - a_far[2]));
+        const uint32_t sl = slot_of(s, n[i]);
+        double gap = 0.0;
+        for (int e = 0; e < 16; e++) {
+            const double d = fabs((double)prev[16u * sl + (uint32_t)e] - (double)w[e]);
+            gap = d > gap ? d : gap;
+        }
+        const double scale = fmax(fmax(400.0, reach[i]), fmax(dist_old[i], dist_new));
+        worst = fmax(worst, gap / (2.5e-7 * scale));
+        if (dist_old[i] > 5e5 && dist_old[i] < 2e6)
+            gap_far = fmax(gap_far, gap);
+    }
+    printf("origin move: still nodes' previous worlds within %.3f of 2.5e-7 x max(400 m, "
+           "distances to the old and new origin, reach); at ~1e6 m from the old origin, gaps "
+           "up to %.3g m\n",
+           worst, gap_far);
+    CHECK_MSG(worst <= 1.0, "a still node's previous world is %.3f of its bound off", worst);
+    /* Not nothing: the old frame's rounding shows (motion vectors see it). */
+    CHECK(gap_far > 0.0);
+    sgrt_scene_destroy(s);
+}
+
 /* ---- random programs against a double-precision model --------------------------- */
 
 #define MAX_NODES 400u
@@ -796,6 +910,8 @@ int main(int argc, char **argv)
     test_root_world();
     test_reparent_and_set_world();
     test_origin_move();
+    test_origin_move_rounding();
+    test_signed_zero();
     test_compaction();
     test_precision();
     test_parallel_twin();

@@ -987,10 +987,19 @@ static void refusals_writers(void)
             "local[*out_bad]", c);
     CHECK_EQ_U(at, 2);
     CHECK_EQ_U(sgrt_scene_update(s), 3); /* a and b written (c under b) */
+    /* A writer has no nodes argument, and its stale entry is found before
+     * anything is written: the message says both. */
     REFUSED(sgrt_writer_set_local(s, wd, m[0], &at), SGRT_ERR_STALE_HANDLE, fn,
-            "nodes[*out_bad]", dead);
+            "w's entry *out_bad", dead);
+    CHECK(strstr(L.message, "nothing was written") && !strstr(L.message, "nodes["));
     CHECK_EQ_U(at, 1);
     CHECK_EQ_U(sgrt_scene_update(s), 0); /* a stale writer writes nothing */
+    at = 99;
+    REFUSED(sgrt_writer_set_trs(s, wd, t, q, sc, &at), SGRT_ERR_STALE_HANDLE,
+            "sgrt_writer_set_trs", "w's entry *out_bad", dead);
+    CHECK(strstr(L.message, "nothing was written") && !strstr(L.message, "were written"));
+    CHECK_EQ_U(at, 1);
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
 
     fn = "sgrt_writer_set_trs";
     REFUSED(sgrt_writer_set_trs(s, w, NULL, q, sc, &at), SGRT_ERR_INVALID_ARG, fn, "t", NONE);
@@ -1009,6 +1018,9 @@ static void refusals_writers(void)
     REFUSED(sgrt_writer_begin(s, wd, &locals, &slots), SGRT_ERR_STALE_HANDLE, fn, "entry", dead);
 
     fn = "sgrt_writer_commit";
+    /* Never begun: nothing was written in place, nothing is stale. */
+    REFUSED(sgrt_writer_commit(s, w, 0, 3), SGRT_ERR_INVALID_ARG, fn, "never begun", NONE);
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
     QUIET(sgrt_writer_begin(s, w, &locals, &slots));
     REFUSED(sgrt_writer_commit(s, w, 2, 2), SGRT_ERR_INVALID_ARG, fn, "first + count", NONE);
     REFUSED(sgrt_writer_commit(s, wo, 0, 1), SGRT_ERR_INVALID_ARG, fn, "w", NONE);
@@ -1044,6 +1056,178 @@ static void refusals_writers(void)
     test_alloc_release(&tb);
 }
 
+/* Without a log, sgrt_result_str is all a program sees: INVALID_ARG's
+ * sentence names every kind of cause the calls above refuse with it. */
+static void table_no_log_invalid_arg(void)
+{
+    const char *sentence = sgrt_result_str(SGRT_ERR_INVALID_ARG);
+    static const char *const causes[] = {"NULL", "range", "non-finite", "flag", "writer",
+                                         "node set", "tracker", "zero", "destroyed",
+                                         "another scene", "another kind", "begun"};
+    for (size_t i = 0; i < sizeof causes / sizeof causes[0]; i++)
+        CHECK_MSG(strstr(sentence, causes[i]) != NULL, "sgrt_result_str(INVALID_ARG) has no \"%s\"",
+                  causes[i]);
+}
+
+/* ---- every call with a NULL scene --------------------------------------- */
+
+/* Live objects of a real scene, so that only the scene argument is wrong. */
+typedef struct fixture {
+    sgrt_node node;
+    sgrt_tracker t;
+    sgrt_nodeset set;
+    sgrt_writer w;
+} fixture;
+
+static int write_nothing(void *user, const char *bytes, size_t len)
+{
+    (void)user, (void)bytes, (void)len;
+    return 0;
+}
+
+/* One case per public call that takes a scene: true when the call, given a
+ * NULL scene and every other argument valid, answers its documented
+ * refusal (INVALID_ARG, or 0, false, NULL, SGRT_NULL_NODE for calls that
+ * answer with a value; nothing for sgrt_scene_destroy). */
+#define NC(name, ...)                                                                  \
+    static bool nc_##name(const fixture *f)                                            \
+    {                                                                                  \
+        sgrt_scene *const s = NULL;                                                    \
+        (void)f;                                                                       \
+        __VA_ARGS__                                                                    \
+    }
+#define BAD(call) return (call) == SGRT_ERR_INVALID_ARG;
+
+static const float M16[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+static const float T3[3] = {0, 0, 0}, Q4[4] = {0, 0, 0, 1}, S3[3] = {1, 1, 1};
+static const double D3[3] = {0, 0, 0};
+
+NC(scene_destroy, sgrt_scene_destroy(s); return true;)
+NC(scene_reserve, BAD(sgrt_scene_reserve(s, 10)))
+NC(scene_compact, BAD(sgrt_scene_compact(s)))
+NC(scene_node_count, return sgrt_scene_node_count(s) == 0;)
+NC(node_create, sgrt_node o; BAD(sgrt_node_create(s, SGRT_NULL_NODE, &o)))
+NC(node_destroy, BAD(sgrt_node_destroy(s, f->node)))
+NC(node_alive, return !sgrt_node_alive(s, f->node);)
+NC(node_parent, sgrt_node o; BAD(sgrt_node_parent(s, f->node, &o)))
+NC(node_first_child, sgrt_node o; BAD(sgrt_node_first_child(s, f->node, &o)))
+NC(node_next_sibling, sgrt_node o; BAD(sgrt_node_next_sibling(s, f->node, &o)))
+NC(node_set_parent, BAD(sgrt_node_set_parent(s, f->node, SGRT_NULL_NODE, SGRT_KEEP_LOCAL)))
+NC(node_set_local, BAD(sgrt_node_set_local(s, f->node, M16)))
+NC(node_set_trs, BAD(sgrt_node_set_trs(s, f->node, T3, Q4, S3)))
+NC(node_set_world, BAD(sgrt_node_set_world(s, f->node, M16)))
+NC(nodes_set_local, BAD(sgrt_nodes_set_local(s, 1, &f->node, M16, NULL)))
+NC(nodes_set_trs, BAD(sgrt_nodes_set_trs(s, 1, &f->node, T3, Q4, S3, NULL)))
+NC(writer_create, sgrt_writer o; BAD(sgrt_writer_create(s, 1, &f->node, 0, &o)))
+NC(writer_destroy, BAD(sgrt_writer_destroy(s, f->w)))
+NC(writer_set_local, BAD(sgrt_writer_set_local(s, f->w, M16, NULL)))
+NC(writer_set_trs, BAD(sgrt_writer_set_trs(s, f->w, T3, Q4, S3, NULL)))
+NC(writer_begin, float *l; const uint32_t *sl; BAD(sgrt_writer_begin(s, f->w, &l, &sl)))
+NC(writer_commit, BAD(sgrt_writer_commit(s, f->w, 0, 1)))
+NC(node_local, float o[16]; BAD(sgrt_node_local(s, f->node, o)))
+NC(node_world, float o[16]; BAD(sgrt_node_world(s, f->node, o)))
+NC(node_world_now, float o[16]; BAD(sgrt_node_world_now(s, f->node, o)))
+NC(scene_update, return sgrt_scene_update(s) == 0;)
+NC(scene_nonfinite_locals, return sgrt_scene_nonfinite_locals(s, NULL) == 0;)
+NC(scene_update_parallel, const sgrt_executor ex = {run_inline, NULL, 1};
+   return sgrt_scene_update_parallel(s, &ex) == 0;)
+NC(scene_world_array, return sgrt_scene_world_array(s, NULL) == NULL;)
+NC(scene_storage_version, return sgrt_scene_storage_version(s) == 0;)
+NC(scene_prev_world_array, return sgrt_scene_prev_world_array(s, NULL) == NULL;)
+NC(node_slot, uint32_t o; BAD(sgrt_node_slot(s, f->node, &o)))
+NC(scene_slot_node, return sgrt_scene_slot_node(s, 0).id == 0;)
+NC(node_set_user, BAD(sgrt_node_set_user(s, f->node, 1)))
+NC(node_user, uint64_t o; BAD(sgrt_node_user(s, f->node, &o)))
+NC(tracker_create, sgrt_tracker o; BAD(sgrt_tracker_create(s, &o)))
+NC(tracker_destroy, BAD(sgrt_tracker_destroy(s, f->t)))
+NC(tracker_collect, sgrt_range r[2]; uint32_t n; bool more;
+   BAD(sgrt_tracker_collect(s, f->t, r, 2, 0, &n, &more)))
+NC(nodeset_create, sgrt_nodeset o; BAD(sgrt_nodeset_create(s, &o)))
+NC(nodeset_destroy, BAD(sgrt_nodeset_destroy(s, f->set)))
+NC(nodeset_add, BAD(sgrt_nodeset_add(s, f->set, f->node)))
+NC(nodeset_remove, BAD(sgrt_nodeset_remove(s, f->set, f->node)))
+NC(nodeset_has, return !sgrt_nodeset_has(s, f->set, f->node);)
+NC(nodeset_clear, BAD(sgrt_nodeset_clear(s, f->set)))
+NC(nodeset_count, return sgrt_nodeset_count(s, f->set) == 0;)
+NC(nodeset_combine, BAD(sgrt_nodeset_combine(s, f->set, f->set, SGRT_SET_OR, f->set)))
+NC(nodeset_from_changes,
+   BAD(sgrt_nodeset_from_changes(s, f->set, f->t, SGRT_SET_OR, f->set, false)))
+NC(nodeset_next, uint32_t c = 0; return sgrt_nodeset_next(s, f->set, &c).id == 0;)
+NC(nodeset_words, return sgrt_nodeset_words(s, f->set, NULL) == NULL;)
+NC(node_set_bounds, BAD(sgrt_node_set_bounds(s, f->node, T3, S3)))
+NC(nodes_set_bounds, BAD(sgrt_nodes_set_bounds(s, 1, &f->node, T3, S3, NULL)))
+NC(node_clear_bounds, BAD(sgrt_node_clear_bounds(s, f->node)))
+NC(node_bounds, float c[3], e[3]; BAD(sgrt_node_bounds(s, f->node, c, e)))
+NC(node_world_bounds, float lo[3], hi[3]; BAD(sgrt_node_world_bounds(s, f->node, lo, hi)))
+NC(node_subtree_bounds, float lo[3], hi[3]; BAD(sgrt_node_subtree_bounds(s, f->node, lo, hi)))
+NC(scene_bounds_arrays, sgrt_bounds_arrays o; BAD(sgrt_scene_bounds_arrays(s, &o)))
+NC(scene_cull, const float pl[4] = {1, 0, 0, 0};
+   BAD(sgrt_scene_cull(s, pl, 1, SGRT_NULL_NODESET, f->set, NULL)))
+NC(node_set_anchor, BAD(sgrt_node_set_anchor(s, f->node, D3)))
+NC(node_anchor, double o[3]; BAD(sgrt_node_anchor(s, f->node, o)))
+NC(scene_set_origin, BAD(sgrt_scene_set_origin(s, D3)))
+NC(scene_origin, double o[3]; BAD(sgrt_scene_origin(s, o)))
+NC(node_world_double, double o[16]; BAD(sgrt_node_world_double(s, f->node, o)))
+NC(scene_check, BAD(sgrt_scene_check(s, NULL)))
+NC(tracker_check, BAD(sgrt_tracker_check(s, f->t, NULL)))
+NC(scene_dump, BAD(sgrt_scene_dump(s, write_nothing, NULL, SGRT_DUMP_JSON)))
+NC(scene_simd_name, return sgrt_scene_simd_name(s) == NULL;)
+
+#define NC_ROW(name) {"sgrt_" #name, nc_##name}
+static const struct {
+    const char *name;
+    bool (*refused)(const fixture *f);
+} null_scene_calls[] = {
+    NC_ROW(scene_destroy), NC_ROW(scene_reserve), NC_ROW(scene_compact),
+    NC_ROW(scene_node_count), NC_ROW(node_create), NC_ROW(node_destroy),
+    NC_ROW(node_alive), NC_ROW(node_parent), NC_ROW(node_first_child),
+    NC_ROW(node_next_sibling), NC_ROW(node_set_parent), NC_ROW(node_set_local),
+    NC_ROW(node_set_trs), NC_ROW(node_set_world), NC_ROW(nodes_set_local),
+    NC_ROW(nodes_set_trs), NC_ROW(writer_create), NC_ROW(writer_destroy),
+    NC_ROW(writer_set_local), NC_ROW(writer_set_trs), NC_ROW(writer_begin),
+    NC_ROW(writer_commit), NC_ROW(node_local), NC_ROW(node_world),
+    NC_ROW(node_world_now), NC_ROW(scene_update), NC_ROW(scene_nonfinite_locals),
+    NC_ROW(scene_update_parallel), NC_ROW(scene_world_array),
+    NC_ROW(scene_storage_version), NC_ROW(scene_prev_world_array), NC_ROW(node_slot),
+    NC_ROW(scene_slot_node), NC_ROW(node_set_user), NC_ROW(node_user),
+    NC_ROW(tracker_create), NC_ROW(tracker_destroy), NC_ROW(tracker_collect),
+    NC_ROW(nodeset_create), NC_ROW(nodeset_destroy), NC_ROW(nodeset_add),
+    NC_ROW(nodeset_remove), NC_ROW(nodeset_has), NC_ROW(nodeset_clear),
+    NC_ROW(nodeset_count), NC_ROW(nodeset_combine), NC_ROW(nodeset_from_changes),
+    NC_ROW(nodeset_next), NC_ROW(nodeset_words), NC_ROW(node_set_bounds),
+    NC_ROW(nodes_set_bounds), NC_ROW(node_clear_bounds), NC_ROW(node_bounds),
+    NC_ROW(node_world_bounds), NC_ROW(node_subtree_bounds), NC_ROW(scene_bounds_arrays),
+    NC_ROW(scene_cull), NC_ROW(node_set_anchor), NC_ROW(node_anchor),
+    NC_ROW(scene_set_origin), NC_ROW(scene_origin), NC_ROW(node_world_double),
+    NC_ROW(scene_check), NC_ROW(tracker_check), NC_ROW(scene_dump),
+    NC_ROW(scene_simd_name),
+};
+
+/* Every public call that takes a scene, from one table: a NULL scene is
+ * refused, not dereferenced, whatever the other arguments (which name live
+ * objects of a real scene), and nothing is logged. Of the 73 calls sgrt.h
+ * declares, 66 take a scene: the row count is pinned, so the table is
+ * revisited when the header grows. */
+static void table_null_scene(void)
+{
+    test_alloc ta;
+    sgrt_scene *real = logged_scene(&ta, SGRT_SCENE_BOUNDS | SGRT_SCENE_LARGE_WORLD, 0);
+    fixture f;
+    OK(sgrt_node_create(real, SGRT_NULL_NODE, &f.node));
+    OK(sgrt_tracker_create(real, &f.t));
+    OK(sgrt_nodeset_create(real, &f.set));
+    OK(sgrt_writer_create(real, 1, &f.node, 0, &f.w));
+    const size_t n = sizeof null_scene_calls / sizeof null_scene_calls[0];
+    CHECK_EQ_U(n, 66);
+    log_reset();
+    for (size_t i = 0; i < n; i++)
+        CHECK_MSG(null_scene_calls[i].refused(&f), "%s with a NULL scene was not refused",
+                  null_scene_calls[i].name);
+    CHECK_EQ_U(L.count, 0); /* no scene, no log */
+    sgrt_scene_destroy(real);
+    check_alloc_empty(&ta);
+}
+
 int main(void)
 {
     refusals_scene();
@@ -1062,5 +1246,7 @@ int main(void)
     table_unusable_executor();
     table_quaternions();
     table_row_major();
+    table_no_log_invalid_arg();
+    table_null_scene();
     return test_report("test_misuse");
 }

@@ -2,6 +2,7 @@
 /* The invariant checker: everything the speed and safety of the library rest
  * on, verified from scratch. For tests, fuzzing and debugging. */
 #include "../follow.h"
+#include "../args.h"
 #include "../handles.h"
 #include "../handoff/bounds.h"
 #include "../objects.h"
@@ -130,10 +131,7 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
 {
     if (out_what)
         *out_what = NULL;
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (s->busy)
-        return sgrt__reentered(s, __func__);
+    SGRT__ENTER_WRITE(s);
     if (s->st.cap % 32u || s->st.words != s->st.cap / 32u || s->st.sum_words != (s->st.words + 31u) / 32u)
         FAIL("storage sizes: cap a multiple of 32, words = cap/32, summary = words/32");
     if (s->slot_end > s->st.cap)

@@ -6,6 +6,7 @@
  * float's exact decimal expansion, which a few words of base-10^9 digits
  * hold), enough digits to read back to the same bits. */
 #include "../internal.h"
+#include "../args.h"
 #include "dump.h"
 #include "../handles.h"
 #include "../matrix.h"
@@ -328,12 +329,8 @@ static void put_tree(dump_out *o, const sgrt_scene *s, uint32_t root, bool *firs
 sgrt_result sgrt_scene_dump(const sgrt_scene *s, sgrt_dump_write_fn write_fn, void *user,
                             sgrt_dump_format format)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (s->busy)
-        return sgrt__reentered(s, __func__);
-    if (!write_fn)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "write_fn is NULL", SGRT_NULL_NODE);
+    SGRT__ENTER_WRITE(s);
+    SGRT__NOT_NULL(s, write_fn, SGRT_NULL_NODE);
     if (format != SGRT_DUMP_DOT && format != SGRT_DUMP_JSON)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
                           "format is neither SGRT_DUMP_DOT nor SGRT_DUMP_JSON", SGRT_NULL_NODE);

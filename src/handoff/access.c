@@ -20,10 +20,8 @@ uint64_t sgrt_scene_storage_version(const sgrt_scene *s) { return s ? s->storage
 
 sgrt_result sgrt_node_slot(const sgrt_scene *s, sgrt_node node, uint32_t *out_slot)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (!out_slot)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out_slot is NULL", node);
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
+    SGRT__NOT_NULL(s, out_slot, node);
     sgrt_result err;
     const uint32_t slot = SGRT__NODE_ARG(s, node, "node", __func__, &err);
     if (slot == SGRT__NONE)
@@ -41,8 +39,7 @@ sgrt_node sgrt_scene_slot_node(const sgrt_scene *s, uint32_t slot)
 
 sgrt_result sgrt_node_set_user(sgrt_scene *s, sgrt_node node, uint64_t user)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     sgrt_result err;
     const uint32_t slot = SGRT__NODE_ARG(s, node, "node", __func__, &err);
     if (slot == SGRT__NONE)
@@ -53,10 +50,8 @@ sgrt_result sgrt_node_set_user(sgrt_scene *s, sgrt_node node, uint64_t user)
 
 sgrt_result sgrt_node_user(const sgrt_scene *s, sgrt_node node, uint64_t *out)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (!out)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", node);
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
+    SGRT__NOT_NULL(s, out, node);
     sgrt_result err;
     const uint32_t slot = SGRT__NODE_ARG(s, node, "node", __func__, &err);
     if (slot == SGRT__NONE)

@@ -15,8 +15,7 @@ static sgrt_result take_node(const sgrt_scene *s, sgrt_node node, const char *fn
                              uint32_t *slot)
 {
     *slot = SGRT__NONE;
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     if (!s->st.b_has)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
                           "the scene was created without SGRT_SCENE_BOUNDS", node);
@@ -89,8 +88,7 @@ sgrt_result sgrt_nodes_set_bounds(sgrt_scene *s, uint32_t count, const sgrt_node
                                   uint32_t *out_bad)
 {
     static const char fn[] = "sgrt_nodes_set_bounds";
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     if (!s->st.b_has)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
                           "the scene was created without SGRT_SCENE_BOUNDS", SGRT_NULL_NODE);
@@ -187,8 +185,7 @@ sgrt_result sgrt_node_subtree_bounds(const sgrt_scene *s, sgrt_node node, float 
 sgrt_result sgrt_scene_bounds_arrays(const sgrt_scene *s, sgrt_bounds_arrays *out)
 {
     static const char fn[] = "sgrt_scene_bounds_arrays";
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     if (!out)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn, "out is NULL", SGRT_NULL_NODE);
     if (!s->st.b_has)

@@ -168,8 +168,7 @@ sgrt_result sgrt_scene_cull(const sgrt_scene *s, const float *plane_floats, uint
 {
     static const char fn[] = "sgrt_scene_cull";
     const float(*planes)[4] = (const float(*)[4])(const void *)plane_floats;
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     if (!s->st.b_has)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
                           "the scene was created without SGRT_SCENE_BOUNDS", SGRT_NULL_NODE);

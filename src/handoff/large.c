@@ -22,6 +22,13 @@ static bool point_ok(const double p[3])
     return true;
 }
 
+/* Whether two points are equal as numbers (-0.0 equals +0.0): a position
+ * equal to the one held changes nothing, bits and marks alike. */
+static bool same_point(const double a[3], const double b[3])
+{
+    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
+}
+
 /* The slot of a root argument, or SGRT__NONE after refusing it. */
 static uint32_t take_root(const sgrt_scene *s, sgrt_node root, const char *function,
                           sgrt_result *err)
@@ -39,10 +46,8 @@ static uint32_t take_root(const sgrt_scene *s, sgrt_node root, const char *funct
 
 sgrt_result sgrt_node_set_anchor(sgrt_scene *s, sgrt_node root, const double position[3])
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (!position)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "position is NULL", root);
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
+    SGRT__NOT_NULL(s, position, root);
     if (!(s->flags & SGRT_SCENE_LARGE_WORLD))
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, no_flag, root);
     sgrt_result err;
@@ -55,7 +60,7 @@ sgrt_result sgrt_node_set_anchor(sgrt_scene *s, sgrt_node root, const double pos
                           "SGRT_LARGE_WORLD_LIMIT",
                           root);
     double *a = s->st.anchor[slot];
-    if (memcmp(a, position, sizeof s->st.anchor[slot]) == 0)
+    if (same_point(a, position))
         return SGRT_OK;
     memcpy(a, position, sizeof s->st.anchor[slot]);
     sgrt__dirty_mark(s, slot, false);
@@ -64,10 +69,8 @@ sgrt_result sgrt_node_set_anchor(sgrt_scene *s, sgrt_node root, const double pos
 
 sgrt_result sgrt_node_anchor(const sgrt_scene *s, sgrt_node root, double out[3])
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (!out)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", root);
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
+    SGRT__NOT_NULL(s, out, root);
     sgrt_result err;
     const uint32_t slot = take_root(s, root, __func__, &err);
     if (slot == SGRT__NONE)
@@ -81,12 +84,8 @@ sgrt_result sgrt_node_anchor(const sgrt_scene *s, sgrt_node root, double out[3])
 
 sgrt_result sgrt_scene_set_origin(sgrt_scene *s, const double origin[3])
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (s->busy) /* the tasks read the origin */
-        return sgrt__reentered(s, __func__);
-    if (!origin)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "origin is NULL", SGRT_NULL_NODE);
+    SGRT__ENTER_WRITE(s); /* the tasks read the origin */
+    SGRT__NOT_NULL(s, origin, SGRT_NULL_NODE);
     if (!(s->flags & SGRT_SCENE_LARGE_WORLD))
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, no_flag, SGRT_NULL_NODE);
     if (!point_ok(origin))
@@ -94,7 +93,7 @@ sgrt_result sgrt_scene_set_origin(sgrt_scene *s, const double origin[3])
                           "origin has a coordinate that is not finite or is beyond "
                           "SGRT_LARGE_WORLD_LIMIT",
                           SGRT_NULL_NODE);
-    if (memcmp(s->origin, origin, sizeof s->origin) == 0)
+    if (same_point(s->origin, origin))
         return SGRT_OK; /* the same origin: nothing moves */
     memcpy(s->origin, origin, sizeof s->origin);
     sgrt__dirty_mark_all(s);
@@ -103,10 +102,8 @@ sgrt_result sgrt_scene_set_origin(sgrt_scene *s, const double origin[3])
 
 sgrt_result sgrt_scene_origin(const sgrt_scene *s, double out[3])
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (!out)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", SGRT_NULL_NODE);
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
+    SGRT__NOT_NULL(s, out, SGRT_NULL_NODE);
     memcpy(out, s->origin, sizeof s->origin);
     return SGRT_OK;
 }
@@ -135,10 +132,8 @@ static void local_d(const sgrt_scene *s, uint32_t slot, double out[16])
 
 sgrt_result sgrt_node_world_double(const sgrt_scene *s, sgrt_node node, double out[16])
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (!out)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", node);
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
+    SGRT__NOT_NULL(s, out, node);
     sgrt_result err;
     uint32_t x = SGRT__NODE_ARG(s, node, "node", __func__, &err);
     if (x == SGRT__NONE)

@@ -27,12 +27,8 @@ static uint32_t used_words(const sgrt_scene *s) { return (s->slot_end + 31u) / 3
 
 sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset *out)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (s->busy)
-        return sgrt__reentered(s, __func__);
-    if (!out)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", SGRT_NULL_NODE);
+    SGRT__ENTER_WRITE(s);
+    SGRT__NOT_NULL(s, out, SGRT_NULL_NODE);
     sgrt_result err = sgrt__object_ensure(s, __func__);
     if (err != SGRT_OK)
         return err;
@@ -63,8 +59,9 @@ sgrt_result sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset set)
 static sgrt_result member_op(const sgrt_scene *s, sgrt_nodeset handle, sgrt_node node, bool add,
                              const char *function)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
+    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
+    if (s->busy) /* as sgrt_nodeset_clear */
+        return sgrt__reentered(s, function);
     sgrt_result err;
     sgrt__nodeset *set =
         sgrt__object_arg(s, handle.id, SGRT__KIND_NODESET, why_set, function, &err);
@@ -92,8 +89,7 @@ sgrt_result sgrt_nodeset_remove(const sgrt_scene *s, sgrt_nodeset set, sgrt_node
 
 bool sgrt_nodeset_has(const sgrt_scene *s, sgrt_nodeset handle, sgrt_node node)
 {
-    if (!s)
-        return false;
+    SGRT__ENTER(s, false);
     const sgrt__nodeset *set =
         sgrt__object_arg(s, handle.id, SGRT__KIND_NODESET, why_set, __func__, NULL);
     if (!set)
@@ -104,10 +100,7 @@ bool sgrt_nodeset_has(const sgrt_scene *s, sgrt_nodeset handle, sgrt_node node)
 
 sgrt_result sgrt_nodeset_clear(const sgrt_scene *s, sgrt_nodeset handle)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (s->busy)
-        return sgrt__reentered(s, __func__);
+    SGRT__ENTER_WRITE(s);
     sgrt_result err;
     sgrt__nodeset *set =
         sgrt__object_arg(s, handle.id, SGRT__KIND_NODESET, why_set, __func__, &err);
@@ -119,8 +112,7 @@ sgrt_result sgrt_nodeset_clear(const sgrt_scene *s, sgrt_nodeset handle)
 
 uint32_t sgrt_nodeset_count(const sgrt_scene *s, sgrt_nodeset handle)
 {
-    if (!s)
-        return 0;
+    SGRT__ENTER(s, 0);
     const sgrt__nodeset *set =
         sgrt__object_arg(s, handle.id, SGRT__KIND_NODESET, why_set, __func__, NULL);
     if (!set)
@@ -148,10 +140,7 @@ static inline uint32_t apply(sgrt_set_op op, uint32_t a, uint32_t b)
 sgrt_result sgrt_nodeset_combine(const sgrt_scene *s, sgrt_nodeset dst_handle,
                                  sgrt_nodeset a_handle, sgrt_set_op op, sgrt_nodeset b_handle)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (s->busy)
-        return sgrt__reentered(s, __func__);
+    SGRT__ENTER_WRITE(s);
     sgrt_result err;
     sgrt__nodeset *dst =
         sgrt__object_arg(s, dst_handle.id, SGRT__KIND_NODESET, why_dst, __func__, &err);
@@ -194,10 +183,7 @@ sgrt_result sgrt_nodeset_from_changes(const sgrt_scene *s, sgrt_nodeset dst_hand
                                       sgrt_tracker t_handle, sgrt_set_op op,
                                       sgrt_nodeset b_handle, bool consume)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (s->busy) /* the tasks write the trackers */
-        return sgrt__reentered(s, __func__);
+    SGRT__ENTER_WRITE(s); /* the tasks write the trackers */
     sgrt_result err;
     sgrt__nodeset *dst =
         sgrt__object_arg(s, dst_handle.id, SGRT__KIND_NODESET, why_dst, __func__, &err);
@@ -228,8 +214,7 @@ sgrt_result sgrt_nodeset_from_changes(const sgrt_scene *s, sgrt_nodeset dst_hand
 
 sgrt_node sgrt_nodeset_next(const sgrt_scene *s, sgrt_nodeset handle, uint32_t *cursor)
 {
-    if (!s)
-        return SGRT_NULL_NODE;
+    SGRT__ENTER(s, SGRT_NULL_NODE);
     const sgrt__nodeset *set =
         sgrt__object_arg(s, handle.id, SGRT__KIND_NODESET, why_set, __func__, NULL);
     if (!set)
@@ -251,8 +236,7 @@ sgrt_node sgrt_nodeset_next(const sgrt_scene *s, sgrt_nodeset handle, uint32_t *
 const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, sgrt_nodeset handle,
                                    uint32_t *out_word_count)
 {
-    if (!s)
-        return NULL;
+    SGRT__ENTER(s, NULL);
     const sgrt__nodeset *set =
         sgrt__object_arg(s, handle.id, SGRT__KIND_NODESET, why_set, __func__, NULL);
     if (!set)

@@ -43,10 +43,7 @@ sgrt_result sgrt_tracker_check(const sgrt_scene *s, sgrt_tracker handle, const c
 {
     if (out_what)
         *out_what = NULL;
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (s->busy)
-        return sgrt__reentered(s, __func__);
+    SGRT__ENTER_WRITE(s);
     sgrt_result err;
     const sgrt__tracker *t =
         sgrt__object_arg(s, handle.id, SGRT__KIND_TRACKER, why_t, __func__, &err);
@@ -69,12 +66,8 @@ sgrt_result sgrt_tracker_check(const sgrt_scene *s, sgrt_tracker handle, const c
 
 sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker *out)
 {
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (s->busy)
-        return sgrt__reentered(s, __func__);
-    if (!out)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", SGRT_NULL_NODE);
+    SGRT__ENTER_WRITE(s);
+    SGRT__NOT_NULL(s, out, SGRT_NULL_NODE);
     sgrt_result err = sgrt__object_ensure(s, __func__);
     if (err != SGRT_OK)
         return err;
@@ -115,10 +108,7 @@ sgrt_result sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker handle, sgrt_
         *out_count = 0;
     if (out_more)
         *out_more = false;
-    if (!s)
-        return SGRT_ERR_INVALID_ARG;
-    if (s->busy) /* the tasks write the trackers */
-        return sgrt__reentered(s, __func__);
+    SGRT__ENTER_WRITE(s); /* the tasks write the trackers */
     sgrt_result err;
     sgrt__tracker *t = sgrt__object_arg(s, handle.id, SGRT__KIND_TRACKER, why_t, __func__, &err);
     if (!t)
