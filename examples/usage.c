@@ -3,7 +3,8 @@
 #include <stdio.h>
 
 /* Every call that can fail returns SGRT_OK or a negative sgrt_result, and a
- * call that fails changes nothing (SGRT_NODISCARD makes the compiler warn
+ * call that fails changes nothing, except that a batch write keeps the
+ * entries before the one it refused (SGRT_NODISCARD makes the compiler warn
  * when a result is dropped). */
 #define TRY(call)                                                              \
     do {                                                                       \
