@@ -145,9 +145,10 @@ def golden(a):
                   f"hashes, kernels {' '.join(k for _, k, _ in cmake_runs)}")
     else:
         # Another configuration than meson's: other kernels, the same bits.
-        # Transform runs ("forced", "default", "model") and box runs
-        # ("boxes, forced", ...) are hashed apart.
-        scenarios = ("boxes, ", "large world, ")
+        # Transform runs ("forced", "default", "model"), box runs ("boxes,
+        # forced", ...), large-world runs and their sgrt_scene_hash values
+        # ("large world hash, forced", ...) are hashed apart.
+        scenarios = ("boxes, ", "large world, ", "large world hash, ")
 
         def scenario(label):
             return next((p for p in scenarios if label.startswith(p)), "")

@@ -1372,7 +1372,7 @@ static int check_large_run(const char *name, const sgrt__kernels *k, bool print)
         printf("/* large world, %s: kernel %s */\n", name, kname);
         for (uint32_t c = 0; c < R.ncp && c < RUN_CHECKPOINTS; c++)
             printf("    0x%016" PRIx64 "ull,\n", R.cp[c]);
-        printf("/* sgrt_scene_hash of the large world, %s: kernel %s */\n", name, kname);
+        printf("/* large world hash, %s: kernel %s */\n", name, kname); /* sgrt_scene_hash */
         for (uint32_t c = 0; c < R.ncp && c < RUN_CHECKPOINTS; c++)
             printf("    0x%016" PRIx64 "ull,\n", R.scene_hash[c]);
         return R.failures;
