@@ -10,51 +10,52 @@
 #include "storage.h"
 #include <string.h>
 
-/* Lay out every array for `cap` slots in one block, the optional ones of the
- * scene flags `flags` too; with block NULL only computes the size. Sizes are
- * summed in 64 bits: false when the total does not fit in size_t (32-bit
- * targets past ~25 M slots). */
-static bool layout(sgrt__storage *st, uint32_t cap, void *block, uint32_t flags)
+/* Lay out every array for `cap` slots in one block: the core's, then those
+ * the followers of s declared (none when s is NULL); with block NULL only
+ * computes the size. Sizes are summed in 64 bits: false when the total
+ * does not fit in size_t (32-bit targets past ~25 M slots). */
+static bool layout(const sgrt_scene *s, sgrt__storage *st, uint32_t cap, void *block)
 {
     uint8_t *b = block;
     uint64_t off = 0;
     st->cap = cap;
     st->words = cap / 32u;
     st->sum_words = (st->words + 31u) / 32u;
-#define PLACE(field, type, count)                                                      \
+#define PLACE_AT(ptr, bytes)                                                           \
     do {                                                                               \
-        st->field = b ? (type *)(void *)(b + (size_t)off) : NULL;                      \
-        off = (off + (uint64_t)(count) * sizeof(type) + 63u) & ~(uint64_t)63u;         \
+        ptr = b ? (void *)(b + (size_t)off) : NULL;                                    \
+        off = (off + (uint64_t)(bytes) + 63u) & ~(uint64_t)63u;                        \
     } while (0)
+#define PLACE(field, type, count) PLACE_AT(st->field, (uint64_t)(count) * sizeof(type))
 #define PLACE_ARRAY(name, type, kind) PLACE(name, type, cap);
 #define PLACE_BITFIELD(name) PLACE(name, uint32_t, st->words);
     SGRT__SLOT_ARRAYS(PLACE_ARRAY)
     SGRT__SLOT_BITFIELDS(PLACE_BITFIELD)
     SGRT__PLAN_BITFIELDS(PLACE_BITFIELD)
-#define PLACE_OPTIONAL_ARRAY(name, type, kind, flag)                                   \
-    if (flags & (flag))                                                                \
-        PLACE(name, type, cap);                                                        \
-    else                                                                               \
-        st->name = NULL;
-#define PLACE_OPTIONAL_BITFIELD(name, flag)                                            \
-    if (flags & (flag)) {                                                              \
-        PLACE(name, uint32_t, st->words);                                              \
-        PLACE(name##_sum, uint32_t, st->sum_words);                                    \
-    } else {                                                                           \
-        st->name = st->name##_sum = NULL;                                              \
-    }
-    SGRT__OPTIONAL_SLOT_ARRAYS(PLACE_OPTIONAL_ARRAY)
-    SGRT__OPTIONAL_SLOT_BITFIELDS(PLACE_OPTIONAL_BITFIELD)
-#undef PLACE_OPTIONAL_BITFIELD
-#undef PLACE_OPTIONAL_ARRAY
     PLACE(work_sum, uint32_t, st->sum_words);
     PLACE(cross_sum, uint32_t, st->sum_words);
     PLACE(alive_full, uint32_t, st->sum_words);
     PLACE(dirty_sum, uint32_t, st->sum_words);
     PLACE(scratch, uint32_t, 2u * (uint64_t)cap);
+    /* Every array starts on a 64-byte line, which any declared alignment
+     * (at most 64) divides. */
+    const uint32_t decls = s ? s->decl_count : 0u;
+    for (uint32_t k = 0; k < decls; k++) {
+        const sgrt__slot_decl *d = s->decl[k];
+        if (d->kind == SGRT__DECL_BITS) {
+            PLACE_AT(st->fol[k], (uint64_t)st->words * sizeof(uint32_t));
+            PLACE_AT(st->fol_sum[k], (uint64_t)st->sum_words * sizeof(uint32_t));
+        } else {
+            PLACE_AT(st->fol[k], (uint64_t)cap * d->size);
+            st->fol_sum[k] = NULL;
+        }
+    }
+    for (uint32_t k = decls; k < SGRT__FOLLOW_SLOTS; k++)
+        st->fol[k] = st->fol_sum[k] = NULL;
 #undef PLACE_BITFIELD
 #undef PLACE_ARRAY
 #undef PLACE
+#undef PLACE_AT
     st->block = block;
     st->size = (size_t)off;
     return off <= (uint64_t)SIZE_MAX;
@@ -63,39 +64,37 @@ static bool layout(sgrt__storage *st, uint32_t cap, void *block, uint32_t flags)
 size_t sgrt__storage_bytes(uint32_t cap)
 {
     sgrt__storage st;
-    return layout(&st, cap, NULL, 0u) ? st.size : 0u;
+    return layout(NULL, &st, cap, NULL) ? st.size : 0u;
 }
 
-/* A new block for `cap` slots with every bitfield zero. */
+/* A new block for `cap` slots with every bitfield zero, and every
+ * declared array that asks to be. */
 static sgrt_result storage_alloc(const sgrt_scene *s, uint32_t cap, sgrt__storage *st)
 {
-    if (!layout(st, cap, NULL, s->flags))
+    if (!layout(s, st, cap, NULL))
         return SGRT_ERR_NOMEM; /* more than the address space holds */
     sgrt_result err;
     void *block = sgrt__alloc(&s->alloc, st->size, 64, &err);
     if (!block)
         return err;
-    (void)layout(st, cap, block, s->flags);
+    (void)layout(s, st, cap, block);
 #define ZERO_BITFIELD(name) memset(st->name, 0, (size_t)st->words * sizeof(uint32_t));
-#define ZERO_OPTIONAL_ARRAY(name, type, kind, flag)                                    \
-    if (st->name && ((flag) & SGRT__ZEROED_FLAGS))                                     \
-        memset(st->name, 0, (size_t)cap * sizeof(type));
-#define ZERO_OPTIONAL_BITFIELD(name, flag)                                             \
-    if (st->name) {                                                                    \
-        memset(st->name, 0, (size_t)st->words * sizeof(uint32_t));                     \
-        memset(st->name##_sum, 0, (size_t)st->sum_words * sizeof(uint32_t));           \
-    }
     SGRT__SLOT_BITFIELDS(ZERO_BITFIELD)
     SGRT__PLAN_BITFIELDS(ZERO_BITFIELD)
-    SGRT__OPTIONAL_SLOT_ARRAYS(ZERO_OPTIONAL_ARRAY)
-    SGRT__OPTIONAL_SLOT_BITFIELDS(ZERO_OPTIONAL_BITFIELD)
-#undef ZERO_OPTIONAL_BITFIELD
-#undef ZERO_OPTIONAL_ARRAY
 #undef ZERO_BITFIELD
     memset(st->work_sum, 0, (size_t)st->sum_words * sizeof(uint32_t));
     memset(st->cross_sum, 0, (size_t)st->sum_words * sizeof(uint32_t));
     memset(st->alive_full, 0, (size_t)st->sum_words * sizeof(uint32_t));
     memset(st->dirty_sum, 0, (size_t)st->sum_words * sizeof(uint32_t));
+    for (uint32_t k = 0; k < s->decl_count; k++) {
+        const sgrt__slot_decl *d = s->decl[k];
+        if (d->kind == SGRT__DECL_BITS) {
+            memset(st->fol[k], 0, (size_t)st->words * sizeof(uint32_t));
+            memset(st->fol_sum[k], 0, (size_t)st->sum_words * sizeof(uint32_t));
+        } else if (d->zeroed) {
+            memset(st->fol[k], 0, (size_t)cap * d->size);
+        }
+    }
     return SGRT_OK;
 }
 
@@ -103,6 +102,7 @@ static void storage_install(sgrt_scene *s, const sgrt__storage *st)
 {
     sgrt__free(&s->alloc, s->st.block, s->st.size);
     s->st = *st;
+    sgrt__follow_publish(s);
     s->structure_version++; /* the plan's bitfields start over */
     s->storage_version++;   /* the world array moved */
 }
@@ -111,6 +111,7 @@ void sgrt__storage_free(sgrt_scene *s)
 {
     sgrt__free(&s->alloc, s->st.block, s->st.size);
     memset(&s->st, 0, sizeof s->st);
+    sgrt__follow_publish(s);
 }
 
 static uint32_t round_cap(uint64_t need)
@@ -138,22 +139,20 @@ static sgrt_result storage_resize(sgrt_scene *s, uint32_t new_cap)
 #define COPY_BITFIELD(name)                                                            \
     if (s->st.words)                                                                   \
         memcpy(st.name, s->st.name, (size_t)s->st.words * sizeof(uint32_t));
-#define COPY_OPTIONAL_ARRAY(name, type, kind, flag)                                    \
-    if (st.name)                                                                       \
-        COPY_ARRAY(name, type, kind)
-#define COPY_OPTIONAL_BITFIELD(name, flag)                                             \
-    if (st.name && s->st.words) {                                                      \
-        COPY_BITFIELD(name)                                                            \
-        memcpy(st.name##_sum, s->st.name##_sum, (size_t)s->st.sum_words * sizeof(uint32_t)); \
-    }
     SGRT__SLOT_ARRAYS(COPY_ARRAY)
     SGRT__SLOT_BITFIELDS(COPY_BITFIELD)
-    SGRT__OPTIONAL_SLOT_ARRAYS(COPY_OPTIONAL_ARRAY)
-    SGRT__OPTIONAL_SLOT_BITFIELDS(COPY_OPTIONAL_BITFIELD)
-#undef COPY_OPTIONAL_BITFIELD
-#undef COPY_OPTIONAL_ARRAY
 #undef COPY_BITFIELD
 #undef COPY_ARRAY
+    for (uint32_t k = 0; k < s->decl_count; k++) {
+        const sgrt__slot_decl *d = s->decl[k];
+        if (d->kind != SGRT__DECL_BITS) {
+            if (n)
+                memcpy(st.fol[k], s->st.fol[k], n * d->size);
+        } else if (s->st.words) {
+            memcpy(st.fol[k], s->st.fol[k], (size_t)s->st.words * sizeof(uint32_t));
+            memcpy(st.fol_sum[k], s->st.fol_sum[k], (size_t)s->st.sum_words * sizeof(uint32_t));
+        }
+    }
     if (s->st.sum_words) {
         memcpy(st.alive_full, s->st.alive_full, (size_t)s->st.sum_words * sizeof(uint32_t));
         memcpy(st.dirty_sum, s->st.dirty_sum, (size_t)s->st.sum_words * sizeof(uint32_t));
@@ -204,30 +203,44 @@ static inline void copy_bit(uint32_t *dst, uint32_t *dst_sum, uint32_t to, const
     }
 }
 
-/* Slot `from` of src to slot `to` of dst: every per-slot array, and the
- * optional state when the scene keeps it. */
-static void copy_slot(sgrt__storage *dst, uint32_t to, const sgrt__storage *src, uint32_t from,
-                      const uint32_t *map)
+/* One declared element of `size` bytes: the sizes followers declare get a
+ * copy of known length, which compiles to moves. */
+static inline void copy_elem(void *dst, const void *src, uint32_t size)
+{
+    switch (size) {
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    case 24: memcpy(dst, src, 24); break;
+    case 32: memcpy(dst, src, 32); break;
+    case 64: memcpy(dst, src, 64); break;
+    default: memcpy(dst, src, size); break;
+    }
+}
+
+/* Slot `from` of src to slot `to` of dst: every per-slot array of the core,
+ * and every field the followers of s declared, by its kind. */
+static void copy_slot(const sgrt_scene *s, sgrt__storage *dst, uint32_t to,
+                      const sgrt__storage *src, uint32_t from, const uint32_t *map)
 {
 #define COPY_DATA(name, type) memcpy(&dst->name[to], &src->name[from], sizeof(type));
 #define COPY_LINK(name, type) dst->name[to] = remap(src->name[from], map);
 #define COPY_ONE(name, type, kind) COPY_##kind(name, type)
-#define COPY_OPTIONAL_ONE(name, type, kind, flag)                                      \
-    if (dst->name)                                                                     \
-        COPY_ONE(name, type, kind)
-#define COPY_OPTIONAL_BIT(name, flag)                                                  \
-    if (dst->name)                                                                     \
-        copy_bit(dst->name, dst->name##_sum, to, src->name, from);
     SGRT__SLOT_ARRAYS(COPY_ONE)
-    SGRT__OPTIONAL_SLOT_ARRAYS(COPY_OPTIONAL_ONE)
-    SGRT__OPTIONAL_SLOT_BITFIELDS(COPY_OPTIONAL_BIT)
-#undef COPY_OPTIONAL_BIT
-#undef COPY_OPTIONAL_ONE
 #undef COPY_ONE
 #undef COPY_LINK
 #undef COPY_DATA
+    for (uint32_t k = 0; k < s->decl_count; k++) {
+        const sgrt__slot_decl *d = s->decl[k];
+        if (d->kind == SGRT__DECL_BITS) {
+            copy_bit(dst->fol[k], dst->fol_sum[k], to, src->fol[k], from);
+        } else if (d->kind == SGRT__DECL_LINK) {
+            ((uint32_t *)dst->fol[k])[to] = remap(((const uint32_t *)src->fol[k])[from], map);
+        } else {
+            copy_elem((uint8_t *)dst->fol[k] + (size_t)to * d->size,
+                      (const uint8_t *)src->fol[k] + (size_t)from * d->size, d->size);
+        }
+    }
 }
-
 
 /* ---- occupancy ------------------------------------------------------------- */
 
@@ -285,7 +298,8 @@ uint32_t sgrt__slot_find_free(const sgrt_scene *s, uint32_t after)
 /* ---- hole reclamation -------------------------------------------------------- */
 
 /* Links of slot `slot` through map, in place (a node that keeps its slot). */
-static void remap_links(sgrt__storage *st, uint32_t slot, const uint32_t *map)
+static void remap_links(const sgrt_scene *s, sgrt__storage *st, uint32_t slot,
+                        const uint32_t *map)
 {
 #define REMAP_DATA(name, type)
 #define REMAP_LINK(name, type) st->name[slot] = remap(st->name[slot], map);
@@ -294,15 +308,20 @@ static void remap_links(sgrt__storage *st, uint32_t slot, const uint32_t *map)
 #undef REMAP_ONE
 #undef REMAP_LINK
 #undef REMAP_DATA
+    for (uint32_t k = 0; k < s->decl_count; k++)
+        if (s->decl[k]->kind == SGRT__DECL_LINK) {
+            uint32_t *l = st->fol[k];
+            l[slot] = remap(l[slot], map);
+        }
 }
 
 void sgrt__slot_move(sgrt_scene *s, sgrt__storage *dst, uint32_t to, uint32_t from,
                      const uint32_t *map)
 {
     if (dst == &s->st && to == from)
-        remap_links(dst, to, map);
+        remap_links(s, dst, to, map);
     else
-        copy_slot(dst, to, &s->st, from, map);
+        copy_slot(s, dst, to, &s->st, from, map);
     if (dst->first_child[to] != SGRT__NONE)
         sgrt__bit_set(dst->inner, to);
     sgrt__handle_moved(s, dst->slot_handle[to], to);

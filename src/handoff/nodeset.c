@@ -15,6 +15,11 @@ static const char *const why_a[3] = SGRT__WHY_OBJECT("a", "node set");
 static const char *const why_b[3] = SGRT__WHY_OBJECT("b", "node set");
 static const char *const why_t[3] = SGRT__WHY_OBJECT("t", "tracker");
 
+sgrt__slotlist *sgrt__nodesets_of(const sgrt_scene *s)
+{
+    return sgrt__follow_state(s, &sgrt__nodeset_follower);
+}
+
 static const char bad_op[] = "op is not an sgrt_set_op";
 
 static sgrt_result set_resize(sgrt_scene *s, sgrt__nodeset *set, uint32_t words)
@@ -42,7 +47,7 @@ sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset *out)
     memset(set, 0, sizeof *set);
     sgrt_result r = set_resize(s, set, s->st.words);
     if (r == SGRT_OK)
-        r = sgrt__slotlist_add(s, &s->sets, &set->b);
+        r = sgrt__slotlist_add(s, sgrt__nodesets_of(s), &set->b);
     if (r != SGRT_OK) {
         sgrt__free(&s->alloc, set->b.block, set->b.block_size);
         sgrt__free(&s->alloc, set, sizeof *set);
@@ -55,7 +60,7 @@ sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset *out)
 
 sgrt_result sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset set)
 {
-    return s ? sgrt__slotlist_destroy_one(s, &s->sets, set.id, SGRT__KIND_NODESET,
+    return s ? sgrt__slotlist_destroy_one(s, sgrt__nodesets_of(s), set.id, SGRT__KIND_NODESET,
                                           sizeof(sgrt__nodeset), why_set, __func__)
              : SGRT_ERR_INVALID_ARG;
 }
@@ -264,18 +269,20 @@ const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, sgrt_nodeset handle,
 
 /* ---- the follower ------------------------------------------------------------ */
 
-#define SET(s, i) ((sgrt__nodeset *)(s)->sets.items[i])
+#define SET(l, i) ((sgrt__nodeset *)(l)->items[i])
 
 static void vacated(sgrt_scene *s, uint32_t slot)
 {
-    for (uint32_t i = 0; i < s->sets.count; i++)
-        sgrt__bit_clear(SET(s, i)->b.bits, slot);
+    const sgrt__slotlist *l = sgrt__nodesets_of(s);
+    for (uint32_t i = 0; i < l->count; i++)
+        sgrt__bit_clear(SET(l, i)->b.bits, slot);
 }
 
 static void moved(sgrt_scene *s, uint32_t from, uint32_t to)
 {
-    for (uint32_t i = 0; i < s->sets.count; i++) {
-        uint32_t *bits = SET(s, i)->b.bits;
+    const sgrt__slotlist *l = sgrt__nodesets_of(s);
+    for (uint32_t i = 0; i < l->count; i++) {
+        uint32_t *bits = SET(l, i)->b.bits;
         if (sgrt__bit_get(bits, from)) {
             sgrt__bit_clear(bits, from);
             sgrt__bit_set(bits, to);
@@ -287,8 +294,9 @@ static void moved(sgrt_scene *s, uint32_t from, uint32_t to)
 
 static void renumber(sgrt_scene *s, const uint32_t *map)
 {
-    for (uint32_t i = 0; i < s->sets.count; i++) {
-        sgrt__nodeset *e = SET(s, i);
+    const sgrt__slotlist *l = sgrt__nodesets_of(s);
+    for (uint32_t i = 0; i < l->count; i++) {
+        sgrt__nodeset *e = SET(l, i);
         memset(e->spare, 0, (size_t)e->b.words * sizeof(uint32_t));
         for (uint32_t w = 0; w < s->st.words; w++) {
             uint32_t bits = e->b.bits[w] & s->st.alive[w];
@@ -308,10 +316,11 @@ static void renumber(sgrt_scene *s, const uint32_t *map)
  * changes it anyway). */
 static sgrt_result reserve(sgrt_scene *s, uint32_t words)
 {
+    const sgrt__slotlist *l = sgrt__nodesets_of(s);
     bool grown = false;
-    for (uint32_t i = 0; i < s->sets.count; i++)
-        if (SET(s, i)->b.words < words) {
-            const sgrt_result r = set_resize(s, SET(s, i), words);
+    for (uint32_t i = 0; i < l->count; i++)
+        if (SET(l, i)->b.words < words) {
+            const sgrt_result r = set_resize(s, SET(l, i), words);
             if (r != SGRT_OK) {
                 s->storage_version += grown;
                 return r;
@@ -321,13 +330,17 @@ static sgrt_result reserve(sgrt_scene *s, uint32_t words)
     return SGRT_OK;
 }
 
-static void destroy(sgrt_scene *s) { sgrt__slotlist_free(s, &s->sets, sizeof(sgrt__nodeset)); }
+static void destroy(sgrt_scene *s)
+{
+    sgrt__slotlist_free(s, sgrt__nodesets_of(s), sizeof(sgrt__nodeset));
+}
 
 static const char *check(const sgrt_scene *s)
 {
-    const char *what = sgrt__slotlist_check(s, &s->sets, SGRT__KIND_NODESET);
-    for (uint32_t i = 0; !what && i < s->sets.count; i++) {
-        const sgrt__slotbits *b = &SET(s, i)->b;
+    const sgrt__slotlist *l = sgrt__nodesets_of(s);
+    const char *what = sgrt__slotlist_check(s, l, SGRT__KIND_NODESET);
+    for (uint32_t i = 0; !what && i < l->count; i++) {
+        const sgrt__slotbits *b = &SET(l, i)->b;
         for (uint32_t k = 0; k < b->words; k++)
             if (b->bits[k] & ~(k < s->st.words ? s->st.alive[k] : 0u))
                 return "node sets hold live nodes only";
@@ -336,6 +349,7 @@ static const char *check(const sgrt_scene *s)
 }
 
 const sgrt__follower sgrt__nodeset_follower = {
+    .state_size = sizeof(sgrt__slotlist),
     .reserve = reserve,
     .vacated = vacated,
     .moved = moved,

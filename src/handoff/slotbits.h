@@ -8,6 +8,25 @@
 
 #include "../internal.h"
 
+/* A bitfield over slots that follows the scene's storage (handoff/slotbits.c), and
+ * beside it, in the same allocation, the object's own side array (a
+ * tracker's summary, a node set's spare array). */
+typedef struct sgrt__slotbits {
+    uint32_t id;    /* the object's handle id */
+    uint32_t words; /* words in `bits`, always >= scene words */
+    uint32_t *bits;
+    uint32_t *block; /* bits, then the side array */
+    size_t block_size;
+} sgrt__slotbits;
+
+/* The trackers or the node sets of a scene (handoff/slotbits.c), listed
+ * for the loops that visit every one of a kind (storage growth, the
+ * update's tracker feed, destruction with the scene). */
+typedef struct sgrt__slotlist {
+    sgrt__slotbits **items; /* each the first member of its object */
+    uint32_t count, cap;
+} sgrt__slotlist;
+
 /* Give b zeroed storage for `words` words of bits and `side_words` words of
  * its side array (*side), keeping the bits it had and the first `keep_side`
  * words of the side array. Allocates; nothing changes on failure. */
