@@ -80,17 +80,11 @@ void sgrt__follow_unlinked(sgrt_scene *s, uint32_t slot) { EACH(unlinked, s, slo
 void sgrt__follow_linked(sgrt_scene *s, uint32_t slot) { EACH(linked, s, slot); }
 void sgrt__follow_rooted(sgrt_scene *s, uint32_t slot) { EACH(rooted, s, slot); }
 void sgrt__follow_vacated(sgrt_scene *s, uint32_t slot) { EACH(vacated, s, slot); }
-void sgrt__follow_moved(sgrt_scene *s, uint32_t from, uint32_t to) { EACH(moved, s, from, to); }
-void sgrt__follow_renumber(sgrt_scene *s, const uint32_t *map) { EACH(renumber, s, map); }
+void sgrt__follow_moved(sgrt_scene *s, const sgrt__moves *m) { EACH(moved, s, m); }
 void sgrt__follow_origin(sgrt_scene *s, const double origin[3]) { EACH(origin, s, origin); }
 void sgrt__follow_start(sgrt_scene *s, const char *function) { EACH(start, s, function); }
 void sgrt__follow_finish(sgrt_scene *s) { EACH(finish, s); }
 void sgrt__follow_destroy(sgrt_scene *s) { EACH(destroy, s); }
-
-void sgrt__follow_slots_moved(sgrt_scene *s, bool renumbered, bool reordered)
-{
-    EACH(slots_moved, s, renumbered, reordered);
-}
 
 void sgrt__follow_view(const sgrt_scene *s, sgrt__update_view *v, sgrt__bounds_view *space)
 {

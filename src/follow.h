@@ -55,6 +55,22 @@ typedef struct sgrt__slot_decl {
     { #field, (uint16_t)offsetof(T, field), (uint16_t)offsetof(T, field##_sum), 0u,     \
       (uint8_t)_Alignof(uint32_t), SGRT__DECL_BITS, true, (fl) }
 
+/* The one slot-move event (the follower hook `moved`): every node in slot
+ * o of those that moved is now in slot map[o], with every per-slot array
+ * and declared field (storage moved them). Relocation (a re-parent): the
+ * `count` nodes of the old slots from[0..count) moved to dead slots, in
+ * pre-order, before their old slots are vacated (each then is, with its
+ * event). Reclamation and compaction (from NULL): every live node moved,
+ * keeping slot order (reclamation) or depth-first (compaction: reordered);
+ * s->st is the new layout, and map, in the old block's scratch, stays
+ * readable until the event returns. */
+typedef struct sgrt__moves {
+    const uint32_t *map;
+    const uint32_t *from;
+    uint32_t count;
+    bool reordered;
+} sgrt__moves;
+
 typedef struct sgrt__follower {
     /* Attached to a scene created with all these SGRT_SCENE_* flags (0:
      * to every scene). */
@@ -81,16 +97,10 @@ typedef struct sgrt__follower {
     void (*rooted)(sgrt_scene *s, uint32_t slot);
     /* `slot` is dead now: its node was destroyed, or moved away. */
     void (*vacated)(sgrt_scene *s, uint32_t slot);
-    /* The node in `from` moved to the dead slot `to` (relocation), before
-     * `from` is vacated. */
-    void (*moved)(sgrt_scene *s, uint32_t from, uint32_t to);
-    /* Every live node moves to map[old] (reclamation, compaction), before
-     * the new layout is in place (s->st.alive still the old bits). */
-    void (*renumber)(sgrt_scene *s, const uint32_t *map);
-    /* Nodes changed slot, now in place: by relocation (renumbered false),
-     * or every live node, in order (reclamation) or depth-first
-     * (compaction: reordered). */
-    void (*slots_moved)(sgrt_scene *s, bool renumbered, bool reordered);
+    /* Nodes changed slot (follow.h: sgrt__moves says which and how), all
+     * of them now in place; one event per relocation, reclamation or
+     * compaction. */
+    void (*moved)(sgrt_scene *s, const struct sgrt__moves *m);
     /* The origin every world is relative to is `origin` now (a large
      * world's, moved; every node is marked): state that keeps worlds moves
      * them into its frame. */
@@ -151,10 +161,8 @@ void sgrt__follow_unlinked(sgrt_scene *s, uint32_t slot);
 void sgrt__follow_linked(sgrt_scene *s, uint32_t slot);
 void sgrt__follow_rooted(sgrt_scene *s, uint32_t slot);
 void sgrt__follow_vacated(sgrt_scene *s, uint32_t slot);
-void sgrt__follow_moved(sgrt_scene *s, uint32_t from, uint32_t to);
-void sgrt__follow_renumber(sgrt_scene *s, const uint32_t *map);
+void sgrt__follow_moved(sgrt_scene *s, const sgrt__moves *m);
 void sgrt__follow_origin(sgrt_scene *s, const double origin[3]);
-void sgrt__follow_slots_moved(sgrt_scene *s, bool renumbered, bool reordered);
 /* Inline, nothing when bits is zero: the update announces changes word by
  * word. */
 static inline void sgrt__follow_changed(sgrt_scene *s, uint32_t w, uint32_t bits)

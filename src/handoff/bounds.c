@@ -161,17 +161,15 @@ static void linked(sgrt_scene *s, uint32_t slot)
     sgrt__bit_set_sum(bs->s_dirty, bs->s_dirty_sum, p);
 }
 
-/* Nodes changed slot: by relocation (`renumbered` false: the cull goes box
- * by box until the next update), or every live node, in order, by
- * reclamation or compaction (every subtree record is rebuilt by the next
- * update; after a compaction, which reorders, the cull goes box by box
- * until then too). */
-static void slots_moved(sgrt_scene *s, bool renumbered, bool reordered)
+/* Nodes changed slot (sgrt__moves): by relocation (the cull goes box by
+ * box until the next update), or every live node, in order, by reclamation
+ * or compaction (every subtree record is rebuilt by the next update; after
+ * a compaction, which reorders, the cull goes box by box until then too). */
+static void moved(sgrt_scene *s, const sgrt__moves *m)
 {
+    const sgrt__storage *st = &s->st;
     sgrt__bounds *bs = sgrt__bounds_of(s);
-    sgrt__storage *st = &s->st;
-    if (!bs)
-        return;
+    const bool renumbered = m->from == NULL, reordered = m->reordered;
     if (renumbered) {
         /* Slots left behind by the nodes moved down keep no valid bit. */
         for (uint32_t w = 0; w < st->words; w++) {
@@ -379,7 +377,7 @@ const sgrt__follower sgrt__bounds_follower = {
     .unlinked = unlinked,
     .linked = linked,
     .vacated = vacated,
-    .slots_moved = slots_moved,
+    .moved = moved,
     .view = boxes_view,
     .words = set_words,
     .pending = pending,

@@ -278,34 +278,30 @@ static void vacated(sgrt_scene *s, uint32_t slot)
         sgrt__bit_clear(SET(l, i)->b.bits, slot);
 }
 
-static void moved(sgrt_scene *s, uint32_t from, uint32_t to)
-{
-    const sgrt__slotlist *l = sgrt__nodesets_of(s);
-    for (uint32_t i = 0; i < l->count; i++) {
-        uint32_t *bits = SET(l, i)->b.bits;
-        if (sgrt__bit_get(bits, from)) {
-            sgrt__bit_clear(bits, from);
-            sgrt__bit_set(bits, to);
-        } else {
-            sgrt__bit_clear(bits, to);
-        }
-    }
-}
-
-static void renumber(sgrt_scene *s, const uint32_t *map)
+/* Nodes changed slot: each set's members move with them. A set holds live
+ * nodes only, so its bits are the old slots of members. Relocation moves
+ * bits to dead slots, which hold none; reclamation and compaction remap
+ * into `spare` and copy back rather than swap: a renderer holding the
+ * set's words (sgrt_nodeset_words) keeps a current pointer through hole
+ * reclamation, which changes no storage_version (capacity/8 bytes, beside
+ * the O(slots) remap). */
+static void moved(sgrt_scene *s, const sgrt__moves *m)
 {
     const sgrt__slotlist *l = sgrt__nodesets_of(s);
     for (uint32_t i = 0; i < l->count; i++) {
         sgrt__nodeset *e = SET(l, i);
-        memset(e->spare, 0, (size_t)e->b.words * sizeof(uint32_t));
-        for (uint32_t w = 0; w < s->st.words; w++) {
-            uint32_t bits = e->b.bits[w] & s->st.alive[w];
-            SGRT__FOR_EACH_IN_WORD(w, bits, o, sgrt__bit_set(e->spare, map[o]);)
+        if (m->from) {
+            for (uint32_t j = 0; j < m->count; j++) {
+                const uint32_t o = m->from[j];
+                if (sgrt__bit_get(e->b.bits, o)) {
+                    sgrt__bit_clear(e->b.bits, o);
+                    sgrt__bit_set(e->b.bits, m->map[o]);
+                }
+            }
+            continue;
         }
-        /* Copied back rather than swapped: a renderer holding the set's
-         * words (sgrt_nodeset_words) keeps a current pointer through hole
-         * reclamation, which changes no storage_version. capacity/8 bytes,
-         * beside the O(slots) remap. */
+        memset(e->spare, 0, (size_t)e->b.words * sizeof(uint32_t));
+        SGRT__FOR_EACH_BIT(e->b.bits, e->b.words, o, sgrt__bit_set(e->spare, m->map[o]);)
         memcpy(e->b.bits, e->spare, (size_t)e->b.words * sizeof(uint32_t));
     }
 }
@@ -353,7 +349,6 @@ const sgrt__follower sgrt__nodeset_follower = {
     .reserve = reserve,
     .vacated = vacated,
     .moved = moved,
-    .renumber = renumber,
     .destroy = destroy,
     .check = check,
 };
