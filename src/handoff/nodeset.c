@@ -27,6 +27,11 @@ static sgrt_result set_resize(sgrt_scene *s, sgrt__nodeset *set, uint32_t words)
     return sgrt__slotbits_resize(s, &set->b, &set->spare, words, words, 0);
 }
 
+static sgrt_result set_sizer(sgrt_scene *s, sgrt__slotbits *b, uint32_t words)
+{
+    return set_resize(s, (sgrt__nodeset *)b, words);
+}
+
 /* Words that can hold a live node. */
 static uint32_t used_words(const sgrt_scene *s) { return (s->slot_end + 31u) / 32u; }
 
@@ -38,22 +43,11 @@ sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset *out)
         return sgrt__reentered(s, __func__);
     if (!out)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", SGRT_NULL_NODE);
-    sgrt_result err = sgrt__object_ensure(s, __func__);
-    if (err != SGRT_OK)
-        return err;
-    sgrt__nodeset *set = sgrt__alloc(&s->alloc, sizeof *set, 16, &err);
+    sgrt_result err;
+    sgrt__nodeset *set = (sgrt__nodeset *)sgrt__slotlist_create(
+        s, sgrt__nodesets_of(s), SGRT__KIND_NODESET, sizeof *set, set_sizer, __func__, &err);
     if (!set)
-        return sgrt__fail_grow(s, err, __func__, SGRT_NULL_NODE);
-    memset(set, 0, sizeof *set);
-    sgrt_result r = set_resize(s, set, s->st.words);
-    if (r == SGRT_OK)
-        r = sgrt__slotlist_add(s, sgrt__nodesets_of(s), &set->b);
-    if (r != SGRT_OK) {
-        sgrt__free(&s->alloc, set->b.block, set->b.block_size);
-        sgrt__free(&s->alloc, set, sizeof *set);
-        return sgrt__fail_grow(s, r, __func__, SGRT_NULL_NODE);
-    }
-    set->b.id = sgrt__object_take(s, SGRT__KIND_NODESET, set);
+        return err;
     out->id = set->b.id;
     return SGRT_OK;
 }

@@ -32,6 +32,17 @@ typedef struct sgrt__slotlist {
  * words of the side array. Allocates; nothing changes on failure. */
 sgrt_result sgrt__slotbits_resize(sgrt_scene *s, sgrt__slotbits *b, uint32_t **side,
                                   uint32_t words, uint32_t side_words, uint32_t keep_side);
+/* Gives object b (whose first member it is) zeroed bits for `words` words
+ * and its side array. Allocates; nothing changes on failure. */
+typedef sgrt_result (*sgrt__slotbits_sizer)(sgrt_scene *s, sgrt__slotbits *b, uint32_t words);
+/* sgrt_tracker_create and sgrt_nodeset_create after their argument checks:
+ * a zeroed object of `size` bytes that starts with its sgrt__slotbits,
+ * sized by `resize` for the scene's capacity, listed in l, and named in the
+ * object table as a `kind`; NULL with *err set (and logged for `function`)
+ * when the table is full or memory runs out, nothing changed. */
+sgrt__slotbits *sgrt__slotlist_create(sgrt_scene *s, sgrt__slotlist *l, uint32_t kind,
+                                      size_t size, sgrt__slotbits_sizer resize,
+                                      const char *function, sgrt_result *err);
 /* List b (its bits already sized). Allocates; nothing changes on failure. */
 sgrt_result sgrt__slotlist_add(sgrt_scene *s, sgrt__slotlist *l, sgrt__slotbits *b);
 /* sgrt_tracker_destroy and sgrt_nodeset_destroy for a non-NULL s: the

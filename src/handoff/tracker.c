@@ -48,6 +48,11 @@ static sgrt_result tracker_resize(sgrt_scene *s, sgrt__tracker *t, uint32_t word
                                  summary_words(t->b.words));
 }
 
+static sgrt_result tracker_sizer(sgrt_scene *s, sgrt__slotbits *b, uint32_t words)
+{
+    return tracker_resize(s, (sgrt__tracker *)b, words);
+}
+
 sgrt_result sgrt_tracker_check(const sgrt_scene *s, sgrt_tracker handle, const char **out_what)
 {
     if (out_what)
@@ -84,22 +89,11 @@ sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker *out)
         return sgrt__reentered(s, __func__);
     if (!out)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL", SGRT_NULL_NODE);
-    sgrt_result err = sgrt__object_ensure(s, __func__);
-    if (err != SGRT_OK)
-        return err;
-    sgrt__tracker *t = sgrt__alloc(&s->alloc, sizeof *t, 16, &err);
+    sgrt_result err;
+    sgrt__tracker *t = (sgrt__tracker *)sgrt__slotlist_create(
+        s, sgrt__trackers_of(s), SGRT__KIND_TRACKER, sizeof *t, tracker_sizer, __func__, &err);
     if (!t)
-        return sgrt__fail_grow(s, err, __func__, SGRT_NULL_NODE);
-    memset(t, 0, sizeof *t);
-    sgrt_result r = tracker_resize(s, t, s->st.words);
-    if (r == SGRT_OK)
-        r = sgrt__slotlist_add(s, sgrt__trackers_of(s), &t->b);
-    if (r != SGRT_OK) {
-        sgrt__free(&s->alloc, t->b.block, t->b.block_size);
-        sgrt__free(&s->alloc, t, sizeof *t);
-        return sgrt__fail_grow(s, r, __func__, SGRT_NULL_NODE);
-    }
-    t->b.id = sgrt__object_take(s, SGRT__KIND_TRACKER, t);
+        return err;
     /* A new consumer has seen nothing yet. */
     sgrt__bits_set_range(t->b.bits, 0, s->slot_end);
     sgrt__bits_set_range(t->summary, 0, (s->slot_end + 31u) / 32u);
