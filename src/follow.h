@@ -71,6 +71,21 @@ typedef struct sgrt__moves {
     bool reordered;
 } sgrt__moves;
 
+/* Where hooks run. Every hook runs on the thread that called into the
+ * scene, one at a time, and may touch the whole scene and its own state,
+ * except these, which a parallel update (parallel.c) also runs inside its
+ * tasks, concurrently, one task per slot range (ranges are cut at summary
+ * words: no two tasks share a word of bits or of a summary):
+ *   view    in every task: fills the task's view; reads only.
+ *   words   per summary word of the task's range: reads only.
+ *   word    per word of the task's range, for the slots `mask` the task
+ *           owns (the cross set's slots had theirs serially, before the
+ *           tasks); it may write only words w of per-slot state (and bit
+ *           w / 32 of their summaries), and reads other slots' worlds
+ *           only as the kernels leave them (parents before children).
+ *   changed as raised by a word hook: the same word, the same rule.
+ * pending runs serially while the plan is built; start and finish, serially
+ * before and after the tasks. */
 typedef struct sgrt__follower {
     /* Attached to a scene created with all these SGRT_SCENE_* flags (0:
      * to every scene). */

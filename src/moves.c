@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Every move of nodes to other slots, the one home of relocation: the one
- * move of a node (sgrt__slot_move: every per-slot array of the core, every
- * field the followers declared, its handle), and the three moves of many
- * built on it, each announced to the followers as one event (follow.h:
- * sgrt__moves): relocation of a subtree after its new parent, in-place
- * hole reclamation, depth-first compaction into a new block. */
+/* Where nodes live, and every move of nodes to other slots, the one home of
+ * relocation: slot occupancy (alive bits with their full-word summary,
+ * holes, slot_end, the first free slot), the one move of a node
+ * (sgrt__slot_move: every per-slot array of the core, every field the
+ * followers declared, its handle), and the three moves of many built on
+ * it, each announced to the followers as one event (follow.h: sgrt__moves):
+ * relocation of a subtree after its new parent, in-place hole reclamation,
+ * depth-first compaction into a new block. */
 #include "follow.h"
 #include "alloc.h"
 #include "dirty.h"
@@ -69,6 +71,59 @@ static void copy_slot(const sgrt_scene *s, sgrt__storage *dst, uint32_t to,
                       (const uint8_t *)src->fol[k] + (size_t)from * d->size, d->size);
         }
     }
+}
+
+/* ---- occupancy ------------------------------------------------------------- */
+
+void sgrt__slot_occupy(sgrt_scene *s, uint32_t slot)
+{
+    if (slot < s->slot_end) {
+        s->holes--;
+    } else {
+        s->holes += slot - s->slot_end;
+        s->slot_end = slot + 1u;
+    }
+    const uint32_t w = slot >> 5;
+    s->st.alive[w] |= 1u << (slot & 31u);
+    if (s->st.alive[w] == ~0u)
+        sgrt__bit_set(s->st.alive_full, w);
+}
+
+void sgrt__slot_vacate(sgrt_scene *s, uint32_t slot)
+{
+    const uint32_t w = slot >> 5;
+    s->st.alive[w] &= ~(1u << (slot & 31u));
+    s->st.inner[w] &= ~(1u << (slot & 31u));
+    sgrt__bit_clear(s->st.alive_full, w);
+    s->holes++;
+    sgrt__follow_vacated(s, slot);
+}
+
+/* Trailing dead slots stop counting as used (and as holes). */
+void sgrt__slots_trim(sgrt_scene *s)
+{
+    while (s->slot_end) {
+        const uint32_t last = s->slot_end - 1u;
+        const uint32_t w = last >> 5;
+        const uint32_t bits = s->st.alive[w] & (~0u >> (31u - (last & 31u)));
+        if (bits) {
+            const uint32_t top = w * 32u + 31u - sgrt__clz32(bits);
+            s->holes -= last - top;
+            s->slot_end = top + 1u;
+            return;
+        }
+        s->holes -= (last & 31u) + 1u;
+        s->slot_end = w * 32u;
+    }
+}
+
+uint32_t sgrt__slot_find_free(const sgrt_scene *s, uint32_t after)
+{
+    const uint32_t from = after == SGRT__NONE ? 0u : after + 1u;
+    if (!s->holes || from >= s->slot_end)
+        return from > s->slot_end ? from : s->slot_end;
+    const uint32_t f = sgrt__bits_next_clear(s->st.alive, s->st.alive_full, s->st.words, from);
+    return f < s->slot_end ? f : s->slot_end;
 }
 
 /* ---- hole reclamation -------------------------------------------------------- */

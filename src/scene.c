@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Scene lifecycle (create, destroy, reserve, compact) and the kernel a
- * scene runs. The one file that knows the followers (follow.h): it
- * attaches those a scene's flags ask for. */
+ * scene runs. Creation attaches, from followers.c's list (follow.h), the
+ * followers a scene's flags ask for, their states in the scene's block. */
 #include "follow.h"
 #include "alloc.h"
 #include "handles.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Slot storage: the structure of arrays indexed by slot (laid out from the
- * core's list SGRT__SLOT_ARRAYS and the fields the followers declare), its
- * geometric growth and slot occupancy (alive bits, holes, slot_end). The
- * moves of nodes to other slots are moves.c's. */
+ * core's list SGRT__SLOT_ARRAYS and the fields the followers declare) and
+ * its geometric growth. Slot occupancy and the moves of nodes to other
+ * slots are moves.c's. */
 #include "follow.h"
 #include "alloc.h"
 #include "storage.h"
@@ -190,57 +190,4 @@ sgrt_result sgrt__storage_ensure(sgrt_scene *s, uint64_t need)
         return SGRT_OK;
     const uint32_t cap = sgrt__storage_grown_cap(s->st.cap, need);
     return cap ? storage_resize(s, cap) : SGRT_ERR_CAPACITY;
-}
-
-/* ---- occupancy ------------------------------------------------------------- */
-
-void sgrt__slot_occupy(sgrt_scene *s, uint32_t slot)
-{
-    if (slot < s->slot_end) {
-        s->holes--;
-    } else {
-        s->holes += slot - s->slot_end;
-        s->slot_end = slot + 1u;
-    }
-    const uint32_t w = slot >> 5;
-    s->st.alive[w] |= 1u << (slot & 31u);
-    if (s->st.alive[w] == ~0u)
-        sgrt__bit_set(s->st.alive_full, w);
-}
-
-void sgrt__slot_vacate(sgrt_scene *s, uint32_t slot)
-{
-    const uint32_t w = slot >> 5;
-    s->st.alive[w] &= ~(1u << (slot & 31u));
-    s->st.inner[w] &= ~(1u << (slot & 31u));
-    sgrt__bit_clear(s->st.alive_full, w);
-    s->holes++;
-    sgrt__follow_vacated(s, slot);
-}
-
-/* Trailing dead slots stop counting as used (and as holes). */
-void sgrt__slots_trim(sgrt_scene *s)
-{
-    while (s->slot_end) {
-        const uint32_t last = s->slot_end - 1u;
-        const uint32_t w = last >> 5;
-        const uint32_t bits = s->st.alive[w] & (~0u >> (31u - (last & 31u)));
-        if (bits) {
-            const uint32_t top = w * 32u + 31u - sgrt__clz32(bits);
-            s->holes -= last - top;
-            s->slot_end = top + 1u;
-            return;
-        }
-        s->holes -= (last & 31u) + 1u;
-        s->slot_end = w * 32u;
-    }
-}
-
-uint32_t sgrt__slot_find_free(const sgrt_scene *s, uint32_t after)
-{
-    const uint32_t from = after == SGRT__NONE ? 0u : after + 1u;
-    if (!s->holes || from >= s->slot_end)
-        return from > s->slot_end ? from : s->slot_end;
-    const uint32_t f = sgrt__bits_next_clear(s->st.alive, s->st.alive_full, s->st.words, from);
-    return f < s->slot_end ? f : s->slot_end;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The per-slot arrays: layout, growth and occupancy (storage.c); the moves
- * of nodes to other slots: the one move of a node, relocation, hole
- * reclamation and compaction (moves.c). */
+/* The per-slot arrays: layout and growth (storage.c); slot occupancy and
+ * the moves of nodes to other slots: the one move of a node, relocation,
+ * hole reclamation and compaction (moves.c). */
 #ifndef SGRT_STORAGE_H
 #define SGRT_STORAGE_H
 
