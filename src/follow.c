@@ -2,23 +2,65 @@
 /* The seam's dispatch (follow.h): each event to every attached follower
  * that has its hook, in the order they were attached. */
 #include "follow.h"
+#include <string.h>
 
 #define EACH(hook, ...)                                                                \
     for (uint32_t i_ = 0; i_ < s->follow_count; i_++)                                  \
         if (s->follow[i_]->hook)                                                       \
     s->follow[i_]->hook(__VA_ARGS__)
 
+static size_t state_round(size_t n) { return (n + 63u) & ~(size_t)63u; }
+
+static bool attaches(const sgrt__follower *f, uint32_t flags)
+{
+    return (f->flags & flags) == f->flags;
+}
+
+size_t sgrt__follow_state_bytes(const sgrt__follower *const *list, uint32_t flags)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; list[i] && i < SGRT__FOLLOWERS; i++)
+        if (attaches(list[i], flags))
+            n += state_round(list[i]->state_size);
+    return n;
+}
+
 void sgrt__follow_attach(sgrt_scene *s, const sgrt__follower *const *list)
 {
+    uint8_t *at = (uint8_t *)s + state_round(sizeof *s);
     for (; *list; list++) {
         const sgrt__follower *f = *list;
-        if ((f->flags & s->flags) != f->flags || s->follow_count == SGRT__FOLLOWERS)
+        if (!attaches(f, s->flags) || s->follow_count == SGRT__FOLLOWERS)
             continue;
+        void *self = f->state_size ? at : NULL;
+        at += state_round(f->state_size);
+        s->state[s->follow_count] = self;
         s->follow[s->follow_count++] = f;
-        if (f->changed)
+        for (uint32_t k = 0; k < f->slot_count && s->decl_count < SGRT__FOLLOW_SLOTS; k++) {
+            if ((f->slots[k].flags & s->flags) != f->slots[k].flags)
+                continue;
+            s->decl[s->decl_count] = &f->slots[k];
+            s->decl_state[s->decl_count++] = self;
+        }
+        if (f->changed) {
+            s->on_changed_self[s->on_changed_count] = self;
             s->on_changed[s->on_changed_count++] = f->changed;
-        if (f->word)
+        }
+        if (f->word) {
+            s->on_word_self[s->on_word_count] = self;
             s->on_word[s->on_word_count++] = f->word;
+        }
+    }
+}
+
+void sgrt__follow_publish(sgrt_scene *s)
+{
+    for (uint32_t k = 0; k < s->decl_count; k++) {
+        const sgrt__slot_decl *d = s->decl[k];
+        uint8_t *self = s->decl_state[k];
+        memcpy(self + d->at, &s->st.fol[k], sizeof(void *));
+        if (d->kind == SGRT__DECL_BITS)
+            memcpy(self + d->sum_at, &s->st.fol_sum[k], sizeof(uint32_t *));
     }
 }
 
@@ -38,16 +80,11 @@ void sgrt__follow_unlinked(sgrt_scene *s, uint32_t slot) { EACH(unlinked, s, slo
 void sgrt__follow_linked(sgrt_scene *s, uint32_t slot) { EACH(linked, s, slot); }
 void sgrt__follow_rooted(sgrt_scene *s, uint32_t slot) { EACH(rooted, s, slot); }
 void sgrt__follow_vacated(sgrt_scene *s, uint32_t slot) { EACH(vacated, s, slot); }
-void sgrt__follow_moved(sgrt_scene *s, uint32_t from, uint32_t to) { EACH(moved, s, from, to); }
-void sgrt__follow_renumber(sgrt_scene *s, const uint32_t *map) { EACH(renumber, s, map); }
+void sgrt__follow_moved(sgrt_scene *s, const sgrt__moves *m) { EACH(moved, s, m); }
+void sgrt__follow_origin(sgrt_scene *s, const double origin[3]) { EACH(origin, s, origin); }
 void sgrt__follow_start(sgrt_scene *s, const char *function) { EACH(start, s, function); }
 void sgrt__follow_finish(sgrt_scene *s) { EACH(finish, s); }
 void sgrt__follow_destroy(sgrt_scene *s) { EACH(destroy, s); }
-
-void sgrt__follow_slots_moved(sgrt_scene *s, bool renumbered, bool reordered)
-{
-    EACH(slots_moved, s, renumbered, reordered);
-}
 
 void sgrt__follow_view(const sgrt_scene *s, sgrt__update_view *v, sgrt__bounds_view *space)
 {
@@ -69,7 +106,7 @@ uint32_t sgrt__follow_words(const sgrt_scene *s, uint32_t sw)
     uint32_t words = s->st.dirty_sum[sw];
     for (uint32_t i = 0; i < s->follow_count; i++)
         if (s->follow[i]->words)
-            words |= s->follow[i]->words(s, sw);
+            words |= s->follow[i]->words(s, s->state[i], sw);
     return words;
 }
 

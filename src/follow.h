@@ -14,11 +14,89 @@
 #define SGRT_FOLLOW_H
 
 #include "internal.h"
+#include <stddef.h>
 
+/* What a follower keeps per slot, declared in its own file: storage lays
+ * each out in its block, grows it, moves it with its node (relocation,
+ * reclamation, compaction) and frees it, from the declaration alone, and
+ * fills the pointer at offset `at` of the follower's state (and for a
+ * bitfield, its summary's pointer at `sum_at`) whenever the block changes.
+ * Kinds: DATA, `size` bytes per slot copied as they are; LINK, a uint32_t
+ * slot (or SGRT__NONE) per slot, remapped when slots move; BITS, one bit
+ * per slot (words of 32) with its summary (bit w set iff word w is not
+ * zero), kept exact when bits move. Bits of dead slots may stay set: their
+ * readers mask them with alive, and a new node clears its own. A BITS field
+ * and every `zeroed` array start at zero in a new block; other DATA starts
+ * undefined (slots past slot_end are never read). Declarations are a plain
+ * list a program can walk (the checker, dumps, snapshots). */
+enum { SGRT__DECL_DATA, SGRT__DECL_LINK, SGRT__DECL_BITS };
+typedef struct sgrt__slot_decl {
+    const char *name; /* the field's name in the follower's state */
+    uint16_t at;      /* offset of the array's pointer in the state */
+    uint16_t sum_at;  /* BITS: offset of its summary's pointer */
+    uint16_t size;    /* bytes per slot (BITS: 0) */
+    uint8_t align;    /* alignment of the element type: at most 64 */
+    uint8_t kind;     /* SGRT__DECL_* */
+    bool zeroed;      /* DATA: zero in a new block */
+    uint32_t flags;   /* laid out only in scenes with all these SGRT_SCENE_* flags */
+} sgrt__slot_decl;
+/* The declarations, given the follower's state type T: an array of
+ * `type` (zeroed or not), a link array, a bitfield with its summary
+ * (field and field_sum); each kept in scenes with the SGRT_SCENE_* flags
+ * `fl` (0: wherever the follower is attached; its pointer stays NULL
+ * elsewhere). */
+#define SGRT__DECL_ARRAY(T, field, type, zero, fl)                                     \
+    { #field, (uint16_t)offsetof(T, field), 0u, (uint16_t)sizeof(type),                 \
+      (uint8_t)_Alignof(type), SGRT__DECL_DATA, (zero), (fl) }
+#define SGRT__DECL_LINKS(T, field, fl)                                                 \
+    { #field, (uint16_t)offsetof(T, field), 0u, (uint16_t)sizeof(uint32_t),             \
+      (uint8_t)_Alignof(uint32_t), SGRT__DECL_LINK, false, (fl) }
+#define SGRT__DECL_BITFIELD(T, field, fl)                                              \
+    { #field, (uint16_t)offsetof(T, field), (uint16_t)offsetof(T, field##_sum), 0u,     \
+      (uint8_t)_Alignof(uint32_t), SGRT__DECL_BITS, true, (fl) }
+
+/* The one slot-move event (the follower hook `moved`): every node in slot
+ * o of those that moved is now in slot map[o], with every per-slot array
+ * and declared field (storage moved them). Relocation (a re-parent): the
+ * `count` nodes of the old slots from[0..count) moved to dead slots, in
+ * pre-order, before their old slots are vacated (each then is, with its
+ * event). Reclamation and compaction (from NULL): every live node moved,
+ * keeping slot order (reclamation) or depth-first (compaction: reordered);
+ * s->st is the new layout, and map, in the old block's scratch, stays
+ * readable until the event returns. */
+typedef struct sgrt__moves {
+    const uint32_t *map;
+    const uint32_t *from;
+    uint32_t count;
+    bool reordered;
+} sgrt__moves;
+
+/* Where hooks run. Every hook runs on the thread that called into the
+ * scene, one at a time, and may touch the whole scene and its own state,
+ * except these, which a parallel update (parallel.c) also runs inside its
+ * tasks, concurrently, one task per slot range (ranges are cut at summary
+ * words: no two tasks share a word of bits or of a summary):
+ *   view    in every task: fills the task's view; reads only.
+ *   words   per summary word of the task's range: reads only.
+ *   word    per word of the task's range, for the slots `mask` the task
+ *           owns (the cross set's slots had theirs serially, before the
+ *           tasks); it may write only words w of per-slot state (and bit
+ *           w / 32 of their summaries), and reads other slots' worlds
+ *           only as the kernels leave them (parents before children).
+ *   changed as raised by a word hook: the same word, the same rule.
+ * pending runs serially while the plan is built; start and finish, serially
+ * before and after the tasks. */
 typedef struct sgrt__follower {
     /* Attached to a scene created with all these SGRT_SCENE_* flags (0:
      * to every scene). */
     uint32_t flags;
+    /* The follower's own scene-level state: `state_size` bytes (at most
+     * SGRT__STATE_MAX), zeroed at scene creation, 64-byte aligned, in the
+     * scene's allocation; sgrt__follow_state finds it. Its per-slot
+     * arrays: `slots`, `slot_count` declarations (pointers into it). */
+    size_t state_size;
+    const sgrt__slot_decl *slots;
+    uint32_t slot_count;
     /* Storage grows to `words` words of bits: make room for the state kept
      * outside the storage block (allocates; nothing changes on failure). */
     sgrt_result (*reserve)(sgrt_scene *s, uint32_t words);
@@ -34,18 +112,18 @@ typedef struct sgrt__follower {
     void (*rooted)(sgrt_scene *s, uint32_t slot);
     /* `slot` is dead now: its node was destroyed, or moved away. */
     void (*vacated)(sgrt_scene *s, uint32_t slot);
-    /* The node in `from` moved to the dead slot `to` (relocation), before
-     * `from` is vacated. */
-    void (*moved)(sgrt_scene *s, uint32_t from, uint32_t to);
-    /* Every live node moves to map[old] (reclamation, compaction), before
-     * the new layout is in place (s->st.alive still the old bits). */
-    void (*renumber)(sgrt_scene *s, const uint32_t *map);
-    /* Nodes changed slot, now in place: by relocation (renumbered false),
-     * or every live node, in order (reclamation) or depth-first
-     * (compaction: reordered). */
-    void (*slots_moved)(sgrt_scene *s, bool renumbered, bool reordered);
-    /* What the slots `bits` of word w hold for a reader changed. */
-    void (*changed)(sgrt_scene *s, uint32_t w, uint32_t bits);
+    /* Nodes changed slot (follow.h: sgrt__moves says which and how), all
+     * of them now in place; one event per relocation, reclamation or
+     * compaction. */
+    void (*moved)(sgrt_scene *s, const struct sgrt__moves *m);
+    /* The origin every world is relative to is `origin` now (a large
+     * world's, moved; every node is marked): state that keeps worlds moves
+     * them into its frame. */
+    void (*origin)(sgrt_scene *s, const double origin[3]);
+    /* What the slots `bits` of word w hold for a reader changed. `self`:
+     * the follower's state (as for words and word, the hooks called per
+     * word). */
+    void (*changed)(sgrt_scene *s, void *self, uint32_t w, uint32_t bits);
     /* A public update starts (`function` names it), before anything is
      * read: validation mode's look at what the user wrote. */
     void (*start)(sgrt_scene *s, const char *function);
@@ -58,9 +136,9 @@ typedef struct sgrt__follower {
      * of the word that the caller owns. finish: after the kernels. */
     void (*view)(const sgrt_scene *s, sgrt__update_view *v, sgrt__bounds_view *space);
     bool (*wants_words)(const sgrt_scene *s);
-    uint32_t (*words)(const sgrt_scene *s, uint32_t sw);
+    uint32_t (*words)(const sgrt_scene *s, const void *self, uint32_t sw);
     bool (*pending)(const sgrt_scene *s);
-    void (*word)(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask);
+    void (*word)(sgrt_scene *s, void *self, uint32_t w, uint32_t d, uint32_t mask);
     void (*finish)(sgrt_scene *s);
     /* The scene is destroyed: free what the follower holds. */
     void (*destroy)(sgrt_scene *s);
@@ -71,8 +149,25 @@ typedef struct sgrt__follower {
 /* Every follower there is, NULL-terminated, in the order a scene attaches
  * them (followers.c). */
 extern const sgrt__follower *const sgrt__followers[];
-/* Attach to s the followers its flags ask for (at scene creation). */
+/* Bytes the states of the followers of `list` that scene flags `flags`
+ * attach take after the scene (each rounded up to 64). */
+size_t sgrt__follow_state_bytes(const sgrt__follower *const *list, uint32_t flags);
+/* Attach to s the followers its flags ask for (at scene creation), their
+ * states in the sgrt__follow_state_bytes after the scene struct, and gather
+ * their per-slot declarations for storage. */
 void sgrt__follow_attach(sgrt_scene *s, const sgrt__follower *const *list);
+/* f's state in s; NULL when f is not attached to s. A scan of the attached
+ * followers: the hooks called per word get theirs as `self`. */
+static inline void *sgrt__follow_state(const sgrt_scene *s, const sgrt__follower *f)
+{
+    for (uint32_t i = 0; i < s->follow_count; i++)
+        if (s->follow[i] == f)
+            return s->state[i];
+    return NULL;
+}
+/* After storage installs a block: point every declared field of every
+ * follower's state at its array in it (NULL when there is none). */
+void sgrt__follow_publish(sgrt_scene *s);
 
 /* The events, each passed to every attached follower that has the hook. */
 sgrt_result sgrt__follow_reserve(sgrt_scene *s, uint32_t words);
@@ -81,15 +176,14 @@ void sgrt__follow_unlinked(sgrt_scene *s, uint32_t slot);
 void sgrt__follow_linked(sgrt_scene *s, uint32_t slot);
 void sgrt__follow_rooted(sgrt_scene *s, uint32_t slot);
 void sgrt__follow_vacated(sgrt_scene *s, uint32_t slot);
-void sgrt__follow_moved(sgrt_scene *s, uint32_t from, uint32_t to);
-void sgrt__follow_renumber(sgrt_scene *s, const uint32_t *map);
-void sgrt__follow_slots_moved(sgrt_scene *s, bool renumbered, bool reordered);
+void sgrt__follow_moved(sgrt_scene *s, const sgrt__moves *m);
+void sgrt__follow_origin(sgrt_scene *s, const double origin[3]);
 /* Inline, nothing when bits is zero: the update announces changes word by
  * word. */
 static inline void sgrt__follow_changed(sgrt_scene *s, uint32_t w, uint32_t bits)
 {
     for (uint32_t i = 0; bits && i < s->on_changed_count; i++)
-        s->on_changed[i](s, w, bits);
+        s->on_changed[i](s, s->on_changed_self[i], w, bits);
 }
 static inline void sgrt__follow_changed_slot(sgrt_scene *s, uint32_t slot)
 {
@@ -107,7 +201,7 @@ bool sgrt__follow_pending(const sgrt_scene *s);
 static inline void sgrt__follow_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
 {
     for (uint32_t i = 0; i < s->on_word_count; i++)
-        s->on_word[i](s, w, d, mask);
+        s->on_word[i](s, s->on_word_self[i], w, d, mask);
 }
 void sgrt__follow_start(sgrt_scene *s, const char *function);
 void sgrt__follow_finish(sgrt_scene *s);

@@ -19,6 +19,7 @@
 #include "internal.h"
 #include "handles.h"
 #include "result.h"
+#include "handoff/large.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -74,7 +75,8 @@ uint64_t sgrt_scene_hash(const sgrt_scene *s)
     put32(head, s->node_count);
     put32(head + 4, s->slot_end);
     XXH3_64bits_update(&state, head, sizeof head);
-    const bool anchored = s->st.anchor != NULL;
+    /* A large world's anchors and origin (its follower's state). */
+    const sgrt__large *g = sgrt__large_of(s);
     size_t used = 0;
     for (uint32_t w = 0; w < (s->slot_end + 31u) / 32u; w++) {
         for (uint32_t bits = s->st.alive[w]; bits; bits &= bits - 1u) {
@@ -89,9 +91,9 @@ uint64_t sgrt_scene_hash(const sgrt_scene *s)
             put_matrix(p + 20, s->st.local[slot]);
             put_matrix(p + 84, s->st.world[slot]);
             used += 4u * RECORD_WORDS;
-            if (anchored && s->st.parent[slot] == SGRT__NONE) {
+            if (g && s->st.parent[slot] == SGRT__NONE) {
                 for (int a = 0; a < 3; a++)
-                    put_double(stage + used + 8 * a, s->st.anchor[slot][a]);
+                    put_double(stage + used + 8 * a, g->anchor[slot][a]);
                 used += 4u * ANCHOR_WORDS;
             }
             if (used > sizeof stage - 4u * (RECORD_WORDS + ANCHOR_WORDS)) {
@@ -101,7 +103,7 @@ uint64_t sgrt_scene_hash(const sgrt_scene *s)
         }
     }
     for (int a = 0; a < 3; a++)
-        put_double(stage + used + 8 * a, s->origin[a]);
+        put_double(stage + used + 8 * a, g ? g->origin[a] : 0.0);
     used += 24;
     XXH3_64bits_update(&state, stage, used);
     return XXH3_64bits_digest(&state);

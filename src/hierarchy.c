@@ -154,58 +154,6 @@ sgrt_result sgrt_node_next_sibling(const sgrt_scene *s, sgrt_node node, sgrt_nod
 
 /* ---- re-parenting ---------------------------------------------------------- */
 
-/* Move the subtree at `root` (already unlinked) to dead slots after `after`,
- * in pre-order so that parents stay before children. The caller has made
- * sure the slots exist. Returns the subtree root's new slot. */
-static uint32_t relocate(sgrt_scene *s, uint32_t root, uint32_t after, uint32_t k)
-{
-    /* map[old slot] = new slot for the subtree's slots; sub: its slots in
-     * pre-order. Both in scratch (2 x cap entries). */
-    uint32_t *map = s->st.scratch, *sub = s->st.scratch + s->st.cap;
-    uint32_t n = 0;
-    for (uint32_t x = root; x != SGRT__NONE; x = sgrt__preorder_next(s, x, root))
-        sub[n++] = x;
-    uint32_t f = after;
-    for (uint32_t j = 0; j < k; j++) {
-        f = sgrt__slot_find_free(s, f);
-        map[sub[j]] = f;
-        sgrt__slot_occupy(s, f);
-    }
-    for (uint32_t j = 0; j < k; j++) {
-        const uint32_t o = sub[j], d = map[o];
-        sgrt__slot_move(s, &s->st, d, o, map);
-        sgrt__follow_moved(s, o, d);
-        sgrt__slot_vacate(s, o);
-        sgrt__dirty_clear(s, o);
-        sgrt__follow_changed_slot(s, o);
-        sgrt__follow_changed_slot(s, d);
-    }
-    sgrt__slots_trim(s);
-    return map[root];
-}
-
-static uint32_t subtree_size(const sgrt_scene *s, uint32_t root)
-{
-    uint32_t k = 0;
-    for (uint32_t x = root; x != SGRT__NONE; x = sgrt__preorder_next(s, x, root))
-        k++;
-    return k;
-}
-
-/* One past the last slot that relocating k nodes after `after` would use. */
-static uint64_t relocation_end(const sgrt_scene *s, uint32_t after, uint32_t k)
-{
-    uint32_t f = after, used_holes = 0;
-    while (used_holes < k) {
-        const uint32_t g = sgrt__slot_find_free(s, f);
-        if (g >= s->slot_end)
-            return (uint64_t)s->slot_end + (k - used_holes);
-        used_holes++;
-        f = g;
-    }
-    return (uint64_t)f + 1u > s->slot_end ? (uint64_t)f + 1u : s->slot_end;
-}
-
 sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent, sgrt_keep keep)
 {
     SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
@@ -251,37 +199,18 @@ sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent
         }
     }
 
-    uint32_t k = 0;
-    if (ps != SGRT__NONE && ps > ns) {
-        k = subtree_size(s, ns);
-        uint64_t end = relocation_end(s, ps, k);
-        if (end > s->slot_limit && s->holes) {
-            /* Near the slot limit (over 11 M live nodes), close the holes
-             * first: then the relocation ends by 2 x live < the limit.
-             * Order is kept, so the parent is still stored after the node.
-             * The storage that needs (the live slots, then k) is grown
-             * before anything moves, so that a failed growth changes
-             * nothing. */
-            const sgrt_result r =
-                sgrt__storage_ensure(s, (uint64_t)(s->slot_end - s->holes) + k);
-            if (r != SGRT_OK)
-                return sgrt__fail_grow(s, r, __func__, node);
-            sgrt__slots_reclaim(s);
-            ns = sgrt__resolve(s, node);
-            ps = sgrt__resolve(s, parent);
-            end = relocation_end(s, ps, k);
-        }
-        const sgrt_result r = sgrt__storage_ensure(s, end);
+    /* A parent stored after the node: the subtree moves after it. */
+    const uint32_t k = ps != SGRT__NONE && ps > ns ? sgrt__subtree_size(s, ns) : 0u;
+    if (k) {
+        const sgrt_result r = sgrt__slots_relocate_room(s, &ns, &ps, k);
         if (r != SGRT_OK)
             return sgrt__fail_grow(s, r, __func__, node);
     }
     /* Nothing can fail from here on. */
     sgrt__follow_unlinked(s, ns);
     unlink_child(s, ns);
-    if (k) {
-        ns = relocate(s, ns, ps, k);
-        sgrt__follow_slots_moved(s, false, false);
-    }
+    if (k)
+        ns = sgrt__slots_relocate(s, ns, ps, k);
     link_child(s, ns, ps);
     sgrt__follow_linked(s, ns);
     if (keep == SGRT_KEEP_WORLD)

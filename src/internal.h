@@ -6,9 +6,10 @@
  *
  * The core (src/), each file with its header where others use it:
  *   alloc        allocation through the user's hooks
- *   storage      the per-slot arrays (one list: SGRT__SLOT_ARRAYS), their
- *                growth, slot occupancy, the one move of a node to another
- *                slot, reclamation and compaction
+ *   storage      the per-slot arrays (the core's list, SGRT__SLOT_ARRAYS,
+ *                and the fields each follower declares), their growth,
+ *                slot occupancy, the one move of a node to another slot,
+ *                reclamation and compaction
  *   handles      the handle table: ids, generations, resolution
  *   objects      the object table: tracker, node set and writer handles
  *   args.h       the argument prologues: a node, an object, or a refusal
@@ -29,7 +30,10 @@
  *   trs_matrices sgrt_trs_to_matrices, and the kernel it keeps
  *   kernels/     the per-frame arithmetic, per ISA (kernels/kernels.h)
  * The followers (src/handoff/, and writer): what consumers read, and the
- * state that follows storage for them, kept in step through follow.h:
+ * state that follows storage for them, kept in step through follow.h. Each
+ * owns its state: its scene-level fields and its per-slot arrays and
+ * bitfields are declared in its own file (follow.h: sgrt__slot_decl), and
+ * nothing of them is in this file:
  *   access.c     the renderer's view: world array, slots, user values
  *   slotbits     the bitfields over slots that trackers and node sets share
  *   tracker      change trackers          nodeset  node sets
@@ -37,6 +41,7 @@
  *   bounds       local, world and subtree boxes kept by the update
  *                (SGRT_SCENE_BOUNDS, SGRT_SCENE_SUBTREE_BOUNDS); bounds_api.c
  *                their public calls       cull.c  frustum culling
+ *   large        large worlds: anchors and the origin (SGRT_SCENE_LARGE_WORLD)
  * Debugging (src/debug/):
  *   check.c      the invariant checker    dump  sgrt_scene_dump (DOT, JSON) */
 #ifndef SGRT_INTERNAL_H
@@ -58,9 +63,9 @@ _Static_assert(SGRT_MAX_NODES + SGRT__MIN_FREE_HANDLES == SGRT__INDEX_MASK + 1u,
 #define SGRT__MAX_RANGES 256u           /* parallel update: most tasks per update */
 #define SGRT__SLOTS_PER_SUM 1024u       /* slots one summary word covers: 32 words of 32 */
 #define SGRT__FOLLOWERS 8u              /* most followers a scene attaches (follow.h) */
+#define SGRT__FOLLOW_SLOTS 48u          /* most per-slot fields they declare together */
 
 typedef float sgrt__mat4[16];
-typedef double sgrt__dvec3[3];
 
 /* Every per-slot array, once: X(name, element type, kind). LINK arrays hold
  * slots (or SGRT__NONE) and are remapped when slots move; DATA arrays are
@@ -92,57 +97,8 @@ typedef double sgrt__dvec3[3];
     X(pdirty)                                                                          \
     X(work)
 
-/* A node's subtree box and the bookkeeping of its maintenance (bounds.c):
- * the box as min / max corners (empty: min +inf, max -inf), one past the
- * highest slot of the subtree at the last pass (never below it: it may be
- * higher), and the number of nodes in the subtree then. */
-typedef struct sgrt__subtree {
-    float lo[3], hi[3];
-    uint32_t end, count;
-} sgrt__subtree;
-
-/* Per-slot state a scene keeps only when its desc asks for it, X(name, ...,
- * flag) kept only with `flag` among the scene's flags (prev.c and bounds.c
- * say what they hold): otherwise these pointers are NULL and take no memory.
- * When present they are laid out, grown, relocated and compacted with the
- * lists above: copy_slot copies the arrays by their kind, and each
- * bitfield's bit with it, keeping the bitfield's summary exact (name_sum:
- * bit w set iff name[w] != 0). Bits of dead slots may stay set; their
- * readers mask them with alive, and a new node clears its own. */
-#define SGRT__OPTIONAL_SLOT_ARRAYS(X)                                                  \
-    X(prev_world, sgrt__mat4, DATA, SGRT_SCENE_PREV_WORLD) /* world after the update before */ \
-    X(lb_cx, float, DATA, SGRT_SCENE_BOUNDS) /* local box center, structure of arrays */ \
-    X(lb_cy, float, DATA, SGRT_SCENE_BOUNDS)                                           \
-    X(lb_cz, float, DATA, SGRT_SCENE_BOUNDS)                                           \
-    X(lb_ex, float, DATA, SGRT_SCENE_BOUNDS) /* local box half extents */             \
-    X(lb_ey, float, DATA, SGRT_SCENE_BOUNDS)                                           \
-    X(lb_ez, float, DATA, SGRT_SCENE_BOUNDS)                                           \
-    X(wb_lx, float, DATA, SGRT_SCENE_BOUNDS) /* world box min, as of the last update */ \
-    X(wb_ly, float, DATA, SGRT_SCENE_BOUNDS)                                           \
-    X(wb_lz, float, DATA, SGRT_SCENE_BOUNDS)                                           \
-    X(wb_hx, float, DATA, SGRT_SCENE_BOUNDS) /* world box max */                      \
-    X(wb_hy, float, DATA, SGRT_SCENE_BOUNDS)                                           \
-    X(wb_hz, float, DATA, SGRT_SCENE_BOUNDS)                                           \
-    X(sub, sgrt__subtree, DATA, SGRT_SCENE_SUBTREE_BOUNDS) /* subtree box */           \
-    X(sub_delta, int32_t, DATA, SGRT_SCENE_SUBTREE_BOUNDS) /* nodes gained, not yet counted */ \
-    X(anchor, sgrt__dvec3, DATA, SGRT_SCENE_LARGE_WORLD) /* a root's place (large.c) */
-#define SGRT__OPTIONAL_SLOT_BITFIELDS(X)                                               \
-    X(prev_moved, SGRT_SCENE_PREV_WORLD) /* recomputed by the last update */          \
-    X(prev_fresh, SGRT_SCENE_PREV_WORLD) /* created since the last update */          \
-    X(b_has, SGRT_SCENE_BOUNDS)       /* has a local box (now) */                     \
-    X(b_valid, SGRT_SCENE_BOUNDS)     /* had one at the last update: world box valid */ \
-    X(b_dirty, SGRT_SCENE_BOUNDS)     /* box set or cleared since the last update */  \
-    X(s_dirty, SGRT_SCENE_SUBTREE_BOUNDS) /* subtree record to revisit */            \
-    X(s_full, SGRT_SCENE_SUBTREE_BOUNDS)  /* ... by joining all its children again */
-/* Optional arrays zeroed when storage is allocated: a cull reads whole words
- * of boxes, dead and box-less slots included, so every value is defined;
- * anchors of slots that hold no root are copied with the rest. */
-#define SGRT__ZEROED_FLAGS (SGRT_SCENE_BOUNDS | SGRT_SCENE_SUBTREE_BOUNDS | SGRT_SCENE_LARGE_WORLD)
-
 #define SGRT__DECLARE_ARRAY(name, type, kind) type *name;
-#define SGRT__DECLARE_OPTIONAL_ARRAY(name, type, kind, flag) type *name;
 #define SGRT__DECLARE_BITFIELD(name) uint32_t *name;
-#define SGRT__DECLARE_OPTIONAL_BITFIELD(name, flag) uint32_t *name, *name##_sum;
 
 /* The slot storage: every per-slot array in one allocation. */
 typedef struct sgrt__storage {
@@ -154,8 +110,11 @@ typedef struct sgrt__storage {
     SGRT__SLOT_ARRAYS(SGRT__DECLARE_ARRAY)
     SGRT__SLOT_BITFIELDS(SGRT__DECLARE_BITFIELD)
     SGRT__PLAN_BITFIELDS(SGRT__DECLARE_BITFIELD)
-    SGRT__OPTIONAL_SLOT_ARRAYS(SGRT__DECLARE_OPTIONAL_ARRAY)
-    SGRT__OPTIONAL_SLOT_BITFIELDS(SGRT__DECLARE_OPTIONAL_BITFIELD)
+    /* The followers' per-slot state, one entry per declaration the scene
+     * gathered (follow.h: sgrt_scene.decl), laid out after the core's;
+     * fol_sum: a bitfield's summary. */
+    void *fol[SGRT__FOLLOW_SLOTS];
+    uint32_t *fol_sum[SGRT__FOLLOW_SLOTS];
     uint32_t *work_sum;   /* bit w set iff work[w] != 0 */
     uint32_t *cross_sum;  /* bit w set iff cross[w] != 0 */
     uint32_t *alive_full; /* bit w set iff alive[w] == ~0u */
@@ -201,41 +160,8 @@ typedef struct sgrt__object {
     void *ptr;
 } sgrt__object;
 
-/* A bitfield over slots that follows the scene's storage (handoff/slotbits.c), and
- * beside it, in the same allocation, the object's own side array (a
- * tracker's summary, a node set's spare array). */
-typedef struct sgrt__slotbits {
-    uint32_t id;    /* the object's handle id */
-    uint32_t words; /* words in `bits`, always >= scene words */
-    uint32_t *bits;
-    uint32_t *block; /* bits, then the side array */
-    size_t block_size;
-} sgrt__slotbits;
-
-typedef struct sgrt__tracker {
-    sgrt__slotbits b;  /* the pending slots */
-    uint32_t *summary; /* bit w set iff b.bits[w] != 0 */
-} sgrt__tracker;
-
-/* A node set's `bits` stay where they are until storage grows (the scene's
- * storage_version changes then): compaction and hole reclamation remap into
- * `spare` and copy back, so a pointer from sgrt_nodeset_words outlives
- * them. */
-typedef struct sgrt__nodeset {
-    sgrt__slotbits b; /* the members */
-    uint32_t *spare;  /* as many words: the array a compaction remaps into */
-} sgrt__nodeset;
-
 /* A writer (writer.c keeps its layout). */
 typedef struct sgrt__writer sgrt__writer;
-
-/* The trackers or the node sets of a scene (handoff/slotbits.c), listed
- * for the loops that visit every one of a kind (storage growth, the
- * update's tracker feed, destruction with the scene). */
-typedef struct sgrt__slotlist {
-    sgrt__slotbits **items; /* each the first member of its object */
-    uint32_t count, cap;
-} sgrt__slotlist;
 
 /* One handle-table entry: resolving a handle reads one 8-byte entry. `id` is
  * the handle of the index's current generation (while the index is free:
@@ -259,11 +185,6 @@ struct sgrt_scene {
     uint32_t slot_limit; /* SGRT__MAX_SLOTS; tests lower it to reach the re-parent's
                             closing of holes near the limit */
     uint32_t reclaims;   /* hole reclamations run (white-box tests) */
-    /* Subtree records name slots that a relocation or compaction has moved
-     * since the last update, or runs that a destroy may have left holding
-     * exactly a subtree's count of other nodes: the cull goes box by box
-     * until the next update. */
-    bool subtree_stale;
     /* Lowest slot of a dirty node whose descendants may not be marked yet
      * (SGRT__NONE: none): the closure pass starts after it. Every live node
      * below a dirty node is dirty or lies after close_from. */
@@ -287,23 +208,26 @@ struct sgrt_scene {
     uint32_t free_head, free_count;
     uint32_t salt;          /* per-scene scramble of ids: foreign handles fail */
 
-    sgrt__slotlist trackers; /* handoff/tracker.c */
-    sgrt__slotlist sets;     /* handoff/nodeset.c */
-    /* Large worlds (handoff/large.c): the point worlds are relative to
-     * (zero without SGRT_SCENE_LARGE_WORLD). Previous worlds (prev.c): the
-     * origin the stored worlds are relative to, the last update's; the
-     * next update saves them moved into the current origin's frame. */
-    double origin[3];
-    double prev_origin[3];
     /* The followers the scene's flags ask for (follow.h), attached at
-     * creation. */
+     * creation, and each one's state (in this allocation, after the
+     * struct: `size` bytes in all). */
     const struct sgrt__follower *follow[SGRT__FOLLOWERS];
+    void *state[SGRT__FOLLOWERS];
     uint32_t follow_count;
+    size_t size;
+    /* Their per-slot declarations, in attach order (storage lays them out
+     * as st.fol[k]), and the state each one's pointer lives in. */
+    const struct sgrt__slot_decl *decl[SGRT__FOLLOW_SLOTS];
+    void *decl_state[SGRT__FOLLOW_SLOTS];
+    uint32_t decl_count;
     /* The hooks called per word, gathered at attach so that a call is one
-     * indirect jump per follower that has the hook (follow.h). */
-    void (*on_changed[SGRT__FOLLOWERS])(struct sgrt_scene *s, uint32_t w, uint32_t bits);
-    void (*on_word[SGRT__FOLLOWERS])(struct sgrt_scene *s, uint32_t w, uint32_t d,
+     * indirect jump per follower that has the hook (follow.h), with its
+     * state. */
+    void (*on_changed[SGRT__FOLLOWERS])(struct sgrt_scene *s, void *self, uint32_t w,
+                                        uint32_t bits);
+    void (*on_word[SGRT__FOLLOWERS])(struct sgrt_scene *s, void *self, uint32_t w, uint32_t d,
                                      uint32_t mask);
+    void *on_changed_self[SGRT__FOLLOWERS], *on_word_self[SGRT__FOLLOWERS];
     uint32_t on_changed_count, on_word_count;
 
     /* object table (objects.c): what tracker, node set and writer handles

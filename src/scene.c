@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Scene lifecycle (create, destroy, reserve, compact) and the kernel a
- * scene runs. The one file that knows the followers (follow.h): it
- * attaches those a scene's flags ask for. */
+ * scene runs. Creation attaches, from followers.c's list (follow.h), the
+ * followers a scene's flags ask for, their states in the scene's block. */
 #include "follow.h"
 #include "args.h"
 #include "alloc.h"
@@ -59,40 +59,53 @@ static const char *desc_problem(const sgrt_scene_desc *desc, uint32_t max_nodes)
 
 sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
 {
+    return sgrt__scene_create_with(desc, sgrt__followers, out);
+}
+
+sgrt_result sgrt__scene_create_with(const sgrt_scene_desc *desc,
+                                    const sgrt__follower *const *followers, sgrt_scene **out)
+{
+    static const char fn[] = "sgrt_scene_create";
     static const sgrt_scene_desc defaults = {0};
     if (!desc)
         desc = &defaults;
     if (!out) {
-        sgrt__report(desc->log, desc->log_user, SGRT_ERR_INVALID_ARG, __func__, "out is NULL",
+        sgrt__report(desc->log, desc->log_user, SGRT_ERR_INVALID_ARG, fn, "out is NULL",
                      SGRT_NULL_NODE);
         return SGRT_ERR_INVALID_ARG;
     }
     const uint32_t max_nodes = desc->max_nodes ? desc->max_nodes : SGRT_MAX_NODES;
     const char *bad = desc_problem(desc, max_nodes);
     if (bad) {
-        sgrt__report(desc->log, desc->log_user, SGRT_ERR_INVALID_ARG, __func__, bad,
+        sgrt__report(desc->log, desc->log_user, SGRT_ERR_INVALID_ARG, fn, bad,
                      SGRT_NULL_NODE);
         return SGRT_ERR_INVALID_ARG;
     }
     const sgrt_allocator a = desc->allocator ? *desc->allocator : sgrt__default_allocator;
 
+    /* Subtree boxes are built from world boxes. */
+    const uint32_t flags = desc->flags & SGRT_SCENE_SUBTREE_BOUNDS
+                               ? desc->flags | SGRT_SCENE_BOUNDS
+                               : desc->flags;
+    /* The followers' states follow the struct, in the same block. */
+    const size_t size = ((sizeof(sgrt_scene) + 63u) & ~(size_t)63u) +
+                        sgrt__follow_state_bytes(followers, flags);
     sgrt_result err;
-    sgrt_scene *s = sgrt__alloc(&a, sizeof *s, 64, &err);
+    sgrt_scene *s = sgrt__alloc(&a, size, 64, &err);
     if (!s) {
-        sgrt__report(desc->log, desc->log_user, err, __func__,
+        sgrt__report(desc->log, desc->log_user, err, fn,
                      err == SGRT_ERR_NOMEM ? "the allocator returned NULL"
                                            : "the allocator returned a block aligned less "
                                              "than asked; it was freed",
                      SGRT_NULL_NODE);
         return err;
     }
-    memset(s, 0, sizeof *s);
+    memset(s, 0, size);
+    s->size = size;
     s->alloc = a;
     s->log = desc->log;
     s->log_user = desc->log_user;
-    /* Subtree boxes are built from world boxes. */
-    s->flags = desc->flags & SGRT_SCENE_SUBTREE_BOUNDS ? desc->flags | SGRT_SCENE_BOUNDS
-                                                       : desc->flags;
+    s->flags = flags;
     s->max_nodes = max_nodes;
     s->close_from = SGRT__NONE;
     s->structure_version = 1; /* plan_version 0: no plan yet */
@@ -106,7 +119,7 @@ sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
     s->obj_salt = os & ((1u << SGRT__OBJ_GEN_SHIFT) - 1u);
     s->obj_first = (os >> SGRT__OBJ_GEN_SHIFT) % SGRT__OBJ_GEN_PERIOD + 1u;
     sgrt__kernels_init(&s->k, sgrt__kernels_choose((uint32_t)desc->max_simd, NULL));
-    sgrt__follow_attach(s, sgrt__followers);
+    sgrt__follow_attach(s, followers);
 
     const uint32_t initial =
         desc->initial_capacity ? desc->initial_capacity : SGRT__DEFAULT_CAPACITY;
@@ -118,7 +131,7 @@ sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
     if (r == SGRT_OK)
         r = sgrt__handles_init(s, s->st.cap);
     if (r != SGRT_OK) {
-        sgrt__fail_grow(s, r, __func__, SGRT_NULL_NODE);
+        sgrt__fail_grow(s, r, fn, SGRT_NULL_NODE);
         sgrt_scene_destroy(s);
         return r;
     }
@@ -138,7 +151,7 @@ void sgrt_scene_destroy(sgrt_scene *s)
     sgrt__storage_free(s);
     sgrt__handles_free(s);
     const sgrt_allocator a = s->alloc;
-    sgrt__free(&a, s, sizeof *s);
+    sgrt__free(&a, s, s->size);
 }
 
 sgrt_result sgrt_scene_reserve(sgrt_scene *s, uint32_t node_count)

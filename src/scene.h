@@ -5,6 +5,13 @@
 
 #include "internal.h"
 
+struct sgrt__follower;
+/* sgrt_scene_create with the followers `followers` (NULL-terminated)
+ * instead of followers.c's list: tests attach a follower of their own. */
+sgrt_result sgrt__scene_create_with(const sgrt_scene_desc *desc,
+                                    const struct sgrt__follower *const *followers,
+                                    sgrt_scene **out);
+
 /* Test-only: run `level` (clamped to what the CPU has) on this scene, or
  * the table *k when k is not NULL (a modelled kernel). */
 void sgrt__scene_set_kernels(sgrt_scene *s, uint32_t level, const sgrt__kernels *k);

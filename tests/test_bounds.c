@@ -22,6 +22,7 @@
  * The box kernels (each level's boxes, and the boxes its update computes) are
  * held to the reference by tests/test_kernels.c. */
 #include "internal.h" /* white-box: storage, the reclamation threshold */
+#include "handoff/bounds.h"
 #include "dirty.h"
 #include "scene.h"
 #include "testutil.h"
@@ -749,22 +750,23 @@ static void test_check_catches(void)
     OK(sgrt_node_slot(s, a, &sa));
     OK(sgrt_node_slot(s, b, &sb));
     const char *what = NULL;
-    const float keep = s->st.wb_hx[sb];
-    s->st.wb_hx[sb] = keep * 2.0f; /* a world box that is not the reference's */
+    sgrt__bounds *bs = sgrt__bounds_of(s);
+    const float keep = bs->wb_hx[sb];
+    bs->wb_hx[sb] = keep * 2.0f; /* a world box that is not the reference's */
     CHECK_RES(sgrt_scene_check(s, &what), SGRT_ERR_CORRUPT);
     CHECK(what && strstr(what, "bounds"));
-    s->st.wb_hx[sb] = keep;
-    const float skeep = s->st.sub[sa].hi[0];
-    s->st.sub[sa].hi[0] = skeep + 1.0f; /* a subtree box that is not the join */
+    bs->wb_hx[sb] = keep;
+    const float skeep = bs->sub[sa].hi[0];
+    bs->sub[sa].hi[0] = skeep + 1.0f; /* a subtree box that is not the join */
     CHECK_RES(sgrt_scene_check(s, &what), SGRT_ERR_CORRUPT);
     CHECK(what && strstr(what, "subtree"));
-    s->st.sub[sa].hi[0] = skeep;
-    sgrt__bit_clear(s->st.b_valid, sb); /* validity out of step with the box */
+    bs->sub[sa].hi[0] = skeep;
+    sgrt__bit_clear(bs->b_valid, sb); /* validity out of step with the box */
     CHECK_RES(sgrt_scene_check(s, &what), SGRT_ERR_CORRUPT);
-    sgrt__bit_set(s->st.b_valid, sb);
-    s->st.lb_ex[sa] = -1.0f; /* a local box the library would refuse */
+    sgrt__bit_set(bs->b_valid, sb);
+    bs->lb_ex[sa] = -1.0f; /* a local box the library would refuse */
     CHECK_RES(sgrt_scene_check(s, &what), SGRT_ERR_CORRUPT);
-    s->st.lb_ex[sa] = 1.0f;
+    bs->lb_ex[sa] = 1.0f;
     check_scene(s);
     sgrt_scene_destroy(s);
 }

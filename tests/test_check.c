@@ -4,6 +4,8 @@
  * checker must return SGRT_ERR_CORRUPT and name that invariant, and once the
  * field is restored the scene must check clean again. */
 #include "internal.h"
+#include "handoff/nodeset.h"
+#include "handoff/tracker.h"
 #include "dirty.h"
 #include "testutil.h"
 
@@ -161,7 +163,7 @@ int main(void)
     BREAK_U32(s->free_ring[s->free_head], h, "free ring holds free indices");
 
     /* trackers and node sets */
-    sgrt__slotbits *tb = s->trackers.items[0], *sb = s->sets.items[0];
+    sgrt__slotbits *tb = sgrt__trackers_of(s)->items[0], *sb = sgrt__nodesets_of(s)->items[0];
     BREAK_U32(tb->id, tb->id ^ 1u, "every tracker's id names it");
     {
         /* The object table: an entry whose generation field is 0, and a
@@ -173,7 +175,7 @@ int main(void)
         s->objs[i].id = id;
         s->objs[i].ptr = NULL;
         expect_broken(&f, "tracker's entry free", "every tracker's id names it");
-        s->objs[i].ptr = s->trackers.items[0];
+        s->objs[i].ptr = sgrt__trackers_of(s)->items[0];
         check_scene(s);
     }
     BREAK_U32(tb->words, st->words - 1u, "cover the scene's capacity");
@@ -181,12 +183,12 @@ int main(void)
      * may run beside collects and must not read them. */
     {
         const char *what = NULL;
-        ((sgrt__tracker *)s->trackers.items[0])->summary[0] ^= 1u;
+        ((sgrt__tracker *)sgrt__trackers_of(s)->items[0])->summary[0] ^= 1u;
         CHECK_RES(sgrt_tracker_check(s, f.t, &what), SGRT_ERR_CORRUPT);
         CHECK_MSG(what && strstr(what, "tracker summary"), "tracker check named \"%s\"",
                   what ? what : "(null)");
         CHECK_RES(sgrt_scene_check(s, NULL), SGRT_OK);
-        ((sgrt__tracker *)s->trackers.items[0])->summary[0] ^= 1u;
+        ((sgrt__tracker *)sgrt__trackers_of(s)->items[0])->summary[0] ^= 1u;
         CHECK_RES(sgrt_tracker_check(s, f.t, &what), SGRT_OK);
         CHECK(what == NULL);
         const uint32_t words = tb->words;

@@ -21,6 +21,7 @@
  *  - updates with the flag never allocate, and sgrt_scene_check notices a
  *    previous world that is out of step. */
 #include "internal.h" /* white-box: the storage block and the checker's case */
+#include "handoff/prev.h"
 #include "scene.h"
 #include "storage.h"
 #include "testutil.h"
@@ -470,11 +471,11 @@ static void test_directed(void)
     /* The checker notices a previous world out of step. */
     uint32_t slot = 0;
     OK(sgrt_node_slot(s, parrot, &slot));
-    s->st.prev_world[slot][13] += 1.0f;
+    sgrt__prev_of(s)->world[slot][13] += 1.0f;
     const char *why = NULL;
     CHECK_RES(sgrt_scene_check(s, &why), SGRT_ERR_CORRUPT);
     CHECK(why && strstr(why, "previous worlds"));
-    s->st.prev_world[slot][13] -= 1.0f;
+    sgrt__prev_of(s)->world[slot][13] -= 1.0f;
     check_scene(s);
     sgrt_scene_destroy(s);
 }
@@ -497,7 +498,8 @@ static void test_off(void)
     CHECK_EQ_U(count, 0);
     CHECK(sgrt_scene_prev_world_array(on, &count) != NULL);
     CHECK_EQ_U(count, 1);
-    CHECK(off->st.prev_world == NULL && off->st.prev_moved == NULL && off->st.prev_fresh == NULL);
+    CHECK(sgrt__prev_of(off) == NULL && sgrt__prev_of(on) != NULL && sgrt__prev_of(on)->world &&
+          sgrt__prev_of(on)->moved && sgrt__prev_of(on)->fresh);
     CHECK_EQ_U(off->st.size, sgrt__storage_bytes(off->st.cap));
     CHECK(on->st.cap == off->st.cap &&
           on->st.size >= off->st.size + 64u * (size_t)on->st.cap + on->st.cap / 4u);

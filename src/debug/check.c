@@ -5,6 +5,7 @@
 #include "../args.h"
 #include "../handles.h"
 #include "../handoff/bounds.h"
+#include "../handoff/prev.h"
 #include "../objects.h"
 #include "../result.h"
 #include <float.h>
@@ -35,32 +36,63 @@ static bool world_pending(const sgrt_scene *s, uint32_t i)
     return sgrt__bit_get(s->st.dirty, i) || (s->close_from != SGRT__NONE && i > s->close_from);
 }
 
+/* The followers' declared per-slot state (follow.h), walked from the
+ * declarations alone: each field present iff the scene's flags ask for it,
+ * in the storage block, and each bitfield's summary exact. */
+static const char *check_declared(const sgrt_scene *s)
+{
+    uint32_t k = 0;
+    for (uint32_t f = 0; f < s->follow_count; f++) {
+        const sgrt__follower *fl = s->follow[f];
+        for (uint32_t j = 0; j < fl->slot_count; j++) {
+            const sgrt__slot_decl *d = &fl->slots[j];
+            const bool kept = (d->flags & s->flags) == d->flags;
+            void *at;
+            memcpy(&at, (const uint8_t *)s->state[f] + d->at, sizeof at);
+            if ((at != NULL) != kept || (kept && (k >= s->decl_count || s->decl[k] != d ||
+                                                  at != s->st.fol[k])))
+                return "declared per-slot state is laid out iff the scene's flags ask for it";
+            if (!kept)
+                continue;
+            if (d->kind == SGRT__DECL_BITS) {
+                const uint32_t *bits = s->st.fol[k], *sum = s->st.fol_sum[k];
+                for (uint32_t w = 0; w < s->st.sum_words * 32u; w++)
+                    if (sgrt__bit_get(sum, w) != (w < s->st.words && bits[w] != 0u))
+                        return "declared bitfields: summary bit w set iff word w is non-zero";
+            }
+            k++;
+        }
+    }
+    return k == s->decl_count ? NULL : "declared per-slot state: one entry per declaration";
+}
+
 /* Boxes (bounds.c): local boxes as taken, validity, world boxes equal to
  * what the reference computes from the stored world wherever nothing is
  * pending, and, when nothing at all is pending, every subtree record the
  * exact join of its members. NULL when all holds. */
 static const char *check_bounds(const sgrt_scene *s)
 {
+    sgrt__bounds *bs = sgrt__bounds_of(s);
     const sgrt__storage *st = &s->st;
-    if (!st->b_has)
+    if (!bs)
         return NULL;
     bool quiet = s->close_from == SGRT__NONE;
     for (uint32_t w = 0; w < st->words; w++) {
-        if (st->b_valid[w] & ~st->alive[w])
+        if (bs->b_valid[w] & ~st->alive[w])
             return "bounds: valid bits only on live slots";
-        quiet = quiet && !(st->alive[w] & (st->dirty[w] | st->b_dirty[w] |
-                                           (st->s_dirty ? st->s_dirty[w] : 0u)));
+        quiet = quiet && !(st->alive[w] & (st->dirty[w] | bs->b_dirty[w] |
+                                           (bs->s_dirty ? bs->s_dirty[w] : 0u)));
     }
     sgrt__bounds_view bv;
     sgrt__bounds_view_of(s, &bv);
     for (uint32_t i = 0; i < s->slot_end; i++) {
         if (!sgrt__bit_get(st->alive, i))
             continue;
-        const bool has = sgrt__bit_get(st->b_has, i), valid = sgrt__bit_get(st->b_valid, i);
-        const bool set = sgrt__bit_get(st->b_dirty, i);
+        const bool has = sgrt__bit_get(bs->b_has, i), valid = sgrt__bit_get(bs->b_valid, i);
+        const bool set = sgrt__bit_get(bs->b_dirty, i);
         if (has) {
-            const float c[3] = {st->lb_cx[i], st->lb_cy[i], st->lb_cz[i]};
-            const float e[3] = {st->lb_ex[i], st->lb_ey[i], st->lb_ez[i]};
+            const float c[3] = {bs->lb_cx[i], bs->lb_cy[i], bs->lb_cz[i]};
+            const float e[3] = {bs->lb_ex[i], bs->lb_ey[i], bs->lb_ez[i]};
             for (int a = 0; a < 3; a++) {
                 if (!(c[a] >= -FLT_MAX && c[a] <= FLT_MAX) || !(e[a] <= FLT_MAX) ||
                     (sgrt__f32_bits(e[a]) & 0x80000000u))
@@ -79,8 +111,8 @@ static const char *check_bounds(const sgrt_scene *s)
         if (set || world_pending(s, i))
             continue;
         /* Recomputed into a one-slot view: the stored box must be it. */
-        float c[3] = {st->lb_cx[i], st->lb_cy[i], st->lb_cz[i]};
-        float e[3] = {st->lb_ex[i], st->lb_ey[i], st->lb_ez[i]};
+        float c[3] = {bs->lb_cx[i], bs->lb_cy[i], bs->lb_cz[i]};
+        float e[3] = {bs->lb_ex[i], bs->lb_ey[i], bs->lb_ez[i]};
         float rl[3], rh[3];
         sgrt__bounds_view one = {{&c[0], &c[1], &c[2]}, {&e[0], &e[1], &e[2]},
                                  {&rl[0], &rl[1], &rl[2]}, {&rh[0], &rh[1], &rh[2]}, NULL};
@@ -88,16 +120,16 @@ static const char *check_bounds(const sgrt_scene *s)
         if (!box_bits_equal(lo, rl) || !box_bits_equal(hi, rh))
             return "bounds: a world box is the reference's box of the stored world";
     }
-    if (!st->sub || s->subtree_stale || !quiet)
+    if (!bs->sub || bs->subtree_stale || !quiet)
         return NULL;
     for (uint32_t i = 0; i < s->slot_end; i++) {
         if (!sgrt__bit_get(st->alive, i))
             continue;
-        const sgrt__subtree *r = &st->sub[i];
-        if (st->sub_delta[i] != 0)
+        const sgrt__subtree *r = &bs->sub[i];
+        if (bs->sub_delta[i] != 0)
             return "subtree bounds: no node count pending after an update";
         float lo[3], hi[3];
-        if (sgrt__bit_get(st->b_valid, i)) {
+        if (sgrt__bit_get(bs->b_valid, i)) {
             sgrt__bounds_world_box(s, i, lo, hi);
         } else {
             const float inf = sgrt__f32_from_bits(0x7F800000u);
@@ -109,11 +141,11 @@ static const char *check_bounds(const sgrt_scene *s)
         uint32_t count = 1, end = i + 1u;
         for (uint32_t c = st->first_child[i]; c != SGRT__NONE; c = st->next_sibling[c]) {
             for (int a = 0; a < 3; a++) {
-                lo[a] = st->sub[c].lo[a] < lo[a] ? st->sub[c].lo[a] : lo[a];
-                hi[a] = st->sub[c].hi[a] > hi[a] ? st->sub[c].hi[a] : hi[a];
+                lo[a] = bs->sub[c].lo[a] < lo[a] ? bs->sub[c].lo[a] : lo[a];
+                hi[a] = bs->sub[c].hi[a] > hi[a] ? bs->sub[c].hi[a] : hi[a];
             }
-            count += st->sub[c].count;
-            end = st->sub[c].end > end ? st->sub[c].end : end;
+            count += bs->sub[c].count;
+            end = bs->sub[c].end > end ? bs->sub[c].end : end;
         }
         for (int a = 0; a < 3; a++)
             if (!(r->lo[a] == lo[a]) || !(r->hi[a] == hi[a]))
@@ -237,22 +269,19 @@ sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what)
     }
     if (s->node_count > s->max_nodes)
         FAIL("node count <= max_nodes");
-    if ((s->st.prev_world != NULL) != ((s->flags & SGRT_SCENE_PREV_WORLD) != 0u))
+    {
+        const char *w = check_declared(s);
+        if (w)
+            FAIL(w);
+    }
+    const sgrt__prev *p = sgrt__prev_of(s);
+    if ((p != NULL) != ((s->flags & SGRT_SCENE_PREV_WORLD) != 0u))
         FAIL("previous worlds are kept iff the scene was created with SGRT_SCENE_PREV_WORLD");
-    /* Optional bitfields: each kept iff its flag is set, summaries exact. */
-#define CHECK_OPTIONAL_BITFIELD(name, flag)                                            \
-    if ((s->st.name != NULL) != ((s->flags & (flag)) != 0u))                           \
-        FAIL("optional per-slot state is kept iff the scene's flags ask for it");     \
-    for (uint32_t w = 0; s->st.name && w < s->st.sum_words * 32u; w++)                 \
-        if (sgrt__bit_get(s->st.name##_sum, w) != (w < s->st.words && s->st.name[w] != 0u)) \
-            FAIL("optional bitfield " #name ": summary bit w set iff word w is non-zero");
-    SGRT__OPTIONAL_SLOT_BITFIELDS(CHECK_OPTIONAL_BITFIELD)
-#undef CHECK_OPTIONAL_BITFIELD
-    if (s->st.prev_world) {
+    if (p) {
         for (uint32_t w = 0; w < s->st.words; w++) {
-            uint32_t same = s->st.alive[w] & ~s->st.prev_moved[w];
+            uint32_t same = s->st.alive[w] & ~p->moved[w];
             SGRT__FOR_EACH_IN_WORD(w, same, i,
-                if (memcmp(s->st.prev_world[i], s->st.world[i], sizeof s->st.world[i]) != 0)
+                if (memcmp(p->world[i], s->st.world[i], sizeof s->st.world[i]) != 0)
                     FAIL("previous worlds: equal to the world on every live slot the last "
                          "update did not recompute");
             )

@@ -9,6 +9,7 @@
 #include "../args.h"
 #include "dump.h"
 #include "../handles.h"
+#include "../handoff/prev.h"
 #include "../matrix.h"
 #include "../result.h"
 #include <string.h>
@@ -234,6 +235,7 @@ static void put_translation(dump_out *o, const float *m)
 
 static void put_node(dump_out *o, const sgrt_scene *s, uint32_t slot, bool dirty, bool first)
 {
+    const sgrt__prev *prev = sgrt__prev_of(s);
     const uint32_t p = s->st.parent[slot];
     const uint32_t id = sgrt__handle_of_slot(s, slot).id;
     const uint32_t parent_id = p == SGRT__NONE ? 0u : sgrt__handle_of_slot(s, p).id;
@@ -256,9 +258,9 @@ static void put_node(dump_out *o, const sgrt_scene *s, uint32_t slot, bool dirty
         put_translation(o, s->st.local[slot]);
         PUT(o, ",\"world_t\":");
         put_translation(o, s->st.world[slot]);
-        if (s->st.prev_world) {
+        if (prev) {
             PUT(o, ",\"prev_t\":");
-            put_translation(o, s->st.prev_world[slot]);
+            put_translation(o, prev->world[slot]);
         }
         PUT(o, "}");
         return;
@@ -278,9 +280,9 @@ static void put_node(dump_out *o, const sgrt_scene *s, uint32_t slot, bool dirty
     put_translation(o, s->st.local[slot]);
     PUT(o, "\\nworld t ");
     put_translation(o, s->st.world[slot]);
-    if (s->st.prev_world) {
+    if (prev) {
         PUT(o, "\\nprev t ");
-        put_translation(o, s->st.prev_world[slot]);
+        put_translation(o, prev->world[slot]);
     }
     if (dirty)
         PUT(o, "\", color=red];\n");
@@ -345,7 +347,7 @@ sgrt_result sgrt_scene_dump(const sgrt_scene *s, sgrt_dump_write_fn write_fn, vo
         put_u64(&o, s->node_count);
         PUT(&o, ",\"slot_count\":");
         put_u64(&o, s->slot_end);
-        if (s->st.prev_world)
+        if (sgrt__prev_of(s))
             PUT(&o, ",\"prev_world\":true,\"nodes\":[");
         else
             PUT(&o, ",\"prev_world\":false,\"nodes\":[");

@@ -34,33 +34,54 @@
 
 #define POS_INF sgrt__f32_from_bits(0x7F800000u)
 
+#define BOX(field) SGRT__DECL_ARRAY(sgrt__bounds, field, float, true, 0u)
+#define SUB_FLAG SGRT_SCENE_SUBTREE_BOUNDS
+static const sgrt__slot_decl decls[] = {
+    BOX(lb_cx), BOX(lb_cy), BOX(lb_cz), BOX(lb_ex), BOX(lb_ey), BOX(lb_ez),
+    BOX(wb_lx), BOX(wb_ly), BOX(wb_lz), BOX(wb_hx), BOX(wb_hy), BOX(wb_hz),
+    SGRT__DECL_ARRAY(sgrt__bounds, sub, sgrt__subtree, true, SUB_FLAG),
+    SGRT__DECL_ARRAY(sgrt__bounds, sub_delta, int32_t, true, SUB_FLAG),
+    SGRT__DECL_BITFIELD(sgrt__bounds, b_has, 0u),
+    SGRT__DECL_BITFIELD(sgrt__bounds, b_valid, 0u),
+    SGRT__DECL_BITFIELD(sgrt__bounds, b_dirty, 0u),
+    SGRT__DECL_BITFIELD(sgrt__bounds, s_dirty, SUB_FLAG),
+    SGRT__DECL_BITFIELD(sgrt__bounds, s_full, SUB_FLAG),
+};
+#undef SUB_FLAG
+#undef BOX
+
+sgrt__bounds *sgrt__bounds_of(const sgrt_scene *s)
+{
+    return s ? sgrt__follow_state(s, &sgrt__bounds_follower) : NULL;
+}
+
 void sgrt__bounds_view_of(const sgrt_scene *s, sgrt__bounds_view *v)
 {
-    const sgrt__storage *st = &s->st;
-    v->c[0] = st->lb_cx;
-    v->c[1] = st->lb_cy;
-    v->c[2] = st->lb_cz;
-    v->e[0] = st->lb_ex;
-    v->e[1] = st->lb_ey;
-    v->e[2] = st->lb_ez;
-    v->lo[0] = st->wb_lx;
-    v->lo[1] = st->wb_ly;
-    v->lo[2] = st->wb_lz;
-    v->hi[0] = st->wb_hx;
-    v->hi[1] = st->wb_hy;
-    v->hi[2] = st->wb_hz;
-    v->has = st->b_has;
+    sgrt__bounds *bs = sgrt__bounds_of(s);
+    v->c[0] = bs->lb_cx;
+    v->c[1] = bs->lb_cy;
+    v->c[2] = bs->lb_cz;
+    v->e[0] = bs->lb_ex;
+    v->e[1] = bs->lb_ey;
+    v->e[2] = bs->lb_ez;
+    v->lo[0] = bs->wb_lx;
+    v->lo[1] = bs->wb_ly;
+    v->lo[2] = bs->wb_lz;
+    v->hi[0] = bs->wb_hx;
+    v->hi[1] = bs->wb_hy;
+    v->hi[2] = bs->wb_hz;
+    v->has = bs->b_has;
 }
 
 void sgrt__bounds_world_box(const sgrt_scene *s, uint32_t slot, float lo[3], float hi[3])
 {
-    const sgrt__storage *st = &s->st;
-    lo[0] = st->wb_lx[slot];
-    lo[1] = st->wb_ly[slot];
-    lo[2] = st->wb_lz[slot];
-    hi[0] = st->wb_hx[slot];
-    hi[1] = st->wb_hy[slot];
-    hi[2] = st->wb_hz[slot];
+    sgrt__bounds *bs = sgrt__bounds_of(s);
+    lo[0] = bs->wb_lx[slot];
+    lo[1] = bs->wb_ly[slot];
+    lo[2] = bs->wb_lz[slot];
+    hi[0] = bs->wb_hx[slot];
+    hi[1] = bs->wb_hy[slot];
+    hi[2] = bs->wb_hz[slot];
 }
 
 static void subtree_empty(sgrt__subtree *r)
@@ -77,32 +98,33 @@ static void subtree_empty(sgrt__subtree *r)
  * without SGRT_SCENE_BOUNDS. */
 static void created(sgrt_scene *s, uint32_t slot)
 {
-    sgrt__storage *st = &s->st;
-    if (!st->b_has)
+    sgrt__bounds *bs = sgrt__bounds_of(s);
+    if (!bs)
         return;
     /* The slot may have held a node with a box: nothing of it stays. */
-    sgrt__bit_clear_sum(st->b_has, st->b_has_sum, slot);
-    sgrt__bit_clear_sum(st->b_valid, st->b_valid_sum, slot);
-    sgrt__bit_clear_sum(st->b_dirty, st->b_dirty_sum, slot);
-    if (!st->sub)
+    sgrt__bit_clear_sum(bs->b_has, bs->b_has_sum, slot);
+    sgrt__bit_clear_sum(bs->b_valid, bs->b_valid_sum, slot);
+    sgrt__bit_clear_sum(bs->b_dirty, bs->b_dirty_sum, slot);
+    if (!bs->sub)
         return;
-    sgrt__bit_clear_sum(st->s_full, st->s_full_sum, slot);
-    sgrt__subtree *r = &st->sub[slot];
+    sgrt__bit_clear_sum(bs->s_full, bs->s_full_sum, slot);
+    sgrt__subtree *r = &bs->sub[slot];
     subtree_empty(r);
     r->end = slot + 1u;
     r->count = 0; /* its parent learns of it when the update revisits it */
-    st->sub_delta[slot] = 0;
+    bs->sub_delta[slot] = 0;
 }
 
 /* A slot became dead: it has no world box (bounds arrays' valid bits). */
 static void vacated(sgrt_scene *s, uint32_t slot)
 {
-    sgrt__bit_clear_sum(s->st.b_valid, s->st.b_valid_sum, slot);
+    sgrt__bounds *bs = sgrt__bounds_of(s);
+    sgrt__bit_clear_sum(bs->b_valid, bs->b_valid_sum, slot);
     /* A run of slots that held foreign nodes beside a subtree can hold
      * exactly the subtree's count once some of its nodes die or move away:
      * until the next update no run is trusted. */
-    if (s->st.sub)
-        s->subtree_stale = true;
+    if (bs->sub)
+        bs->subtree_stale = true;
 }
 
 /* The node in `slot` leaves its parent (destroyed or re-parented; links not
@@ -110,65 +132,66 @@ static void vacated(sgrt_scene *s, uint32_t slot)
  * records learn it. Nothing without SGRT_SCENE_SUBTREE_BOUNDS. */
 static void unlinked(sgrt_scene *s, uint32_t slot)
 {
+    sgrt__bounds *bs = sgrt__bounds_of(s);
     sgrt__storage *st = &s->st;
-    const uint32_t p = st->sub ? st->parent[slot] : SGRT__NONE;
+    const uint32_t p = bs->sub ? st->parent[slot] : SGRT__NONE;
     if (p == SGRT__NONE)
         return;
-    const sgrt__subtree *r = &st->sub[slot], *pr = &st->sub[p];
-    st->sub_delta[p] -= (int32_t)r->count;
+    const sgrt__subtree *r = &bs->sub[slot], *pr = &bs->sub[p];
+    bs->sub_delta[p] -= (int32_t)r->count;
     /* A box that reached a side of the parent's may have been all that
      * reached it. */
     bool touches = false;
     for (int a = 0; a < 3; a++)
         touches |= r->lo[a] <= pr->lo[a] || r->hi[a] >= pr->hi[a];
     if (touches)
-        sgrt__bit_set_sum(st->s_full, st->s_full_sum, p);
-    sgrt__bit_set_sum(st->s_dirty, st->s_dirty_sum, p);
+        sgrt__bit_set_sum(bs->s_full, bs->s_full_sum, p);
+    sgrt__bit_set_sum(bs->s_dirty, bs->s_dirty_sum, p);
 }
 
 static void linked(sgrt_scene *s, uint32_t slot)
 {
+    sgrt__bounds *bs = sgrt__bounds_of(s);
     sgrt__storage *st = &s->st;
-    const uint32_t p = st->sub ? st->parent[slot] : SGRT__NONE;
+    const uint32_t p = bs->sub ? st->parent[slot] : SGRT__NONE;
     if (p == SGRT__NONE)
         return;
     /* Its box arrives when the update revisits it (it moved, so it will). */
-    st->sub_delta[p] += (int32_t)st->sub[slot].count;
-    sgrt__bit_set_sum(st->s_dirty, st->s_dirty_sum, p);
+    bs->sub_delta[p] += (int32_t)bs->sub[slot].count;
+    sgrt__bit_set_sum(bs->s_dirty, bs->s_dirty_sum, p);
 }
 
-/* Nodes changed slot: by relocation (`renumbered` false: the cull goes box
- * by box until the next update), or every live node, in order, by
- * reclamation or compaction (every subtree record is rebuilt by the next
- * update; after a compaction, which reorders, the cull goes box by box
- * until then too). */
-static void slots_moved(sgrt_scene *s, bool renumbered, bool reordered)
+/* Nodes changed slot (sgrt__moves): by relocation (the cull goes box by
+ * box until the next update), or every live node, in order, by reclamation
+ * or compaction (every subtree record is rebuilt by the next update; after
+ * a compaction, which reorders, the cull goes box by box until then too). */
+static void moved(sgrt_scene *s, const sgrt__moves *m)
 {
-    sgrt__storage *st = &s->st;
-    if (!st->b_has)
-        return;
+    const sgrt__storage *st = &s->st;
+    sgrt__bounds *bs = sgrt__bounds_of(s);
+    const bool renumbered = m->from == NULL, reordered = m->reordered;
     if (renumbered) {
         /* Slots left behind by the nodes moved down keep no valid bit. */
         for (uint32_t w = 0; w < st->words; w++) {
-            st->b_valid[w] &= st->alive[w];
-            if (!st->b_valid[w])
-                sgrt__bit_clear(st->b_valid_sum, w);
+            bs->b_valid[w] &= st->alive[w];
+            if (!bs->b_valid[w])
+                sgrt__bit_clear(bs->b_valid_sum, w);
         }
     }
-    if (!st->sub)
+    if (!bs->sub)
         return;
     if (!renumbered || reordered)
-        s->subtree_stale = true;
+        bs->subtree_stale = true;
     if (!renumbered)
         return;
     /* Every record's run of slots is to be found again. */
     for (uint32_t w = 0; w < st->words; w++) {
-        st->s_dirty[w] |= st->alive[w];
-        st->s_full[w] |= st->alive[w];
-        if (st->s_dirty[w])
-            sgrt__bit_set(st->s_dirty_sum, w);
-        if (st->s_full[w])
-            sgrt__bit_set(st->s_full_sum, w);
+        bs->s_dirty[w] |= st->alive[w];
+        bs->s_full[w] |= st->alive[w];
+        if (bs->s_dirty[w])
+            sgrt__bit_set(bs->s_dirty_sum, w);
+        if (bs->s_full[w])
+            sgrt__bit_set(bs->s_full_sum, w);
     }
 }
 
@@ -179,49 +202,51 @@ static void slots_moved(sgrt_scene *s, bool renumbered, bool reordered)
  * whose world does not are computed, validity follows the boxes, trackers
  * learn of the changed boxes, subtree records to revisit are marked. Only
  * with SGRT_SCENE_BOUNDS. */
-static void side_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
+static void side_word(sgrt_scene *s, void *self, uint32_t w, uint32_t d, uint32_t mask)
 {
+    sgrt__bounds *bs = self;
     sgrt__storage *st = &s->st;
-    const uint32_t set = st->b_dirty[w] & st->alive[w] & mask;
+    const uint32_t set = bs->b_dirty[w] & st->alive[w] & mask;
     const uint32_t changed = (d & mask) | set;
-    if (st->b_dirty[w] & mask) {
-        st->b_dirty[w] &= ~mask;
-        if (!st->b_dirty[w])
-            sgrt__bit_clear(st->b_dirty_sum, w);
+    if (bs->b_dirty[w] & mask) {
+        bs->b_dirty[w] &= ~mask;
+        if (!bs->b_dirty[w])
+            sgrt__bit_clear(bs->b_dirty_sum, w);
     }
     if (!changed)
         return;
-    st->b_valid[w] = (st->b_valid[w] & ~changed) | (st->b_has[w] & changed);
-    if (st->b_valid[w])
-        sgrt__bit_set(st->b_valid_sum, w);
+    bs->b_valid[w] = (bs->b_valid[w] & ~changed) | (bs->b_has[w] & changed);
+    if (bs->b_valid[w])
+        sgrt__bit_set(bs->b_valid_sum, w);
     else
-        sgrt__bit_clear(st->b_valid_sum, w);
+        sgrt__bit_clear(bs->b_valid_sum, w);
     /* Boxes of nodes whose world stays: their world is current already. */
     const uint32_t only = set & ~d;
-    if (only & st->b_has[w]) {
+    if (only & bs->b_has[w]) {
         sgrt__bounds_view bv;
         sgrt__bounds_view_of(s, &bv);
-        s->k.boxes(&bv, (const float(*)[16])st->world, w, only & st->b_has[w]);
+        s->k.boxes(&bv, (const float(*)[16])st->world, w, only & bs->b_has[w]);
     }
     sgrt__follow_changed(s, w, only); /* boxes readers see changed */
-    if (st->sub) {
-        st->s_dirty[w] |= changed;
-        st->s_full[w] |= changed;
-        sgrt__bit_set(st->s_dirty_sum, w);
-        sgrt__bit_set(st->s_full_sum, w);
+    if (bs->sub) {
+        bs->s_dirty[w] |= changed;
+        bs->s_full[w] |= changed;
+        sgrt__bit_set(bs->s_dirty_sum, w);
+        sgrt__bit_set(bs->s_full_sum, w);
     }
 }
 
 /* Whether an update has bounds work even when no world is dirty. */
 static bool pending(const sgrt_scene *s)
 {
+    sgrt__bounds *bs = sgrt__bounds_of(s);
     const sgrt__storage *st = &s->st;
-    if (!st->b_has)
+    if (!bs)
         return false;
-    if (s->subtree_stale)
+    if (bs->subtree_stale)
         return true;
     for (uint32_t sw = 0; sw < st->sum_words; sw++)
-        if (st->b_dirty_sum[sw] || (st->sub && st->s_dirty_sum[sw]))
+        if (bs->b_dirty_sum[sw] || (bs->sub && bs->s_dirty_sum[sw]))
             return true;
     return false;
 }
@@ -231,12 +256,13 @@ static bool pending(const sgrt_scene *s)
  * too, else SGRT__NONE. */
 static uint32_t revisit(sgrt_scene *s, uint32_t i)
 {
+    sgrt__bounds *bs = sgrt__bounds_of(s);
     sgrt__storage *st = &s->st;
-    sgrt__subtree *r = &st->sub[i];
+    sgrt__subtree *r = &bs->sub[i];
     const sgrt__subtree old = *r;
-    if (sgrt__bit_get(st->s_full, i)) {
-        sgrt__bit_clear_sum(st->s_full, st->s_full_sum, i);
-        if (sgrt__bit_get(st->b_valid, i)) {
+    if (sgrt__bit_get(bs->s_full, i)) {
+        sgrt__bit_clear_sum(bs->s_full, bs->s_full_sum, i);
+        if (sgrt__bit_get(bs->b_valid, i)) {
             sgrt__bounds_world_box(s, i, r->lo, r->hi);
         } else {
             subtree_empty(r);
@@ -244,7 +270,7 @@ static uint32_t revisit(sgrt_scene *s, uint32_t i)
         r->count = 1;
         r->end = i + 1u;
         for (uint32_t c = st->first_child[i]; c != SGRT__NONE; c = st->next_sibling[c]) {
-            const sgrt__subtree *cr = &st->sub[c];
+            const sgrt__subtree *cr = &bs->sub[c];
             for (int a = 0; a < 3; a++) {
                 r->lo[a] = cr->lo[a] < r->lo[a] ? cr->lo[a] : r->lo[a];
                 r->hi[a] = cr->hi[a] > r->hi[a] ? cr->hi[a] : r->hi[a];
@@ -253,18 +279,18 @@ static uint32_t revisit(sgrt_scene *s, uint32_t i)
             r->end = cr->end > r->end ? cr->end : r->end;
         }
     } else {
-        r->count = old.count + (uint32_t)st->sub_delta[i];
+        r->count = old.count + (uint32_t)bs->sub_delta[i];
     }
-    st->sub_delta[i] = 0;
+    bs->sub_delta[i] = 0;
     const uint32_t p = st->parent[i];
     /* A parent that joins all its children again (its own box changed: in
      * an all-moved frame, every parent) needs nothing passed on. */
-    if (p == SGRT__NONE || sgrt__bit_get(st->s_full, p))
+    if (p == SGRT__NONE || sgrt__bit_get(bs->s_full, p))
         return p;
-    sgrt__subtree *pr = &st->sub[p];
+    sgrt__subtree *pr = &bs->sub[p];
     bool again = false, full = false;
     if (r->count != old.count) {
-        st->sub_delta[p] += (int32_t)(r->count - old.count);
+        bs->sub_delta[p] += (int32_t)(r->count - old.count);
         again = true;
     }
     if (r->end > pr->end) {
@@ -286,7 +312,7 @@ static uint32_t revisit(sgrt_scene *s, uint32_t i)
         }
     }
     if (full)
-        sgrt__bit_set_sum(st->s_full, st->s_full_sum, p);
+        sgrt__bit_set_sum(bs->s_full, bs->s_full_sum, p);
     return again || full ? p : SGRT__NONE;
 }
 
@@ -294,13 +320,14 @@ static uint32_t revisit(sgrt_scene *s, uint32_t i)
  * ancestors, children before parents. Only with SGRT_SCENE_SUBTREE_BOUNDS. */
 static void subtree_pass(sgrt_scene *s)
 {
+    sgrt__bounds *bs = sgrt__bounds_of(s);
     sgrt__storage *st = &s->st;
     for (uint32_t sw = st->sum_words; sw-- > 0;) {
-        while (st->s_dirty_sum[sw]) {
-            const uint32_t w = sw * 32u + 31u - sgrt__clz32(st->s_dirty_sum[sw]);
-            uint32_t bits = st->s_dirty[w] & st->alive[w];
-            st->s_dirty[w] = 0;
-            st->s_dirty_sum[sw] &= ~(1u << (w & 31u));
+        while (bs->s_dirty_sum[sw]) {
+            const uint32_t w = sw * 32u + 31u - sgrt__clz32(bs->s_dirty_sum[sw]);
+            uint32_t bits = bs->s_dirty[w] & st->alive[w];
+            bs->s_dirty[w] = 0;
+            bs->s_dirty_sum[sw] &= ~(1u << (w & 31u));
             /* Highest slot first; a parent in this word joins `bits`, one in
              * an earlier word its own (visited later: lower). */
             while (bits) {
@@ -312,7 +339,7 @@ static void subtree_pass(sgrt_scene *s)
                 if (p >> 5 == w)
                     bits |= 1u << (p & 31u);
                 else
-                    sgrt__bit_set_sum(st->s_dirty, st->s_dirty_sum, p);
+                    sgrt__bit_set_sum(bs->s_dirty, bs->s_dirty_sum, p);
             }
         }
     }
@@ -327,22 +354,30 @@ static void boxes_view(const sgrt_scene *s, sgrt__update_view *v, sgrt__bounds_v
 }
 
 /* Words whose boxes were set or cleared since the last update. */
-static uint32_t set_words(const sgrt_scene *s, uint32_t sw) { return s->st.b_dirty_sum[sw]; }
+static uint32_t set_words(const sgrt_scene *s, const void *self, uint32_t sw)
+{
+    (void)s;
+    return ((const sgrt__bounds *)self)->b_dirty_sum[sw];
+}
 
 static void boxes_finish(sgrt_scene *s)
 {
-    if (s->st.sub)
+    sgrt__bounds *bs = sgrt__bounds_of(s);
+    if (bs->sub)
         subtree_pass(s);
-    s->subtree_stale = false;
+    bs->subtree_stale = false;
 }
 
 const sgrt__follower sgrt__bounds_follower = {
     .flags = SGRT_SCENE_BOUNDS,
+    .state_size = sizeof(sgrt__bounds),
+    .slots = decls,
+    .slot_count = sizeof decls / sizeof decls[0],
     .created = created,
     .unlinked = unlinked,
     .linked = linked,
     .vacated = vacated,
-    .slots_moved = slots_moved,
+    .moved = moved,
     .view = boxes_view,
     .words = set_words,
     .pending = pending,

@@ -14,9 +14,10 @@
 static sgrt_result take_node(const sgrt_scene *s, sgrt_node node, const char *fn,
                              uint32_t *slot)
 {
+    sgrt__bounds *bs = sgrt__bounds_of(s);
     *slot = SGRT__NONE;
     SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
-    if (!s->st.b_has)
+    if (!bs)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
                           "the scene was created without SGRT_SCENE_BOUNDS", node);
     sgrt_result err;
@@ -49,10 +50,10 @@ static bool box_ok(const float c[3], const float h[3])
 
 static void put_box(sgrt_scene *s, uint32_t slot, const float c[3], const float h[3])
 {
-    sgrt__storage *st = &s->st;
-    float *const cc[3] = {st->lb_cx, st->lb_cy, st->lb_cz};
-    float *const ee[3] = {st->lb_ex, st->lb_ey, st->lb_ez};
-    bool same = sgrt__bit_get(st->b_has, slot);
+    sgrt__bounds *bs = sgrt__bounds_of(s);
+    float *const cc[3] = {bs->lb_cx, bs->lb_cy, bs->lb_cz};
+    float *const ee[3] = {bs->lb_ex, bs->lb_ey, bs->lb_ez};
+    bool same = sgrt__bit_get(bs->b_has, slot);
     for (int a = 0; a < 3; a++) {
         const float e = h[a] + 0.0f; /* -0 becomes +0 */
         same = same && sgrt__f32_bits(cc[a][slot]) == sgrt__f32_bits(c[a]) &&
@@ -62,8 +63,8 @@ static void put_box(sgrt_scene *s, uint32_t slot, const float c[3], const float 
     }
     if (same)
         return;
-    sgrt__bit_set_sum(st->b_has, st->b_has_sum, slot);
-    sgrt__bit_set_sum(st->b_dirty, st->b_dirty_sum, slot);
+    sgrt__bit_set_sum(bs->b_has, bs->b_has_sum, slot);
+    sgrt__bit_set_sum(bs->b_dirty, bs->b_dirty_sum, slot);
 }
 
 sgrt_result sgrt_node_set_bounds(sgrt_scene *s, sgrt_node node, const float center[3],
@@ -87,9 +88,10 @@ sgrt_result sgrt_nodes_set_bounds(sgrt_scene *s, uint32_t count, const sgrt_node
                                   const float *center, const float *half_extent,
                                   uint32_t *out_bad)
 {
+    sgrt__bounds *bs = sgrt__bounds_of(s);
     static const char fn[] = "sgrt_nodes_set_bounds";
     SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
-    if (!s->st.b_has)
+    if (!bs)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
                           "the scene was created without SGRT_SCENE_BOUNDS", SGRT_NULL_NODE);
     if (count && (!nodes || !center || !half_extent))
@@ -116,14 +118,14 @@ sgrt_result sgrt_nodes_set_bounds(sgrt_scene *s, uint32_t count, const sgrt_node
 
 sgrt_result sgrt_node_clear_bounds(sgrt_scene *s, sgrt_node node)
 {
+    sgrt__bounds *bs = sgrt__bounds_of(s);
     uint32_t slot;
     const sgrt_result r = take_node(s, node, "sgrt_node_clear_bounds", &slot);
     if (r != SGRT_OK)
         return r;
-    sgrt__storage *st = &s->st;
-    if (sgrt__bit_get(st->b_has, slot)) {
-        sgrt__bit_clear_sum(st->b_has, st->b_has_sum, slot);
-        sgrt__bit_set_sum(st->b_dirty, st->b_dirty_sum, slot);
+    if (sgrt__bit_get(bs->b_has, slot)) {
+        sgrt__bit_clear_sum(bs->b_has, bs->b_has_sum, slot);
+        sgrt__bit_set_sum(bs->b_dirty, bs->b_dirty_sum, slot);
     }
     return SGRT_OK;
 }
@@ -131,15 +133,15 @@ sgrt_result sgrt_node_clear_bounds(sgrt_scene *s, sgrt_node node)
 sgrt_result sgrt_node_bounds(const sgrt_scene *s, sgrt_node node, float center[3],
                              float half_extent[3])
 {
+    sgrt__bounds *bs = sgrt__bounds_of(s);
     uint32_t slot;
     const sgrt_result r = take_read(s, node, "sgrt_node_bounds", center, half_extent,
                                     "center or half_extent is NULL", &slot);
     if (r != SGRT_OK)
         return r;
-    const sgrt__storage *st = &s->st;
-    const bool has = sgrt__bit_get(st->b_has, slot);
-    const float *const cc[3] = {st->lb_cx, st->lb_cy, st->lb_cz};
-    const float *const ee[3] = {st->lb_ex, st->lb_ey, st->lb_ez};
+    const bool has = sgrt__bit_get(bs->b_has, slot);
+    const float *const cc[3] = {bs->lb_cx, bs->lb_cy, bs->lb_cz};
+    const float *const ee[3] = {bs->lb_ex, bs->lb_ey, bs->lb_ez};
     for (int a = 0; a < 3; a++) {
         center[a] = has ? cc[a][slot] : 0.0f;
         half_extent[a] = has ? ee[a][slot] : -1.0f;
@@ -150,12 +152,13 @@ sgrt_result sgrt_node_bounds(const sgrt_scene *s, sgrt_node node, float center[3
 sgrt_result sgrt_node_world_bounds(const sgrt_scene *s, sgrt_node node, float min[3],
                                    float max[3])
 {
+    sgrt__bounds *bs = sgrt__bounds_of(s);
     uint32_t slot;
     const sgrt_result r =
         take_read(s, node, "sgrt_node_world_bounds", min, max, "min or max is NULL", &slot);
     if (r != SGRT_OK)
         return r;
-    if (sgrt__bit_get(s->st.b_valid, slot)) {
+    if (sgrt__bit_get(bs->b_valid, slot)) {
         sgrt__bounds_world_box(s, slot, min, max);
     } else {
         for (int a = 0; a < 3; a++) {
@@ -169,26 +172,28 @@ sgrt_result sgrt_node_world_bounds(const sgrt_scene *s, sgrt_node node, float mi
 sgrt_result sgrt_node_subtree_bounds(const sgrt_scene *s, sgrt_node node, float min[3],
                                      float max[3])
 {
+    sgrt__bounds *bs = sgrt__bounds_of(s);
     static const char fn[] = "sgrt_node_subtree_bounds";
     uint32_t slot;
     const sgrt_result r = take_read(s, node, fn, min, max, "min or max is NULL", &slot);
     if (r != SGRT_OK)
         return r;
-    if (!s->st.sub)
+    if (!bs->sub)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
                           "the scene was created without SGRT_SCENE_SUBTREE_BOUNDS", node);
-    memcpy(min, s->st.sub[slot].lo, sizeof s->st.sub[slot].lo);
-    memcpy(max, s->st.sub[slot].hi, sizeof s->st.sub[slot].hi);
+    memcpy(min, bs->sub[slot].lo, sizeof bs->sub[slot].lo);
+    memcpy(max, bs->sub[slot].hi, sizeof bs->sub[slot].hi);
     return SGRT_OK;
 }
 
 sgrt_result sgrt_scene_bounds_arrays(const sgrt_scene *s, sgrt_bounds_arrays *out)
 {
+    sgrt__bounds *bs = sgrt__bounds_of(s);
     static const char fn[] = "sgrt_scene_bounds_arrays";
     SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     if (!out)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn, "out is NULL", SGRT_NULL_NODE);
-    if (!s->st.b_has)
+    if (!bs)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
                           "the scene was created without SGRT_SCENE_BOUNDS", SGRT_NULL_NODE);
     sgrt__bounds_view bv;
@@ -197,7 +202,7 @@ sgrt_result sgrt_scene_bounds_arrays(const sgrt_scene *s, sgrt_bounds_arrays *ou
         out->min[a] = bv.lo[a];
         out->max[a] = bv.hi[a];
     }
-    out->valid = s->st.b_valid;
+    out->valid = bs->b_valid;
     out->slot_count = s->slot_end;
     return SGRT_OK;
 }

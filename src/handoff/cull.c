@@ -16,6 +16,7 @@
  * whole box inside the plane by the same argument. */
 #include "../internal.h"
 #include "bounds.h"
+#include "nodeset.h"
 #include "../args.h"
 #include "../result.h"
 #include <float.h>
@@ -132,13 +133,14 @@ static void settle_run(uint32_t *todo, uint32_t *out, uint32_t first, uint32_t e
 static void walk(const sgrt_scene *s, const prepared *p, uint32_t nw, uint32_t *todo,
                  uint32_t *out, sgrt_cull_stats *stats)
 {
+    sgrt__bounds *bs = sgrt__bounds_of(s);
     const sgrt__storage *st = &s->st;
     uint32_t i = 0;
     for (;;) {
         i = sgrt__bits_next_set(st->inner, nw, i);
         if (i >= s->slot_end)
             return;
-        const sgrt__subtree *r = &st->sub[i];
+        const sgrt__subtree *r = &bs->sub[i];
         if (r->count < CULL_MIN_SUBTREE) {
             i++;
             continue;
@@ -166,10 +168,11 @@ sgrt_result sgrt_scene_cull(const sgrt_scene *s, const float *plane_floats, uint
                             sgrt_nodeset only_handle, sgrt_nodeset out_handle,
                             sgrt_cull_stats *out_stats)
 {
+    sgrt__bounds *bs = sgrt__bounds_of(s);
     static const char fn[] = "sgrt_scene_cull";
     const float(*planes)[4] = (const float(*)[4])(const void *)plane_floats;
     SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
-    if (!s->st.b_has)
+    if (!bs)
         return sgrt__fail(s, SGRT_ERR_INVALID_ARG, fn,
                           "the scene was created without SGRT_SCENE_BOUNDS", SGRT_NULL_NODE);
     if (!planes)
@@ -202,12 +205,12 @@ sgrt_result sgrt_scene_cull(const sgrt_scene *s, const float *plane_floats, uint
     v->w_first = 0;
     v->w_end = nw;
     v->out = res;
-    if (st->sub && !s->subtree_stale) {
+    if (bs->sub && !bs->subtree_stale) {
         /* Candidates in the set's spare array (out may be `only`: read it
          * all before the result is cleared). */
         uint32_t *todo = out->spare;
         for (uint32_t w = 0; w < nw; w++)
-            todo[w] = st->alive[w] & st->b_valid[w] & (only ? only->b.bits[w] : ~0u);
+            todo[w] = st->alive[w] & bs->b_valid[w] & (only ? only->b.bits[w] : ~0u);
         memset(res, 0, (size_t)nw * sizeof(uint32_t));
         walk(s, &p, nw, todo, res, &stats);
         v->a = v->b = todo;
@@ -215,7 +218,7 @@ sgrt_result sgrt_scene_cull(const sgrt_scene *s, const float *plane_floats, uint
         v->keep = res;
     } else {
         v->a = st->alive;
-        v->b = st->b_valid;
+        v->b = bs->b_valid;
         v->c = only ? only->b.bits : NULL;
         v->keep = NULL;
     }

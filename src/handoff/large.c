@@ -4,12 +4,25 @@
  * point every world is relative to. The update forms a root's world as
  * translate(anchor - origin) x local (sgrt__anchored_world, the kernels');
  * everything below a root is the usual float product. An origin move marks
- * every node (previous worlds follow it: prev.c). Also the
- * absolute world of a node in double, which every scene answers. */
+ * every node and is announced through the seam (previous worlds follow it:
+ * prev.c). Also the absolute world of a node in double, which every scene
+ * answers. The anchors are per-slot state declared here (sgrt__large);
+ * the core reads them only through the kernels' view. */
 #include "large.h"
 #include "../args.h"
 #include "../dirty.h"
+#include <stddef.h>
 #include <string.h>
+
+static const sgrt__slot_decl decls[] = {
+    /* Zeroed: anchors of slots that hold no root are copied with the rest. */
+    SGRT__DECL_ARRAY(sgrt__large, anchor, sgrt__dvec3, true, 0u),
+};
+
+sgrt__large *sgrt__large_of(const sgrt_scene *s)
+{
+    return sgrt__follow_state(s, &sgrt__large_follower);
+}
 
 static const char no_flag[] = "the scene was created without SGRT_SCENE_LARGE_WORLD";
 
@@ -59,10 +72,10 @@ sgrt_result sgrt_node_set_anchor(sgrt_scene *s, sgrt_node root, const double pos
                           "position has a coordinate that is not finite or is beyond "
                           "SGRT_LARGE_WORLD_LIMIT",
                           root);
-    double *a = s->st.anchor[slot];
+    double *a = sgrt__large_of(s)->anchor[slot];
     if (same_point(a, position))
         return SGRT_OK;
-    memcpy(a, position, sizeof s->st.anchor[slot]);
+    memcpy(a, position, sizeof(sgrt__dvec3));
     sgrt__dirty_mark(s, slot, false);
     return SGRT_OK;
 }
@@ -75,8 +88,9 @@ sgrt_result sgrt_node_anchor(const sgrt_scene *s, sgrt_node root, double out[3])
     const uint32_t slot = take_root(s, root, __func__, &err);
     if (slot == SGRT__NONE)
         return err;
-    if (s->st.anchor)
-        memcpy(out, s->st.anchor[slot], sizeof s->st.anchor[slot]);
+    const sgrt__large *g = sgrt__large_of(s);
+    if (g)
+        memcpy(out, g->anchor[slot], sizeof(sgrt__dvec3));
     else
         out[0] = out[1] = out[2] = 0.0;
     return SGRT_OK;
@@ -93,10 +107,12 @@ sgrt_result sgrt_scene_set_origin(sgrt_scene *s, const double origin[3])
                           "origin has a coordinate that is not finite or is beyond "
                           "SGRT_LARGE_WORLD_LIMIT",
                           SGRT_NULL_NODE);
-    if (same_point(s->origin, origin))
+    sgrt__large *g = sgrt__large_of(s);
+    if (same_point(g->origin, origin))
         return SGRT_OK; /* the same origin: nothing moves */
-    memcpy(s->origin, origin, sizeof s->origin);
+    memcpy(g->origin, origin, sizeof g->origin);
     sgrt__dirty_mark_all(s);
+    sgrt__follow_origin(s, g->origin);
     return SGRT_OK;
 }
 
@@ -104,7 +120,11 @@ sgrt_result sgrt_scene_origin(const sgrt_scene *s, double out[3])
 {
     SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
     SGRT__NOT_NULL(s, out, SGRT_NULL_NODE);
-    memcpy(out, s->origin, sizeof s->origin);
+    const sgrt__large *g = sgrt__large_of(s);
+    if (g)
+        memcpy(out, g->origin, sizeof g->origin);
+    else
+        out[0] = out[1] = out[2] = 0.0;
     return SGRT_OK;
 }
 
@@ -147,8 +167,9 @@ sgrt_result sgrt_node_world_double(const sgrt_scene *s, sgrt_node node, double o
         mul_d(l, acc, t);
         memcpy(acc, t, sizeof acc);
     }
-    if (s->st.anchor) {
-        const double *a = s->st.anchor[x];
+    const sgrt__large *g = sgrt__large_of(s);
+    if (g) {
+        const double *a = g->anchor[x];
         for (int j = 0; j < 4; j++)
             for (int i = 0; i < 3; i++)
                 acc[4 * j + i] += a[i] * acc[4 * j + 3];
@@ -162,26 +183,29 @@ sgrt_result sgrt_node_world_double(const sgrt_scene *s, sgrt_node node, double o
 /* Anchored at the origin: its local places it relative to the origin. */
 static void rooted(sgrt_scene *s, uint32_t slot)
 {
-    double *a = s->st.anchor[slot];
-    if (memcmp(a, s->origin, sizeof s->origin) == 0)
+    sgrt__large *g = sgrt__large_of(s);
+    double *a = g->anchor[slot];
+    if (memcmp(a, g->origin, sizeof g->origin) == 0)
         return;
-    memcpy(a, s->origin, sizeof s->origin);
+    memcpy(a, g->origin, sizeof g->origin);
     sgrt__dirty_mark(s, slot, false);
 }
 
 static void view(const sgrt_scene *s, sgrt__update_view *v, sgrt__bounds_view *space)
 {
     (void)space;
-    v->anchor = (const double(*)[3])s->st.anchor;
-    v->origin = s->origin;
+    const sgrt__large *g = sgrt__large_of(s);
+    v->anchor = (const double(*)[3])g->anchor;
+    v->origin = g->origin;
 }
 
 static const char *check(const sgrt_scene *s)
 {
-    if (!point_ok(s->origin))
+    const sgrt__large *g = sgrt__large_of(s);
+    if (!point_ok(g->origin))
         return "large world: the origin is finite and within SGRT_LARGE_WORLD_LIMIT";
     SGRT__FOR_EACH_BIT(s->st.alive, s->st.words, i,
-        if (s->st.parent[i] == SGRT__NONE && !point_ok(s->st.anchor[i]))
+        if (s->st.parent[i] == SGRT__NONE && !point_ok(g->anchor[i]))
             return "large world: every root's anchor is finite and within "
                    "SGRT_LARGE_WORLD_LIMIT";
     )
@@ -190,6 +214,9 @@ static const char *check(const sgrt_scene *s)
 
 const sgrt__follower sgrt__large_follower = {
     .flags = SGRT_SCENE_LARGE_WORLD,
+    .state_size = sizeof(sgrt__large),
+    .slots = decls,
+    .slot_count = sizeof decls / sizeof decls[0],
     .rooted = rooted,
     .view = view,
     .check = check,

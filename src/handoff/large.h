@@ -10,4 +10,14 @@
  * view gets the anchors and the origin; the checker verifies them. */
 extern const sgrt__follower sgrt__large_follower;
 
+typedef double sgrt__dvec3[3];
+/* The follower's state: per slot (declared in large.c), a root's anchor;
+ * the point every world is relative to. */
+typedef struct sgrt__large {
+    sgrt__dvec3 *anchor;
+    double origin[3];
+} sgrt__large;
+/* s's large-world state; NULL without SGRT_SCENE_LARGE_WORLD. */
+sgrt__large *sgrt__large_of(const sgrt_scene *s);
+
 #endif

@@ -15,11 +15,21 @@ static const char *const why_a[3] = SGRT__WHY_OBJECT("a", "node set");
 static const char *const why_b[3] = SGRT__WHY_OBJECT("b", "node set");
 static const char *const why_t[3] = SGRT__WHY_OBJECT("t", "tracker");
 
+sgrt__slotlist *sgrt__nodesets_of(const sgrt_scene *s)
+{
+    return sgrt__follow_state(s, &sgrt__nodeset_follower);
+}
+
 static const char bad_op[] = "op is not an sgrt_set_op";
 
 static sgrt_result set_resize(sgrt_scene *s, sgrt__nodeset *set, uint32_t words)
 {
     return sgrt__slotbits_resize(s, &set->b, &set->spare, words, words, 0);
+}
+
+static sgrt_result set_sizer(sgrt_scene *s, sgrt__slotbits *b, uint32_t words)
+{
+    return set_resize(s, (sgrt__nodeset *)b, words);
 }
 
 /* Words that can hold a live node. */
@@ -29,29 +39,18 @@ sgrt_result sgrt_nodeset_create(sgrt_scene *s, sgrt_nodeset *out)
 {
     SGRT__ENTER_WRITE(s);
     SGRT__NOT_NULL(s, out, SGRT_NULL_NODE);
-    sgrt_result err = sgrt__object_ensure(s, __func__);
-    if (err != SGRT_OK)
-        return err;
-    sgrt__nodeset *set = sgrt__alloc(&s->alloc, sizeof *set, 16, &err);
+    sgrt_result err;
+    sgrt__nodeset *set = (sgrt__nodeset *)sgrt__slotlist_create(
+        s, sgrt__nodesets_of(s), SGRT__KIND_NODESET, sizeof *set, set_sizer, __func__, &err);
     if (!set)
-        return sgrt__fail_grow(s, err, __func__, SGRT_NULL_NODE);
-    memset(set, 0, sizeof *set);
-    sgrt_result r = set_resize(s, set, s->st.words);
-    if (r == SGRT_OK)
-        r = sgrt__slotlist_add(s, &s->sets, &set->b);
-    if (r != SGRT_OK) {
-        sgrt__free(&s->alloc, set->b.block, set->b.block_size);
-        sgrt__free(&s->alloc, set, sizeof *set);
-        return sgrt__fail_grow(s, r, __func__, SGRT_NULL_NODE);
-    }
-    set->b.id = sgrt__object_take(s, SGRT__KIND_NODESET, set);
+        return err;
     out->id = set->b.id;
     return SGRT_OK;
 }
 
 sgrt_result sgrt_nodeset_destroy(sgrt_scene *s, sgrt_nodeset set)
 {
-    return s ? sgrt__slotlist_destroy_one(s, &s->sets, set.id, SGRT__KIND_NODESET,
+    return s ? sgrt__slotlist_destroy_one(s, sgrt__nodesets_of(s), set.id, SGRT__KIND_NODESET,
                                           sizeof(sgrt__nodeset), why_set, __func__)
              : SGRT_ERR_INVALID_ARG;
 }
@@ -248,40 +247,39 @@ const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, sgrt_nodeset handle,
 
 /* ---- the follower ------------------------------------------------------------ */
 
-#define SET(s, i) ((sgrt__nodeset *)(s)->sets.items[i])
+#define SET(l, i) ((sgrt__nodeset *)(l)->items[i])
 
 static void vacated(sgrt_scene *s, uint32_t slot)
 {
-    for (uint32_t i = 0; i < s->sets.count; i++)
-        sgrt__bit_clear(SET(s, i)->b.bits, slot);
+    const sgrt__slotlist *l = sgrt__nodesets_of(s);
+    for (uint32_t i = 0; i < l->count; i++)
+        sgrt__bit_clear(SET(l, i)->b.bits, slot);
 }
 
-static void moved(sgrt_scene *s, uint32_t from, uint32_t to)
+/* Nodes changed slot: each set's members move with them. A set holds live
+ * nodes only, so its bits are the old slots of members. Relocation moves
+ * bits to dead slots, which hold none; reclamation and compaction remap
+ * into `spare` and copy back rather than swap: a renderer holding the
+ * set's words (sgrt_nodeset_words) keeps a current pointer through hole
+ * reclamation, which changes no storage_version (capacity/8 bytes, beside
+ * the O(slots) remap). */
+static void moved(sgrt_scene *s, const sgrt__moves *m)
 {
-    for (uint32_t i = 0; i < s->sets.count; i++) {
-        uint32_t *bits = SET(s, i)->b.bits;
-        if (sgrt__bit_get(bits, from)) {
-            sgrt__bit_clear(bits, from);
-            sgrt__bit_set(bits, to);
-        } else {
-            sgrt__bit_clear(bits, to);
+    const sgrt__slotlist *l = sgrt__nodesets_of(s);
+    for (uint32_t i = 0; i < l->count; i++) {
+        sgrt__nodeset *e = SET(l, i);
+        if (m->from) {
+            for (uint32_t j = 0; j < m->count; j++) {
+                const uint32_t o = m->from[j];
+                if (sgrt__bit_get(e->b.bits, o)) {
+                    sgrt__bit_clear(e->b.bits, o);
+                    sgrt__bit_set(e->b.bits, m->map[o]);
+                }
+            }
+            continue;
         }
-    }
-}
-
-static void renumber(sgrt_scene *s, const uint32_t *map)
-{
-    for (uint32_t i = 0; i < s->sets.count; i++) {
-        sgrt__nodeset *e = SET(s, i);
         memset(e->spare, 0, (size_t)e->b.words * sizeof(uint32_t));
-        for (uint32_t w = 0; w < s->st.words; w++) {
-            uint32_t bits = e->b.bits[w] & s->st.alive[w];
-            SGRT__FOR_EACH_IN_WORD(w, bits, o, sgrt__bit_set(e->spare, map[o]);)
-        }
-        /* Copied back rather than swapped: a renderer holding the set's
-         * words (sgrt_nodeset_words) keeps a current pointer through hole
-         * reclamation, which changes no storage_version. capacity/8 bytes,
-         * beside the O(slots) remap. */
+        SGRT__FOR_EACH_BIT(e->b.bits, e->b.words, o, sgrt__bit_set(e->spare, m->map[o]);)
         memcpy(e->b.bits, e->spare, (size_t)e->b.words * sizeof(uint32_t));
     }
 }
@@ -292,10 +290,11 @@ static void renumber(sgrt_scene *s, const uint32_t *map)
  * changes it anyway). */
 static sgrt_result reserve(sgrt_scene *s, uint32_t words)
 {
+    const sgrt__slotlist *l = sgrt__nodesets_of(s);
     bool grown = false;
-    for (uint32_t i = 0; i < s->sets.count; i++)
-        if (SET(s, i)->b.words < words) {
-            const sgrt_result r = set_resize(s, SET(s, i), words);
+    for (uint32_t i = 0; i < l->count; i++)
+        if (SET(l, i)->b.words < words) {
+            const sgrt_result r = set_resize(s, SET(l, i), words);
             if (r != SGRT_OK) {
                 s->storage_version += grown;
                 return r;
@@ -305,13 +304,17 @@ static sgrt_result reserve(sgrt_scene *s, uint32_t words)
     return SGRT_OK;
 }
 
-static void destroy(sgrt_scene *s) { sgrt__slotlist_free(s, &s->sets, sizeof(sgrt__nodeset)); }
+static void destroy(sgrt_scene *s)
+{
+    sgrt__slotlist_free(s, sgrt__nodesets_of(s), sizeof(sgrt__nodeset));
+}
 
 static const char *check(const sgrt_scene *s)
 {
-    const char *what = sgrt__slotlist_check(s, &s->sets, SGRT__KIND_NODESET);
-    for (uint32_t i = 0; !what && i < s->sets.count; i++) {
-        const sgrt__slotbits *b = &SET(s, i)->b;
+    const sgrt__slotlist *l = sgrt__nodesets_of(s);
+    const char *what = sgrt__slotlist_check(s, l, SGRT__KIND_NODESET);
+    for (uint32_t i = 0; !what && i < l->count; i++) {
+        const sgrt__slotbits *b = &SET(l, i)->b;
         for (uint32_t k = 0; k < b->words; k++)
             if (b->bits[k] & ~(k < s->st.words ? s->st.alive[k] : 0u))
                 return "node sets hold live nodes only";
@@ -320,10 +323,10 @@ static const char *check(const sgrt_scene *s)
 }
 
 const sgrt__follower sgrt__nodeset_follower = {
+    .state_size = sizeof(sgrt__slotlist),
     .reserve = reserve,
     .vacated = vacated,
     .moved = moved,
-    .renumber = renumber,
     .destroy = destroy,
     .check = check,
 };

@@ -47,6 +47,32 @@ sgrt_result sgrt__slotlist_add(sgrt_scene *s, sgrt__slotlist *l, sgrt__slotbits 
     return SGRT_OK;
 }
 
+sgrt__slotbits *sgrt__slotlist_create(sgrt_scene *s, sgrt__slotlist *l, uint32_t kind,
+                                      size_t size, sgrt__slotbits_sizer resize,
+                                      const char *function, sgrt_result *err)
+{
+    *err = sgrt__object_ensure(s, function);
+    if (*err != SGRT_OK)
+        return NULL;
+    sgrt__slotbits *b = sgrt__alloc(&s->alloc, size, 16, err);
+    if (!b) {
+        *err = sgrt__fail_grow(s, *err, function, SGRT_NULL_NODE);
+        return NULL;
+    }
+    memset(b, 0, size);
+    sgrt_result r = resize(s, b, s->st.words);
+    if (r == SGRT_OK)
+        r = sgrt__slotlist_add(s, l, b);
+    if (r != SGRT_OK) {
+        sgrt__free(&s->alloc, b->block, b->block_size);
+        sgrt__free(&s->alloc, b, size);
+        *err = sgrt__fail_grow(s, r, function, SGRT_NULL_NODE);
+        return NULL;
+    }
+    b->id = sgrt__object_take(s, kind, b);
+    return b;
+}
+
 static void bits_free(sgrt_scene *s, sgrt__slotbits *b)
 {
     sgrt__free(&s->alloc, b->block, b->block_size);

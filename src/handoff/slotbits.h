@@ -8,11 +8,41 @@
 
 #include "../internal.h"
 
+/* A bitfield over slots that follows the scene's storage (handoff/slotbits.c), and
+ * beside it, in the same allocation, the object's own side array (a
+ * tracker's summary, a node set's spare array). */
+typedef struct sgrt__slotbits {
+    uint32_t id;    /* the object's handle id */
+    uint32_t words; /* words in `bits`, always >= scene words */
+    uint32_t *bits;
+    uint32_t *block; /* bits, then the side array */
+    size_t block_size;
+} sgrt__slotbits;
+
+/* The trackers or the node sets of a scene (handoff/slotbits.c), listed
+ * for the loops that visit every one of a kind (storage growth, the
+ * update's tracker feed, destruction with the scene). */
+typedef struct sgrt__slotlist {
+    sgrt__slotbits **items; /* each the first member of its object */
+    uint32_t count, cap;
+} sgrt__slotlist;
+
 /* Give b zeroed storage for `words` words of bits and `side_words` words of
  * its side array (*side), keeping the bits it had and the first `keep_side`
  * words of the side array. Allocates; nothing changes on failure. */
 sgrt_result sgrt__slotbits_resize(sgrt_scene *s, sgrt__slotbits *b, uint32_t **side,
                                   uint32_t words, uint32_t side_words, uint32_t keep_side);
+/* Gives object b (whose first member it is) zeroed bits for `words` words
+ * and its side array. Allocates; nothing changes on failure. */
+typedef sgrt_result (*sgrt__slotbits_sizer)(sgrt_scene *s, sgrt__slotbits *b, uint32_t words);
+/* sgrt_tracker_create and sgrt_nodeset_create after their argument checks:
+ * a zeroed object of `size` bytes that starts with its sgrt__slotbits,
+ * sized by `resize` for the scene's capacity, listed in l, and named in the
+ * object table as a `kind`; NULL with *err set (and logged for `function`)
+ * when the table is full or memory runs out, nothing changed. */
+sgrt__slotbits *sgrt__slotlist_create(sgrt_scene *s, sgrt__slotlist *l, uint32_t kind,
+                                      size_t size, sgrt__slotbits_sizer resize,
+                                      const char *function, sgrt_result *err);
 /* List b (its bits already sized). Allocates; nothing changes on failure. */
 sgrt_result sgrt__slotlist_add(sgrt_scene *s, sgrt__slotlist *l, sgrt__slotbits *b);
 /* sgrt_tracker_destroy and sgrt_nodeset_destroy for a non-NULL s: the

@@ -8,15 +8,24 @@
 #include "../args.h"
 #include <string.h>
 
-#define TRACKER(s, i) ((sgrt__tracker *)(s)->trackers.items[i])
-
-void sgrt__trackers_note(sgrt_scene *s, uint32_t word, uint32_t bits)
+sgrt__slotlist *sgrt__trackers_of(const sgrt_scene *s)
 {
+    return sgrt__follow_state(s, &sgrt__tracker_follower);
+}
+
+#define TRACKER(l, i) ((sgrt__tracker *)(l)->items[i])
+
+/* The slots `bits` of word `word` changed content: every tracker of the
+ * list `self` records them. */
+static void note(sgrt_scene *s, void *self, uint32_t word, uint32_t bits)
+{
+    (void)s;
+    const sgrt__slotlist *l = self;
     if (!bits)
         return;
     const uint32_t sum_bit = 1u << (word & 31u), sum_word = word >> 5;
-    for (uint32_t i = 0; i < s->trackers.count; i++) {
-        sgrt__tracker *t = TRACKER(s, i);
+    for (uint32_t i = 0; i < l->count; i++) {
+        sgrt__tracker *t = TRACKER(l, i);
         t->b.bits[word] |= bits;
         t->summary[sum_word] |= sum_bit;
     }
@@ -37,6 +46,11 @@ static sgrt_result tracker_resize(sgrt_scene *s, sgrt__tracker *t, uint32_t word
 {
     return sgrt__slotbits_resize(s, &t->b, &t->summary, words, summary_words(words),
                                  summary_words(t->b.words));
+}
+
+static sgrt_result tracker_sizer(sgrt_scene *s, sgrt__slotbits *b, uint32_t words)
+{
+    return tracker_resize(s, (sgrt__tracker *)b, words);
 }
 
 sgrt_result sgrt_tracker_check(const sgrt_scene *s, sgrt_tracker handle, const char **out_what)
@@ -68,22 +82,11 @@ sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker *out)
 {
     SGRT__ENTER_WRITE(s);
     SGRT__NOT_NULL(s, out, SGRT_NULL_NODE);
-    sgrt_result err = sgrt__object_ensure(s, __func__);
-    if (err != SGRT_OK)
-        return err;
-    sgrt__tracker *t = sgrt__alloc(&s->alloc, sizeof *t, 16, &err);
+    sgrt_result err;
+    sgrt__tracker *t = (sgrt__tracker *)sgrt__slotlist_create(
+        s, sgrt__trackers_of(s), SGRT__KIND_TRACKER, sizeof *t, tracker_sizer, __func__, &err);
     if (!t)
-        return sgrt__fail_grow(s, err, __func__, SGRT_NULL_NODE);
-    memset(t, 0, sizeof *t);
-    sgrt_result r = tracker_resize(s, t, s->st.words);
-    if (r == SGRT_OK)
-        r = sgrt__slotlist_add(s, &s->trackers, &t->b);
-    if (r != SGRT_OK) {
-        sgrt__free(&s->alloc, t->b.block, t->b.block_size);
-        sgrt__free(&s->alloc, t, sizeof *t);
-        return sgrt__fail_grow(s, r, __func__, SGRT_NULL_NODE);
-    }
-    t->b.id = sgrt__object_take(s, SGRT__KIND_TRACKER, t);
+        return err;
     /* A new consumer has seen nothing yet. */
     sgrt__bits_set_range(t->b.bits, 0, s->slot_end);
     sgrt__bits_set_range(t->summary, 0, (s->slot_end + 31u) / 32u);
@@ -93,7 +96,7 @@ sgrt_result sgrt_tracker_create(sgrt_scene *s, sgrt_tracker *out)
 
 sgrt_result sgrt_tracker_destroy(sgrt_scene *s, sgrt_tracker t)
 {
-    return s ? sgrt__slotlist_destroy_one(s, &s->trackers, t.id, SGRT__KIND_TRACKER,
+    return s ? sgrt__slotlist_destroy_one(s, sgrt__trackers_of(s), t.id, SGRT__KIND_TRACKER,
                                           sizeof(sgrt__tracker), why_t, __func__)
              : SGRT_ERR_INVALID_ARG;
 }
@@ -170,9 +173,10 @@ sgrt_result sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker handle, sgrt_
  * failing is harmless: extra words are zero and never reported). */
 static sgrt_result reserve(sgrt_scene *s, uint32_t words)
 {
-    for (uint32_t i = 0; i < s->trackers.count; i++)
-        if (TRACKER(s, i)->b.words < words) {
-            const sgrt_result r = tracker_resize(s, TRACKER(s, i), words);
+    const sgrt__slotlist *l = sgrt__trackers_of(s);
+    for (uint32_t i = 0; i < l->count; i++)
+        if (TRACKER(l, i)->b.words < words) {
+            const sgrt_result r = tracker_resize(s, TRACKER(l, i), words);
             if (r != SGRT_OK)
                 return r;
         }
@@ -180,27 +184,31 @@ static sgrt_result reserve(sgrt_scene *s, uint32_t words)
 }
 
 /* What an update recomputes is what trackers report. */
-static void note_word(sgrt_scene *s, uint32_t w, uint32_t d, uint32_t mask)
+static void note_word(sgrt_scene *s, void *self, uint32_t w, uint32_t d, uint32_t mask)
 {
     (void)mask;
     if (d)
-        sgrt__trackers_note(s, w, d);
+        note(s, self, w, d);
 }
 
-static bool has_trackers(const sgrt_scene *s) { return s->trackers.count != 0; }
+static bool has_trackers(const sgrt_scene *s) { return sgrt__trackers_of(s)->count != 0; }
 
-static void destroy(sgrt_scene *s) { sgrt__slotlist_free(s, &s->trackers, sizeof(sgrt__tracker)); }
+static void destroy(sgrt_scene *s)
+{
+    sgrt__slotlist_free(s, sgrt__trackers_of(s), sizeof(sgrt__tracker));
+}
 
 /* Pending bits are left to sgrt_tracker_check: a collect may be writing
  * them while this runs (sgrt.h, threads). */
 static const char *check(const sgrt_scene *s)
 {
-    return sgrt__slotlist_check(s, &s->trackers, SGRT__KIND_TRACKER);
+    return sgrt__slotlist_check(s, sgrt__trackers_of(s), SGRT__KIND_TRACKER);
 }
 
 const sgrt__follower sgrt__tracker_follower = {
+    .state_size = sizeof(sgrt__slotlist),
     .reserve = reserve,
-    .changed = sgrt__trackers_note,
+    .changed = note,
     .wants_words = has_trackers,
     .word = note_word,
     .destroy = destroy,

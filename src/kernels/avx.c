@@ -253,35 +253,11 @@ static inline bool store2(float *dst, const mat2 *m)
     return true;
 }
 
-static uint32_t check16_avx(const float *m, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++) {
-        const mat2 v = load2(m + 16u * i);
-        if (!finite2(&v))
-            return i;
-    }
-    return n;
-}
-
-static uint32_t store16_avx(float (*local)[16], const uint32_t *slot, const float *m, uint32_t n,
-                            uint32_t ahead)
-{
-    uint32_t changed = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        SGRT__STORE_AHEAD(local, slot, i, n, ahead);
-        const mat2 v = load2(m + 16u * i);
-        changed |= (uint32_t)store2(local[slot[i]], &v) << i;
-    }
-    return changed;
-}
-
-static uint32_t put16_avx(float *dst, const float *m)
-{
-    const mat2 v = load2(m);
-    if (!finite2(&v))
-        return SGRT__PUT_BAD;
-    return store2(dst, &v) ? SGRT__PUT_CHANGED : SGRT__PUT_SAME;
-}
+#define PUT16_T mat2
+#define PUT16_LOAD(m) load2(m)
+#define PUT16_FINITE(v) finite2(&(v))
+#define PUT16_STORE(dst, v) store2(dst, &(v))
+#include "put16_simd.h"
 
 /* Eight at a time through a buffer of eight matrices (512 bytes, in L1). */
 static uint32_t store_trs_avx(float (*local)[16], const uint32_t *slot, const float *t,
@@ -292,7 +268,7 @@ static uint32_t store_trs_avx(float (*local)[16], const uint32_t *slot, const fl
     for (uint32_t i = 0; i < n; i += 8u) {
         const uint32_t k = n - i < 8u ? n - i : 8u;
         trs_avx(t + 3u * i, q + 4u * i, scale + 3u * i, buf, k);
-        changed |= store16_avx(local, slot + i, buf, k, n - i - k + ahead) << i;
+        changed |= store16(local, slot + i, buf, k, n - i - k + ahead) << i;
     }
     return changed;
 }
@@ -309,10 +285,10 @@ void sgrt__kernels_init_avx(sgrt__kernels *k)
     k->update = update_avx;
     k->trs = trs_avx;
     k->trs_fits = trs_fits_avx;
-    k->check16 = check16_avx;
-    k->store16 = store16_avx;
+    k->check16 = check16;
+    k->store16 = store16;
     k->store_trs = store_trs_avx;
-    k->put16 = put16_avx;
+    k->put16 = put16;
     k->boxes = boxes_avx;
     k->cull = cull_avx;
 }

@@ -108,32 +108,11 @@ static uint32_t update_avx512(const sgrt__update_view *v)
     return v->anchor ? update_loop(v, true) : update_loop(v, false);
 }
 
-static uint32_t check16_avx512(const float *m, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++)
-        if (!sgrt__avx512_finite(simde_mm512_loadu_si512(m + 16u * i)))
-            return i;
-    return n;
-}
-
-static uint32_t store16_avx512(float (*local)[16], const uint32_t *slot, const float *m,
-                               uint32_t n, uint32_t ahead)
-{
-    uint32_t changed = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        SGRT__STORE_AHEAD(local, slot, i, n, ahead);
-        changed |= (uint32_t)sgrt__avx512_store(local[slot[i]], simde_mm512_loadu_si512(m + 16u * i)) << i;
-    }
-    return changed;
-}
-
-static uint32_t put16_avx512(float *dst, const float *m)
-{
-    const simde__m512i v = simde_mm512_loadu_si512(m);
-    if (!sgrt__avx512_finite(v))
-        return SGRT__PUT_BAD;
-    return sgrt__avx512_store(dst, v) ? SGRT__PUT_CHANGED : SGRT__PUT_SAME;
-}
+#define PUT16_T simde__m512i
+#define PUT16_LOAD(m) simde_mm512_loadu_si512(m)
+#define PUT16_FINITE(v) sgrt__avx512_finite(v)
+#define PUT16_STORE(dst, v) sgrt__avx512_store(dst, v)
+#include "put16_simd.h"
 
 /* The closure of a word, eight slots at a time on 256-bit lanes (AVX2,
  * which AVX-512F includes; SIMDe has no 512-bit gathers): the bits of
@@ -219,10 +198,10 @@ void sgrt__kernels_init_avx512(sgrt__kernels *k, uint32_t cpu)
     k->name = "avx512";
     k->trs = sgrt__avx512_trs;
     k->trs_fits = sgrt__avx512_trs_fits;
-    k->check16 = check16_avx512;
-    k->store16 = store16_avx512;
+    k->check16 = check16;
+    k->store16 = store16;
     k->store_trs = sgrt__avx512_store_trs;
-    k->put16 = put16_avx512;
+    k->put16 = put16;
     k->put_trs = sgrt__avx512_put_trs;
     k->boxes = sgrt__avx512_boxes;
     k->close_word = close_word_avx512;

@@ -232,7 +232,9 @@ typedef struct sgrt__kernels {
     /* out = a x b (column-major 4x4). out may alias neither a nor b. */
     void (*mul)(const float *a, const float *b, float *out);
     /* The per-frame pass: recompute the world of every dirty slot, clear the
-     * dirty bits and summary; return the count. Roots copy their local. */
+     * dirty bits and summary; return the count. A root's world is its
+     * local, or in a large world (v->anchor) its anchored local
+     * (sgrt__anchored_world). */
     uint32_t (*update)(const sgrt__update_view *v);
     /* out[16i ..] = T x R x S from t[3i ..], quaternion q[4i ..] (x, y, z,
      * w, used as given) and scale[3i ..], for i < n (packed arrays, any

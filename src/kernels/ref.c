@@ -152,42 +152,38 @@ void sgrt__trs_to_mat4(const float t[3], const float q[4], const float scale[3],
     m[15] = 1.0f;
 }
 
-static uint32_t check16_ref(const float *m, uint32_t n)
+/* A matrix as the reference holds it: 16 floats, compared and copied as
+ * bytes. */
+typedef struct mat16 {
+    float f[16];
+} mat16;
+
+static inline mat16 load16(const float *m)
 {
-    for (uint32_t i = 0; i < n; i++)
-        if (!sgrt__finite16(m + 16u * i))
-            return i;
-    return n;
+    mat16 v;
+    memcpy(v.f, m, sizeof v.f);
+    return v;
 }
 
-static uint32_t store16_ref(float (*local)[16], const uint32_t *slot, const float *m, uint32_t n,
-                            uint32_t ahead)
+static inline bool store_changed(float *dst, const mat16 *v)
 {
-    uint32_t changed = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        SGRT__STORE_AHEAD(local, slot, i, n, ahead);
-        float *dst = local[slot[i]];
-        if (memcmp(dst, &m[16 * i], 16 * sizeof(float)) != 0) {
-            memcpy(dst, &m[16 * i], 16 * sizeof(float));
-            changed |= 1u << i;
-        }
-    }
-    return changed;
+    if (memcmp(dst, v->f, sizeof v->f) == 0)
+        return false;
+    memcpy(dst, v->f, sizeof v->f);
+    return true;
 }
 
-static uint32_t put16_ref(float *dst, const float *m)
-{
-    if (check16_ref(m, 1) == 0)
-        return SGRT__PUT_BAD;
-    return store16_ref((float(*)[16])dst, &(const uint32_t){0}, m, 1, 0) ? SGRT__PUT_CHANGED
-                                                                       : SGRT__PUT_SAME;
-}
+#define PUT16_T mat16
+#define PUT16_LOAD(m) load16(m)
+#define PUT16_FINITE(v) sgrt__finite16((v).f)
+#define PUT16_STORE(dst, v) store_changed(dst, &(v))
+#include "put16_simd.h"
 
 static uint32_t put_trs_ref(float *dst, const float t[3], const float q[4], const float scale[3])
 {
     float m[16];
     sgrt__trs_to_mat4(t, q, scale, m);
-    return put16_ref(dst, m);
+    return put16(dst, m);
 }
 
 static void trs_ref(const float *t, const float *q, const float *scale, float *out, uint32_t n)
@@ -203,7 +199,7 @@ static uint32_t store_trs_ref(float (*local)[16], const uint32_t *slot, const fl
     for (uint32_t i = 0; i < n; i++) {
         float m[16];
         sgrt__trs_to_mat4(t + 3u * i, q + 4u * i, scale + 3u * i, m);
-        changed |= store16_ref(local, slot + i, m, 1, n - i - 1u + ahead) << i;
+        changed |= store16(local, slot + i, m, 1, n - i - 1u + ahead) << i;
     }
     return changed;
 }
@@ -236,10 +232,10 @@ void sgrt__kernels_init_ref(sgrt__kernels *k)
     k->update = update_ref;
     k->trs = trs_ref;
     k->trs_fits = trs_fits_ref;
-    k->check16 = check16_ref;
-    k->store16 = store16_ref;
+    k->check16 = check16;
+    k->store16 = store16;
     k->store_trs = store_trs_ref;
-    k->put16 = put16_ref;
+    k->put16 = put16;
     k->put_trs = put_trs_ref;
     k->close_word = close_word_ref;
     k->boxes = boxes_ref;

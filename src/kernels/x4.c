@@ -233,35 +233,11 @@ static inline bool store_bits(float *dst, const mat_bits *m)
     return true;
 }
 
-static uint32_t check16_x4(const float *m, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++) {
-        const mat_bits b = load_bits(m + 16u * i);
-        if (!finite_bits(&b))
-            return i;
-    }
-    return n;
-}
-
-static uint32_t store16_x4(float (*local)[16], const uint32_t *slot, const float *m, uint32_t n,
-                           uint32_t ahead)
-{
-    uint32_t changed = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        SGRT__STORE_AHEAD(local, slot, i, n, ahead);
-        const mat_bits b = load_bits(m + 16u * i);
-        changed |= (uint32_t)store_bits(local[slot[i]], &b) << i;
-    }
-    return changed;
-}
-
-static uint32_t put16_x4(float *dst, const float *m)
-{
-    const mat_bits b = load_bits(m);
-    if (!finite_bits(&b))
-        return SGRT__PUT_BAD;
-    return store_bits(dst, &b) ? SGRT__PUT_CHANGED : SGRT__PUT_SAME;
-}
+#define PUT16_T mat_bits
+#define PUT16_LOAD(m) load_bits(m)
+#define PUT16_FINITE(v) finite_bits(&(v))
+#define PUT16_STORE(dst, v) store_bits(dst, &(v))
+#include "put16_simd.h"
 
 /* One node's T x R x S in four registers, a column each. Column c (c < 3)
  * holds, in rows 0-2, 2 (a + b) (the diagonal: 1 - 2 (a + b)) times scale c,
@@ -332,7 +308,7 @@ static uint32_t store_trs_x4(float (*local)[16], const uint32_t *slot, const flo
     for (uint32_t i = 0; i < n; i += 4u) {
         const uint32_t k = n - i < 4u ? n - i : 4u;
         trs_x4(t + 3u * i, q + 4u * i, scale + 3u * i, buf, k);
-        changed |= store16_x4(local, slot + i, buf, k, n - i - k + ahead) << i;
+        changed |= store16(local, slot + i, buf, k, n - i - k + ahead) << i;
     }
     return changed;
 }
@@ -348,9 +324,9 @@ void sgrt__kernels_init_x4(sgrt__kernels *k)
     k->name = X4_NAME;
     k->mul = mul_x4;
     k->update = update_x4;
-    k->check16 = check16_x4;
-    k->store16 = store16_x4;
-    k->put16 = put16_x4;
+    k->check16 = check16;
+    k->store16 = store16;
+    k->put16 = put16;
     k->boxes = boxes_x4;
     k->trs_fits = trs_fits_x4; /* integer tests: the same on every target */
 #if !X4_FLUSHES
