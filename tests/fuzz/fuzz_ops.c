@@ -2909,25 +2909,6 @@ static sgrt_writer pick_writer(fscene *f, const fscene *other, reader *r, int *i
     return SGRT_NULL_WRITER;
 }
 
-/* Live ids in slot order without repeats (a skeleton's joints). */
-static uint32_t sort_by_slot(const fscene *f, uint32_t *ids, uint32_t n)
-{
-    uint32_t slot[MAX_WENTRIES];
-    for (uint32_t i = 0; i < n; i++)
-        slot[i] = slot_of(f->s, (sgrt_node){ids[i]});
-    for (uint32_t i = 1; i < n; i++)
-        for (uint32_t j = i; j > 0 && slot[j - 1] > slot[j]; j--) {
-            const uint32_t t = slot[j], id = ids[j];
-            slot[j] = slot[j - 1], ids[j] = ids[j - 1];
-            slot[j - 1] = t, ids[j - 1] = id;
-        }
-    uint32_t kept = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (kept == 0 || ids[kept - 1] != ids[i])
-            ids[kept++] = ids[i];
-    return kept;
-}
-
 /* Entries: handles of every kind (0 of them too), live nodes in slot
  * order, a subtree in slot order, or live nodes with repeats in any order;
  * flags 0 or a bad one (any other value: no writer options are defined);
@@ -2953,7 +2934,7 @@ static void do_writer_create(fscene *f, const fscene *other, reader *r)
         for (uint32_t i = 0; i < n; i++)
             ids[i] = ref_model_nth(f->m, u16(r) % count);
         if (mode % 4u == 1u)
-            n = sort_by_slot(f, ids, n);
+            n = ids_by_slot(f->s, ids, n);
         break;
     default: {
         const sgrt_node h = rd_handle(f, other, r);
@@ -2961,7 +2942,7 @@ static void do_writer_create(fscene *f, const fscene *other, reader *r)
             uint32_t *sub = subtree_ids(f, h.id, &n);
             memcpy(ids, sub, (size_t)n * sizeof *ids);
             free(sub);
-            n = sort_by_slot(f, ids, n);
+            n = ids_by_slot(f->s, ids, n);
         }
         break;
     }
