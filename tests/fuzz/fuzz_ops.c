@@ -5,7 +5,10 @@
  * Every call gets handles of every kind (zero, live, destroyed, made up or
  * mutated, from the other scene), matrices with NaN, Inf, huge, tiny and
  * denormal entries, bad enum values and NULL pointers; allocations fail on
- * request. After every call the harness checks:
+ * request. The harness checks (each call's results where it is made, the
+ * nodes it named after it; the whole-scene checks every 8th call, every
+ * node every 64th and at the end of the input: docs/testing.md says what is
+ * sampled and why):
  *
  *  - the result against the one the model predicts (when several errors
  *    apply at once, any of them), and "changed nothing" for every error;
