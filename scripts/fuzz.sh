@@ -16,7 +16,7 @@
 # the machine may be shared. SGRT_FUZZ_DIR sets the build directory.
 # Exits non-zero when a target finds something or fails to run.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 usage() {
     echo "usage: bash scripts/fuzz.sh SECONDS [target...]  (targets: ${all_targets[*]})" >&2
