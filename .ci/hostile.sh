@@ -66,7 +66,7 @@ if CC=clang setup "$fz" -Dfuzz=true --buildtype=debugoptimized \
   work="$fz/corpus-work"
   mkdir -p "$work" "$fz/artifacts"
   if "$fz/tests/fuzz/fuzz_ops" -runs=0 -artifact_prefix="$fz/artifacts/" tests/fuzz/corpus >"$fz/hostile-corpus.log" 2>&1; then
-    record corpus pass "$(ls tests/fuzz/corpus | wc -l) seed inputs replayed"
+    record corpus pass "$(ls tests/fuzz/corpus | wc -l) corpus inputs replayed"
   else
     tail -30 "$fz/hostile-corpus.log"
     record corpus fail "see $fz/hostile-corpus.log"

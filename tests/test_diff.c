@@ -727,22 +727,8 @@ static uint32_t writer_entries(uint32_t *ids)
         for (uint32_t i = 0; i < count; i++)
             ids[i] = i > 0 && rng_below(&R, 6) == 0 ? ids[rng_below(&R, i)] : random_live().id;
     }
-    if (rng_below(&R, 3) != 0) {
-        uint32_t slot[WRITER_MAX];
-        for (uint32_t i = 0; i < count; i++)
-            slot[i] = slot_of(scene, (sgrt_node){ids[i]});
-        for (uint32_t i = 1; i < count; i++)
-            for (uint32_t j = i; j > 0 && slot[j - 1] > slot[j]; j--) {
-                const uint32_t s = slot[j], id = ids[j];
-                slot[j] = slot[j - 1], ids[j] = ids[j - 1];
-                slot[j - 1] = s, ids[j - 1] = id;
-            }
-        uint32_t kept = 0;
-        for (uint32_t i = 0; i < count; i++)
-            if (kept == 0 || ids[kept - 1] != ids[i])
-                ids[kept++] = ids[i];
-        count = kept;
-    }
+    if (rng_below(&R, 3) != 0)
+        count = ids_by_slot(scene, ids, count);
     return count;
 }
 

@@ -409,6 +409,11 @@ uint32_t pick_live(const sgrt_scene *s, const sgrt_node *h, uint32_t n, rng *r);
  * arrays kept beside h can follow it in place. */
 uint32_t drop_dead(const sgrt_scene *s, sgrt_node *h, uint32_t n, uint32_t *from);
 
+/* Sorts the ids of live nodes ids[0..n) by slot and removes repeats (the
+ * entries of a writer in slot order, as a skeleton's joints are); returns
+ * how many remain. */
+uint32_t ids_by_slot(const sgrt_scene *s, uint32_t *ids, uint32_t n);
+
 /* ---- executors for the parallel update (tests/lib/exec.c) ---------------- */
 
 /* How a test executor runs the tasks of one sgrt_executor.run call. */

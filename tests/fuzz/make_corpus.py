@@ -298,8 +298,8 @@ OWN0, OWN1, OWN2, OTHER, NULLOBJ = 0, 1, 2, 3, 4
 
 
 def bulk(p, shape, thousands, seed=1, scene=0):
-    """1024 * thousands nodes in one op (capped by the harness): the shape
-    byte at 0xF0 or more asks for thousands rather than sixteens."""
+    """64 * thousands nodes in one op (capped by the harness at 2,048 live):
+    the shape byte at 0xF0 or more asks for sixty-fours rather than fours."""
     p.op(BULK, scene)
     p.u8(0xF0 | shape)
     p.u8(thousands - 1)
@@ -1027,7 +1027,7 @@ def scenarios():
     set_query(p, OWN1)
     out['node_sets'] = p
 
-    # Scale: a 16K-deep chain, exact worlds now, keep-world moves at depth.
+    # Scale: a 1,024-deep chain, exact worlds now, keep-world moves at depth.
     p = Program()
     bulk(p, BULK_CHAIN, 16)
     p.update()
