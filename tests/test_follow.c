@@ -147,8 +147,41 @@ static void test_carried(uint32_t flags)
     sgrt_scene_destroy(s);
 }
 
+/* Every follower's declarations fit what a scene keeps for them: a scene
+ * with every flag attaches them all, and storage lays out at most
+ * SGRT__FOLLOW_SLOTS fields (more would be dropped at attach); each field's
+ * pointer (and a bitfield's summary pointer) lies inside the follower's
+ * state, which must then exist. A new follower that breaks one fails here. */
+static void test_declarations(void)
+{
+    uint32_t fields = 0, followers = 0;
+    for (const sgrt__follower *const *f = sgrt__followers; *f; f++) {
+        followers++;
+        fields += (*f)->slot_count;
+        CHECK((*f)->slot_count == 0 || (*f)->state_size > 0);
+        for (uint32_t k = 0; k < (*f)->slot_count; k++) {
+            const sgrt__slot_decl *d = &(*f)->slots[k];
+            CHECK(d->name != NULL && d->align >= 1 && d->align <= 64);
+            CHECK((size_t)d->at + sizeof(void *) <= (*f)->state_size);
+            CHECK(d->kind != SGRT__DECL_BITS || (size_t)d->sum_at + sizeof(void *) <= (*f)->state_size);
+            CHECK(d->kind == SGRT__DECL_BITS || d->size > 0);
+        }
+    }
+    CHECK(followers <= SGRT__FOLLOWERS);
+    CHECK_MSG(fields <= SGRT__FOLLOW_SLOTS, "followers declare %u per-slot fields, room for %u",
+              fields, SGRT__FOLLOW_SLOTS);
+    /* A scene with every flag lays out every declaration. */
+    sgrt_scene_desc d = {0};
+    d.flags = SGRT_SCENE_PREV_WORLD | SGRT_SCENE_BOUNDS | SGRT_SCENE_SUBTREE_BOUNDS |
+              SGRT_SCENE_LARGE_WORLD | SGRT_SCENE_VALIDATE;
+    sgrt_scene *s = new_scene_desc(&d);
+    CHECK_EQ_U(s->decl_count, fields);
+    sgrt_scene_destroy(s);
+}
+
 int main(void)
 {
+    test_declarations();
     test_carried(0u);
     test_carried(SGRT_SCENE_PREV_WORLD | SGRT_SCENE_SUBTREE_BOUNDS | SGRT_SCENE_LARGE_WORLD);
     return test_report("test_follow");
