@@ -2,12 +2,12 @@
 /* Every follower of the scene (follow.h), in the order a scene attaches
  * them: the one file that knows them all. A new follower is a table of
  * hooks in its own file and a line here. */
-#include "handoff/bounds.h"
-#include "handoff/large.h"
-#include "handoff/nodeset.h"
-#include "handoff/prev.h"
-#include "handoff/tracker.h"
-#include "writer.h"
+#include "followers/bounds.h"
+#include "followers/large.h"
+#include "followers/nodeset.h"
+#include "followers/prev.h"
+#include "followers/tracker.h"
+#include "followers/writer.h"
 
 const sgrt__follower *const sgrt__followers[] = {
     &sgrt__tracker_follower, /* hears the changes the others announce */

@@ -19,7 +19,7 @@
 #include "internal.h"
 #include "handles.h"
 #include "result.h"
-#include "handoff/large.h"
+#include "followers/large.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>

@@ -18,7 +18,7 @@
  *   hierarchy.c  nodes and links: create, destroy, re-parent, relocation
  *   transform.c  writing and reading one node's local and world matrices
  *   write        the write path of batches and writers (check, store)
- *   nodes.c      handle batches           writer  writers
+ *   nodes.c      handle batches
  *   update       the per-frame update     parallel.c  on the user's executor
  *   world_now    the exact world of one node now
  *   validate     validation mode's checks
@@ -27,14 +27,15 @@
  *   matrix       inverse, finiteness      result  the log, sgrt_result_str
  *   scene        scene lifecycle and kernel choice
  *   version.c    the library's version at run time
+ *   access.c     the renderer's view: world array, slots, user values
+ *   hash.c       sgrt_scene_hash          frustum.c  sgrt_frustum_planes
  *   trs_matrices sgrt_trs_to_matrices, and the kernel it keeps
  *   kernels/     the per-frame arithmetic, per ISA (kernels/kernels.h)
- * The followers (src/handoff/, and writer): what consumers read, and the
- * state that follows storage for them, kept in step through follow.h. Each
+ * The followers (src/followers/): the state that follows storage for the
+ * programs that read the scene, kept in step through follow.h. Each
  * owns its state: its scene-level fields and its per-slot arrays and
  * bitfields are declared in its own file (follow.h: sgrt__slot_decl), and
  * nothing of them is in this file:
- *   access.c     the renderer's view: world array, slots, user values
  *   slotbits     the bitfields over slots that trackers and node sets share
  *   tracker      change trackers          nodeset  node sets
  *   prev         previous worlds (SGRT_SCENE_PREV_WORLD)
@@ -42,6 +43,7 @@
  *                (SGRT_SCENE_BOUNDS, SGRT_SCENE_SUBTREE_BOUNDS); bounds_api.c
  *                their public calls       cull.c  frustum culling
  *   large        large worlds: anchors and the origin (SGRT_SCENE_LARGE_WORLD)
+ *   writer       writers: a system's nodes resolved once, written each frame
  * Debugging (src/debug/):
  *   check.c      the invariant checker    dump  sgrt_scene_dump (DOT, JSON) */
 #ifndef SGRT_INTERNAL_H

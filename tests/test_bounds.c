@@ -22,7 +22,7 @@
  * The box kernels (each level's boxes, and the boxes its update computes) are
  * held to the reference by tests/test_kernels.c. */
 #include "internal.h" /* white-box: storage, the reclamation threshold */
-#include "handoff/bounds.h"
+#include "followers/bounds.h"
 #include "dirty.h"
 #include "scene.h"
 #include "testutil.h"

@@ -4,8 +4,8 @@
  * checker must return SGRT_ERR_CORRUPT and name that invariant, and once the
  * field is restored the scene must check clean again. */
 #include "internal.h"
-#include "handoff/nodeset.h"
-#include "handoff/tracker.h"
+#include "followers/nodeset.h"
+#include "followers/tracker.h"
 #include "dirty.h"
 #include "testutil.h"
 

@@ -13,7 +13,7 @@
  */
 #include "internal.h" /* white-box: breaking invariants for the checkers */
 #include "objects.h"
-#include "handoff/tracker.h"
+#include "followers/tracker.h"
 #include "scene.h"
 #include "testutil.h"
 

@@ -5,8 +5,8 @@
  * changes) must agree with the same operations done node by node. */
 #include "internal.h"
 #include "follow.h"
-#include "handoff/nodeset.h"
-#include "handoff/tracker.h"
+#include "followers/nodeset.h"
+#include "followers/tracker.h"
 #include "objects.h"
 #include "testutil.h"
 #include <stdlib.h>

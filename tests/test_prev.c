@@ -21,7 +21,7 @@
  *  - updates with the flag never allocate, and sgrt_scene_check notices a
  *    previous world that is out of step. */
 #include "internal.h" /* white-box: the storage block and the checker's case */
-#include "handoff/prev.h"
+#include "followers/prev.h"
 #include "scene.h"
 #include "storage.h"
 #include "testutil.h"

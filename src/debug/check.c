@@ -4,8 +4,8 @@
 #include "../follow.h"
 #include "../args.h"
 #include "../handles.h"
-#include "../handoff/bounds.h"
-#include "../handoff/prev.h"
+#include "../followers/bounds.h"
+#include "../followers/prev.h"
 #include "../objects.h"
 #include "../result.h"
 #include <float.h>

@@ -9,7 +9,7 @@
 #include "../args.h"
 #include "dump.h"
 #include "../handles.h"
-#include "../handoff/prev.h"
+#include "../followers/prev.h"
 #include "../matrix.h"
 #include "../result.h"
 #include <string.h>

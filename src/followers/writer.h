@@ -9,7 +9,7 @@
 #ifndef SGRT_WRITER_H
 #define SGRT_WRITER_H
 
-#include "follow.h"
+#include "../follow.h"
 
 extern const sgrt__follower sgrt__writer_follower;
 

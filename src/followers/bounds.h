@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Boxes (SGRT_SCENE_BOUNDS, SGRT_SCENE_SUBTREE_BOUNDS) as a follower of the
  * scene (bounds.c). */
-#ifndef SGRT_HANDOFF_BOUNDS_H
-#define SGRT_HANDOFF_BOUNDS_H
+#ifndef SGRT_FOLLOWERS_BOUNDS_H
+#define SGRT_FOLLOWERS_BOUNDS_H
 
 #include "../follow.h"
 

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The renderer's view of storage: the world array, the slot of a node and
  * the node of a slot, and the user value that travels with a node. */
-#include "../internal.h"
-#include "../args.h"
-#include "../handles.h"
-#include "../result.h"
-#include "../validate.h"
+#include "internal.h"
+#include "args.h"
+#include "handles.h"
+#include "result.h"
+#include "validate.h"
 
 const float *sgrt_scene_world_array(const sgrt_scene *s, uint32_t *out_slot_count)
 {

@@ -3,12 +3,12 @@
  * hold them (slotbits.c): what trackers and node sets share. Each object
  * starts with its sgrt__slotbits; its side array (a tracker's summary, a
  * node set's spare words) lives in the same allocation. */
-#ifndef SGRT_HANDOFF_SLOTBITS_H
-#define SGRT_HANDOFF_SLOTBITS_H
+#ifndef SGRT_FOLLOWERS_SLOTBITS_H
+#define SGRT_FOLLOWERS_SLOTBITS_H
 
 #include "../internal.h"
 
-/* A bitfield over slots that follows the scene's storage (handoff/slotbits.c), and
+/* A bitfield over slots that follows the scene's storage (followers/slotbits.c), and
  * beside it, in the same allocation, the object's own side array (a
  * tracker's summary, a node set's spare array). */
 typedef struct sgrt__slotbits {
@@ -19,7 +19,7 @@ typedef struct sgrt__slotbits {
     size_t block_size;
 } sgrt__slotbits;
 
-/* The trackers or the node sets of a scene (handoff/slotbits.c), listed
+/* The trackers or the node sets of a scene (followers/slotbits.c), listed
  * for the loops that visit every one of a kind (storage growth, the
  * update's tracker feed, destruction with the scene). */
 typedef struct sgrt__slotlist {

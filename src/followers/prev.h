@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Previous worlds (SGRT_SCENE_PREV_WORLD) as a follower of the scene
  * (prev.c). */
-#ifndef SGRT_HANDOFF_PREV_H
-#define SGRT_HANDOFF_PREV_H
+#ifndef SGRT_FOLLOWERS_PREV_H
+#define SGRT_FOLLOWERS_PREV_H
 
 #include "../follow.h"
 

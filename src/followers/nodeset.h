@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Node sets as a follower of the scene (nodeset.c). */
-#ifndef SGRT_HANDOFF_NODESET_H
-#define SGRT_HANDOFF_NODESET_H
+#ifndef SGRT_FOLLOWERS_NODESET_H
+#define SGRT_FOLLOWERS_NODESET_H
 
 #include "../follow.h"
 #include "slotbits.h"

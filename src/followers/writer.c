@@ -8,14 +8,14 @@
  * validation mode a writer that has begun keeps a fingerprint of each
  * entry's local, so that the update can report a local written in place
  * and never committed, which it would otherwise silently not recompute. */
-#include "write.h"
-#include "args.h"
-#include "alloc.h"
-#include "dirty.h"
-#include "handles.h"
-#include "objects.h"
-#include "result.h"
-#include "validate.h"
+#include "../write.h"
+#include "../args.h"
+#include "../alloc.h"
+#include "../dirty.h"
+#include "../handles.h"
+#include "../objects.h"
+#include "../result.h"
+#include "../validate.h"
 #include "writer.h"
 #include <string.h>
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Large worlds (SGRT_SCENE_LARGE_WORLD) as a follower of the scene
  * (large.c). */
-#ifndef SGRT_HANDOFF_LARGE_H
-#define SGRT_HANDOFF_LARGE_H
+#ifndef SGRT_FOLLOWERS_LARGE_H
+#define SGRT_FOLLOWERS_LARGE_H
 
 #include "../follow.h"
 

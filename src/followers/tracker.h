@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Change trackers as a follower of the scene (tracker.c). */
-#ifndef SGRT_HANDOFF_TRACKER_H
-#define SGRT_HANDOFF_TRACKER_H
+#ifndef SGRT_FOLLOWERS_TRACKER_H
+#define SGRT_FOLLOWERS_TRACKER_H
 
 #include "../follow.h"
 #include "slotbits.h"
