@@ -307,7 +307,7 @@ static void test_edges(void)
 
 int main(int argc, char **argv)
 {
-    rng seed;
+    rng seed = {0x5CE4E4A54ull}; /* argv[1] overrides it */
     rng_seed_from_args(&seed, argc, argv, "hash");
     test_same_program(0, rng_next(&seed));
     test_same_program(SGRT_SCENE_LARGE_WORLD, rng_next(&seed));
