@@ -266,7 +266,10 @@ static void *fenced(fence *f, const void *src, size_t size, uint32_t last, uint3
     const size_t page = (size_t)sysconf(_SC_PAGESIZE);
     const size_t before = (size_t)(last + 1u) * size, after = (count - last - 1u) * size;
     CHECK(before <= page);
-    f->len = page + (after + page - 1u) / page * page;
+    /* The pages after the fence, at least one: a read past the last entry
+     * faults too (and mprotect always has pages to protect). */
+    const size_t tail = (after + page - 1u) / page * page;
+    f->len = page + (tail ? tail : page);
     f->map = mmap(NULL, f->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (f->map == MAP_FAILED) {
         perror("test_batch: mmap");
