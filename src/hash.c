@@ -15,7 +15,7 @@
  * XXH3 from xxHash (libxxhash-dev), inlined from its header: one hash for
  * every target (its SSE2, AVX2, NEON and scalar paths give the same
  * value), no library to link, and among the fastest well-kept 64-bit hashes.
- * Records are staged a block at a time so that XXH3 sees long inputs. */
+ * Records are staged 16 at a time (2.4 KiB) so that XXH3 sees long inputs. */
 #include "internal.h"
 #include "handles.h"
 #include "result.h"
@@ -27,7 +27,11 @@
 
 /* Words in one node's record: slot, index, generation, parent, next
  * sibling, 16 + 16 matrix elements. An anchor adds 6 (three doubles). */
-enum { RECORD_WORDS = 5 + 32, ANCHOR_WORDS = 6, STAGE_NODES = 64 };
+enum { RECORD_WORDS = 5 + 32, ANCHOR_WORDS = 6, STAGE_NODES = 16 };
+/* The stage and XXH3's state stay under 4 KiB of stack: no stack probe
+ * (___chkstk_ms on Windows) for the static library to need. */
+_Static_assert(STAGE_NODES * 4 * (RECORD_WORDS + ANCHOR_WORDS) + 640 < 4096,
+               "sgrt_scene_hash's frame needs no stack probe");
 
 static inline void put32(uint8_t *p, uint32_t v)
 {
