@@ -968,6 +968,12 @@ static void fscene_close(fscene *f)
 /* ---- comparison of one scene against its models ---------------------------------- */
 
 static bool same3(const float a[3], const float b[3]) { return memcmp(a, b, 3 * sizeof(float)) == 0; }
+/* Anchors and origins are the same when equal as numbers (-0.0 is +0.0):
+ * such a set changes nothing, and the value held stays as it was. */
+static bool same_point(const double a[3], const double b[3])
+{
+    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
+}
 
 static void set_empty(float lo[3], float hi[3])
 {
@@ -3486,12 +3492,13 @@ static void do_set_anchor(fscene *f, const fscene *other, reader *r)
     ENSURE(rc == SGRT_OK && f->log_errors == 0, "set_anchor: %s, %u reports", sgrt_result_str(rc),
            f->log_errors);
     shadow_node *e = sh_get(f, h.id);
-    if (memcmp(e->anchor, pos, sizeof e->anchor) != 0) {
+    if (!same_point(e->anchor, pos)) {
         memcpy(e->anchor, pos, sizeof e->anchor);
         model_mark(f, h.id);
     }
     double got[3];
-    ENSURE(sgrt_node_anchor(f->s, h, got) == SGRT_OK && memcmp(got, pos, sizeof got) == 0,
+    ENSURE(sgrt_node_anchor(f->s, h, got) == SGRT_OK && memcmp(got, e->anchor, sizeof got) == 0 &&
+               same_point(got, pos),
            "the anchor of 0x%08x does not read back as set", h.id);
     f->touched[0] = h.id;
 }
@@ -3510,7 +3517,7 @@ static void do_set_origin(fscene *f, reader *r)
     rd_point(f, r, f->origin, o);
     const bool null_in = (how & 0x0Fu) == 0x0Fu;
     const bool refused = null_in || !f->large || !point_ok(o);
-    const bool same = memcmp(o, f->origin, sizeof o) == 0;
+    const bool same = same_point(o, f->origin);
     const uint64_t calls0 = f->fa.calls;
     f->log_errors = 0;
     const sgrt_result rc = sgrt_scene_set_origin(f->s, null_in ? NULL : o);
@@ -3536,7 +3543,8 @@ static void do_set_origin(fscene *f, reader *r)
             model_mark(f, ref_model_nth(f->m, k));
     }
     double got[3];
-    ENSURE(sgrt_scene_origin(f->s, got) == SGRT_OK && memcmp(got, o, sizeof got) == 0,
+    ENSURE(sgrt_scene_origin(f->s, got) == SGRT_OK && memcmp(got, f->origin, sizeof got) == 0 &&
+               same_point(got, o),
            "the origin does not read back as set");
     if (same && !(how & 0x10u) && ref_model_pending(f->m) == 0) {
         const uint32_t n = do_update(f, false);
