@@ -98,6 +98,14 @@ print(p, f, s, golden)
 EOF
 }
 
+# Stop a row's persistent wine server (nothing for the other rows).
+wine_stop() {
+  case "$1" in
+    # shellcheck disable=SC2086
+    *WINEPREFIX=*) env $1 wineserver -k 2>/dev/null; env $1 wineserver -w ;;
+  esac
+}
+
 status=0
 report=()
 start_all=$SECONDS
@@ -114,7 +122,15 @@ for t in "${targets[@]}"; do
   case "$envs" in
     *WINEPREFIX=*)
       env $envs wineboot -i >"$out/$name.wineboot.log" 2>&1 || {
-        tail -20 "$out/$name.wineboot.log"; status=1; report+=("$name: wineboot FAILED"); continue; } ;;
+        tail -20 "$out/$name.wineboot.log"; status=1; report+=("$name: wineboot FAILED"); continue; }
+      # One persistent server for the whole row, its services started by
+      # one program before any test: without it the server exits between
+      # programs, and two tests starting at once (meson runs 2) race to
+      # start it and its services; the loser dies with "wine client error:
+      # recvmsg: Connection reset by peer" or hangs until its timeout.
+      env $envs wineserver -w
+      env $envs wineserver -p </dev/null >/dev/null 2>&1
+      env $envs wine cmd /c exit </dev/null >/dev/null 2>&1 ;;
   esac
   # shellcheck disable=SC2086
   if [ -d "$dir/meson-private" ]; then
@@ -122,18 +138,18 @@ for t in "${targets[@]}"; do
   else
     env $envs meson setup "$dir" --werror $args >"$out/$name.setup.log" 2>&1
   fi || {
-    tail -20 "$out/$name.setup.log"; status=1; report+=("$name: setup FAILED"); continue; }
+    tail -20 "$out/$name.setup.log"; status=1; report+=("$name: setup FAILED"); wine_stop "$envs"; continue; }
   # shellcheck disable=SC2086
   if ! env $envs meson compile -C "$dir" >"$out/$name.build.log" 2>&1; then
     grep -E 'error|warning' "$out/$name.build.log" | head -20
-    status=1; report+=("$name: build FAILED (see $out/$name.build.log)"); continue
+    status=1; report+=("$name: build FAILED (see $out/$name.build.log)"); wine_stop "$envs"; continue
   fi
   # shellcheck disable=SC2086
   env $envs meson test -C "$dir" --print-errorlogs --num-processes 2 >"$out/$name.test.log" 2>&1 || {
     status=1; sed -n '/^Summary of Failures/,$p' "$out/$name.test.log"; }
-  # wine's server and services outlive the last program by a few seconds.
+  # The persistent server started above: stop it and wait for it to go.
   # shellcheck disable=SC2086
-  case "$envs" in *WINEPREFIX=*) env $envs wineserver -w ;; esac
+  wine_stop "$envs"
   read -r passed failed skipped golden <<<"$(summarize "$dir")"
   line=$(printf '%-15s %3d passed, %d failed, %d skipped; golden: %s; %ds' "$name" "$passed" \
          "$failed" "$skipped" "$golden" $((SECONDS - start)))
