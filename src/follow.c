@@ -50,6 +50,10 @@ void sgrt__follow_attach(sgrt_scene *s, const sgrt__follower *const *list)
             s->on_word_self[s->on_word_count] = self;
             s->on_word[s->on_word_count++] = f->word;
         }
+        if (f->after) {
+            s->on_after_self[s->on_after_count] = self;
+            s->on_after[s->on_after_count++] = f->after;
+        }
     }
 }
 
@@ -86,9 +90,33 @@ void sgrt__follow_start(sgrt_scene *s, const char *function) { EACH(start, s, fu
 void sgrt__follow_finish(sgrt_scene *s) { EACH(finish, s); }
 void sgrt__follow_destroy(sgrt_scene *s) { EACH(destroy, s); }
 
-void sgrt__follow_view(const sgrt_scene *s, sgrt__update_view *v, sgrt__bounds_view *space)
+void sgrt__follow_view(const sgrt_scene *s, sgrt__update_view *v) { EACH(view, s, v); }
+
+/* The kernels' after hook when several followers have one: each, in
+ * attach order. */
+static void after_word(void *ctx, uint32_t w, uint32_t done)
 {
-    EACH(view, s, v, space);
+    const sgrt_scene *s = ctx;
+    for (uint32_t i = 0; i < s->on_after_count; i++)
+        s->on_after[i](s->on_after_self[i], w, done);
+}
+
+static void after_of(sgrt_scene *s, sgrt__update_view *v)
+{
+    uint32_t active = 0;
+    v->after = NULL;
+    for (uint32_t i = 0; i < s->follow_count; i++) {
+        const sgrt__follower *f = s->follow[i];
+        if (f->after && (!f->wants_after || f->wants_after(s)) && active++ == 0) {
+            /* Alone: the kernels call it directly, one indirect call a word. */
+            v->after = f->after;
+            v->after_ctx = s->state[i];
+        }
+    }
+    if (active > 1u) {
+        v->after = after_word;
+        v->after_ctx = s;
+    }
 }
 
 bool sgrt__follow_has_word_work(const sgrt_scene *s)
@@ -127,4 +155,26 @@ const char *sgrt__follow_check(const sgrt_scene *s)
                 return why;
         }
     return NULL;
+}
+
+void sgrt__update_view_of(sgrt_scene *s, uint32_t *bits, uint32_t *sum, uint32_t sum_first,
+                          uint32_t sum_end, uint32_t *repaired, sgrt__update_view *v)
+{
+    const sgrt__update_view view = {
+        s->st.local, s->st.world, s->st.parent, bits, sum, sum_first, sum_end, NULL, repaired,
+        NULL, NULL, NULL, /* the followers fill what they keep (anchors, the after hook) */
+    };
+    *v = view;
+    sgrt__follow_view(s, v);
+    after_of(s, v);
+}
+
+void sgrt__follow_prepare(sgrt_scene *s, sgrt__update_view *v)
+{
+    if (sgrt__follow_has_word_work(s))
+        for (uint32_t sw = 0; sw < s->st.sum_words; sw++) {
+            uint32_t words = sgrt__follow_words(s, sw);
+            SGRT__FOR_EACH_IN_WORD(sw, words, w, sgrt__follow_word(s, w, s->st.dirty[w], ~0u);)
+        }
+    sgrt__update_view_of(s, s->st.dirty, s->st.dirty_sum, 0, s->st.sum_words, s->repaired, v);
 }

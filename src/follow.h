@@ -83,7 +83,16 @@ typedef struct sgrt__moves {
  *           tasks); it may write only words w of per-slot state (and bit
  *           w / 32 of their summaries), and reads other slots' worlds
  *           only as the kernels leave them (parents before children).
- *   changed as raised by a word hook: the same word, the same rule.
+ *   wants_after  in every task, before its kernel: reads only.
+ *   after   per word the task's kernel recomputed (the cross set's words
+ *           serially, before the tasks, with the cross set's slots of
+ *           them): the same rule as word; the worlds of `done` are final,
+ *           as are those of every slot the kernel passed before them
+ *           (every ancestor of `done`); other slots' worlds it must not
+ *           read. State shared between words (a follower's scene-level
+ *           fields) it may only read, or write with atomics.
+ *   changed as raised by a word or after hook: the same word, the same
+ *           rule.
  * pending runs serially while the plan is built; start and finish, serially
  * before and after the tasks. */
 typedef struct sgrt__follower {
@@ -127,18 +136,27 @@ typedef struct sgrt__follower {
     /* A public update starts (`function` names it), before anything is
      * read: validation mode's look at what the user wrote. */
     void (*start)(sgrt_scene *s, const char *function);
-    /* The update. view: the follower's part of the kernels' view (`space`
-     * is room for boxes). wants_words: whether `word` has work in this
-     * update at all (NULL: whenever attached). words: which words of
-     * summary word sw have work besides the dirty ones. pending: work
-     * even when nothing is dirty. word: before the kernel recomputes the
-     * slots `d` of word w (their final dirty bits), for the slots `mask`
-     * of the word that the caller owns. finish: after the kernels. */
-    void (*view)(const sgrt_scene *s, sgrt__update_view *v, sgrt__bounds_view *space);
+    /* The update. view: the follower's part of the kernels' view (what
+     * the kernels read of its state: anchors). wants_words: whether `word`
+     * has work in this update at all (NULL: whenever attached). words:
+     * which words of summary word sw have work besides the dirty ones.
+     * pending: work even when nothing is dirty. word: before the kernel
+     * recomputes the slots `d` of word w (their final dirty bits), for the
+     * slots `mask` of the word that the caller owns. wants_after: whether
+     * `after` has work in this update (NULL: whenever attached). after:
+     * right after the kernel stored the worlds of the slots `done` of word
+     * w, while they are in L1 (boxes are computed there): one call per word
+     * recomputed, on the update's threads. It gets its state alone (the
+     * kernels call it directly when it is the only one with work): what it
+     * needs of the scene it takes into its state in `start`. finish: after
+     * the kernels. */
+    void (*view)(const sgrt_scene *s, sgrt__update_view *v);
     bool (*wants_words)(const sgrt_scene *s);
     uint32_t (*words)(const sgrt_scene *s, const void *self, uint32_t sw);
     bool (*pending)(const sgrt_scene *s);
     void (*word)(sgrt_scene *s, void *self, uint32_t w, uint32_t d, uint32_t mask);
+    bool (*wants_after)(const sgrt_scene *s);
+    void (*after)(void *self, uint32_t w, uint32_t done);
     void (*finish)(sgrt_scene *s);
     /* The scene is destroyed: free what the follower holds. */
     void (*destroy)(sgrt_scene *s);
@@ -190,8 +208,22 @@ static inline void sgrt__follow_changed_slot(sgrt_scene *s, uint32_t slot)
     sgrt__follow_changed(s, slot >> 5, 1u << (slot & 31u));
 }
 
-/* The update's side of the seam. */
-void sgrt__follow_view(const sgrt_scene *s, sgrt__update_view *v, sgrt__bounds_view *space);
+/* The update's side of the seam. view: the followers' part of the kernels'
+ * view (sgrt_node_world_now's chain reads anchors through it). */
+void sgrt__follow_view(const sgrt_scene *s, sgrt__update_view *v);
+/* The kernels' view of an update over bits / sum (the dirty bits, or the
+ * parallel update's work bits), summary words [sum_first, sum_end): the
+ * core's arrays, what the followers keep that the kernels read (anchors),
+ * and the after hook, which calls every attached after hook when one has
+ * work in this update (NULL when none has: the kernels call nothing; the
+ * one follower's own hook, with its state, when it is alone). */
+void sgrt__update_view_of(sgrt_scene *s, uint32_t *bits, uint32_t *sum, uint32_t sum_first,
+                          uint32_t sum_end, uint32_t *repaired, sgrt__update_view *v);
+/* The serial update's side of the seam, once its closure is done: the
+ * followers' word hooks for every word with work (the dirty ones and those
+ * they ask for), before the kernel clears them; then v, the kernels' view
+ * of the whole dirty bitfield (s->repaired counting the repairs). */
+void sgrt__follow_prepare(sgrt_scene *s, sgrt__update_view *v);
 /* Whether a follower has work per word in this update. */
 bool sgrt__follow_has_word_work(const sgrt_scene *s);
 /* The words of summary word sw with side work: the dirty ones, and those

@@ -229,8 +229,10 @@ struct sgrt_scene {
                                         uint32_t bits);
     void (*on_word[SGRT__FOLLOWERS])(struct sgrt_scene *s, void *self, uint32_t w, uint32_t d,
                                      uint32_t mask);
+    void (*on_after[SGRT__FOLLOWERS])(void *self, uint32_t w, uint32_t done);
     void *on_changed_self[SGRT__FOLLOWERS], *on_word_self[SGRT__FOLLOWERS];
-    uint32_t on_changed_count, on_word_count;
+    void *on_after_self[SGRT__FOLLOWERS];
+    uint32_t on_changed_count, on_word_count, on_after_count;
 
     /* object table (objects.c): what tracker, node set and writer handles
      * name; resolving one reads only this table */

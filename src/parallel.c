@@ -95,8 +95,7 @@ static uint32_t update_cross(sgrt_scene *s)
         }
     )
     sgrt__update_view v;
-    sgrt__bounds_view boxes;
-    sgrt__update_view_of(s, st->work, st->work_sum, 0, st->sum_words, s->repaired, &v, &boxes);
+    sgrt__update_view_of(s, st->work, st->work_sum, 0, st->sum_words, s->repaired, &v);
     return s->k.update(&v);
 }
 
@@ -120,9 +119,8 @@ static void update_range(sgrt_scene *s, uint32_t r)
         }
     s->range_repaired[r][0] = 0;
     sgrt__update_view v;
-    sgrt__bounds_view boxes;
     sgrt__update_view_of(s, st->dirty, st->dirty_sum, sum_first, sum_end, s->range_repaired[r],
-                         &v, &boxes);
+                         &v);
     s->range_count[r] = s->k.update(&v);
 }
 

@@ -16,11 +16,5 @@ bool sgrt__update_begin(sgrt_scene *s, const char *function);
  * the non-finite locals it repaired are recorded and reported. Returns
  * count. */
 uint32_t sgrt__update_done(sgrt_scene *s, uint32_t count, const char *function);
-/* The kernels' view of the update over bits / sum (the dirty bits, or the
- * parallel update's work bits), summary words [sum_first, sum_end), with
- * the followers' part (boxes in `space`). */
-void sgrt__update_view_of(const sgrt_scene *s, uint32_t *bits, uint32_t *sum,
-                          uint32_t sum_first, uint32_t sum_end, uint32_t *repaired,
-                          sgrt__update_view *v, sgrt__bounds_view *space);
 
 #endif

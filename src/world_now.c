@@ -92,9 +92,8 @@ void sgrt__world_now_slot(const sgrt_scene *s, uint32_t slot, float out[16])
         x = s->st.parent[x];
     chain_acc a;
     a.cur = 0;
-    sgrt__bounds_view space;
     memset(&a.v, 0, sizeof a.v);
-    sgrt__follow_view(s, &a.v, &space);
+    sgrt__follow_view(s, &a.v);
     if (x != SGRT__NONE)
         memcpy(a.m[0], s->st.world[x], sizeof a.m[0]);
     chain_apply_up_to(s, slot, depth, &a);

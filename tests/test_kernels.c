@@ -222,8 +222,8 @@ static void test_update_shape(const sgrt__kernels *k, int shape, bool large)
     memcpy(s2, s1, sizeof s1);
     uint32_t r1[2] = {0, SGRT__NONE}, r2[2] = {0, SGRT__NONE};
     const double(*anchors)[3] = large ? (const double(*)[3])anchor : NULL;
-    sgrt__update_view v1 = {l1, w1, parent, d1, s1, 0, SW, NULL, r1, anchors, origin};
-    sgrt__update_view v2 = {l2, w2, parent, d2, s2, 0, SW, NULL, r2, anchors, origin};
+    sgrt__update_view v1 = {l1, w1, parent, d1, s1, 0, SW, NULL, r1, anchors, origin, NULL};
+    sgrt__update_view v2 = {l2, w2, parent, d2, s2, 0, SW, NULL, r2, anchors, origin, NULL};
     const bool other = k->update != expected_for(k)->update;
     CHECK_EQ_U(expected_for(k)->update(&v1), expected);
     CHECK_EQ_U(r1[0], repairs);
@@ -329,7 +329,8 @@ static void test_trs(const sgrt__kernels *k)
 
 static void test_update_boxes(const sgrt__kernels *k); /* with the boxes, below */
 
-/* Whole passes over four shapes of forest, then a pass with boxes. */
+/* Whole passes over four shapes of forest, then a pass with an after hook
+ * that computes boxes. */
 static void test_update(const sgrt__kernels *k)
 {
     for (int shape = 0; shape < 4; shape++) {
@@ -697,12 +698,52 @@ static void test_boxes(const sgrt__kernels *k)
     box_case_free(&b);
 }
 
-/* The boxes an update kernel computes in its own per-word pass (the boxes
- * compiled into it, which need not be its level's boxes entry): the
- * expected update's, over chains of up to seven under roots, the locals
- * being the boxes' worlds. On ARMv7 a NEON update flushes denormal world
- * entries, and the boxes follow their worlds: the model is what it must
- * match. The expected kernel alone: its count. */
+/* An update kernel's after hook (the followers' work after a word's
+ * worlds, follow.h; boxes are its first user): called once for each word
+ * the pass recomputed, in increasing order, with exactly that word's dirty
+ * slots, after their worlds are stored (they are the expected pass's, bit
+ * for bit, at the call) and before the next word's are. The hook here
+ * computes the boxes of those slots with the level's boxes entry, as the
+ * boxes follower does: the update's boxes are then the reference's, over
+ * chains of up to seven under roots, the locals being the boxes' worlds.
+ * On ARMv7 a NEON update flushes denormal world entries, and the boxes
+ * follow their worlds: the model is what it must match. */
+typedef struct after_probe {
+    const sgrt__kernels *k;
+    const sgrt__bounds_view *bounds;
+    float (*world)[16];
+    const float (*want)[16]; /* the expected pass's worlds (NULL: none yet) */
+    const uint32_t *dirty;   /* the dirty words before the pass */
+    uint32_t last_w, calls, bad_order, bad_bits, bad_worlds, next_stored;
+} after_probe;
+
+static void after_probe_hook(void *ctx, uint32_t w, uint32_t done)
+{
+    after_probe *p = ctx;
+    if (p->calls++ && w <= p->last_w)
+        p->bad_order++;
+    p->last_w = w;
+    if (done != p->dirty[w])
+        p->bad_bits++;
+    if (p->want) {
+        uint32_t each = done;
+        SGRT__FOR_EACH_IN_WORD(w, each, i,
+            if (memcmp(p->world[i], p->want[i], sizeof p->world[i]) != 0)
+                p->bad_worlds++;
+        )
+        /* The next word's worlds are not stored yet: the pass is at w. */
+        for (uint32_t x = w + 1u; x < BOX_W; x++)
+            if (p->dirty[x]) {
+                const uint32_t i = x * 32u + sgrt__ctz32(p->dirty[x]);
+                p->next_stored += memcmp(p->world[i], p->want[i], sizeof p->world[i]) == 0 &&
+                                  memcmp(p->world[i], (const float[16]){0}, 64) != 0;
+                break;
+            }
+    }
+    if (done & p->bounds->has[w])
+        p->k->boxes(p->bounds, (const float(*)[16])p->world, w, done & p->bounds->has[w]);
+}
+
 static void test_update_boxes(const sgrt__kernels *k)
 {
     enum { SW = (BOX_W + 31) / 32 };
@@ -711,35 +752,54 @@ static void test_update_boxes(const sgrt__kernels *k)
     box_case_make(&b, 0xB0B6);
     rng r = {0xB0B7};
     static uint32_t parent[BOX_N];
-    uint32_t dirty[2][BOX_W], sum[2][SW], repaired[2][2] = {{0, 0}, {0, 0}}, expected = 0;
+    uint32_t dirty[2][BOX_W], before[BOX_W], sum[2][SW], repaired[2][2] = {{0, 0}, {0, 0}};
+    uint32_t expected = 0, words = 0;
     memset(sum, 0, sizeof sum);
     for (uint32_t i = 0; i < BOX_N; i++)
         parent[i] = i % 7 == 0 ? SGRT__NONE : i - 1u - rng_below(&r, i % 7);
     for (uint32_t w = 0; w < BOX_W; w++) {
-        dirty[0][w] = dirty[1][w] = w % 3 ? ~0u : (uint32_t)rng_next(&r);
+        /* Every third word partly dirty, one in 11 clean (no call). */
+        dirty[0][w] = dirty[1][w] = before[w] =
+            w % 11 == 5 ? 0u : w % 3 ? ~0u : (uint32_t)rng_next(&r);
         expected += sgrt__popcount32(dirty[0][w]);
+        words += dirty[0][w] != 0;
         if (dirty[0][w])
             sgrt__bit_set(sum[0], w), sgrt__bit_set(sum[1], w);
     }
     float(*local[2])[16], (*world[2])[16];
     sgrt__update_view u[2];
+    after_probe probe[2];
     for (int s = 0; s < 2; s++) {
         local[s] = test_aligned_alloc(64, sizeof(float[BOX_N][16]));
         world[s] = test_aligned_alloc(64, sizeof(float[BOX_N][16]));
         memcpy(local[s], b.world, sizeof(float[BOX_N][16]));
         memset(world[s], 0, sizeof(float[BOX_N][16]));
-        const sgrt__update_view us = {local[s], world[s], parent, dirty[s], sum[s], 0, SW, &b.v[s],
-                                      repaired[s], NULL, NULL};
+        const after_probe p = {s ? k : want, &b.v[s], world[s],
+                               s ? (const float(*)[16])world[0] : NULL, before, 0, 0, 0, 0, 0, 0};
+        probe[s] = p;
+        const sgrt__update_view us = {local[s], world[s], parent, dirty[s], sum[s], 0, SW,
+                                      after_probe_hook, repaired[s], NULL, NULL, &probe[s]};
         u[s] = us;
     }
     CHECK_EQ_U(want->update(&u[0]), expected);
-    if (k->update != want->update) {
-        CHECK_EQ_U(k->update(&u[1]), expected);
-        CHECK_EQ_U(repaired[1][0], repaired[0][0]);
-        const long bad = compare_boxes(&b, "the update's boxes");
-        CHECK_MSG(bad == 0, "%s: the update's boxes differ from the reference's in %ld places",
-                  k->name, bad);
-    }
+    CHECK_EQ_U(probe[0].calls, words);
+    CHECK_EQ_U(probe[0].bad_order + probe[0].bad_bits, 0);
+    CHECK_EQ_U(k->update(&u[1]), expected);
+    CHECK_EQ_U(repaired[1][0], repaired[0][0]);
+    CHECK_MSG(probe[1].calls == words && probe[1].bad_order == 0 && probe[1].bad_bits == 0,
+              "%s: the after hook ran %u times for %u words recomputed (%u out of order, %u "
+              "with other slots than the word's dirty ones)",
+              k->name, (unsigned)probe[1].calls, (unsigned)words, (unsigned)probe[1].bad_order,
+              (unsigned)probe[1].bad_bits);
+    CHECK_MSG(probe[1].bad_worlds == 0,
+              "%s: %u worlds were not yet the expected ones when the after hook saw them",
+              k->name, (unsigned)probe[1].bad_worlds);
+    CHECK_MSG(probe[1].next_stored == 0,
+              "%s: the after hook of a word saw the next word's worlds stored %u times",
+              k->name, (unsigned)probe[1].next_stored);
+    const long bad = compare_boxes(&b, "the update's boxes");
+    CHECK_MSG(bad == 0, "%s: the update's boxes differ from the reference's in %ld places",
+              k->name, bad);
     for (int s = 0; s < 2; s++) {
         test_aligned_free(local[s]);
         test_aligned_free(world[s]);
@@ -1246,7 +1306,8 @@ static double bench_update(const sgrt__kernels *k, bool dependent)
         parent[i] = i < N ? SGRT__NONE : dependent ? (i == N ? SGRT__NONE : i - 1u) : i - N;
     }
     uint32_t repaired[2] = {0, 0};
-    const sgrt__update_view v = {local, world, parent, dirty, sum, 0, 1, NULL, repaired, NULL, NULL};
+    const sgrt__update_view v = {local, world, parent, dirty, sum, 0,    1,
+                                 NULL,  repaired, NULL,  NULL,  NULL};
     double best = 1e30;
     for (int block = 0; block < 50; block++) {
         uint32_t n = 0;

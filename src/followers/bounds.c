@@ -6,9 +6,10 @@
  * structure of arrays indexed by slot. b_has says which nodes have a local
  * box now; b_dirty, which set or cleared one since the last update;
  * b_valid, which had one at the last update (their world box is current as
- * of it). An update computes world boxes where it recomputes worlds (in its
- * kernel, word by word, while the worlds are in L1) and, before that, for
- * the nodes whose box alone changed (here, in the side work of their word).
+ * of it). An update computes world boxes where it recomputes worlds (in the
+ * after hook, word by word, right after the kernel stored the word's
+ * worlds, while they are in L1) and, before that, for the nodes whose box
+ * alone changed (here, in the side work of their word).
  *
  * Subtree records (sgrt__subtree) are revisited after the kernels, in
  * decreasing slot order, so every child before its parent: the nodes whose
@@ -345,13 +346,30 @@ static void subtree_pass(sgrt_scene *s)
     }
 }
 
-/* ---- the follower ------------------------------------------------------------ */
-
-static void boxes_view(const sgrt_scene *s, sgrt__update_view *v, sgrt__bounds_view *space)
+/* An update starts: what the after hook reads on the update's threads
+ * (the kernels' view of the boxes, the worlds, the boxes kernel) is taken
+ * while one thread runs. */
+static void boxes_start(sgrt_scene *s, const char *function)
 {
-    sgrt__bounds_view_of(s, space);
-    v->bounds = space;
+    (void)function;
+    sgrt__bounds *bs = sgrt__bounds_of(s);
+    sgrt__bounds_view_of(s, &bs->kview);
+    bs->kworld = (const float(*)[16])s->st.world;
+    bs->kboxes = s->k.boxes;
 }
+
+/* After the kernel recomputed the worlds of the slots `done` of word w:
+ * the world boxes of those with a local box, while the worlds are in L1
+ * (the kernel's boxes entry, every level's result to the bit). */
+static void boxes_after(void *self, uint32_t w, uint32_t done)
+{
+    const sgrt__bounds *bs = self;
+    const uint32_t boxed = done & bs->kview.has[w];
+    if (boxed)
+        bs->kboxes(&bs->kview, bs->kworld, w, boxed);
+}
+
+/* ---- the follower ------------------------------------------------------------ */
 
 /* Words whose boxes were set or cleared since the last update. */
 static uint32_t set_words(const sgrt_scene *s, const void *self, uint32_t sw)
@@ -378,9 +396,10 @@ const sgrt__follower sgrt__bounds_follower = {
     .linked = linked,
     .vacated = vacated,
     .moved = moved,
-    .view = boxes_view,
+    .start = boxes_start,
     .words = set_words,
     .pending = pending,
     .word = side_word,
+    .after = boxes_after,
     .finish = boxes_finish,
 };

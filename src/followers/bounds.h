@@ -34,6 +34,13 @@ typedef struct sgrt__bounds {
     int32_t *sub_delta;
     uint32_t *b_has, *b_has_sum, *b_valid, *b_valid_sum, *b_dirty, *b_dirty_sum;
     uint32_t *s_dirty, *s_dirty_sum, *s_full, *s_full_sum;
+    /* What the after hook reads on the update's threads, taken when an
+     * update starts: the kernels' view of the boxes, the worlds, the
+     * scene's boxes kernel. */
+    sgrt__bounds_view kview;
+    const float (*kworld)[16];
+    void (*kboxes)(const sgrt__bounds_view *b, const float (*world)[16], uint32_t w,
+                   uint32_t bits);
     /* Subtree records name slots that a relocation or compaction has moved
      * since the last update, or runs that a destroy may have left holding
      * exactly a subtree's count of other nodes: the cull goes box by box

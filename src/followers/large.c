@@ -191,9 +191,8 @@ static void rooted(sgrt_scene *s, uint32_t slot)
     sgrt__dirty_mark(s, slot, false);
 }
 
-static void view(const sgrt_scene *s, sgrt__update_view *v, sgrt__bounds_view *space)
+static void view(const sgrt_scene *s, sgrt__update_view *v)
 {
-    (void)space;
     const sgrt__large *g = sgrt__large_of(s);
     v->anchor = (const double(*)[3])g->anchor;
     v->origin = g->origin;

@@ -87,20 +87,6 @@ static const char *const why_w[3] = SGRT__WHY_OBJECT("w", "writer");
 #define WRITER_ARG(handle, function, err)                                              \
     ((sgrt__writer *)sgrt__object_arg(s, (handle).id, SGRT__KIND_WRITER, why_w, function, err))
 
-/* The writer `handle` names, for a call (`function`) that writes locals or
- * hands out their storage; or NULL, with *err what the call returns: while
- * the scene is busy (the tasks of a parallel update read the locals), or
- * after refusing the handle. */
-static sgrt__writer *writer_to_write(sgrt_scene *s, sgrt_writer handle, const char *function,
-                                     sgrt_result *err)
-{
-    if (s->busy) {
-        *err = sgrt__reentered(s, function);
-        return NULL;
-    }
-    return WRITER_ARG(handle, function, err);
-}
-
 /* The slots of the writer's entries, resolved again when a node moved to
  * another slot or was destroyed since, and their runs. Returns SGRT_OK, or
  * STALE_HANDLE with the first dead entry in *at. */
@@ -276,9 +262,10 @@ static sgrt_result writer_write(sgrt_scene *s, sgrt__writer *w, const sgrt__sour
 sgrt_result sgrt_writer_set_local(sgrt_scene *s, sgrt_writer handle, const float *local,
                                   uint32_t *out_bad)
 {
-    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
+    /* Busy refused: the tasks of a parallel update read the locals. */
+    SGRT__ENTER_WRITE(s);
     sgrt_result err;
-    sgrt__writer *w = writer_to_write(s, handle, __func__, &err);
+    sgrt__writer *w = WRITER_ARG(handle, __func__, &err);
     if (!w)
         return err;
     SGRT__NOT_NULL(s, local, SGRT_NULL_NODE);
@@ -289,9 +276,10 @@ sgrt_result sgrt_writer_set_local(sgrt_scene *s, sgrt_writer handle, const float
 sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writer handle, const float *t, const float *q,
                                 const float *scale, uint32_t *out_bad)
 {
-    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
+    /* Busy refused: the tasks of a parallel update read the locals. */
+    SGRT__ENTER_WRITE(s);
     sgrt_result err;
-    sgrt__writer *w = writer_to_write(s, handle, __func__, &err);
+    sgrt__writer *w = WRITER_ARG(handle, __func__, &err);
     if (!w)
         return err;
     if (!t || !q || !scale)
@@ -304,9 +292,10 @@ sgrt_result sgrt_writer_set_trs(sgrt_scene *s, sgrt_writer handle, const float *
 sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer handle, float **out_locals,
                               const uint32_t **out_slots)
 {
-    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
+    /* Busy refused: the tasks of a parallel update read the locals. */
+    SGRT__ENTER_WRITE(s);
     sgrt_result err;
-    sgrt__writer *w = writer_to_write(s, handle, __func__, &err);
+    sgrt__writer *w = WRITER_ARG(handle, __func__, &err);
     if (!w)
         return err;
     if (!out_locals || !out_slots)
@@ -332,9 +321,10 @@ sgrt_result sgrt_writer_begin(sgrt_scene *s, sgrt_writer handle, float **out_loc
 
 sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_writer handle, uint32_t first, uint32_t count)
 {
-    SGRT__ENTER(s, SGRT_ERR_INVALID_ARG);
+    /* Busy refused: the tasks of a parallel update read the locals. */
+    SGRT__ENTER_WRITE(s);
     sgrt_result err;
-    sgrt__writer *w = writer_to_write(s, handle, __func__, &err);
+    sgrt__writer *w = WRITER_ARG(handle, __func__, &err);
     if (!w)
         return err;
     if (first > w->count || count > w->count - first)

@@ -110,7 +110,7 @@ static SGRT__ALWAYS_INLINE uint32_t update_loop(const sgrt__update_view *v, cons
     /* The parent of the previous node stays in registers too: its next
      * siblings start without a reload of what was just stored. */
     pdup pw = as_parent(&w);
-    SGRT__FOR_EACH_DIRTY_BOXED(v, boxes_avx, i,
+    SGRT__FOR_EACH_DIRTY_AFTER(v, i,
         count++;
         const mat2 lv = load2(v->local[i]);
         if (!finite2(&lv))

@@ -68,7 +68,7 @@ static SGRT__ALWAYS_INLINE uint32_t update_loop(const sgrt__update_view *v, cons
     uint32_t count = 0, last = SGRT__NONE, lastp = SGRT__NONE;
     simde__m512 w = simde_mm512_setzero_ps();
     pquad pw = as_parent(w);
-    SGRT__FOR_EACH_DIRTY_BOXED(v, sgrt__avx512_boxes, i,
+    SGRT__FOR_EACH_DIRTY_AFTER(v, i,
         count++;
         const uint32_t p = v->parent[i];
         /* local and world rows are 64-byte aligned: one cache line. */

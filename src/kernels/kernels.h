@@ -80,9 +80,12 @@ typedef struct sgrt__update_view {
     /* The summary words to walk: [sum_first, sum_end) covers slots
      * [sum_first * 1024, sum_end * 1024). Slots are absolute. */
     uint32_t sum_first, sum_end;
-    /* NULL, or the boxes: after the dirty slots of a word are recomputed,
-     * those with a local box get their world box (the kernel's boxes). */
-    const sgrt__bounds_view *bounds;
+    /* NULL, or the work that follows a word's worlds (the followers' after
+     * hooks, follow.h): called once for each word the pass recomputed
+     * slots of, with those slots (`done`), right after their worlds are
+     * stored and before the next word is read, while they are in L1;
+     * `after_ctx` is passed through (the pass never reads it). */
+    void (*after)(void *ctx, uint32_t w, uint32_t done);
     /* The non-finite locals the pass repaired: [0] how many, [1] the lowest
      * slot among them (left as it was when none). */
     uint32_t *repaired;
@@ -90,6 +93,7 @@ typedef struct sgrt__update_view {
      * sgrt__anchored_world of its local, anchor[slot] and *origin. */
     const double (*anchor)[3];
     const double *origin;
+    void *after_ctx;
 } sgrt__update_view;
 
 /* Inlined whatever the compiler's heuristics say: the update loops that
@@ -206,17 +210,15 @@ typedef struct sgrt__cull_view {
                               w_,                                                      \
                               bits_, SGRT__FOR_EACH_IN_WORD(w_, bits_, slot, __VA_ARGS__))
 
-/* SGRT__FOR_EACH_DIRTY, and after each word's slots, the world boxes of
- * those with a local box (`boxes`: the kernel's boxes entry), while the
- * word's worlds are still in L1. */
-#define SGRT__FOR_EACH_DIRTY_BOXED(v, boxes, slot, ...)                                \
+/* SGRT__FOR_EACH_DIRTY, and after each word's slots, v->after (when not
+ * NULL) with the slots just recomputed. */
+#define SGRT__FOR_EACH_DIRTY_AFTER(v, slot, ...)                                       \
     SGRT__FOR_EACH_SUMMARIZED((v)->dirty_sum, (v)->sum_first, (v)->sum_end, (v)->dirty, true, \
                               w_, bits_,                                               \
         const uint32_t done_ = bits_;                                                  \
         SGRT__FOR_EACH_IN_WORD(w_, bits_, slot, __VA_ARGS__)                           \
-        if ((v)->bounds && (done_ & (v)->bounds->has[w_]))                             \
-            boxes((v)->bounds, (const float(*)[16])(v)->world, w_,                     \
-                  done_ & (v)->bounds->has[w_]);)
+        if ((v)->after)                                                                \
+            (v)->after((v)->after_ctx, w_, done_);)
 
 /* Kernel levels: the values of sgrt_simd, SGRT_SIMD_SCALAR and up. */
 enum {

@@ -76,7 +76,7 @@ void sgrt__anchored_world(const float local[16], const double anchor[3], const d
 static uint32_t update_ref(const sgrt__update_view *v)
 {
     uint32_t count = 0;
-    SGRT__FOR_EACH_DIRTY_BOXED(v, boxes_ref, i,
+    SGRT__FOR_EACH_DIRTY_AFTER(v, i,
         count++;
         if (!sgrt__finite16(v->local[i]))
             sgrt__local_repair(v, i);

@@ -113,7 +113,7 @@ static SGRT__ALWAYS_INLINE uint32_t update_loop(const sgrt__update_view *v, cons
     mat4v w = {simde_mm_setzero_ps(), simde_mm_setzero_ps(), simde_mm_setzero_ps(),
                simde_mm_setzero_ps()};
     mat4v pw = w;
-    SGRT__FOR_EACH_DIRTY_BOXED(v, boxes_x4, i,
+    SGRT__FOR_EACH_DIRTY_AFTER(v, i,
         count++;
         const mat_bits lb = load_bits(v->local[i]);
         if (!finite_bits(&lb))

@@ -84,13 +84,8 @@ static inline uint32_t armv7_neon_update(const sgrt__update_view *v)
                 else
                     memcpy(v->world[i], v->local[i], sizeof v->world[i]);
             }
-            /* Boxes stay on the reference on ARMv7 (src/kernels/x4.c). */
-            bits = v->bounds ? done & v->bounds->has[wi] : 0u;
-            while (bits) {
-                const uint32_t i = wi * 32u + sgrt__ctz32(bits);
-                bits &= bits - 1u;
-                sgrt__box_ref(v->bounds, v->world[i], i);
-            }
+            if (v->after)
+                v->after(v->after_ctx, wi, done);
         }
     }
     return count;
