@@ -43,8 +43,9 @@
  *     it reads anything of the object, so a destroyed object, one of
  *     another scene, one of another kind and a zero handle are refused
  *     (INVALID_ARG, reported with what happened), never read.
- *   - Threads: no globals, no hidden threads (one constant aside: the kernel
- *     sgrt_trs_to_matrices chose, kept in an atomic pointer). Distinct scenes
+ *   - Threads: no globals, no hidden threads (two constants aside: what the
+ *     CPU runs, asked once, and the kernel sgrt_trs_to_matrices chose, each
+ *     kept in one atomic word). Distinct scenes
  *     may be used from distinct threads freely, and sgrt_trs_to_matrices
  *     from any thread. Functions taking `const sgrt_scene *` may run
  *     concurrently with each other on one scene, except two that touch the
@@ -713,8 +714,9 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_writer_commit(sgrt_scene *s, sgrt_write
  *  Validation mode's quaternion check needs a scene: it does not apply.
  *  The kernel is chosen by the first call in the process (it asks the CPU:
  *  about 18 us in a virtual machine, where cpuid traps) and kept in one
- *  atomic pointer, the library's only process-wide state: a constant that
- *  every thread computes alike, so first calls may race on any threads.
+ *  atomic pointer, beside what the CPU runs (asked once) the library's only
+ *  process-wide state: a constant that every thread computes alike, so
+ *  first calls may race on any threads.
  *  A later call costs its conversion plus the argument checks and an
  *  atomic load: 1.5 ns more than calling the kernel directly for count 1
  *  (7.8 against 6.3 ns), within the noise for count 64 (about 100 ns a
@@ -1466,7 +1468,8 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_dump(const sgrt_scene *s, sgrt_du
  *  a CPU property makes a kernel slower than the level below (AMD family
  *  19h runs AVX-512 as two 256-bit halves), that kernel is left out and the
  *  one below runs ("avx"). A -Dsimd=scalar build gives "scalar". Static
- *  string; O(1) (a few cpuid instructions, no cached state). */
+ *  string; O(1) (the CPU is asked once per process, with a few cpuid
+ *  instructions, and its answer kept). */
 SGRT_API const char *sgrt_simd_name(void);
 
 /** One phrase saying why sgrt_simd_name() is what it is (CPU features, a

