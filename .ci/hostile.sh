@@ -65,22 +65,37 @@ if CC=clang setup "$fz" -Dfuzz=true --buildtype=debugoptimized \
   # New inputs go to a scratch directory; the checked-in corpus is only read.
   work="$fz/corpus-work"
   mkdir -p "$work" "$fz/artifacts"
-  if "$fz/tests/fuzz/fuzz_ops" -runs=0 -artifact_prefix="$fz/artifacts/" tests/fuzz/corpus >"$fz/hostile-corpus.log" 2>&1; then
-    record corpus pass "$(ls tests/fuzz/corpus | wc -l) corpus inputs replayed"
+  if "$fz/tests/fuzz/fuzz_ops" -runs=0 -artifact_prefix="$fz/artifacts/" tests/fuzz/corpus \
+       tests/fuzz/corpus_short >"$fz/hostile-corpus.log" 2>&1; then
+    record corpus pass "$(($(ls tests/fuzz/corpus | wc -l) + $(ls tests/fuzz/corpus_short | wc -l))) corpus inputs replayed"
   else
     tail -30 "$fz/hostile-corpus.log"
     record corpus fail "see $fz/hostile-corpus.log"
   fi
-  "$fz/tests/fuzz/fuzz_ops" -max_total_time="$fuzz_seconds" -print_final_stats=1 \
-      -artifact_prefix="$fz/artifacts/" "$work" tests/fuzz/corpus >"$fz/hostile-fuzz.log" 2>&1
-  rc=$?
-  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$fz/hostile-fuzz.log" | tail -1)
-  if [ $rc -eq 0 ]; then
-    record fuzz pass "${execs:-?} executions in ${fuzz_seconds} s without a finding"
-  else
-    grep -E 'fuzz_ops:|ERROR|runtime error|SUMMARY' "$fz/hostile-fuzz.log" | head -20
-    record fuzz fail "finding after ${execs:-?} executions: $(ls "$fz/artifacts" | head -1) (log $fz/hostile-fuzz.log)"
-  fi
+  # Two regimes of the operations harness (scripts/fuzz.sh): a third of the
+  # time on programs of at most 64 bytes from their own corpus (breadth, a
+  # thousand executions a second), the rest on whole programs (depth).
+  short_seconds=$((fuzz_seconds / 3))
+  long_seconds=$((fuzz_seconds - short_seconds))
+  fuzz_phase() { # name, seconds, corpus, extra options...
+    local name=$1 secs=$2 corpus=$3
+    shift 3
+    mkdir -p "$work-$name"
+    "$fz/tests/fuzz/fuzz_ops" -max_total_time="$secs" -print_final_stats=1 "$@" \
+        -artifact_prefix="$fz/artifacts/" "$work-$name" "$corpus" >"$fz/hostile-fuzz-$name.log" 2>&1
+    local rc=$?
+    local execs rate
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$fz/hostile-fuzz-$name.log" | tail -1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$fz/hostile-fuzz-$name.log" | tail -1)
+    if [ $rc -eq 0 ]; then
+      record "fuzz-$name" pass "${execs:-?} executions in ${secs} s (${rate:-?} a second) without a finding"
+    else
+      grep -E 'fuzz_ops:|ERROR|runtime error|SUMMARY' "$fz/hostile-fuzz-$name.log" | head -20
+      record "fuzz-$name" fail "finding after ${execs:-?} executions: $(ls "$fz/artifacts" | head -1) (log $fz/hostile-fuzz-$name.log)"
+    fi
+  }
+  fuzz_phase short "$short_seconds" tests/fuzz/corpus_short -max_len=64
+  fuzz_phase long "$long_seconds" tests/fuzz/corpus
 else
   record fuzz fail "clang fuzz build failed"
 fi

@@ -2,7 +2,13 @@
 # SPDX-License-Identifier: MIT
 # Runs every fuzz target (or the ones named) for SECONDS each, outside CI:
 #
-#   bash scripts/fuzz.sh SECONDS [target...]      targets: ops (the default: all)
+#   bash scripts/fuzz.sh SECONDS [target...]      targets: ops ops_short (default: all)
+#
+# ops_short is the operations harness on programs of at most 64 bytes (a
+# handful of calls, libFuzzer -max_len=64) with a corpus of its own: such
+# programs run a thousand times a second or more where whole programs (up
+# to 128 calls, scenes of thousands of nodes) run tens of times; the two
+# regimes explore breadth and depth.
 #
 # Builds build-fuzz as CI does (clang, ASan+UBSan, libFuzzer) if it is not
 # there, runs each target on its checked-in corpus plus a work directory kept
@@ -22,12 +28,24 @@ usage() {
     echo "usage: bash scripts/fuzz.sh SECONDS [target...]  (targets: ${all_targets[*]})" >&2
     exit 2
 }
-all_targets=(ops)
-# The checked-in corpus of each target.
+all_targets=(ops ops_short)
+# The checked-in corpus of each target, its program and its extra options.
 corpus_of() {
     case $1 in
     ops) echo tests/fuzz/corpus ;;
+    ops_short) echo tests/fuzz/corpus_short ;;
     *) return 1 ;;
+    esac
+}
+program_of() {
+    case $1 in
+    ops_short) echo ops ;;
+    *) echo "$1" ;;
+    esac
+}
+options_of() {
+    case $1 in
+    ops_short) echo -max_len=64 ;;
     esac
 }
 
@@ -53,7 +71,7 @@ if [ ! -f "$bd/build.ninja" ]; then
         "-Dc_args=-fsanitize=fuzzer-no-link -fno-sanitize-recover=all" >/dev/null || exit 1
 fi
 build=()
-for t in "${targets[@]}"; do build+=("tests/fuzz/fuzz_$t"); done
+for t in "${targets[@]}"; do build+=("tests/fuzz/fuzz_$(program_of "$t")"); done
 ninja -C "$bd" -j2 "${build[@]}" >"$bd/fuzz-build.log" 2>&1 || { tail -30 "$bd/fuzz-build.log"; exit 1; }
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
@@ -61,8 +79,10 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
 report=()
 for t in "${targets[@]}"; do
-    prog="$bd/tests/fuzz/fuzz_$t"
+    prog="$bd/tests/fuzz/fuzz_$(program_of "$t")"
     corpus=$(corpus_of "$t")
+    read -r -a extra <<<"$(options_of "$t")"
+    mkdir -p "$corpus"
     work="$bd/fuzz-work/$t"
     art="$bd/fuzz-artifacts/$t"
     log="$bd/fuzz-$t.log"
@@ -71,7 +91,7 @@ for t in "${targets[@]}"; do
     seeds=$(ls "$corpus" | wc -l)
     echo "== fuzz_$t: $seconds s, corpus $corpus ($seeds files) + $work ($(ls "$work" | wc -l) files)"
     nice -n "$nice_level" "$prog" -max_total_time="$seconds" -print_final_stats=1 \
-        -artifact_prefix="$art/" "$work" "$corpus" >"$log" 2>&1
+        "${extra[@]}" -artifact_prefix="$art/" "$work" "$corpus" >"$log" 2>&1
     rc=$?
     start=$(grep -m1 -E '^#[0-9]+[[:space:]]+INITED' "$log" | grep -oE 'cov: [0-9]+ ft: [0-9]+')
     end=$(grep -E '^#[0-9]+[[:space:]]+(DONE|NEW|REDUCE|pulse)' "$log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+')
@@ -83,7 +103,7 @@ for t in "${targets[@]}"; do
     added=0
     if [ "$found" -eq 0 ] && [ $rc -eq 0 ]; then
         n0=$(ls "$corpus" | wc -l)
-        if nice -n "$nice_level" "$prog" -merge=1 -artifact_prefix="$art/" "$corpus" "$work" \
+        if nice -n "$nice_level" "$prog" -merge=1 "${extra[@]}" -artifact_prefix="$art/" "$corpus" "$work" \
             >"$bd/fuzz-$t-merge.log" 2>&1; then
             added=$(($(ls "$corpus" | wc -l) - n0))
         else

@@ -77,6 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_LIVE 128u     /* nodes per scene from single creates: keeps one input fast */
 #define SCALE_LIVE 2048u  /* nodes per scene from bulk creates (OP_BULK) */
+#define SHORT_INPUT 64u   /* inputs up to this long keep their scenes small */
+#define SHORT_LIVE 256u   /* nodes per scene from bulk creates in them */
 #define FULL_BUDGET 4096u /* nodes verified in full per scene and input, the end aside */
 #define MAX_OPS 128       /* calls per input: keeps one input fast */
 #define HISTORY 256u      /* remembered ids per scene, for stale handles */
@@ -88,6 +90,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * of refused batches and repairing updates): for writing and checking
  * seeds. */
 static int trace = -1;
+
+/* Whether this input is a short program (at most SHORT_INPUT bytes): its
+ * scenes stay small (no long bulk or churn, at most SHORT_LIVE nodes), so
+ * that short programs run a thousand times a second and explore breadth
+ * (scripts/fuzz.sh ops_short), while longer ones reach scale. Decided by
+ * the input alone: it replays the same anywhere. */
+static bool short_input;
 
 static void die(const char *what)
 {
@@ -3636,13 +3645,14 @@ static sgrt_node newest(const fscene *f)
 static void do_bulk(fscene *f, const fscene *other, reader *r)
 {
     /* 4 to 64 nodes; 64 to 1,024 when the shape byte is 0xF0 or more
-     * (one in 16), so that most programs stay fast (deeper and wider
-     * scenes: tests/test_scale.c). */
+     * (one in 16) and the program is not a short one, so that most
+     * programs stay fast (deeper and wider scenes: tests/test_scale.c). */
     const uint8_t shape = u8(r);
-    const uint32_t k = (shape >= 0xF0u ? 64u : 4u) * (1u + u8(r) % 16u);
+    const uint32_t k = (shape >= 0xF0u && !short_input ? 64u : 4u) * (1u + u8(r) % 16u);
+    const uint32_t most = short_input ? SHORT_LIVE : SCALE_LIVE;
     uint32_t st = u32(r);
     const sgrt_node fan = newest(f);
-    for (uint32_t i = 0; i < k && ref_model_count(f->m) < SCALE_LIVE; i++) {
+    for (uint32_t i = 0; i < k && ref_model_count(f->m) < most; i++) {
         const uint32_t count = ref_model_count(f->m);
         sgrt_node p = SGRT_NULL_NODE;
         switch (shape % 4u) {
@@ -3668,7 +3678,7 @@ static void do_churn(fscene *f, const fscene *other, reader *r)
      * that many to reach), so that most programs stay fast: churn was two
      * thirds of the corpus's time at 4 to 64 rounds and one in 16 long. */
     const uint8_t kind = u8(r);
-    const bool long_run = kind >= 0xFCu;
+    const bool long_run = kind >= 0xFCu && !short_input;
     const uint32_t iters = long_run ? 16u * (1u + u8(r) % 64u) : 2u * (1u + u8(r) % 8u);
     uint32_t st = u32(r);
     if (kind % 4u == 3u && ref_model_count(f->m) >= 2u) {
@@ -3753,6 +3763,7 @@ static void release_statics(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     reader r = {data, size, 0};
+    short_input = size <= SHORT_INPUT;
     if (trace < 0) {
         trace = getenv("SGRT_FUZZ_TRACE") != NULL;
         atexit(release_statics);
