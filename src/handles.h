@@ -56,4 +56,12 @@ static inline uint32_t sgrt__handle_ordinal(const sgrt_scene *s, uint32_t id)
            SGRT__GEN_PERIOD;
 }
 
+/* The id of index `index` at generation `ordinal` (counted from the
+ * index's first, 0..GEN_PERIOD-1) in s: what a snapshot keeps of an id,
+ * scrambled for this scene (sgrt__handle_ordinal's inverse). */
+uint32_t sgrt__handle_id_at(const sgrt_scene *s, uint32_t index, uint32_t ordinal);
+/* Room for `used` indices in the table (a restore's): allocates; nothing
+ * changes on failure. */
+sgrt_result sgrt__handles_fit(sgrt_scene *s, uint32_t used);
+
 #endif
