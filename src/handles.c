@@ -115,12 +115,6 @@ void sgrt__handle_release(sgrt_scene *s, uint32_t index)
     s->free_count++;
 }
 
-uint32_t sgrt__handle_id_at(const sgrt_scene *s, uint32_t index, uint32_t ordinal)
-{
-    const uint32_t field = (sgrt__handle_first_field(s) - 1u + ordinal) % SGRT__GEN_PERIOD + 1u;
-    return (field << SGRT__INDEX_BITS) | ((index ^ s->salt) & SGRT__INDEX_MASK);
-}
-
 sgrt_result sgrt__handles_fit(sgrt_scene *s, uint32_t used)
 {
     return used > s->handle_cap ? table_resize(s, used) : SGRT_OK;

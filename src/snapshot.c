@@ -11,13 +11,6 @@
 #include "handles.h"
 #include "result.h"
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define SGRT__LITTLE_ENDIAN 1
-#elif defined(_MSC_VER) /* every target MSVC builds for is little-endian */
-#define SGRT__LITTLE_ENDIAN 1
-#else
-#define SGRT__LITTLE_ENDIAN 0
-#endif
 
 static uint64_t pad8(uint64_t n) { return (n + 7u) & ~(uint64_t)7u; }
 
@@ -109,23 +102,18 @@ uint32_t sgrt__snap_fingerprint(const sgrt_scene *s)
 
 void sgrt__snap_swap_copy(void *dst, const void *src, size_t bytes, uint32_t width)
 {
-#if SGRT__LITTLE_ENDIAN
-    (void)width;
-    if (bytes)
-        memcpy(dst, src, bytes);
-#else
-    /* Each scalar reversed: from native to little-endian and back. */
-    uint8_t *d = dst;
-    const uint8_t *p = src;
-    if (width <= 1u) {
+    if (sgrt__snap_native_le() || width <= 1u) {
         if (bytes)
             memcpy(dst, src, bytes);
         return;
     }
+    /* Each scalar reversed: from native to little-endian and back (a
+     * big-endian target: s390x). */
+    uint8_t *d = dst;
+    const uint8_t *p = src;
     for (size_t i = 0; i + width <= bytes; i += width)
         for (uint32_t b = 0; b < width; b++)
             d[i + b] = p[i + width - 1u - b];
-#endif
 }
 
 const uint8_t *sgrt__snap_slots(const sgrt_scene *s, const sgrt__snapview *v,
@@ -203,8 +191,10 @@ static void put_bits(uint8_t *out, const uint32_t *bits, const uint32_t *alive, 
 static void put_handles(const sgrt_scene *s, uint8_t *b, const sgrt__snaplayout *L)
 {
     uint8_t *gens = b + L->gens;
+    const uint32_t first = sgrt__handle_first_field(s);
+    const sgrt__handle *table = s->handles;
     for (uint32_t h = 0; h < s->handle_used; h++)
-        gens[h] = (uint8_t)sgrt__handle_ordinal(s, s->handles[h].id);
+        gens[h] = (uint8_t)sgrt__handle_ordinal_from(first, table[h].id);
     zero_pad(gens, s->handle_used);
     uint8_t *ring = b + L->ring;
     for (uint32_t f = 0; f < s->free_count; f++)

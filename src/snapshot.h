@@ -100,6 +100,16 @@ static inline void sgrt__snap_put64(uint8_t *p, uint64_t v)
     sgrt__snap_put32(p, (uint32_t)v);
     sgrt__snap_put32(p + 4, (uint32_t)(v >> 32));
 }
+/* Whether the target stores scalars little-endian (then a snapshot's
+ * parts are copies of the arrays). */
+static inline bool sgrt__snap_native_le(void)
+{
+#if (defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || defined(_MSC_VER)
+    return true; /* every target MSVC builds for is little-endian */
+#else
+    return false;
+#endif
+}
 /* `bytes` of scalars `width` bytes wide between native and little-endian
  * order (the same conversion both ways): a copy on little-endian targets. */
 void sgrt__snap_swap_copy(void *dst, const void *src, size_t bytes, uint32_t width);

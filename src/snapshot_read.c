@@ -16,37 +16,76 @@
 #include "scene.h"
 #include "storage.h"
 
+/* Whether n bytes at a (native) and at b (little-endian) hold the same
+ * scalars of `width` bytes: one pass of 64-bit words on little-endian
+ * targets (n a multiple of 8 there: matrices), a decoding elsewhere. */
+static bool same_scalars(const void *a, const uint8_t *b, uint32_t n, uint32_t width)
+{
+    if (sgrt__snap_native_le() && n % 8u == 0) {
+        uint64_t diff = 0;
+        for (uint32_t k = 0; k < n; k += 8) {
+            uint64_t x, y;
+            memcpy(&x, (const uint8_t *)a + k, 8);
+            memcpy(&y, b + k, 8);
+            diff |= x ^ y;
+        }
+        return diff == 0;
+    }
+    uint8_t now[64];
+    for (uint32_t at = 0; at < n; at += sizeof now) {
+        const uint32_t k = n - at < sizeof now ? n - at : (uint32_t)sizeof now;
+        sgrt__snap_swap_copy(now, b + at, k, width);
+        if (memcmp(now, (const uint8_t *)a + at, k) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* A world from the snapshot's part (little-endian at p) into `world`;
+ * whether it differs from the one there. */
+static inline bool take_world(float world[16], const uint8_t *p)
+{
+    if (sgrt__snap_native_le()) {
+        /* Written only when it differs: an unchanged line is not made
+         * dirty (nothing to write back to memory). */
+        uint64_t was[8], now[8], diff = 0;
+        memcpy(was, world, sizeof was);
+        memcpy(now, p, sizeof now);
+        for (uint32_t k = 0; k < 8u; k++)
+            diff |= was[k] ^ now[k];
+        if (diff)
+            memcpy(world, now, sizeof now);
+        return diff != 0;
+    }
+    float now[16];
+    sgrt__snap_swap_copy(now, p, sizeof now, 4u);
+    const bool differs = memcmp(now, world, sizeof now) != 0;
+    memcpy(world, now, sizeof now);
+    return differs;
+}
+
+/* What the comparison of a restore needs at hand. */
+typedef struct compare {
+    uint32_t first, salt;
+    uint32_t tracked[SGRT__FOLLOW_SLOTS], tracked_count; /* declarations readers see */
+} compare;
+
 /* Whether live slot i (live before and in the snapshot) shows another
- * state after the restore: another node, another world, another value of a
- * field readers see (follow.h: tracked). */
-static bool slot_changed(const sgrt_scene *s, const sgrt__snapview *v, uint32_t i)
+ * value of a field readers see (follow.h: tracked). */
+static bool tracked_changed(const sgrt_scene *s, const sgrt__snapview *v, const compare *c,
+                            uint32_t i)
 {
     const sgrt__storage *st = &s->st;
-    const uint32_t h = sgrt__snap_u32(v->slot_handle, i);
-    if (s->handles[st->slot_handle[i]].id != sgrt__handle_id_at(s, h, v->gens[h]))
-        return true;
-    float world[16];
-    sgrt__snap_swap_copy(world, v->world + 64u * (size_t)i, sizeof world, 4u);
-    if (memcmp(world, st->world[i], sizeof world) != 0)
-        return true;
-    for (uint32_t k = 0; k < s->decl_count; k++) {
+    for (uint32_t t = 0; t < c->tracked_count; t++) {
+        const uint32_t k = c->tracked[t];
         const sgrt__slot_decl *d = s->decl[k];
-        if (!d->tracked)
-            continue;
         const uint8_t *f = v->base + v->L.fol[k];
         if (d->kind == SGRT__DECL_BITS) {
             if (sgrt__bit_get(st->fol[k], i) != sgrt__snap_bit(f, i))
                 return true;
-            continue;
-        }
-        /* An element, 64 bytes at a time. */
-        uint8_t now[64];
-        const uint8_t *was = (const uint8_t *)st->fol[k] + (size_t)i * d->size;
-        for (uint32_t at = 0; at < d->size; at += sizeof now) {
-            const uint32_t n = d->size - at < sizeof now ? d->size - at : (uint32_t)sizeof now;
-            sgrt__snap_swap_copy(now, f + (size_t)i * d->size + at, n, d->width);
-            if (memcmp(now, was + at, n) != 0)
-                return true;
+        } else if (!same_scalars((const uint8_t *)st->fol[k] + (size_t)i * d->size,
+                                 f + (size_t)i * d->size, d->size, d->width)) {
+            return true;
         }
     }
     return false;
@@ -77,27 +116,53 @@ static void take_worlds(sgrt_scene *s, const sgrt__snapview *v, uint32_t *change
     sgrt__storage *st = &s->st;
     const uint32_t old_words = (s->slot_end + 31u) / 32u;
     const uint32_t words = old_words > v->words ? old_words : v->words;
+    compare c = {sgrt__handle_first_field(s), s->salt, {0}, 0};
+    for (uint32_t k = 0; k < s->decl_count; k++)
+        if (s->decl[k]->tracked)
+            c.tracked[c.tracked_count++] = k;
     memset(changed, 0, (size_t)st->words * sizeof *changed);
     for (uint32_t w = 0; w < words; w++) {
         const uint32_t was = st->alive[w], now = w < v->words ? sgrt__snap_u32(v->alive, w) : 0u;
         uint32_t ch = was ^ now, both = was & now;
-        SGRT__FOR_EACH_IN_WORD(w, both, i, if (slot_changed(s, v, i)) ch |= 1u << (i & 31u);)
-        changed[w] = ch;
         if (w < v->words) {
+            /* Each world compared and written in one pass over its line. */
             const uint32_t n = v->slot_end - 32u * w < 32u ? v->slot_end - 32u * w : 32u;
-            sgrt__snap_swap_copy(st->world[32u * w], v->world + 64u * 32u * (size_t)w,
-                                 64u * (size_t)n, 4u);
+            for (uint32_t j = 0; j < n; j++) {
+                const uint32_t i = 32u * w + j;
+                if (take_world(st->world[i], v->world + 64u * (size_t)i))
+                    ch |= both & (1u << j);
+            }
         }
+        /* Another node: another index in the slot, or its next generation
+         * (the old table is intact until take_handles). */
+        both &= ~ch;
+        uint32_t same = both;
+        SGRT__FOR_EACH_IN_WORD(w, both, i,
+            const uint32_t h = sgrt__snap_u32(v->slot_handle, i);
+            if (st->slot_handle[i] != h ||
+                s->handles[h].id != sgrt__handle_id_from(c.first, c.salt, h, v->gens[h]))
+                ch |= 1u << (i & 31u);
+        )
+        same &= ~ch;
+        if (c.tracked_count)
+            SGRT__FOR_EACH_IN_WORD(w, same, i,
+                if (tracked_changed(s, v, &c, i))
+                    ch |= 1u << (i & 31u);
+            )
+        changed[w] = ch;
     }
 }
 
 static void take_handles(sgrt_scene *s, const sgrt__snapview *v)
 {
+    const uint32_t first = sgrt__handle_first_field(s), salt = s->salt;
+    sgrt__handle *const table = s->handles;
+    const uint32_t *const slot_handle = s->st.slot_handle;
     for (uint32_t h = 0; h < v->handle_used; h++) {
-        s->handles[h].id = sgrt__handle_id_at(s, h, v->gens[h]);
-        s->handles[h].slot = SGRT__NONE;
+        table[h].id = sgrt__handle_id_from(first, salt, h, v->gens[h]);
+        table[h].slot = SGRT__NONE;
     }
-    SGRT__FOR_EACH_BIT(s->st.alive, v->words, i, s->handles[s->st.slot_handle[i]].slot = i;)
+    SGRT__FOR_EACH_BIT(s->st.alive, v->words, i, table[slot_handle[i]].slot = i;)
     for (uint32_t f = 0; f < v->free_count; f++)
         s->free_ring[f] = sgrt__snap_u32(v->ring, f);
     s->free_head = 0;
