@@ -190,6 +190,42 @@ static const char *check_declared(const sgrt_scene *s, const sgrt__snapview *v)
     return sgrt__follow_snapshot_check(s, v);
 }
 
+/* Whether the padding after `bytes` at offset `at` is zero. */
+static bool padded(const sgrt__snapview *v, uint64_t at, uint64_t bytes)
+{
+    for (uint64_t i = at + bytes; i % 8u; i++)
+        if (v->base[i])
+            return false;
+    return true;
+}
+
+/* Every part's padding is zero: the writer's bytes are the only encoding of
+ * a scene (a restored scene snapshots its buffer again, byte for byte). */
+static const char *check_pads(const sgrt_scene *s, const sgrt__snapview *v)
+{
+    const sgrt__snaplayout *L = &v->L;
+    const uint64_t bits = 4u * (uint64_t)L->words;
+    bool ok = padded(v, L->alive, bits) && padded(v, L->dirty, bits) && padded(v, L->inner, bits);
+#define PAD_ARRAY(name, type, kind) ok = ok && padded(v, L->name, (uint64_t)L->slots * sizeof(type));
+    SGRT__SLOT_ARRAYS(PAD_ARRAY)
+#undef PAD_ARRAY
+    ok = ok && padded(v, L->gens, L->handles) && padded(v, L->ring, 4u * (uint64_t)L->free);
+    for (uint32_t i = 0; ok && i < s->follow_count; i++) {
+        uint64_t at = L->state[i];
+        for (uint32_t j = 0; ok && j < s->follow[i]->field_count; j++) {
+            const sgrt__state_field *f = &s->follow[i]->fields[j];
+            const uint64_t bytes = (uint64_t)f->count * f->width;
+            ok = padded(v, at, bytes);
+            at = (at + bytes + 7u) & ~(uint64_t)7u;
+        }
+    }
+    for (uint32_t k = 0; ok && k < s->decl_count; k++)
+        ok = padded(v, L->fol[k],
+                    s->decl[k]->kind == SGRT__DECL_BITS ? bits
+                                                        : (uint64_t)L->slots * s->decl[k]->size);
+    return ok ? NULL : "buf: padding between its parts is not zero";
+}
+
 const char *sgrt__snap_validate(const sgrt_scene *s, sgrt__snapview *v, uint32_t *marks,
                                 sgrt_result *code)
 {
@@ -223,8 +259,7 @@ const char *sgrt__snap_validate(const sgrt_scene *s, sgrt__snapview *v, uint32_t
 #undef VIEW_ARRAY
     v->gens = b + v->L.gens;
     v->ring = b + v->L.ring;
-    why = check_bits(v);
-    if (why)
+    if ((why = check_pads(s, v)) != NULL || (why = check_bits(v)) != NULL)
         return why;
     memset(marks, 0, (size_t)sgrt__snap_mark_words(v) * sizeof(uint32_t));
     for (uint32_t w = 0; w < v->words; w++)

@@ -903,6 +903,7 @@ static void test_forged(void)
     FORGE("a declared bit on a dead slot",
           field(&f, "b_has")[dead / 8u] ^= (uint8_t)(1u << (dead % 8u)));
     FORGE("boolean 2", f.p[f.L.state[3]] = 2u); /* the boxes' subtree_stale */
+    FORGE("padding not zero", f.p[f.L.state[3] + 1u] = 1u); /* after the boolean */
     FORGE("previous world", f.p[field(&f, "world") - f.p + 64u * (size_t)c + 5u] ^= 1u);
     FORGE("root anchor NaN", put32(field(&f, "anchor") + 4, 0x7FF80000u));
     FORGE("origin beyond the limit", put32(f.p + f.L.state[5] + 4, 0x7FF00000u));
