@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Runs every fuzz target (or the ones named) for SECONDS each, outside CI:
 #
-#   bash scripts/fuzz.sh SECONDS [target...]      targets: ops (the default: all)
+#   bash scripts/fuzz.sh SECONDS [target...]      targets: ops, restore (the default: all)
 #
 # Builds build-fuzz as CI does (clang, ASan+UBSan, libFuzzer) if it is not
 # there, runs each target on its checked-in corpus plus a work directory kept
@@ -22,11 +22,12 @@ usage() {
     echo "usage: bash scripts/fuzz.sh SECONDS [target...]  (targets: ${all_targets[*]})" >&2
     exit 2
 }
-all_targets=(ops)
+all_targets=(ops restore)
 # The checked-in corpus of each target.
 corpus_of() {
     case $1 in
     ops) echo tests/fuzz/corpus ;;
+    restore) echo tests/fuzz/corpus_restore ;;
     *) return 1 ;;
     esac
 }
@@ -95,7 +96,7 @@ for t in "${targets[@]}"; do
         "$t" "${execs:-?}" "$seconds" "${rate:-?}" "${start:-?}" "${end:-?}" "$added" "$found")
     if [ "$found" -gt 0 ] || [ $rc -ne 0 ]; then
         status=1
-        grep -E '==ERROR|runtime error|SUMMARY|fuzz_ops: ' "$log" | head -10
+        grep -E '==ERROR|runtime error|SUMMARY|fuzz_(ops|restore): ' "$log" | head -10
         line+=" ($(ls -t "$art" | head -1), exit $rc, log $log)"
     fi
     echo "$line"
