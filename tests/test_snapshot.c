@@ -572,6 +572,47 @@ static void test_objects(void)
     sgrt_scene_destroy(s);
 }
 
+/* An empty scene, and a scene emptied: snapshots of no node restore and
+ * load, for every flag set. */
+static void test_empty(void)
+{
+    static const uint32_t flag_sets[] = {0u, SGRT_SCENE_PREV_WORLD, SGRT_SCENE_SUBTREE_BOUNDS,
+                                         SGRT_SCENE_LARGE_WORLD, ALL_FLAGS};
+    for (size_t f = 0; f < sizeof flag_sets / sizeof flag_sets[0]; f++) {
+        const sgrt_scene_desc d = {.flags = flag_sets[f]};
+        sgrt_scene *s = new_scene_desc(&d);
+        const bytes none = take(s);
+        sgrt_node a, b;
+        OK(sgrt_node_create(s, SGRT_NULL_NODE, &a));
+        OK(sgrt_node_create(s, a, &b));
+        (void)sgrt_scene_update(s);
+        const bytes two = take(s);
+        OK(sgrt_scene_restore(s, none.p, none.n));
+        CHECK(sgrt_scene_node_count(s) == 0 && !sgrt_node_alive(s, a) && slots_in_use(s) == 0);
+        check_scene(s);
+        sgrt_node again;
+        OK(sgrt_node_create(s, SGRT_NULL_NODE, &again));
+        CHECK(again.id == a.id); /* the handle the first create got */
+        OK(sgrt_scene_restore(s, two.p, two.n));
+        CHECK(sgrt_node_alive(s, a) && sgrt_node_alive(s, b));
+        OK(sgrt_node_destroy(s, a));
+        const bytes emptied = take(s);
+        sgrt_scene *l = NULL;
+        OK(sgrt_scene_load(NULL, emptied.p, emptied.n, &l));
+        if (l) {
+            check_scene(l);
+            const bytes lb = take(l);
+            CHECK(same_bytes(emptied, lb));
+            free(lb.p);
+            sgrt_scene_destroy(l);
+        }
+        free(none.p);
+        free(two.p);
+        free(emptied.p);
+        sgrt_scene_destroy(s);
+    }
+}
+
 /* ---- memory -------------------------------------------------------------------------------- */
 
 static void test_memory(void)
@@ -710,6 +751,42 @@ static void check_refused(sgrt_scene *s, test_log *lg, const void *buf, size_t n
     const bytes now = take(s);
     CHECK_MSG(same_bytes(before, now), "%s: a refused restore changed the scene", what);
     free(now.p);
+}
+
+/* Into another scene of the same flags, with nodes of its own and its own
+ * scramble: the same state, slot for slot, its snapshot the same bytes and
+ * its hash the same number; its handles its own. */
+static void test_other_scene(void)
+{
+    sgrt_node h[60], mine[5];
+    sgrt_scene *a = full_scene(NULL, h);
+    const bytes sa = take(a);
+    const sgrt_scene_desc d = {.flags = ALL_FLAGS};
+    sgrt_scene *b = new_scene_desc(&d);
+    for (uint32_t i = 0; i < 5; i++)
+        OK(sgrt_node_create(b, i ? mine[i - 1] : SGRT_NULL_NODE, &mine[i]));
+    OK(sgrt_scene_restore(b, sa.p, sa.n));
+    const bytes sb = take(b);
+    CHECK(same_bytes(sa, sb));
+    CHECK_EQ_U(sgrt_scene_hash(b), sgrt_scene_hash(a));
+    uint32_t moved = 0;
+    for (uint32_t i = 0; i < 60; i++) {
+        uint32_t slot;
+        if (sgrt_node_slot(a, h[i], &slot) != SGRT_OK)
+            continue;
+        const sgrt_node n = sgrt_scene_slot_node(b, slot);
+        float wa[16], wb[16]; /* validation mode: PENDING on both alike */
+        const sgrt_result ra = sgrt_node_world(a, h[i], wa);
+        CHECK_RES(sgrt_node_world(b, n, wb), ra);
+        moved += memcmp(wa, wb, sizeof wa) != 0 || n.id == 0;
+    }
+    CHECK_EQ_U(moved, 0);
+    CHECK_EQ_U(sgrt_scene_update(a), sgrt_scene_update(b));
+    check_scene(b);
+    free(sa.p);
+    free(sb.p);
+    sgrt_scene_destroy(a);
+    sgrt_scene_destroy(b);
 }
 
 static void test_refusals(void)
@@ -1038,6 +1115,8 @@ int main(int argc, char **argv)
 {
     rng_seed_from_args(&R, argc, argv, "test_snapshot");
     test_objects();
+    test_empty();
+    test_other_scene();
     test_refusals();
     test_forged();
     test_memory();
