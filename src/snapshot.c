@@ -145,11 +145,16 @@ const uint8_t *sgrt__snap_state(const sgrt_scene *s, const sgrt__snapview *v,
 
 /* ---- sgrt_scene_snapshot ------------------------------------------------------ */
 
-/* The layout of s now; false when it does not fit in size_t. */
-static bool layout_now(const sgrt_scene *s, sgrt__snaplayout *L)
+/* The layout of s now, or NOMEM reported for `function` when it does not
+ * fit in size_t (a 32-bit target near the slot limit). */
+static sgrt_result layout_now(const sgrt_scene *s, sgrt__snaplayout *L, const char *function)
 {
     sgrt__snap_layout(s, s->slot_end, s->handle_used, s->free_count, L);
-    return L->total <= (uint64_t)SIZE_MAX;
+    return L->total <= (uint64_t)SIZE_MAX
+               ? SGRT_OK
+               : sgrt__fail(s, SGRT_ERR_NOMEM, function,
+                            "the snapshot does not fit in size_t (a 32-bit target)",
+                            SGRT_NULL_NODE);
 }
 
 sgrt_result sgrt_scene_snapshot_size(const sgrt_scene *s, size_t *out_bytes)
@@ -159,11 +164,10 @@ sgrt_result sgrt_scene_snapshot_size(const sgrt_scene *s, size_t *out_bytes)
     SGRT__ENTER_WRITE(s); /* the tasks of a parallel update write the worlds */
     SGRT__NOT_NULL(s, out_bytes, SGRT_NULL_NODE);
     sgrt__snaplayout L;
-    if (!layout_now(s, &L))
-        return sgrt__fail(s, SGRT_ERR_NOMEM, __func__,
-                          "the snapshot does not fit in size_t (a 32-bit target)", SGRT_NULL_NODE);
-    *out_bytes = (size_t)L.total;
-    return SGRT_OK;
+    const sgrt_result r = layout_now(s, &L, __func__);
+    if (r == SGRT_OK)
+        *out_bytes = (size_t)L.total;
+    return r;
 }
 
 /* The padding after a part of `bytes` at p: zero, so that the same scene
@@ -230,9 +234,9 @@ sgrt_result sgrt_scene_snapshot(const sgrt_scene *s, void *buf, size_t size, siz
     SGRT__ENTER_WRITE(s); /* the tasks of a parallel update write the worlds */
     SGRT__NOT_NULL(s, buf, SGRT_NULL_NODE);
     sgrt__snaplayout L;
-    if (!layout_now(s, &L))
-        return sgrt__fail(s, SGRT_ERR_NOMEM, __func__,
-                          "the snapshot does not fit in size_t (a 32-bit target)", SGRT_NULL_NODE);
+    const sgrt_result r = layout_now(s, &L, __func__);
+    if (r != SGRT_OK)
+        return r;
     if (size < L.total) {
         if (out_written)
             *out_written = (size_t)L.total;

@@ -1526,60 +1526,48 @@ static void run_snapshot_scenario(run *R, const sgrt__kernels *k)
              GOLDEN_SNAPSHOT_CHECKPOINTS);
 }
 
-static int check_snapshot_run(const char *name, const sgrt__kernels *k, bool print)
+/* A scenario with one table of checkpoint hashes (boxes, snapshots): run,
+ * then printed in golden.h's format or compared with `want` and the line
+ * ports.sh reads printed ("... <table>: match"). */
+static int check_table_run(const char *name, const sgrt__kernels *k, bool print,
+                           void (*scenario)(run *, const sgrt__kernels *), const char *what,
+                           const char *table, const uint64_t *want, uint32_t count)
 {
     static run R;
     memset(&R, 0, sizeof R);
     R.name = name;
-    run_snapshot_scenario(&R, k);
+    scenario(&R, k);
     const char *kname = k ? k->name : sgrt_simd_name();
     if (print) {
-        printf("/* snapshots, %s: kernel %s */\n", name, kname);
-        for (uint32_t c = 0; c < R.ncp && c < GOLDEN_SNAPSHOT_CHECKPOINTS; c++)
+        printf("/* %s, %s: kernel %s */\n", what, name, kname);
+        for (uint32_t c = 0; c < R.ncp && c < count; c++)
             printf("    0x%016" PRIx64 "ull,\n", R.cp[c]);
         return R.failures;
     }
     uint32_t bad = 0;
-    for (uint32_t c = 0; c < GOLDEN_SNAPSHOT_CHECKPOINTS; c++)
-        bad += c >= R.ncp || R.cp[c] != golden_snapshot[c];
-    printf("%-8s kernel %-20s golden_snapshot: %s\n", name, kname,
+    for (uint32_t c = 0; c < count; c++)
+        bad += c >= R.ncp || R.cp[c] != want[c];
+    printf("%-8s kernel %-20s %s: %s\n", name, kname, table,
            bad == 0 && R.failures == 0 ? "match" : "MISMATCH");
     if (bad) {
         R.failures++;
-        for (uint32_t c = 0; c < GOLDEN_SNAPSHOT_CHECKPOINTS; c++)
-            printf("    snapshot %2" PRIu32 " 0x%016" PRIx64 " %s 0x%016" PRIx64 "\n", c,
-                   c < R.ncp ? R.cp[c] : 0, c < R.ncp && R.cp[c] == golden_snapshot[c] ? "==" : "!=",
-                   golden_snapshot[c]);
+        for (uint32_t c = 0; c < count; c++)
+            printf("    checkpoint %2" PRIu32 " 0x%016" PRIx64 " %s 0x%016" PRIx64 "\n", c,
+                   c < R.ncp ? R.cp[c] : 0, c < R.ncp && R.cp[c] == want[c] ? "==" : "!=", want[c]);
     }
     return R.failures;
 }
 
+static int check_snapshot_run(const char *name, const sgrt__kernels *k, bool print)
+{
+    return check_table_run(name, k, print, run_snapshot_scenario, "snapshots", "golden_snapshot",
+                           golden_snapshot, GOLDEN_SNAPSHOT_CHECKPOINTS);
+}
+
 static int check_bounds_run(const char *name, const sgrt__kernels *k, bool print)
 {
-    static run R;
-    memset(&R, 0, sizeof R);
-    R.name = name;
-    run_bounds_scenario(&R, k);
-    const char *kname = k ? k->name : sgrt_simd_name();
-    if (print) {
-        printf("/* boxes, %s: kernel %s */\n", name, kname);
-        for (uint32_t c = 0; c < R.ncp && c < GOLDEN_BOUNDS_CHECKPOINTS; c++)
-            printf("    0x%016" PRIx64 "ull,\n", R.cp[c]);
-        return R.failures;
-    }
-    uint32_t bad = 0;
-    for (uint32_t c = 0; c < GOLDEN_BOUNDS_CHECKPOINTS; c++)
-        bad += c >= R.ncp || R.cp[c] != golden_bounds[c];
-    printf("%-8s kernel %-20s golden_bounds: %s\n", name, kname,
-           bad == 0 && R.failures == 0 ? "match" : "MISMATCH");
-    if (bad) {
-        R.failures++;
-        for (uint32_t c = 0; c < GOLDEN_BOUNDS_CHECKPOINTS; c++)
-            printf("    checkpoint %2" PRIu32 " 0x%016" PRIx64 " %s 0x%016" PRIx64 "\n", c,
-                   c < R.ncp ? R.cp[c] : 0, c < R.ncp && R.cp[c] == golden_bounds[c] ? "==" : "!=",
-                   golden_bounds[c]);
-    }
-    return R.failures;
+    return check_table_run(name, k, print, run_bounds_scenario, "boxes", "golden_bounds",
+                           golden_bounds, GOLDEN_BOUNDS_CHECKPOINTS);
 }
 
 static int check_large_run(const char *name, const sgrt__kernels *k, bool print)
