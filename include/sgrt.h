@@ -1479,9 +1479,9 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_snapshot_size(const sgrt_scene *s
 /** Write a snapshot of `s` into buf (size bytes, the caller's; any
  *  alignment), and its length in *out_written (optional; 0 on failure,
  *  except when size is too small: then the size needed). The scene is only
- *  read. O(slot count + handle indices): a copy of the per-slot arrays
- *  (about the time of a memcpy of the same bytes, docs/performance.md) and
- *  one checksum pass; never allocates.
+ *  read. O(slot count + handle indices): a copy of the per-slot arrays and
+ *  one checksum pass over what it wrote (about 1.5 times a memcpy of the
+ *  same bytes, docs/performance.md); never allocates.
  *  Errors: INVALID_ARG (s or buf NULL; size below sgrt_scene_snapshot_size:
  *  nothing written), EXECUTOR, NOMEM (as sgrt_scene_snapshot_size). */
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_snapshot(const sgrt_scene *s, void *buf, size_t size,
@@ -1502,7 +1502,7 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_snapshot(const sgrt_scene *s, voi
  *  to grow (then that version changes).
  *  Cost O(slot count + handle indices): one checksum pass over buf, the
  *  checks, a comparison of each world to report changes, and a copy of the
- *  arrays (docs/performance.md: about the time of two memcpy of the same
+ *  arrays (docs/performance.md: about 2 to 2.5 times a memcpy of the same
  *  bytes). Allocates nothing when the scene has room for the snapshot's
  *  slots and handle indices (a scene that took it, or held as many: a
  *  rollback every frame) and its capacity is at least 1/64 of those
