@@ -74,14 +74,16 @@ if CC=clang setup "$fz" -Dfuzz=true --buildtype=debugoptimized \
   fi
   # Two regimes of the operations harness (scripts/fuzz.sh): a third of the
   # time on programs of at most 64 bytes from their own corpus (breadth, a
-  # thousand executions a second), the rest on whole programs (depth).
+  # thousand executions a second), the rest on whole programs (depth); then
+  # a sixth as long again on hostile snapshots for restore and load.
   short_seconds=$((fuzz_seconds / 3))
   long_seconds=$((fuzz_seconds - short_seconds))
-  fuzz_phase() { # name, seconds, corpus, extra options...
-    local name=$1 secs=$2 corpus=$3
-    shift 3
+  restore_seconds=$((fuzz_seconds / 6))
+  fuzz_phase() { # name, program, seconds, corpus, extra options...
+    local name=$1 prog=$2 secs=$3 corpus=$4
+    shift 4
     mkdir -p "$work-$name"
-    "$fz/tests/fuzz/fuzz_ops" -max_total_time="$secs" -print_final_stats=1 "$@" \
+    "$fz/tests/fuzz/$prog" -max_total_time="$secs" -print_final_stats=1 "$@" \
         -artifact_prefix="$fz/artifacts/" "$work-$name" "$corpus" >"$fz/hostile-fuzz-$name.log" 2>&1
     local rc=$?
     local execs rate
@@ -90,12 +92,13 @@ if CC=clang setup "$fz" -Dfuzz=true --buildtype=debugoptimized \
     if [ $rc -eq 0 ]; then
       record "fuzz-$name" pass "${execs:-?} executions in ${secs} s (${rate:-?} a second) without a finding"
     else
-      grep -E 'fuzz_ops:|ERROR|runtime error|SUMMARY' "$fz/hostile-fuzz-$name.log" | head -20
+      grep -E 'fuzz_(ops|restore):|ERROR|runtime error|SUMMARY' "$fz/hostile-fuzz-$name.log" | head -20
       record "fuzz-$name" fail "finding after ${execs:-?} executions: $(ls "$fz/artifacts" | head -1) (log $fz/hostile-fuzz-$name.log)"
     fi
   }
-  fuzz_phase short "$short_seconds" tests/fuzz/corpus_short -max_len=64
-  fuzz_phase long "$long_seconds" tests/fuzz/corpus
+  fuzz_phase short fuzz_ops "$short_seconds" tests/fuzz/corpus_short -max_len=64
+  fuzz_phase long fuzz_ops "$long_seconds" tests/fuzz/corpus
+  fuzz_phase restore fuzz_restore "$restore_seconds" tests/fuzz/corpus_restore
 else
   record fuzz fail "clang fuzz build failed"
 fi

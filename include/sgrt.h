@@ -60,10 +60,11 @@
  *     destroying objects, and every writer call, included) needs exclusive
  *     access to it.
  *   - Memory: a scene owns all of its storage. Only sgrt_scene_create,
- *     sgrt_scene_reserve, sgrt_scene_compact, sgrt_node_create (when the scene
- *     must grow), sgrt_node_set_parent (when a relocation must grow the scene),
- *     sgrt_tracker_create, sgrt_nodeset_create and sgrt_writer_create
- *     allocate. Setting transforms and bounds (writers included), updating,
+ *     sgrt_scene_load, sgrt_scene_reserve, sgrt_scene_compact,
+ *     sgrt_node_create (when the scene must grow), sgrt_node_set_parent
+ *     (when a relocation must grow the scene), sgrt_scene_restore (when the
+ *     scene must grow for the snapshot), sgrt_tracker_create,
+ *     sgrt_nodeset_create and sgrt_writer_create allocate. Setting transforms and bounds (writers included), updating,
  *     reading, destroying, node set membership, culling and collecting never
  *     allocate. Every call that allocates checks the alignment of each
  *     block it gets (see sgrt_allocator): wherever a function below lists
@@ -218,8 +219,11 @@ typedef enum sgrt_result {
     SGRT_ERR_WRITE = -9,        /**< sgrt_scene_dump: the write function returned non-zero */
     SGRT_ERR_PENDING = -10,     /**< validation mode: the world read will change at the next
                                      update (SGRT_SCENE_VALIDATE) */
-    SGRT_ERR_EXECUTOR = -11     /**< the executor broke its contract, or the scene was called
+    SGRT_ERR_EXECUTOR = -11,    /**< the executor broke its contract, or the scene was called
                                      while sgrt_scene_update_parallel ran its tasks */
+    SGRT_ERR_SNAPSHOT = -12     /**< sgrt_scene_restore, sgrt_scene_load: the buffer is no
+                                     snapshot this scene can take (truncated, corrupted, another
+                                     version, layout or flags, forged); nothing changed */
 } sgrt_result;
 
 /** A static sentence saying what a result means, ending with its name:
@@ -1422,6 +1426,110 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_tracker_check(const sgrt_scene *s, sgrt
  *  never allocates. 0 for a NULL scene, and for a busy one (called from
  *  a task of sgrt_scene_update_parallel: reported through the log). */
 SGRT_API uint64_t sgrt_scene_hash(const sgrt_scene *s);
+
+/* ------------------------------------------------------------------------- */
+/* Snapshots: rollback, replays, saved scenes                                */
+/* ------------------------------------------------------------------------- */
+
+/* A snapshot is a scene's state in a buffer the program owns: everything
+ * that decides what the scene does next. The live nodes with their
+ * handles (index and generation), the handle table's reuse order (nodes
+ * created after a restore get the handles they got the first time), the
+ * hierarchy and sibling order, the slots, locals, worlds, pending marks
+ * (what the next update will recompute), user values, what the last update
+ * left for sgrt_scene_nonfinite_locals, and what the scene's flags keep:
+ * previous worlds, local, world and subtree boxes, anchors and the origin.
+ *
+ * Not in it: the objects (trackers, node sets, writers), the allocator, the
+ * log, the kernel level, the capacity, and the counters of this scene's
+ * pointers (sgrt_scene_storage_version). Objects stay true across a
+ * restore: a tracker gets exactly the slots whose node, world or liveness
+ * the restore changed (and, where the flags keep them, whose previous
+ * world or world box changed) added to what it had pending, so a GPU
+ * mirror kept by collecting stays exact; a node set drops its members
+ * whose slot holds no live node (membership is by slot, as the snapshot
+ * restores slots: a slot that holds another node after the restore stays
+ * a member); a writer resolves its nodes again at its next call, which
+ * refuses with STALE_HANDLE while an entry's node is not alive (a node
+ * created after the snapshot) and works again once it is, and a writer
+ * that had begun writing in place must begin again before it commits.
+ *
+ * The format is versioned, little-endian and the same on every target for
+ * the same scene: a snapshot taken on AArch64 restores on x86 or s390x and
+ * continues bit for bit. Its bytes do not depend on the scene's address or
+ * its handle scramble (handles are kept as index and generation). It starts
+ * with a 64-byte header that holds a checksum (XXH3-64) of the rest. A buffer
+ * that is truncated, corrupted, of another format version, of a library
+ * whose scene state has another layout, or forged (its checksum right, its
+ * contents not a scene: links out of range, a handle twice, a cycle, a
+ * world box that is not its world's, ...) is refused with
+ * SGRT_ERR_SNAPSHOT and one log entry saying what is wrong, and nothing
+ * changes: every part is checked before the first byte of the scene is
+ * written. Size: about 156 bytes per slot in use (locals and worlds are
+ * 128 of them), 64 more with SGRT_SCENE_PREV_WORLD, 48 with
+ * SGRT_SCENE_BOUNDS, 36 more with SGRT_SCENE_SUBTREE_BOUNDS, 24 with
+ * SGRT_SCENE_LARGE_WORLD, plus a byte per handle index ever handed out and
+ * 4 per free one. */
+
+/** The bytes sgrt_scene_snapshot writes for `s` as it is now, in
+ *  *out_bytes (0 on failure). O(1); never allocates.
+ *  Errors: INVALID_ARG (s or out_bytes NULL), EXECUTOR (called while
+ *  sgrt_scene_update_parallel runs its tasks), NOMEM (the snapshot does not
+ *  fit in size_t: a 32-bit target near the slot limit). */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_snapshot_size(const sgrt_scene *s, size_t *out_bytes);
+
+/** Write a snapshot of `s` into buf (size bytes, the caller's; any
+ *  alignment), and its length in *out_written (optional; 0 on failure,
+ *  except when size is too small: then the size needed). The scene is only
+ *  read. O(slot count + handle indices): a copy of the per-slot arrays and
+ *  one checksum pass over what it wrote (about 1.5 times a memcpy of the
+ *  same bytes, docs/performance.md); never allocates.
+ *  Errors: INVALID_ARG (s or buf NULL; size below sgrt_scene_snapshot_size:
+ *  nothing written), EXECUTOR, NOMEM (as sgrt_scene_snapshot_size). */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_snapshot(const sgrt_scene *s, void *buf, size_t size,
+                                         size_t *out_written);
+
+/** Put the state of the snapshot in buf (size bytes: at least the
+ *  snapshot's length; more is ignored) back into `s`, which must have the
+ *  same SGRT_SCENE_* flags as the scene it was taken from. Into the scene
+ *  it came from, every call then gives what it gave when the snapshot was
+ *  taken, byte for byte (handles, slots, worlds, counts, update counts,
+ *  reads), and replaying the same calls gives the same results, the
+ *  handles of nodes created since included; handles of nodes created after
+ *  the snapshot are stale afterwards (until a replay creates them again).
+ *  Into another scene of the same flags (another process, another target)
+ *  it is the same scene with that scene's handle scramble: the same index
+ *  and generation in each handle, other ids. Objects: see above. Pointers:
+ *  those sgrt_scene_storage_version covers stay valid unless the scene had
+ *  to grow (then that version changes).
+ *  Cost O(slot count + handle indices): one checksum pass over buf, the
+ *  checks, a comparison of each world to report changes, and a copy of the
+ *  arrays (docs/performance.md: about 2 to 2.5 times a memcpy of the same
+ *  bytes). Allocates nothing when the scene has room for the snapshot's
+ *  slots and handle indices (a scene that took it, or held as many: a
+ *  rollback every frame) and its capacity is at least 1/64 of those
+ *  indices; else grows first, and a growth that fails changes nothing.
+ *  Errors: INVALID_ARG (s or buf NULL), SNAPSHOT (truncated, corrupted,
+ *  another version or layout, other flags, forged: the log says which),
+ *  CAPACITY (more nodes than the scene's max_nodes), NOMEM, EXECUTOR. On
+ *  error the scene is unchanged. */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_restore(sgrt_scene *s, const void *buf, size_t size);
+
+/** Create a scene from the snapshot in buf (size bytes): the same nodes in
+ *  the same slots, the same state, with a handle scramble of its own (each
+ *  handle has the index and generation it had, not its id: name nodes
+ *  across a load by slot, sgrt_scene_slot_node, or by user value). Its
+ *  flags are the snapshot's: desc->flags must be 0 or the same flags;
+ *  everything else comes from desc (NULL: defaults), the allocator and log
+ *  included. Nothing is allocated for a buffer whose header is not a whole
+ *  snapshot, and what is allocated is in proportion to size. Allocates;
+ *  O(slot count + handle indices).
+ *  Errors: INVALID_ARG (out or buf NULL, desc->flags other than 0 or the
+ *  snapshot's, a desc sgrt_scene_create refuses), SNAPSHOT, CAPACITY
+ *  (more nodes than desc->max_nodes), NOMEM. On error *out is untouched and
+ *  nothing stays allocated. */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_load(const sgrt_scene_desc *desc, const void *buf, size_t size,
+                                     sgrt_scene **out);
 
 /** What sgrt_scene_dump writes. */
 typedef enum sgrt_dump_format {

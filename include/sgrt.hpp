@@ -817,6 +817,70 @@ public:
     /** sgrt_scene_hash: the state's 64-bit hash, the same on every target
      *  for the same program (0 when empty). */
     [[nodiscard]] std::uint64_t hash() const noexcept { return sgrt_scene_hash(s_); }
+
+    // --- snapshots -------------------------------------------------------
+    /** sgrt_scene_snapshot_size: the bytes a snapshot of the scene takes now. */
+    [[nodiscard]] sgrt_result snapshot_size(std::size_t &out_bytes) const noexcept
+    {
+        return sgrt_scene_snapshot_size(arg_("sgrt_scene_snapshot_size"), &out_bytes);
+    }
+    /** sgrt_scene_snapshot into buf (size bytes, the caller's). */
+    [[nodiscard]] sgrt_result snapshot(void *buf, std::size_t size,
+                                       std::size_t *out_written = nullptr) const noexcept
+    {
+        return sgrt_scene_snapshot(arg_("sgrt_scene_snapshot"), buf, size, out_written);
+    }
+    /** The snapshot into a container of bytes (std::vector<std::uint8_t>,
+     *  std::string, anything with resize(), data() and size() of one-byte
+     *  elements), resized to the snapshot's length: the container allocates
+     *  (its own way: a resize that throws leaves the call), the library does
+     *  not. A rollback ring keeps its containers, so that after the first
+     *  round a resize to the same length allocates nothing. On failure the
+     *  container is left empty. */
+    template <class Bytes, std::enable_if_t<sizeof(*std::declval<Bytes &>().data()) == 1, int> = 0>
+    [[nodiscard]] sgrt_result snapshot(Bytes &out) const
+    {
+        std::size_t n = 0;
+        sgrt_result r = sgrt_scene_snapshot_size(arg_("sgrt_scene_snapshot_size"), &n);
+        if (r == SGRT_OK) {
+            out.resize(n);
+            r = sgrt_scene_snapshot(arg_("sgrt_scene_snapshot"), out.data(), out.size(), nullptr);
+        }
+        if (r != SGRT_OK)
+            out.resize(0);
+        return r;
+    }
+    /** sgrt_scene_restore from buf (size bytes), or from a container of
+     *  bytes (data(), size()). */
+    [[nodiscard]] sgrt_result restore(const void *buf, std::size_t size) noexcept
+    {
+        return sgrt_scene_restore(arg_("sgrt_scene_restore"), buf, size);
+    }
+    template <class Bytes, std::enable_if_t<sizeof(*std::declval<const Bytes &>().data()) == 1,
+                                            int> = 0>
+    [[nodiscard]] sgrt_result restore(const Bytes &in) noexcept
+    {
+        return restore(in.data(), in.size());
+    }
+    /** sgrt_scene_load (desc NULL: defaults) from buf, or from a container
+     *  of bytes. On success out owns the new scene (its previous one
+     *  destroyed), with desc's log; on failure out is unchanged. */
+    [[nodiscard]] static sgrt_result load(const sgrt_scene_desc *desc, const void *buf,
+                                          std::size_t size, scene &out) noexcept
+    {
+        sgrt_scene *s = nullptr;
+        const sgrt_result r = sgrt_scene_load(desc, buf, size, &s);
+        if (r == SGRT_OK)
+            out = desc ? scene(s, desc->log, desc->log_user) : scene(s);
+        return r;
+    }
+    template <class Bytes, std::enable_if_t<sizeof(*std::declval<const Bytes &>().data()) == 1,
+                                            int> = 0>
+    [[nodiscard]] static sgrt_result load(const sgrt_scene_desc *desc, const Bytes &in,
+                                          scene &out) noexcept
+    {
+        return load(desc, in.data(), in.size(), out);
+    }
     /** The previous worlds (SGRT_SCENE_PREV_WORLD), laid out as world_array;
      *  NULL for a scene without the flag. */
     [[nodiscard]] const float *prev_world_array(std::uint32_t *out_slot_count = nullptr) const

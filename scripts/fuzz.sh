@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: MIT
 # Runs every fuzz target (or the ones named) for SECONDS each, outside CI:
 #
-#   bash scripts/fuzz.sh SECONDS [target...]      targets: ops ops_short (default: all)
+#   bash scripts/fuzz.sh SECONDS [target...]      targets: ops ops_short restore (default: all)
 #
 # ops_short is the operations harness on programs of at most 64 bytes (a
 # handful of calls, libFuzzer -max_len=64) with a corpus of its own: such
 # programs run a thousand times a second or more where whole programs (up
 # to 128 calls, scenes of thousands of nodes) run tens of times; the two
-# regimes explore breadth and depth.
+# regimes explore breadth and depth. restore feeds sgrt_scene_restore and
+# sgrt_scene_load hostile snapshots.
 #
 # Builds build-fuzz as CI does (clang, ASan+UBSan, libFuzzer) if it is not
 # there, runs each target on its checked-in corpus plus a work directory kept
@@ -28,12 +29,13 @@ usage() {
     echo "usage: bash scripts/fuzz.sh SECONDS [target...]  (targets: ${all_targets[*]})" >&2
     exit 2
 }
-all_targets=(ops ops_short)
+all_targets=(ops ops_short restore)
 # The checked-in corpus of each target, its program and its extra options.
 corpus_of() {
     case $1 in
     ops) echo tests/fuzz/corpus ;;
     ops_short) echo tests/fuzz/corpus_short ;;
+    restore) echo tests/fuzz/corpus_restore ;;
     *) return 1 ;;
     esac
 }
@@ -115,7 +117,7 @@ for t in "${targets[@]}"; do
         "$t" "${execs:-?}" "$seconds" "${rate:-?}" "${start:-?}" "${end:-?}" "$added" "$found")
     if [ "$found" -gt 0 ] || [ $rc -ne 0 ]; then
         status=1
-        grep -E '==ERROR|runtime error|SUMMARY|fuzz_ops: ' "$log" | head -10
+        grep -E '==ERROR|runtime error|SUMMARY|fuzz_(ops|restore): ' "$log" | head -10
         line+=" ($(ls -t "$art" | head -1), exit $rc, log $log)"
     fi
     echo "$line"

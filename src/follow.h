@@ -28,7 +28,12 @@
  * readers mask them with alive, and a new node clears its own. A BITS field
  * and every `zeroed` array start at zero in a new block; other DATA starts
  * undefined (slots past slot_end are never read). Declarations are a plain
- * list a program can walk (the checker, dumps, snapshots). */
+ * list a program can walk (the checker, dumps, snapshots): a snapshot
+ * writes each field of slots [0, slot_end) as `size / width` scalars of
+ * `width` bytes, little-endian (BITS: its words, masked with alive), and a
+ * restore reports to trackers the slots where a `tracked` field changed
+ * (what readers see through an array that trackers cover: a previous
+ * world, a world box). */
 enum { SGRT__DECL_DATA, SGRT__DECL_LINK, SGRT__DECL_BITS };
 typedef struct sgrt__slot_decl {
     const char *name; /* the field's name in the follower's state */
@@ -39,21 +44,51 @@ typedef struct sgrt__slot_decl {
     uint8_t kind;     /* SGRT__DECL_* */
     bool zeroed;      /* DATA: zero in a new block */
     uint32_t flags;   /* laid out only in scenes with all these SGRT_SCENE_* flags */
+    uint8_t width;    /* bytes per scalar of an element: 1, 2, 4 or 8 (LINK, BITS: 4) */
+    bool tracked;     /* readers see it through an array trackers cover */
 } sgrt__slot_decl;
 /* The declarations, given the follower's state type T: an array of
- * `type` (zeroed or not), a link array, a bitfield with its summary
+ * `type` (zeroed or not; its scalars' width from SGRT__SCALAR_WIDTH, or
+ * named: SGRT__DECL_ARRAY_OF), a link array, a bitfield with its summary
  * (field and field_sum); each kept in scenes with the SGRT_SCENE_* flags
  * `fl` (0: wherever the follower is attached; its pointer stays NULL
- * elsewhere). */
-#define SGRT__DECL_ARRAY(T, field, type, zero, fl)                                     \
+ * elsewhere). The _TRACKED forms mark what readers see (above). */
+#define SGRT__DECL_ARRAY_AS(T, field, type, width, zero, fl, tracked)                  \
     { #field, (uint16_t)offsetof(T, field), 0u, (uint16_t)sizeof(type),                 \
-      (uint8_t)_Alignof(type), SGRT__DECL_DATA, (zero), (fl) }
+      (uint8_t)_Alignof(type), SGRT__DECL_DATA, (zero), (fl), (uint8_t)(width), (tracked) }
+#define SGRT__DECL_ARRAY(T, field, type, zero, fl)                                     \
+    SGRT__DECL_ARRAY_AS(T, field, type, SGRT__SCALAR_WIDTH(type), zero, fl, false)
+#define SGRT__DECL_ARRAY_TRACKED(T, field, type, zero, fl)                             \
+    SGRT__DECL_ARRAY_AS(T, field, type, SGRT__SCALAR_WIDTH(type), zero, fl, true)
+#define SGRT__DECL_ARRAY_OF(T, field, type, scalar, zero, fl)                          \
+    SGRT__DECL_ARRAY_AS(T, field, type, sizeof(scalar), zero, fl, false)
 #define SGRT__DECL_LINKS(T, field, fl)                                                 \
     { #field, (uint16_t)offsetof(T, field), 0u, (uint16_t)sizeof(uint32_t),             \
-      (uint8_t)_Alignof(uint32_t), SGRT__DECL_LINK, false, (fl) }
-#define SGRT__DECL_BITFIELD(T, field, fl)                                              \
+      (uint8_t)_Alignof(uint32_t), SGRT__DECL_LINK, false, (fl), 4u, false }
+#define SGRT__DECL_BITFIELD_AS(T, field, fl, tracked)                                  \
     { #field, (uint16_t)offsetof(T, field), (uint16_t)offsetof(T, field##_sum), 0u,     \
-      (uint8_t)_Alignof(uint32_t), SGRT__DECL_BITS, true, (fl) }
+      (uint8_t)_Alignof(uint32_t), SGRT__DECL_BITS, true, (fl), 4u, (tracked) }
+#define SGRT__DECL_BITFIELD(T, field, fl) SGRT__DECL_BITFIELD_AS(T, field, fl, false)
+#define SGRT__DECL_BITFIELD_TRACKED(T, field, fl) SGRT__DECL_BITFIELD_AS(T, field, fl, true)
+
+/* What a follower keeps at scene level that decides what the scene does
+ * next (an origin, a flag that a record is stale), declared for snapshots:
+ * `count` scalars of `width` bytes at offset `at` of its state, written
+ * little-endian; `boolean`: each a bool (a restore refuses other values
+ * than 0 and 1). What is not declared (pointers into storage, what an
+ * update takes at its start, the objects) is not in a snapshot. */
+typedef struct sgrt__state_field {
+    const char *name;
+    uint16_t at;
+    uint16_t count;
+    uint8_t width;
+    bool boolean;
+} sgrt__state_field;
+#define SGRT__FIELD(T, field, scalar)                                                  \
+    { #field, (uint16_t)offsetof(T, field),                                            \
+      (uint16_t)(sizeof(((T *)0)->field) / sizeof(scalar)), (uint8_t)sizeof(scalar), false }
+#define SGRT__FIELD_BOOL(T, field)                                                     \
+    { #field, (uint16_t)offsetof(T, field), 1u, (uint8_t)sizeof(bool), true }
 
 /* The one slot-move event (the follower hook `moved`): every node in slot
  * o of those that moved is now in slot map[o], with every per-slot array
@@ -64,6 +99,7 @@ typedef struct sgrt__slot_decl {
  * keeping slot order (reclamation) or depth-first (compaction: reordered);
  * s->st is the new layout, and map, in the old block's scratch, stays
  * readable until the event returns. */
+struct sgrt__snapview; /* snapshot.h: a snapshot's contents, read in place */
 typedef struct sgrt__moves {
     const uint32_t *map;
     const uint32_t *from;
@@ -106,6 +142,9 @@ typedef struct sgrt__follower {
     size_t state_size;
     const sgrt__slot_decl *slots;
     uint32_t slot_count;
+    /* Its scene-level state in a snapshot: `field_count` declarations. */
+    const sgrt__state_field *fields;
+    uint32_t field_count;
     /* Storage grows to `words` words of bits: make room for the state kept
      * outside the storage block (allocates; nothing changes on failure). */
     sgrt_result (*reserve)(sgrt_scene *s, uint32_t words);
@@ -158,6 +197,14 @@ typedef struct sgrt__follower {
     bool (*wants_after)(const sgrt_scene *s);
     void (*after)(void *self, uint32_t w, uint32_t done);
     void (*finish)(sgrt_scene *s);
+    /* The scene's nodes were replaced by a snapshot's (sgrt_scene_restore): `changed` is a bitfield over slots (s->st.words words) of the slots whose node, world or liveness the restore changed; every handle may now name another slot or none. */
+    void (*restored)(sgrt_scene *s, const uint32_t *changed);
+    /* sgrt_scene_restore and sgrt_scene_load, before anything changes:
+     * NULL when the follower's state in the snapshot `v` (its declared
+     * fields, read through snapshot.h) keeps the invariants its part of
+     * sgrt_scene_check verifies, else what broke. The core's part of v is
+     * valid already (links, handles, bits, counts). */
+    const char *(*snapshot_check)(const sgrt_scene *s, const struct sgrt__snapview *v);
     /* The scene is destroyed: free what the follower holds. */
     void (*destroy)(sgrt_scene *s);
     /* NULL when the follower's invariants hold, else what broke. */
@@ -196,6 +243,9 @@ void sgrt__follow_rooted(sgrt_scene *s, uint32_t slot);
 void sgrt__follow_vacated(sgrt_scene *s, uint32_t slot);
 void sgrt__follow_moved(sgrt_scene *s, const sgrt__moves *m);
 void sgrt__follow_origin(sgrt_scene *s, const double origin[3]);
+void sgrt__follow_restored(sgrt_scene *s, const uint32_t *changed);
+/* NULL when every attached follower's snapshot_check accepts v. */
+const char *sgrt__follow_snapshot_check(const sgrt_scene *s, const struct sgrt__snapview *v);
 /* Inline, nothing when bits is zero: the update announces changes word by
  * word. */
 static inline void sgrt__follow_changed(sgrt_scene *s, uint32_t w, uint32_t bits)

@@ -114,3 +114,8 @@ void sgrt__handle_release(sgrt_scene *s, uint32_t index)
     s->free_ring[(s->free_head + s->free_count) % s->handle_cap] = index;
     s->free_count++;
 }
+
+sgrt_result sgrt__handles_fit(sgrt_scene *s, uint32_t used)
+{
+    return used > s->handle_cap ? table_resize(s, used) : SGRT_OK;
+}

@@ -56,4 +56,30 @@ static inline uint32_t sgrt__handle_ordinal(const sgrt_scene *s, uint32_t id)
            SGRT__GEN_PERIOD;
 }
 
+/* sgrt__handle_ordinal with the scene's first field at hand (`first`,
+ * 1..GEN_PERIOD), without a division: for the loops over every index. */
+static inline uint32_t sgrt__handle_ordinal_from(uint32_t first, uint32_t id)
+{
+    const uint32_t field = sgrt__handle_generation(id);
+    return field >= first ? field - first : field + SGRT__GEN_PERIOD - first;
+}
+/* The id of index `index` at generation `ordinal` (counted from the
+ * index's first, 0..GEN_PERIOD-1) in a scene of first field `first` and
+ * salt `salt`: what a snapshot keeps of an id, scrambled for this scene
+ * (sgrt__handle_ordinal's inverse, without a division). */
+static inline uint32_t sgrt__handle_id_from(uint32_t first, uint32_t salt, uint32_t index,
+                                            uint32_t ordinal)
+{
+    const uint32_t sum = first + ordinal;
+    const uint32_t field = sum > SGRT__GEN_PERIOD ? sum - SGRT__GEN_PERIOD : sum;
+    return (field << SGRT__INDEX_BITS) | ((index ^ salt) & SGRT__INDEX_MASK);
+}
+static inline uint32_t sgrt__handle_id_at(const sgrt_scene *s, uint32_t index, uint32_t ordinal)
+{
+    return sgrt__handle_id_from(sgrt__handle_first_field(s), s->salt, index, ordinal);
+}
+/* Room for `used` indices in the table (a restore's): allocates; nothing
+ * changes on failure. */
+sgrt_result sgrt__handles_fit(sgrt_scene *s, uint32_t used);
+
 #endif

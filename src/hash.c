@@ -20,6 +20,7 @@
 #include "handles.h"
 #include "result.h"
 #include "followers/large.h"
+#include "snapshot.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -27,7 +28,7 @@
 
 /* Words in one node's record: slot, index, generation, parent, next
  * sibling, 16 + 16 matrix elements. An anchor adds 6 (three doubles). */
-enum { RECORD_WORDS = 5 + 32, ANCHOR_WORDS = 6, STAGE_NODES = 16 };
+enum { RECORD_WORDS = 5 + 32, ANCHOR_WORDS = 6, STAGE_NODES = 16, AHEAD = 8 };
 /* The stage and XXH3's state stay under 4 KiB of stack: no stack probe
  * (___chkstk_ms on Windows) for the static library to need. */
 _Static_assert(STAGE_NODES * 4 * (RECORD_WORDS + ANCHOR_WORDS) + 640 < 4096,
@@ -53,15 +54,23 @@ static inline void put_double(uint8_t *p, double d)
     put32(p + 4, (uint32_t)(v >> 32));
 }
 
-/* 16 floats, NaNs canonical. */
+/* 16 floats, NaNs canonical: branch-free on a copy of the bits
+ * (0x7f800000 - |bits| borrows exactly for a NaN), so that the loop
+ * vectorizes; little-endian, one copy into the stage. */
 static inline void put_matrix(uint8_t *p, const float m[16])
 {
-    uint32_t bits[16];
+    uint32_t bits[16], out[16];
     memcpy(bits, m, sizeof bits);
     for (int i = 0; i < 16; i++) {
-        const uint32_t b = (bits[i] & 0x7fffffffu) > 0x7f800000u ? 0x7fc00000u : bits[i];
-        put32(p + 4 * i, b);
+        const uint32_t nan = 0u - ((0x7f800000u - (bits[i] & 0x7fffffffu)) >> 31);
+        out[i] = (bits[i] & ~nan) | (0x7fc00000u & nan);
     }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, out, sizeof out);
+#else
+    for (int i = 0; i < 16; i++)
+        put32(p + 4 * i, out[i]);
+#endif
 }
 
 uint64_t sgrt_scene_hash(const sgrt_scene *s)
@@ -81,23 +90,37 @@ uint64_t sgrt_scene_hash(const sgrt_scene *s)
     XXH3_64bits_update(&state, head, sizeof head);
     /* A large world's anchors and origin (its follower's state). */
     const sgrt__large *g = sgrt__large_of(s);
+    /* The arrays in locals: the stage's byte stores may alias anything, so
+     * the compiler would load them from the scene again for every node. */
+    sgrt__mat4 *const local = s->st.local, *const world = s->st.world;
+    const uint32_t *const alive = s->st.alive, *const slot_handle = s->st.slot_handle;
+    const uint32_t *const parent = s->st.parent, *const next = s->st.next_sibling;
+    const sgrt__handle *const table = s->handles;
+    sgrt__dvec3 *const anchor = g ? g->anchor : NULL;
+    const uint32_t first = sgrt__handle_first_field(s), words = (s->slot_end + 31u) / 32u;
+    const uint32_t last_ahead = s->st.cap - AHEAD; /* the capacity is at least 64 */
     size_t used = 0;
-    for (uint32_t w = 0; w < (s->slot_end + 31u) / 32u; w++) {
-        for (uint32_t bits = s->st.alive[w]; bits; bits &= bits - 1u) {
+    for (uint32_t w = 0; w < words; w++) {
+        for (uint32_t bits = alive[w]; bits; bits &= bits - 1u) {
             const uint32_t slot = w * 32u + (uint32_t)sgrt__ctz32(bits);
-            const uint32_t index = s->st.slot_handle[slot];
+            const uint32_t index = slot_handle[slot];
+            /* The matrices a few nodes ahead: the walk is a chain of loads
+             * the prefetchers alone do not keep ahead of. */
+            const uint32_t ahead = slot < last_ahead ? slot + AHEAD : slot;
+            SGRT__PREFETCH(local[ahead]);
+            SGRT__PREFETCH(world[ahead]);
             uint8_t *p = stage + used;
             put32(p, slot);
             put32(p + 4, index);
-            put32(p + 8, sgrt__handle_ordinal(s, s->handles[index].id));
-            put32(p + 12, s->st.parent[slot]);
-            put32(p + 16, s->st.next_sibling[slot]);
-            put_matrix(p + 20, s->st.local[slot]);
-            put_matrix(p + 84, s->st.world[slot]);
+            put32(p + 8, sgrt__handle_ordinal_from(first, table[index].id));
+            put32(p + 12, parent[slot]);
+            put32(p + 16, next[slot]);
+            put_matrix(p + 20, local[slot]);
+            put_matrix(p + 84, world[slot]);
             used += 4u * RECORD_WORDS;
-            if (g && s->st.parent[slot] == SGRT__NONE) {
+            if (anchor && parent[slot] == SGRT__NONE) {
                 for (int a = 0; a < 3; a++)
-                    put_double(stage + used + 8 * a, g->anchor[slot][a]);
+                    put_double(stage + used + 8 * a, anchor[slot][a]);
                 used += 4u * ANCHOR_WORDS;
             }
             if (used > sizeof stage - 4u * (RECORD_WORDS + ANCHOR_WORDS)) {
@@ -112,3 +135,7 @@ uint64_t sgrt_scene_hash(const sgrt_scene *s)
     XXH3_64bits_update(&state, stage, used);
     return XXH3_64bits_digest(&state);
 }
+
+/* The snapshots' checksum (snapshot.h): XXH3 too, from the one file that
+ * inlines xxHash. */
+uint64_t sgrt__snap_checksum(const void *p, size_t n) { return XXH3_64bits(p, n); }

@@ -99,6 +99,19 @@ typedef float sgrt__mat4[16];
     X(pdirty)                                                                          \
     X(work)
 
+/* The width in bytes of the scalars an element of `type` is made of: the
+ * unit a snapshot writes little-endian (snapshot.c), so that its bytes are
+ * the same on a big-endian target. The types listed are each made of
+ * scalars of one width; any other gives 0, which tests/test_follow.c
+ * refuses for every declared field (declare such a type with
+ * SGRT__DECL_ARRAY_OF, follow.h, naming its scalar). */
+#define SGRT__SCALAR_WIDTH(type)                                                       \
+    _Generic((type *)0,                                                                \
+        bool *: 1u, uint8_t *: 1u, int8_t *: 1u, uint16_t *: 2u, int16_t *: 2u,        \
+        uint32_t *: 4u, int32_t *: 4u, float *: 4u, float(*)[3]: 4u, float(*)[4]: 4u,   \
+        float(*)[12]: 4u, float(*)[16]: 4u, uint64_t *: 8u, int64_t *: 8u, double *: 8u, \
+        double(*)[3]: 8u, double(*)[16]: 8u, default: 0u)
+
 #define SGRT__DECLARE_ARRAY(name, type, kind) type *name;
 #define SGRT__DECLARE_BITFIELD(name) uint32_t *name;
 

@@ -86,6 +86,9 @@ static const char *const sgrt__result_sentences[] = {
     "executor: the executor broke its contract (a task run twice, skipped or out of "
     "range), or the scene was called while sgrt_scene_update_parallel ran its tasks "
     "(SGRT_ERR_EXECUTOR)",
+    "snapshot: the buffer is no snapshot the scene can take (truncated, corrupted, of another "
+    "format version, layout or scene flags, or forged); nothing changed, and the log says "
+    "what is wrong (SGRT_ERR_SNAPSHOT)",
 };
 
 /* Codes this library does not know, named with their number without

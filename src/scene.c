@@ -65,7 +65,13 @@ sgrt_result sgrt_scene_create(const sgrt_scene_desc *desc, sgrt_scene **out)
 sgrt_result sgrt__scene_create_with(const sgrt_scene_desc *desc,
                                     const sgrt__follower *const *followers, sgrt_scene **out)
 {
-    static const char fn[] = "sgrt_scene_create";
+    return sgrt__scene_create_as(desc, followers, "sgrt_scene_create", out);
+}
+
+sgrt_result sgrt__scene_create_as(const sgrt_scene_desc *desc,
+                                  const sgrt__follower *const *followers, const char *fn,
+                                  sgrt_scene **out)
+{
     static const sgrt_scene_desc defaults = {0};
     if (!desc)
         desc = &defaults;

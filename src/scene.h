@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Test-only settings of a scene (scene.c). */
+/* Scene creation for other callers than sgrt_scene_create, and test-only
+ * settings of a scene (scene.c). */
 #ifndef SGRT_SCENE_H
 #define SGRT_SCENE_H
 
@@ -11,6 +12,12 @@ struct sgrt__follower;
 sgrt_result sgrt__scene_create_with(const sgrt_scene_desc *desc,
                                     const struct sgrt__follower *const *followers,
                                     sgrt_scene **out);
+
+/* sgrt__scene_create_with on behalf of the public call `function` (what
+ * its reports name): sgrt_scene_load's scene. */
+sgrt_result sgrt__scene_create_as(const sgrt_scene_desc *desc,
+                                  const struct sgrt__follower *const *followers,
+                                  const char *function, sgrt_scene **out);
 
 /* Test-only: run `level` (clamped to what the CPU has) on this scene, or
  * the table *k when k is not NULL (a modelled kernel). */

@@ -28,6 +28,17 @@ static const sgrt__slot_decl probe_decls[] = {
     SGRT__DECL_ARRAY(probe, unused, float, true, SGRT_SCENE_PREV_WORLD),
 };
 
+/* SGRT__SCALAR_WIDTH: each type it knows is made of scalars of the width
+ * it gives (what a snapshot's byte order rests on). */
+_Static_assert(SGRT__SCALAR_WIDTH(sgrt__mat4) == sizeof(float) && sizeof(float) == 4u,
+               "a matrix is floats");
+typedef double dvec3[3];
+_Static_assert(SGRT__SCALAR_WIDTH(dvec3) == sizeof(double) && sizeof(double) == 8u,
+               "an anchor is doubles");
+_Static_assert(SGRT__SCALAR_WIDTH(uint64_t) == 8u && SGRT__SCALAR_WIDTH(int32_t) == 4u &&
+                   SGRT__SCALAR_WIDTH(bool) == sizeof(bool) && SGRT__SCALAR_WIDTH(char) == 0u,
+               "scalars are their own width; a type it does not know has none");
+
 static const sgrt__follower probe_follower;
 
 static void probe_created(sgrt_scene *s, uint32_t slot)
@@ -165,6 +176,24 @@ static void test_declarations(void)
             CHECK((size_t)d->at + sizeof(void *) <= (*f)->state_size);
             CHECK(d->kind != SGRT__DECL_BITS || (size_t)d->sum_at + sizeof(void *) <= (*f)->state_size);
             CHECK(d->kind == SGRT__DECL_BITS || d->size > 0);
+            /* A snapshot writes the element as scalars of d->width bytes:
+             * a width the element is made of (SGRT__SCALAR_WIDTH knows the
+             * type, or SGRT__DECL_ARRAY_OF names its scalar). */
+            CHECK_MSG(d->width == 1u || d->width == 2u || d->width == 4u || d->width == 8u,
+                      "%s: scalar width %u (a type SGRT__SCALAR_WIDTH does not know?)",
+                      d->name, (unsigned)d->width);
+            CHECK(d->width && d->size % d->width == 0u);
+            CHECK(d->kind == SGRT__DECL_DATA || d->width == 4u);
+        }
+        /* Its scene-level fields in a snapshot: inside the state, of a
+         * scalar width, booleans one byte. */
+        CHECK((*f)->field_count == 0 || (*f)->fields != NULL);
+        for (uint32_t k = 0; k < (*f)->field_count; k++) {
+            const sgrt__state_field *sf = &(*f)->fields[k];
+            CHECK(sf->name != NULL && sf->count > 0);
+            CHECK(sf->width == 1u || sf->width == 2u || sf->width == 4u || sf->width == 8u);
+            CHECK((size_t)sf->at + (size_t)sf->count * sf->width <= (*f)->state_size);
+            CHECK(!sf->boolean || sf->width == sizeof(bool));
         }
     }
     CHECK(followers <= SGRT__FOLLOWERS);

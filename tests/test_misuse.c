@@ -1174,6 +1174,11 @@ NC(tracker_check, BAD(sgrt_tracker_check(s, f->t, NULL)))
 NC(scene_dump, BAD(sgrt_scene_dump(s, write_nothing, NULL, SGRT_DUMP_JSON)))
 NC(scene_simd_name, return sgrt_scene_simd_name(s) == NULL;)
 NC(scene_hash, return sgrt_scene_hash(s) == 0;)
+NC(scene_snapshot_size, size_t n = 1;
+   return sgrt_scene_snapshot_size(s, &n) == SGRT_ERR_INVALID_ARG && n == 0;)
+NC(scene_snapshot, uint8_t b[64]; size_t n = 1;
+   return sgrt_scene_snapshot(s, b, sizeof b, &n) == SGRT_ERR_INVALID_ARG && n == 0;)
+NC(scene_restore, static const uint8_t b[64]; BAD(sgrt_scene_restore(s, b, sizeof b)))
 
 #define NC_ROW(name) {"sgrt_" #name, nc_##name}
 static const struct {
@@ -1202,13 +1207,14 @@ static const struct {
     NC_ROW(scene_cull), NC_ROW(node_set_anchor), NC_ROW(node_anchor),
     NC_ROW(scene_set_origin), NC_ROW(scene_origin), NC_ROW(node_world_double),
     NC_ROW(scene_check), NC_ROW(tracker_check), NC_ROW(scene_dump),
-    NC_ROW(scene_simd_name), NC_ROW(scene_hash),
+    NC_ROW(scene_simd_name), NC_ROW(scene_hash), NC_ROW(scene_snapshot_size),
+    NC_ROW(scene_snapshot), NC_ROW(scene_restore),
 };
 
 /* Every public call that takes a scene, from one table: a NULL scene is
  * refused, not dereferenced, whatever the other arguments (which name live
- * objects of a real scene), and nothing is logged. Of the 75 calls sgrt.h
- * declares, 67 take a scene: the row count is pinned, so the table is
+ * objects of a real scene), and nothing is logged. Of the 79 calls sgrt.h
+ * declares, 70 take a scene: the row count is pinned, so the table is
  * revisited when the header grows. */
 static void table_null_scene(void)
 {
@@ -1220,7 +1226,7 @@ static void table_null_scene(void)
     OK(sgrt_nodeset_create(real, &f.set));
     OK(sgrt_writer_create(real, 1, &f.node, 0, &f.w));
     const size_t n = sizeof null_scene_calls / sizeof null_scene_calls[0];
-    CHECK_EQ_U(n, 67);
+    CHECK_EQ_U(n, 70);
     log_reset();
     for (size_t i = 0; i < n; i++)
         CHECK_MSG(null_scene_calls[i].refused(&f), "%s with a NULL scene was not refused",

@@ -25,6 +25,7 @@ static void test_result_str(void)
         {SGRT_ERR_WRITE, "SGRT_ERR_WRITE"},
         {SGRT_ERR_PENDING, "SGRT_ERR_PENDING"},
         {SGRT_ERR_EXECUTOR, "SGRT_ERR_EXECUTOR"},
+        {SGRT_ERR_SNAPSHOT, "SGRT_ERR_SNAPSHOT"},
     };
     /* A sentence that names its code, distinct for each code. */
     const size_t nk = sizeof known / sizeof known[0];
@@ -41,7 +42,7 @@ static void test_result_str(void)
         const char *str;
     } unknown[] = {
         {1, "unknown result code 1"},        {5, "unknown result code 5"},
-        {-12, "unknown result code -12"},    {-42, "unknown result code -42"},
+        {-13, "unknown result code -13"},    {-42, "unknown result code -42"},
         {99, "unknown result code 99"},      {-99, "unknown result code -99"},
         {10, "unknown result code 10"},      {-100, "unknown result code (outside -99..99)"},
         {100, "unknown result code (outside -99..99)"},
@@ -56,7 +57,7 @@ static void test_result_str(void)
     }
     /* Every code of the table names its own number. */
     for (int code = -99; code <= 99; code++) {
-        if (code <= 0 && code >= SGRT_ERR_EXECUTOR)
+        if (code <= 0 && code >= SGRT_ERR_SNAPSHOT)
             continue;
         char want[40];
         snprintf(want, sizeof want, "unknown result code %d", code);

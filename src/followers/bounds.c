@@ -36,19 +36,29 @@
 #define POS_INF sgrt__f32_from_bits(0x7F800000u)
 
 #define BOX(field) SGRT__DECL_ARRAY(sgrt__bounds, field, float, true, 0u)
+/* Tracked: the world boxes and their validity, what sgrt_scene_bounds_arrays
+ * shows and trackers cover. */
+#define WBOX(field) SGRT__DECL_ARRAY_TRACKED(sgrt__bounds, field, float, true, 0u)
 #define SUB_FLAG SGRT_SCENE_SUBTREE_BOUNDS
+_Static_assert(sizeof(sgrt__subtree) == 8u * sizeof(float) && sizeof(float) == 4u,
+               "a subtree record is 8 scalars of 4 bytes (its snapshot width)");
 static const sgrt__slot_decl decls[] = {
     BOX(lb_cx), BOX(lb_cy), BOX(lb_cz), BOX(lb_ex), BOX(lb_ey), BOX(lb_ez),
-    BOX(wb_lx), BOX(wb_ly), BOX(wb_lz), BOX(wb_hx), BOX(wb_hy), BOX(wb_hz),
-    SGRT__DECL_ARRAY(sgrt__bounds, sub, sgrt__subtree, true, SUB_FLAG),
+    WBOX(wb_lx), WBOX(wb_ly), WBOX(wb_lz), WBOX(wb_hx), WBOX(wb_hy), WBOX(wb_hz),
+    SGRT__DECL_ARRAY_OF(sgrt__bounds, sub, sgrt__subtree, float, true, SUB_FLAG),
     SGRT__DECL_ARRAY(sgrt__bounds, sub_delta, int32_t, true, SUB_FLAG),
     SGRT__DECL_BITFIELD(sgrt__bounds, b_has, 0u),
-    SGRT__DECL_BITFIELD(sgrt__bounds, b_valid, 0u),
+    SGRT__DECL_BITFIELD_TRACKED(sgrt__bounds, b_valid, 0u),
     SGRT__DECL_BITFIELD(sgrt__bounds, b_dirty, 0u),
     SGRT__DECL_BITFIELD(sgrt__bounds, s_dirty, SUB_FLAG),
     SGRT__DECL_BITFIELD(sgrt__bounds, s_full, SUB_FLAG),
 };
+/* In a snapshot: whether the cull may trust the subtree records' runs. */
+static const sgrt__state_field fields[] = {
+    SGRT__FIELD_BOOL(sgrt__bounds, subtree_stale),
+};
 #undef SUB_FLAG
+#undef WBOX
 #undef BOX
 
 sgrt__bounds *sgrt__bounds_of(const sgrt_scene *s)
@@ -391,6 +401,8 @@ const sgrt__follower sgrt__bounds_follower = {
     .state_size = sizeof(sgrt__bounds),
     .slots = decls,
     .slot_count = sizeof decls / sizeof decls[0],
+    .fields = fields,
+    .field_count = sizeof fields / sizeof fields[0],
     .created = created,
     .unlinked = unlinked,
     .linked = linked,
@@ -402,4 +414,5 @@ const sgrt__follower sgrt__bounds_follower = {
     .word = side_word,
     .after = boxes_after,
     .finish = boxes_finish,
+    .snapshot_check = sgrt__bounds_snapshot_check,
 };

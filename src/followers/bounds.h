@@ -56,4 +56,9 @@ void sgrt__bounds_view_of(const sgrt_scene *s, sgrt__bounds_view *v);
 /* The world box of `slot` (valid or not), and its subtree record's box. */
 void sgrt__bounds_world_box(const sgrt_scene *s, uint32_t slot, float lo[3], float hi[3]);
 
+/* A snapshot's boxes, as sgrt_scene_check wants them (bounds_snap.c; the
+ * follower's snapshot_check). */
+struct sgrt__snapview;
+const char *sgrt__bounds_snapshot_check(const sgrt_scene *s, const struct sgrt__snapview *v);
+
 #endif

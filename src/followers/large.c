@@ -11,12 +11,16 @@
 #include "large.h"
 #include "../args.h"
 #include "../dirty.h"
+#include "../snapshot.h"
 #include <stddef.h>
 #include <string.h>
 
 static const sgrt__slot_decl decls[] = {
     /* Zeroed: anchors of slots that hold no root are copied with the rest. */
     SGRT__DECL_ARRAY(sgrt__large, anchor, sgrt__dvec3, true, 0u),
+};
+static const sgrt__state_field fields[] = {
+    SGRT__FIELD(sgrt__large, origin, double),
 };
 
 sgrt__large *sgrt__large_of(const sgrt_scene *s)
@@ -211,12 +215,36 @@ static const char *check(const sgrt_scene *s)
     return NULL;
 }
 
+/* A snapshot's origin and anchors, as check wants them. */
+static const char *snapshot_check(const sgrt_scene *s, const sgrt__snapview *v)
+{
+    const uint8_t *origin = sgrt__snap_state(s, v, &sgrt__large_follower, "origin");
+    const uint8_t *anchor = sgrt__snap_slots(s, v, &sgrt__large_follower, "anchor");
+    double p[3];
+    for (uint32_t a = 0; a < 3u; a++)
+        p[a] = sgrt__snap_f64(origin, a);
+    if (!point_ok(p))
+        return "buf: a large world's origin is finite and within SGRT_LARGE_WORLD_LIMIT";
+    for (uint32_t i = 0; i < v->slot_end; i++) {
+        if (!sgrt__snap_bit(v->alive, i) || sgrt__snap_u32(v->parent, i) != SGRT__NONE)
+            continue;
+        for (uint32_t a = 0; a < 3u; a++)
+            p[a] = sgrt__snap_f64(anchor, 3u * (size_t)i + a);
+        if (!point_ok(p))
+            return "buf: every root's anchor is finite and within SGRT_LARGE_WORLD_LIMIT";
+    }
+    return NULL;
+}
+
 const sgrt__follower sgrt__large_follower = {
     .flags = SGRT_SCENE_LARGE_WORLD,
     .state_size = sizeof(sgrt__large),
     .slots = decls,
     .slot_count = sizeof decls / sizeof decls[0],
+    .fields = fields,
+    .field_count = sizeof fields / sizeof fields[0],
     .rooted = rooted,
     .view = view,
     .check = check,
+    .snapshot_check = snapshot_check,
 };

@@ -284,6 +284,19 @@ static void moved(sgrt_scene *s, const sgrt__moves *m)
     }
 }
 
+/* A restore: members whose slot holds no live node leave every set (the
+ * sets keep slots, as the snapshot restores slots). */
+static void restored(sgrt_scene *s, const uint32_t *changed)
+{
+    (void)changed;
+    const sgrt__slotlist *l = sgrt__nodesets_of(s);
+    for (uint32_t i = 0; i < l->count; i++) {
+        uint32_t *bits = SET(l, i)->b.bits;
+        for (uint32_t w = 0; w < s->st.words; w++)
+            bits[w] &= s->st.alive[w];
+    }
+}
+
 /* Storage grows: every set covers the new words. Its words move, so a
  * pointer from sgrt_nodeset_words is stale: the storage version says so,
  * even when a later resize fails (on success the new storage block
@@ -327,6 +340,7 @@ const sgrt__follower sgrt__nodeset_follower = {
     .reserve = reserve,
     .vacated = vacated,
     .moved = moved,
+    .restored = restored,
     .destroy = destroy,
     .check = check,
 };

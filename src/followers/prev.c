@@ -19,14 +19,22 @@
 #include "../dirty.h"
 #include "prev.h"
 #include "../result.h"
+#include "../snapshot.h"
 #include "../validate.h"
 #include <stddef.h>
 #include <string.h>
 
 static const sgrt__slot_decl decls[] = {
-    SGRT__DECL_ARRAY(sgrt__prev, world, sgrt__mat4, false, 0u),
+    /* Tracked: the previous-world array, which trackers cover. */
+    SGRT__DECL_ARRAY_TRACKED(sgrt__prev, world, sgrt__mat4, false, 0u),
     SGRT__DECL_BITFIELD(sgrt__prev, moved, 0u),
     SGRT__DECL_BITFIELD(sgrt__prev, fresh, 0u),
+};
+/* In a snapshot: the origins the stored worlds and the scene are
+ * relative to. */
+static const sgrt__state_field fields[] = {
+    SGRT__FIELD(sgrt__prev, from, double),
+    SGRT__FIELD(sgrt__prev, origin, double),
 };
 
 sgrt__prev *sgrt__prev_of(const sgrt_scene *s)
@@ -121,17 +129,38 @@ static bool always(const sgrt_scene *s)
     return true;
 }
 
+/* A snapshot's previous worlds, as sgrt_scene_check wants them: equal to
+ * the world on every live slot the last update did not recompute (both
+ * little-endian floats: their bytes compare as their bits do). */
+static const char *snapshot_check(const sgrt_scene *s, const sgrt__snapview *v)
+{
+    const uint8_t *world = sgrt__snap_slots(s, v, &sgrt__prev_follower, "world");
+    const uint8_t *moved = sgrt__snap_slots(s, v, &sgrt__prev_follower, "moved");
+    for (uint32_t w = 0; w < v->words; w++) {
+        uint32_t same = sgrt__snap_u32(v->alive, w) & ~sgrt__snap_u32(moved, w);
+        SGRT__FOR_EACH_IN_WORD(w, same, i,
+            if (memcmp(world + 64u * (size_t)i, v->world + 64u * (size_t)i, 64u) != 0)
+                return "buf: previous worlds equal the world on every live slot the last "
+                       "update did not recompute";
+        )
+    }
+    return NULL;
+}
+
 const sgrt__follower sgrt__prev_follower = {
     .flags = SGRT_SCENE_PREV_WORLD,
     .state_size = sizeof(sgrt__prev),
     .slots = decls,
     .slot_count = sizeof decls / sizeof decls[0],
+    .fields = fields,
+    .field_count = sizeof fields / sizeof fields[0],
     .created = created,
     .origin = origin,
     .words = last_words,
     .pending = always,
     .word = save_word,
     .finish = finish,
+    .snapshot_check = snapshot_check,
 };
 
 const float *sgrt_scene_prev_world_array(const sgrt_scene *s, uint32_t *out_slot_count)

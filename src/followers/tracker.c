@@ -31,6 +31,13 @@ static void note(sgrt_scene *s, void *self, uint32_t word, uint32_t bits)
     }
 }
 
+/* The same for every word of `changed` (words words). */
+static void note_words(sgrt_scene *s, void *self, const uint32_t *changed, uint32_t words)
+{
+    for (uint32_t w = 0; w < words; w++)
+        note(s, self, w, changed[w]);
+}
+
 void sgrt__tracker_forget(sgrt__tracker *t, uint32_t word, uint32_t bits)
 {
     t->b.bits[word] &= ~bits;
@@ -193,6 +200,13 @@ static void note_word(sgrt_scene *s, void *self, uint32_t w, uint32_t d, uint32_
 
 static bool has_trackers(const sgrt_scene *s) { return sgrt__trackers_of(s)->count != 0; }
 
+/* A restore: every tracker adds the slots it changed to what it had
+ * pending, so that a mirror of the arrays stays exact. */
+static void restored(sgrt_scene *s, const uint32_t *changed)
+{
+    note_words(s, sgrt__trackers_of(s), changed, s->st.words);
+}
+
 static void destroy(sgrt_scene *s)
 {
     sgrt__slotlist_free(s, sgrt__trackers_of(s), sizeof(sgrt__tracker));
@@ -211,6 +225,7 @@ const sgrt__follower sgrt__tracker_follower = {
     .changed = note,
     .wants_words = has_trackers,
     .word = note_word,
+    .restored = restored,
     .destroy = destroy,
     .check = check,
 };

@@ -382,6 +382,16 @@ static bool pending(const sgrt_scene *s)
     return false;
 }
 
+/* A restore: the slots were bumped (slots_version), so each writer
+ * resolves its nodes again; in validation mode the locals the restore put
+ * back are accounted for, as after an update (they were not written in
+ * place). */
+static void restored(sgrt_scene *s, const uint32_t *changed)
+{
+    (void)changed;
+    finish(s);
+}
+
 static void destroy(sgrt_scene *s)
 {
     sgrt__writer *w;
@@ -393,5 +403,6 @@ const sgrt__follower sgrt__writer_follower = {
     .start = start,
     .pending = pending,
     .finish = finish,
+    .restored = restored,
     .destroy = destroy,
 };

@@ -1326,6 +1326,66 @@ static void test_glm()
 
 // ---- large worlds ---------------------------------------------------------
 
+// Snapshots: the buffer and container forms give the C call's bytes, a
+// restore and a load give back the scene (its hash, its worlds), a refused
+// one reports through the log; an empty scene refuses each.
+static void test_snapshots()
+{
+    log_count log;
+    sgrt_scene_desc desc{};
+    desc.flags = SGRT_SCENE_PREV_WORLD | SGRT_SCENE_BOUNDS;
+    desc.log = log_count::fn;
+    desc.log_user = &log;
+    sgrt::scene s;
+    sgrt_scene *c = nullptr;
+    OK(sgrt::scene::create(&desc, s));
+    OK(sgrt_scene_create(&desc, &c));
+    std::vector<sgrt_node> a, b;
+    make_tree(s, a, c, b, 21);
+    (void)s.update();
+    std::size_t n = 0;
+    OK(s.snapshot_size(n));
+    std::vector<std::uint8_t> v;
+    OK(s.snapshot(v));
+    CHECK(v.size() == n && n > 64u);
+    std::vector<unsigned char> raw(n);
+    std::size_t written = 0;
+    OK(s.snapshot(raw.data(), raw.size(), &written));
+    CHECK(written == n && std::memcmp(raw.data(), v.data(), n) == 0);
+    std::string as_string;
+    OK(s.snapshot(as_string));
+    CHECK(as_string.size() == n && std::memcmp(as_string.data(), v.data(), n) == 0);
+    const std::uint64_t hash = s.hash();
+    const std::array<float, 16> moved{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 6, 7, 1};
+    OK(s.node_set_local(a[3], moved));
+    (void)s.update();
+    CHECK(s.hash() != hash);
+    OK(s.restore(v));
+    CHECK(s.hash() == hash);
+    OK(s.restore(raw.data(), raw.size()));
+    sgrt::scene loaded;
+    OK(sgrt::scene::load(nullptr, v, loaded));
+    CHECK(loaded.hash() == hash && loaded.node_count() == s.node_count());
+    sgrt::scene loaded2;
+    OK(sgrt::scene::load(&desc, raw.data(), raw.size(), loaded2));
+    std::vector<std::uint8_t> again;
+    OK(loaded2.snapshot(again));
+    CHECK(again == v);
+    // Refused: the C codes, one report each, the container left empty.
+    const long before = log.entries;
+    std::vector<std::uint8_t> cut(v.begin(), v.begin() + 100);
+    CHECK_RES(s.restore(cut), SGRT_ERR_SNAPSHOT);
+    CHECK(log.entries == before + 1 && log.function == "sgrt_scene_restore");
+    sgrt::scene empty;
+    std::vector<std::uint8_t> none{1, 2, 3};
+    CHECK_RES(empty.snapshot(none), SGRT_ERR_INVALID_ARG);
+    CHECK(none.empty());
+    CHECK_RES(empty.restore(v), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(empty.snapshot_size(n), SGRT_ERR_INVALID_ARG);
+    CHECK(sgrt::scene::load(nullptr, cut, loaded) == SGRT_ERR_SNAPSHOT && loaded.hash() == hash);
+    sgrt_scene_destroy(c);
+}
+
 static void test_large_world()
 {
     sgrt_scene_desc desc{};
@@ -1385,6 +1445,7 @@ int main()
     test_scene_queries();
     test_glm();
     test_large_world();
+    test_snapshots();
     std::printf("test_cpp: %ld checks, %d failed\n", checks, failures);
     return failures == 0 && checks > 0 ? 0 : 1;
 }

@@ -139,4 +139,14 @@ static const uint64_t golden_large_scene_hash[GOLDEN_LARGE_CHECKPOINTS] = {
     0x4bdd85a56476fd20ull,
 };
 
+/* FNV-1a of the snapshot's bytes at the snapshot scenario's checkpoints
+ * (test_golden --print, the reference kernel): every kernel and target,
+ * little-endian and big-endian alike. */
+#define GOLDEN_SNAPSHOT_CHECKPOINTS 3
+static const uint64_t golden_snapshot[GOLDEN_SNAPSHOT_CHECKPOINTS] = {
+    0x56e3ce622dae9b9aull,
+    0xef74a5e769d0900dull,
+    0xb00ca91786c1e376ull,
+};
+
 #endif

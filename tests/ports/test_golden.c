@@ -46,6 +46,14 @@
  * previous world entry is denormal, infinite or NaN), so every kernel, flushing ones included, must give the same bits;
  * the ARMv7 NEON model runs it too, with a large world's anchored roots.
  *
+ * A fourth scenario (golden_snapshot) takes snapshots of a fixed program
+ * on a scene with every flag that keeps state (previous worlds, subtree
+ * boxes, a large world): nodes with TRS locals, boxes, anchors, an origin,
+ * user values, destroyed nodes (holes), moves pending; at each checkpoint
+ * an FNV-1a of the snapshot's bytes, which must be the same on every target
+ * (little-endian, every scalar), and the scene it gives back: a load and a
+ * restore, continued, snapshot the same bytes as the scene that went on.
+ *
  *   test_golden            compare with golden.h
  *   test_golden --print    print every run's hashes in golden.h's format
  */
@@ -217,7 +225,8 @@ static bool model_is_ancestor_or_self(uint32_t anc, uint32_t i)
 #define RUN_CHECKPOINTS 32
 _Static_assert(GOLDEN_CHECKPOINTS <= RUN_CHECKPOINTS &&
                    GOLDEN_BOUNDS_CHECKPOINTS <= RUN_CHECKPOINTS &&
-                   GOLDEN_LARGE_CHECKPOINTS <= RUN_CHECKPOINTS,
+                   GOLDEN_LARGE_CHECKPOINTS <= RUN_CHECKPOINTS &&
+                   GOLDEN_SNAPSHOT_CHECKPOINTS <= RUN_CHECKPOINTS,
                "RUN_CHECKPOINTS is too small");
 
 typedef struct run {
@@ -1333,32 +1342,232 @@ static void run_large_scenario(run *R, const sgrt__kernels *k)
              GOLDEN_LARGE_CHECKPOINTS);
 }
 
-static int check_bounds_run(const char *name, const sgrt__kernels *k, bool print)
+/* ---- the snapshot scenario ---------------------------------------------------- */
+
+#define SNAP_FLAGS                                                                     \
+    (SGRT_SCENE_PREV_WORLD | SGRT_SCENE_BOUNDS | SGRT_SCENE_SUBTREE_BOUNDS |            \
+     SGRT_SCENE_LARGE_WORLD)
+#define SNAP_NODES 240u
+
+/* An FNV-1a of a snapshot of s (its bytes, and their count): a checkpoint. */
+static uint64_t snap_print(run *R, const sgrt_scene *s)
+{
+    size_t n = 0, written = 0;
+    if (sgrt_scene_snapshot_size(s, &n) != SGRT_OK) {
+        FAIL(R, "snapshot_size");
+        return 0;
+    }
+    uint8_t *b = malloc(n);
+    if (!b || sgrt_scene_snapshot(s, b, n, &written) != SGRT_OK || written != n) {
+        FAIL(R, "snapshot");
+        free(b);
+        return 0;
+    }
+    fnv f = {FNV_OFFSET};
+    fnv_u32(&f, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) {
+        f.h ^= b[i];
+        f.h *= FNV_PRIME;
+    }
+    free(b);
+    return f.h;
+}
+
+static void snap_checkpoint(run *R, const sgrt_scene *s)
+{
+    const char *what = NULL;
+    if (sgrt_scene_check(s, &what) != SGRT_OK)
+        FAIL(R, "scene_check: %s", what ? what : "?");
+    if (R->ncp < RUN_CHECKPOINTS) {
+        R->cp[R->ncp] = snap_print(R, s);
+        R->scene_hash[R->ncp] = sgrt_scene_hash(s);
+    }
+    R->ncp++;
+}
+
+/* The program's calls, refused ones included (a cycle; a root's anchor
+ * asked of a child). */
+static void snap_call(run *R, sgrt_result r)
+{
+    log_result(R, r);
+    if (r != SGRT_OK && r != SGRT_ERR_CYCLE && r != SGRT_ERR_INVALID_ARG)
+        FAIL(R, "a call of the snapshot scenario: %s", sgrt_result_str(r));
+}
+
+/* One random call on s over the live nodes h[0..n) (never empty: only a
+ * root's destroy could empty it, and the roots are many). */
+static void snap_op(run *R, sgrt_scene *s, sgrt_node *h, uint32_t *n)
+{
+    const sgrt_node a = h[rng_below(*n)], b = h[rng_below(*n)];
+    const float t[3] = {rnd_translation(), rnd_translation(), rnd_translation()};
+    const float q[4] = {0.0f, 0.6f, 0.0f, 0.8f}, sc[3] = {rnd_scale(), 1.0f, rnd_scale()};
+    const double at[3] = {1.0e9 + (double)rng_below(4096) * 0.25, -2.0e8, 0.5};
+    switch (rng_below(10)) {
+    case 0:
+        if (*n < SNAP_NODES) {
+            sgrt_node c;
+            const sgrt_result r = sgrt_node_create(s, rng_below(4) ? a : SGRT_NULL_NODE, &c);
+            snap_call(R, r);
+            if (r == SGRT_OK)
+                h[(*n)++] = c;
+        }
+        break;
+    case 1: {
+        /* Destroyed with its subtree: the list keeps the live nodes alone, so
+         * that every call names one (a loaded scene's list is made by slot). */
+        snap_call(R, sgrt_node_destroy(s, a));
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < *n; i++)
+            if (sgrt_node_alive(s, h[i]))
+                h[m++] = h[i];
+        *n = m;
+        break;
+    }
+    case 2: snap_call(R, sgrt_node_set_parent(s, a, rng_below(3) ? b : SGRT_NULL_NODE,
+                                              SGRT_KEEP_LOCAL)); break;
+    case 3: snap_call(R, sgrt_node_set_bounds(s, a, t, sc)); break;
+    case 4: snap_call(R, sgrt_node_clear_bounds(s, a)); break;
+    case 5: snap_call(R, sgrt_node_set_anchor(s, a, at)); break;
+    case 6: snap_call(R, sgrt_node_set_user(s, a, rng_u64())); break;
+    case 7:
+        if (rng_below(8) == 0)
+            snap_call(R, sgrt_scene_set_origin(s, at));
+        else
+            log_result(R, (sgrt_result)sgrt_scene_update(s));
+        break;
+    default: snap_call(R, sgrt_node_set_trs(s, a, t, q, sc)); break;
+    }
+}
+
+static void run_snapshot_scenario(run *R, const sgrt__kernels *k)
+{
+    rng_state = 0x5A95407ull;
+    R->log.h = FNV_OFFSET;
+    R->ncp = 0;
+    const sgrt_scene_desc d = {.flags = SNAP_FLAGS};
+    sgrt_scene *s = NULL, *l = NULL;
+    if (sgrt_scene_create(&d, &s) != SGRT_OK) {
+        FAIL(R, "scene_create failed");
+        return;
+    }
+    if (k)
+        sgrt__scene_set_kernels(s, 0, k);
+    sgrt_node h[SNAP_NODES];
+    uint32_t n = 0;
+    /* Built: roots anchored far out, children with TRS locals and boxes. */
+    for (uint32_t i = 0; i < SNAP_NODES / 2u; i++) {
+        const sgrt_result r =
+            sgrt_node_create(s, i % 10u ? h[rng_below(n)] : SGRT_NULL_NODE, &h[n]);
+        snap_call(R, r);
+        n += r == SGRT_OK;
+    }
+    for (uint32_t i = 0; i < 200u; i++)
+        snap_op(R, s, h, &n);
+    log_result(R, (sgrt_result)sgrt_scene_update(s));
+    snap_checkpoint(R, s);
+    /* More calls, ending with moves pending; its snapshot kept. */
+    for (uint32_t i = 0; i < 400u; i++)
+        snap_op(R, s, h, &n);
+    const float t[3] = {1.5f, -2.0f, 0.25f}, q[4] = {0, 0, 0, 1}, sc[3] = {1, 2, 1};
+    for (uint32_t i = 0; i < 3u; i++)
+        snap_call(R, sgrt_node_set_trs(s, h[rng_below(n)], t, q, sc));
+    snap_checkpoint(R, s);
+    size_t bytes = 0;
+    uint8_t *kept = NULL;
+    if (sgrt_scene_snapshot_size(s, &bytes) != SGRT_OK || (kept = malloc(bytes)) == NULL ||
+        sgrt_scene_snapshot(s, kept, bytes, NULL) != SGRT_OK ||
+        sgrt_scene_load(NULL, kept, bytes, &l) != SGRT_OK) {
+        FAIL(R, "snapshot or load");
+    } else {
+        /* The loaded scene, whose handles are its own, names the same nodes
+         * by slot; it, the scene going on, and the scene restored make the
+         * same calls and must snapshot the same bytes. */
+        if (k)
+            sgrt__scene_set_kernels(l, 0, k);
+        sgrt_node hl[SNAP_NODES];
+        uint32_t nl = n;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t slot = 0;
+            if (sgrt_node_slot(s, h[i], &slot) != SGRT_OK)
+                FAIL(R, "the scenario's list holds a dead node");
+            hl[i] = sgrt_scene_slot_node(l, slot);
+        }
+        sgrt_node hk[SNAP_NODES];
+        memcpy(hk, h, sizeof h);
+        const uint32_t nk = n;
+        const uint64_t seed = rng_state;
+        for (uint32_t i = 0; i < 300u; i++)
+            snap_op(R, s, h, &n);
+        log_result(R, (sgrt_result)sgrt_scene_update(s));
+        snap_checkpoint(R, s);
+        const uint64_t went_on = R->cp[R->ncp - 1u];
+        rng_state = seed;
+        for (uint32_t i = 0; i < 300u; i++)
+            snap_op(R, l, hl, &nl);
+        log_result(R, (sgrt_result)sgrt_scene_update(l));
+        if (snap_print(R, l) != went_on)
+            FAIL(R, "loaded and continued, the snapshot differs from the scene's that went on");
+        if (sgrt_scene_restore(s, kept, bytes) != SGRT_OK)
+            FAIL(R, "restore");
+        memcpy(h, hk, sizeof h);
+        n = nk;
+        rng_state = seed;
+        for (uint32_t i = 0; i < 300u; i++)
+            snap_op(R, s, h, &n);
+        log_result(R, (sgrt_result)sgrt_scene_update(s));
+        if (snap_print(R, s) != went_on)
+            FAIL(R, "restored and replayed, the snapshot differs from the scene's that went on");
+    }
+    free(kept);
+    sgrt_scene_destroy(l);
+    sgrt_scene_destroy(s);
+    if (R->ncp != GOLDEN_SNAPSHOT_CHECKPOINTS)
+        FAIL(R, "%" PRIu32 " snapshot checkpoints, golden.h has %d", R->ncp,
+             GOLDEN_SNAPSHOT_CHECKPOINTS);
+}
+
+/* A scenario with one table of checkpoint hashes (boxes, snapshots): run,
+ * then printed in golden.h's format or compared with `want` and the line
+ * ports.sh reads printed ("... <table>: match"). */
+static int check_table_run(const char *name, const sgrt__kernels *k, bool print,
+                           void (*scenario)(run *, const sgrt__kernels *), const char *what,
+                           const char *table, const uint64_t *want, uint32_t count)
 {
     static run R;
     memset(&R, 0, sizeof R);
     R.name = name;
-    run_bounds_scenario(&R, k);
+    scenario(&R, k);
     const char *kname = k ? k->name : sgrt_simd_name();
     if (print) {
-        printf("/* boxes, %s: kernel %s */\n", name, kname);
-        for (uint32_t c = 0; c < R.ncp && c < GOLDEN_BOUNDS_CHECKPOINTS; c++)
+        printf("/* %s, %s: kernel %s */\n", what, name, kname);
+        for (uint32_t c = 0; c < R.ncp && c < count; c++)
             printf("    0x%016" PRIx64 "ull,\n", R.cp[c]);
         return R.failures;
     }
     uint32_t bad = 0;
-    for (uint32_t c = 0; c < GOLDEN_BOUNDS_CHECKPOINTS; c++)
-        bad += c >= R.ncp || R.cp[c] != golden_bounds[c];
-    printf("%-8s kernel %-20s golden_bounds: %s\n", name, kname,
+    for (uint32_t c = 0; c < count; c++)
+        bad += c >= R.ncp || R.cp[c] != want[c];
+    printf("%-8s kernel %-20s %s: %s\n", name, kname, table,
            bad == 0 && R.failures == 0 ? "match" : "MISMATCH");
     if (bad) {
         R.failures++;
-        for (uint32_t c = 0; c < GOLDEN_BOUNDS_CHECKPOINTS; c++)
+        for (uint32_t c = 0; c < count; c++)
             printf("    checkpoint %2" PRIu32 " 0x%016" PRIx64 " %s 0x%016" PRIx64 "\n", c,
-                   c < R.ncp ? R.cp[c] : 0, c < R.ncp && R.cp[c] == golden_bounds[c] ? "==" : "!=",
-                   golden_bounds[c]);
+                   c < R.ncp ? R.cp[c] : 0, c < R.ncp && R.cp[c] == want[c] ? "==" : "!=", want[c]);
     }
     return R.failures;
+}
+
+static int check_snapshot_run(const char *name, const sgrt__kernels *k, bool print)
+{
+    return check_table_run(name, k, print, run_snapshot_scenario, "snapshots", "golden_snapshot",
+                           golden_snapshot, GOLDEN_SNAPSHOT_CHECKPOINTS);
+}
+
+static int check_bounds_run(const char *name, const sgrt__kernels *k, bool print)
+{
+    return check_table_run(name, k, print, run_bounds_scenario, "boxes", "golden_bounds",
+                           golden_bounds, GOLDEN_BOUNDS_CHECKPOINTS);
 }
 
 static int check_large_run(const char *name, const sgrt__kernels *k, bool print)
@@ -1517,5 +1726,13 @@ int main(int argc, char **argv)
     }
     failures += check_large_run("default", NULL, print);
     failures += check_large_run("model", armv7_neon_model(), print);
+    /* Snapshots: every level, a scene as created, the model: one table. */
+    for (uint32_t level = SGRT__LEVEL_SCALAR; level <= sgrt__kernels_cpu_level(); level++) {
+        sgrt__kernels k;
+        sgrt__kernels_init(&k, level);
+        failures += check_snapshot_run("forced", &k, print);
+    }
+    failures += check_snapshot_run("default", NULL, print);
+    failures += check_snapshot_run("model", armv7_neon_model(), print);
     return failures == 0 ? 0 : 1;
 }
