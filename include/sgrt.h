@@ -178,17 +178,18 @@ typedef struct sgrt_node {
 /* Object handles: sgrt_tracker, sgrt_nodeset and sgrt_writer (each with its
  * calls below) are {uint32_t id}, passed by value; create writes one
  * through its out pointer. Bits 0..15: index in the scene's object table;
- * bits 16..17: the kind (tracker, node set, writer), so that a handle of
- * one kind names nothing of another; bits 18..31: generation (never 0).
+ * bits 16..18: the kind (tracker, node set, writer), so that a handle of
+ * one kind names nothing of another; bits 19..31: generation (never 0).
  * The id 0 is never valid: a zero-initialised handle is safely invalid
  * (SGRT_NULL_TRACKER, SGRT_NULL_NODESET, SGRT_NULL_WRITER), destroying it
  * is a no-op (SGRT_OK), and where an object is optional (the `only` of
- * sgrt_scene_cull, the `b` of sgrt_nodeset_from_changes) zero means none. Index and kind are scrambled per scene like node ids (see
- * Handles above), so a handle of another scene is refused unless its index
- * and its 14-bit generation happen to line up, about 1 chance in 16,000.
+ * sgrt_scene_cull, the `b` of sgrt_nodeset_from_changes) zero means none.
+ * Index and kind are scrambled per scene like node ids (see Handles
+ * above), so a handle of another scene is refused unless its index, kind
+ * and 13-bit generation happen to line up, about 1 chance in 8,000.
  * A destroyed object's handle is refused until its index has been reused
- * 16,383 times; indices are reused first-in first-out and only while more
- * than 256 are free, so that takes at least 16,383 x 257 = 4,210,431
+ * 8,191 times; indices are reused first-in first-out and only while more
+ * than 256 are free, so that takes at least 8,191 x 257 = 2,105,087
  * destructions of objects of that scene (counting the one that freed it).
  * Resolving a handle reads one entry of the scene's table (a few ns;
  * docs/design.md has the figures); sgrt_scene_destroy frees the objects

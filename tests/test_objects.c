@@ -15,7 +15,7 @@
  *    refused, the new one works;
  *  - the generation period the header states: an index brought round as
  *    fast as first-in first-out reuse allows names its first id again after
- *    exactly 16,383 x 257 destructions, and never before;
+ *    exactly 8,191 x 257 destructions, and never before;
  *  - SGRT_MAX_OBJECTS objects alive: the next create of every kind is
  *    refused with CAPACITY, and works again after a destroy;
  *  - the table's growth failing: NOMEM, nothing changed, *out untouched.
@@ -372,7 +372,7 @@ static void test_index_reuse(void)
 /* The fastest way back to an old id: 257 objects destroyed (the reserve and
  * one), then one created and destroyed at a time, each taking the front
  * index. Index 0 comes to the front every 257 destructions and its first id
- * returns after its 16,383 generations: 16,383 x 257 = 4,210,431
+ * returns after its 8,191 generations: 8,191 x 257 = 2,105,087
  * destructions counting the one that freed it, as sgrt.h promises. Driven
  * through the table's own take and release (white-box, no allocation), so
  * that it takes a fraction of a second in every build. */
@@ -413,7 +413,7 @@ static void test_generation_period(void)
         destroys++;
     }
     CHECK_EQ_U(back, (uint64_t)SGRT__OBJ_GEN_PERIOD * first);
-    CHECK_EQ_U(back, 4210431u); /* the figure sgrt.h states */
+    CHECK_EQ_U(back, 2105087u); /* the figure sgrt.h states */
     CHECK_EQ_U(ids_of_index0, SGRT__OBJ_GEN_PERIOD);
     CHECK_EQ_U(s->obj_used, first);
     printf("generation period: a destroyed object's handle names an object again after %llu "
