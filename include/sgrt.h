@@ -1101,6 +1101,172 @@ SGRT_API const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, sgrt_nodeset se
                                             uint32_t *out_word_count);
 
 /* ------------------------------------------------------------------------- */
+/* Skinning palettes                                                         */
+/* ------------------------------------------------------------------------- */
+
+/* A skin keeps what a GPU skinning shader reads for one skinned mesh: per
+ * joint i the palette entry P = inverse(world(mesh)) x world(joints[i]) x
+ * inverse_binds[i], as of the last update (serial or parallel). Each
+ * update recomputes the palettes of exactly the joints whose world it
+ * recomputes, and every palette of a skin whose mesh's world it
+ * recomputes; nothing else, and nothing on a frame where nothing moved.
+ * Joint i's entry is 12 floats at palette + 12 * i: the three rows of P's
+ * upper 3x4, row-major (P[r][0], P[r][1], P[r][2], P[r][3] for r = 0, 1,
+ * 2; the row an affine P leaves out is (0, 0, 0, 1)), 48 bytes a joint,
+ * contiguous per skin, so one upload call covers any range of joints.
+ *
+ * Arithmetic: inverse(world(mesh)) is formed in double and rounded to
+ * float once per entry, when an update starts that moves the mesh (from
+ * the world that update gives it; the identity for SGRT_NULL_NODE, world
+ * space); then A = inverse x world(joint) and P = A x inverse_bind in
+ * float, each element as ((x0*y0 + x1*y1) + (x2*y2 + x3*y3)), the order of
+ * the world products, without fused multiply-add: the same bits on every
+ * kernel level, target, worker count, serial or parallel. A mesh world
+ * without an inverse (a zero scale) keeps the inverse it had (the identity
+ * before one). Precision, against a double-precision model of the same
+ * locals (tests/test_skin.c, random rigs 1 to 9 levels deep, scales 0.5 to
+ * 2, translations to 4): |P - P_model| <= 2^-18 x (1 + |M| x |W| x |B|)
+ * per element, where |M| x |W| x |B| is that element's product of the
+ * absolute matrices (largest measured: 2^-19.5 of it).
+ *
+ * Normals (SGRT_SKIN_NORMALS): per joint the cofactor matrix of P's upper
+ * 3x3, det x inverse-transpose formed without a division (each row the
+ * cross product of the other two rows of P): right under non-uniform and
+ * negative scale, for a shader that normalizes after; 12 floats, three
+ * rows of 4 with the fourth 0, recomputed with the palette.
+ *
+ * Previous palette (SGRT_SKIN_PREV), for motion vectors: every joint's
+ * palette as of the update before the last, as previous worlds are
+ * (SGRT_SCENE_PREV_WORLD): a joint the last update recomputed shows its
+ * palette before that update, any other its palette. After a skin's first
+ * update its previous palette is its palette (no motion on its first
+ * frame); nothing a scene does to its storage (growth, compaction)
+ * touches either.
+ *
+ * Upload ranges: sgrt_skin_collect is sgrt_tracker_collect for one skin's
+ * joints: runs of joint indices whose palette (or, with SGRT_SKIN_PREV,
+ * previous palette) changed in its bits since the last collect, so that a
+ * copy kept by collecting equals the arrays after every update. A joint
+ * recomputed to the same bits is not reported; an idle frame reports
+ * nothing.
+ *
+ * Nodes: a skin holds handles, so nodes may move to other slots
+ * (re-parenting, hole reclamation, sgrt_scene_compact) and palettes stay
+ * right. A joint's node destroyed leaves its entry as the last update
+ * computed it, never recomputed (a collect reports its last change if it
+ * was not collected yet, then nothing); the mesh's node destroyed freezes
+ * the skin, every entry as the last update left it. Validation mode warns
+ * once per skin when either happens. In a large world
+ * (SGRT_SCENE_LARGE_WORLD) palettes are formed from the origin-relative
+ * worlds, as everything is; an origin move recomputes every palette.
+ *
+ * Storage: a skin's arrays are allocated by sgrt_skin_create and stay
+ * where they are until sgrt_skin_destroy or sgrt_scene_destroy (storage
+ * growth, compaction and sgrt_scene_storage_version do not concern them).
+ *
+ * Cost: per palette recomputed, two 4x4 products (one without inverse
+ * binds, or with a mesh whose inverse is the identity) and a cofactor with
+ * SGRT_SKIN_NORMALS, in the update's pass over the joint's word while its
+ * world is in cache, on the update's threads; per update that moves a
+ * mesh, its inverse and its world as the update forms it (O(depth)), and
+ * the joints it does not recompute; per update with nothing dirty above a
+ * mesh, nothing per skin; O(skins) per update in which a dirty node lies
+ * above a mesh (a walk up from each mesh). Memory per joint: 56 bytes, 64
+ * more with inverse binds, 48 more for each of normals and the previous
+ * palette; per node of the scene, 4 bytes and 3 bits. */
+
+/** A skin, named by an object handle (see "Object handles"): every call
+ *  below refuses a destroyed skin, one of another scene or of another
+ *  kind, and a zero handle (INVALID_ARG, "k is not a live skin of s:
+ *  ..."), and never reads it. */
+typedef struct sgrt_skin {
+    uint32_t id;
+} sgrt_skin;
+
+/** The zero handle: names no skin. */
+#ifdef __cplusplus
+#define SGRT_NULL_SKIN (sgrt_skin{0})
+#else
+#define SGRT_NULL_SKIN ((sgrt_skin){0})
+#endif
+
+/** Options of sgrt_skin_desc.flags. */
+#define SGRT_SKIN_NORMALS (1u << 0) /**< also keep a normal matrix per joint */
+#define SGRT_SKIN_PREV (1u << 1)    /**< also keep the palette of the update before */
+
+/** What a skin is made of. */
+typedef struct sgrt_skin_desc {
+    uint32_t joint_count;     /**< > 0, at most SGRT_MAX_NODES */
+    const sgrt_node *joints;  /**< live nodes of the scene, any order, repeats allowed */
+    const float *inverse_binds; /**< 16 floats per joint, column-major like every sgrt matrix;
+                                     NULL: every one the identity */
+    sgrt_node mesh;           /**< palettes relative to this node's world; SGRT_NULL_NODE:
+                                   world space */
+    uint32_t flags;           /**< SGRT_SKIN_NORMALS, SGRT_SKIN_PREV */
+} sgrt_skin_desc;
+
+/** Create a skin on `s`; *out receives its handle. The joints and inverse
+ *  binds are copied (desc's arrays are not read after the call). Its
+ *  palettes are the identity until the next update, which computes every
+ *  one (sgrt_scene_update with nothing dirty included); its first collect
+ *  reports every joint. Cost O(joint_count) and the mesh's depth.
+ *  Allocates (one block for the skin, and the scene's lists of skins and
+ *  entries as they grow). Errors: INVALID_ARG (s, desc or out NULL;
+ *  desc->joint_count 0 or above SGRT_MAX_NODES; desc->joints NULL;
+ *  desc->flags with another bit; an inverse bind with an element NaN or
+ *  infinite), STALE_HANDLE (a node of desc->joints, or a non-zero
+ *  desc->mesh, not a live node of s: reported naming it), CAPACITY
+ *  (SGRT_MAX_OBJECTS objects alive), NOMEM; *out untouched and nothing
+ *  changed on error. */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_skin_create(sgrt_scene *s, const sgrt_skin_desc *desc,
+                                                     sgrt_skin *out);
+
+/** Destroy a skin of `s`. A zero k is a no-op (SGRT_OK). sgrt_scene_destroy
+ *  frees the skins still alive. As for sgrt_tracker_destroy, k is resolved
+ *  through the object table first, and a skin of another scene, an object
+ *  of another kind or a skin destroyed already is refused, nothing freed.
+ *  O(joints + skins); never allocates. Errors: INVALID_ARG (s NULL; k not a
+ *  live skin of s). */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_skin_destroy(sgrt_scene *s, sgrt_skin k);
+
+/** The skin's palette: 12 floats per joint, joint i at 12 * i (above), as
+ *  of the last update; *out_joints (optional) receives the joint count.
+ *  Owned by the skin; the pointer stays valid until the skin is destroyed.
+ *  O(1). NULL (and a count of 0) for a NULL scene or k not a live skin of
+ *  s (reported). In validation mode a read before the skin's first update
+ *  warns, and so does a read with moves pending, as for
+ *  sgrt_scene_world_array. */
+SGRT_API const float *sgrt_skin_palette(const sgrt_scene *s, sgrt_skin k, uint32_t *out_joints);
+
+/** The normal matrices, laid out as the palette (12 floats per joint, the
+ *  fourth of each row 0), of a skin created with SGRT_SKIN_NORMALS; as
+ *  sgrt_skin_palette otherwise. NULL (a refusal, reported) without the
+ *  flag. */
+SGRT_API const float *sgrt_skin_normals(const sgrt_scene *s, sgrt_skin k, uint32_t *out_joints);
+
+/** The previous palette (above), laid out as the palette, of a skin
+ *  created with SGRT_SKIN_PREV; as sgrt_skin_palette otherwise. NULL (a
+ *  refusal, reported) without the flag. */
+SGRT_API const float *sgrt_skin_prev_palette(const sgrt_scene *s, sgrt_skin k,
+                                             uint32_t *out_joints);
+
+/** Write the joints whose palette (or previous palette) changed since the
+ *  last collect to `out` as ranges of joint indices [first, first + count)
+ *  in increasing order, merging two runs when at most `merge_gap`
+ *  unchanged joints lie between them, and forget what it wrote: exactly
+ *  sgrt_tracker_collect over the skin's joints (its drain loop, *out_more,
+ *  max_ranges = 0, the refusals and what a refused call writes), with
+ *  every range below the joint count. Cost O(pending words + joints /
+ *  1024); never allocates. It writes only k: collects on distinct skins may
+ *  run concurrently with each other and with the functions taking a const
+ *  scene (see Threads). Errors: INVALID_ARG (s NULL; k not a live skin of
+ *  s; out_count or out_more NULL; out NULL with max_ranges > 0). */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_skin_collect(const sgrt_scene *s, sgrt_skin k,
+                                                      sgrt_range *out, uint32_t max_ranges,
+                                                      uint32_t merge_gap, uint32_t *out_count,
+                                                      bool *out_more);
+
+/* ------------------------------------------------------------------------- */
 /* Bounds and culling                                                        */
 /* ------------------------------------------------------------------------- */
 

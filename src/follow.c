@@ -86,6 +86,10 @@ void sgrt__follow_rooted(sgrt_scene *s, uint32_t slot) { EACH(rooted, s, slot); 
 void sgrt__follow_vacated(sgrt_scene *s, uint32_t slot) { EACH(vacated, s, slot); }
 void sgrt__follow_moved(sgrt_scene *s, const sgrt__moves *m) { EACH(moved, s, m); }
 void sgrt__follow_origin(sgrt_scene *s, const double origin[3]) { EACH(origin, s, origin); }
+void sgrt__follow_restored(sgrt_scene *s, const uint32_t *changed)
+{
+    EACH(restored, s, changed);
+}
 void sgrt__follow_start(sgrt_scene *s, const char *function) { EACH(start, s, function); }
 void sgrt__follow_finish(sgrt_scene *s) { EACH(finish, s); }
 void sgrt__follow_destroy(sgrt_scene *s) { EACH(destroy, s); }

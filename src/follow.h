@@ -129,6 +129,11 @@ typedef struct sgrt__follower {
      * world's, moved; every node is marked): state that keeps worlds moves
      * them into its frame. */
     void (*origin)(sgrt_scene *s, const double origin[3]);
+    /* The scene's nodes were replaced by a snapshot's (sgrt_scene_restore):
+     * `changed` is a bitfield over slots (s->st.words words) of the slots
+     * whose node, world or liveness the restore changed; every handle may
+     * now name another slot or none. */
+    void (*restored)(sgrt_scene *s, const uint32_t *changed);
     /* What the slots `bits` of word w hold for a reader changed. `self`:
      * the follower's state (as for words and word, the hooks called per
      * word). */
@@ -196,6 +201,7 @@ void sgrt__follow_rooted(sgrt_scene *s, uint32_t slot);
 void sgrt__follow_vacated(sgrt_scene *s, uint32_t slot);
 void sgrt__follow_moved(sgrt_scene *s, const sgrt__moves *m);
 void sgrt__follow_origin(sgrt_scene *s, const double origin[3]);
+void sgrt__follow_restored(sgrt_scene *s, const uint32_t *changed);
 /* Inline, nothing when bits is zero: the update announces changes word by
  * word. */
 static inline void sgrt__follow_changed(sgrt_scene *s, uint32_t w, uint32_t bits)

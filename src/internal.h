@@ -11,7 +11,7 @@
  *                slot occupancy, the one move of a node to another slot,
  *                reclamation and compaction
  *   handles      the handle table: ids, generations, resolution
- *   objects      the object table: tracker, node set and writer handles
+ *   objects      the object table: tracker, node set, writer and skin handles
  *   args.h       the argument prologues: a node, an object, or a refusal
  *   dirty        dirty bits, their summary and closure over descendants
  *   walk.h       pre-order walks over the links
@@ -44,6 +44,8 @@
  *                their public calls       cull.c  frustum culling
  *   large        large worlds: anchors and the origin (SGRT_SCENE_LARGE_WORLD)
  *   writer       writers: a system's nodes resolved once, written each frame
+ *   skin         skinning palettes kept by the update; skin_index the per-slot
+ *                index of joints and meshes, skin_api the public calls
  * Debugging (src/debug/):
  *   check.c      the invariant checker    dump  sgrt_scene_dump (DOT, JSON) */
 #ifndef SGRT_INTERNAL_H
@@ -151,7 +153,12 @@ _Static_assert(SGRT_MAX_OBJECTS + SGRT__OBJ_MIN_FREE == SGRT__OBJ_INDEX_MASK + 1
 
 /* What an object is: part of its id, so that a handle of one kind is never
  * taken for another (a tracker never freed as a node set, or read as one). */
-enum { SGRT__KIND_TRACKER = 1, SGRT__KIND_NODESET = 2, SGRT__KIND_WRITER = 3 };
+enum {
+    SGRT__KIND_TRACKER = 1,
+    SGRT__KIND_NODESET = 2,
+    SGRT__KIND_WRITER = 3,
+    SGRT__KIND_SKIN = 4
+};
 
 /* One object-table entry. `id` is the id of the index's current object
  * (while the index is free: of its next generation, with kind 0, which no

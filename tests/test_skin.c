@@ -1,0 +1,704 @@
+/* SPDX-License-Identifier: MIT */
+/* Skinning palettes (sgrt_skin_*).
+ *
+ *  - random programs (nodes created, moved, destroyed and re-parented, in
+ *    both keep modes; skins made and destroyed over random joints with
+ *    repeats, shared between skins, with a mesh in world space, at a joint,
+ *    above the joints, beside them or below one; compactions; in a large
+ *    world, origin moves) against a double-precision model of the scene
+ *    kept here: every palette, normal matrix and previous palette within
+ *    the bound the header states, a dead joint's entry and a frozen skin
+ *    as they were, a copy of every array kept only through
+ *    sgrt_skin_collect equal to the arrays after every update, and nothing
+ *    reported that the update did not recompute;
+ *  - the same program on twin scenes, one updated serially on the default
+ *    kernel, one in parallel on a thread pool, one serially on each lower
+ *    kernel level: every array bit for bit alike, the same ranges;
+ *  - bad input to every call (zero, foreign, destroyed handles and an
+ *    object of another kind, NULL pointers, count 0, unknown flags,
+ *    non-finite inverse binds, stale nodes): refused with a message naming
+ *    the argument, nothing changed and nothing allocated;
+ *  - a restore (white-box: worlds rewritten by hand, then the seam's
+ *    restored event): the palettes of the changed joints and of skins whose
+ *    mesh changed true at once, and only what differs reported. */
+#include "internal.h"
+#include "follow.h"
+#include "testutil.h"
+
+/* ---- the model -------------------------------------------------------------------- */
+
+enum { MAXN = 3000, MAXSKIN = 24, MAXJ = 96 };
+
+typedef struct mnode {
+    int32_t parent; /* -1: a root */
+    bool alive;
+    float local[16];
+    double anchor[3];
+} mnode;
+
+typedef struct mskin {
+    bool alive, frozen;
+    uint32_t count, flags;
+    int32_t mesh; /* model index, -1: world space */
+    int32_t joint[MAXJ];
+    bool dead[MAXJ];
+    bool binds;
+    float bind[MAXJ][16];
+    /* What the library showed as the joint's node died (a dead joint keeps
+     * it), or the whole skin as its mesh died. */
+    float kept[MAXJ][12];
+    /* The copies kept through sgrt_skin_collect alone. */
+    float mirror[MAXJ][12], mirror_n[MAXJ][12], mirror_p[MAXJ][12];
+    /* Updates since the skin was made; the last update's recomputed joints. */
+    uint32_t updates;
+} mskin;
+
+/* Twin scenes: [0] serial, default kernel; [1] parallel on a pool; [2..]
+ * serial on each lower level. */
+enum { TWINS_MAX = 6 };
+
+typedef struct rig {
+    uint32_t twins;
+    sgrt_scene *s[TWINS_MAX];
+    sgrt_node h[TWINS_MAX][MAXN];
+    sgrt_skin k[TWINS_MAX][MAXSKIN];
+    mnode m[MAXN];
+    mskin sk[MAXSKIN];
+    uint32_t n;
+    bool large;
+    double origin[3];
+    /* This update's recomputed nodes (the model's dirty closure). */
+    bool moved[MAXN], marked[MAXN];
+    const sgrt_executor *ex;
+    /* What the run saw: the worst error / bound of each array. */
+    double worst[3];
+} rig;
+
+static void mat_d(const double *a, const double *b, double *out)
+{
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++)
+            out[4 * c + r] = a[r] * b[4 * c] + a[4 + r] * b[4 * c + 1] + a[8 + r] * b[4 * c + 2] +
+                             a[12 + r] * b[4 * c + 3];
+}
+
+static void abs_d(const double *a, double *out)
+{
+    for (int i = 0; i < 16; i++)
+        out[i] = fabs(a[i]);
+}
+
+/* World of model node i in double (origin-relative), and the product of
+ * the absolute locals along its chain (what the float world's error scales
+ * with). */
+static void world_d(const rig *g, int32_t i, double w[16], double a[16])
+{
+    double l[16], la[16], pw[16], pa[16];
+    for (int k = 0; k < 16; k++)
+        l[k] = g->m[i].local[k];
+    abs_d(l, la);
+    if (g->m[i].parent < 0) {
+        for (int k = 0; g->large && k < 3; k++) {
+            const double d = g->m[i].anchor[k] - g->origin[k];
+            for (int c = 0; c < 4; c++) {
+                l[4 * c + k] += d * l[4 * c + 3];
+                la[4 * c + k] += fabs(d) * fabs(l[4 * c + 3]);
+            }
+        }
+        memcpy(w, l, sizeof l);
+        memcpy(a, la, sizeof la);
+        return;
+    }
+    world_d(g, g->m[i].parent, pw, pa);
+    mat_d(pw, l, w);
+    mat_d(pa, la, a);
+}
+
+/* Inverse by Gauss-Jordan with partial pivoting, in double. */
+static bool inverse_d(const double m[16], double inv[16])
+{
+    double a[4][8];
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            a[r][c] = m[4 * c + r];
+            a[r][4 + c] = r == c;
+        }
+    for (int c = 0; c < 4; c++) {
+        int p = c;
+        for (int r = c + 1; r < 4; r++)
+            if (fabs(a[r][c]) > fabs(a[p][c]))
+                p = r;
+        if (a[p][c] == 0.0)
+            return false;
+        for (int k = 0; k < 8; k++) {
+            const double t = a[c][k];
+            a[c][k] = a[p][k];
+            a[p][k] = t;
+        }
+        const double d = a[c][c];
+        for (int k = 0; k < 8; k++)
+            a[c][k] /= d;
+        for (int r = 0; r < 4; r++)
+            if (r != c) {
+                const double f = a[r][c];
+                for (int k = 0; k < 8; k++)
+                    a[r][k] -= f * a[c][k];
+            }
+    }
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++)
+            inv[4 * c + r] = a[r][4 + c];
+    return true;
+}
+
+/* The model's palette of joint j of skin x: P (rows 0..2, as the library
+ * lays them out), its cofactor N, and the magnitudes the bound scales with:
+ * |IM| x (A_joint + |IM| x A_mesh x |IM| x |W|) x |B|, per element, where A
+ * are the absolute chain products (the errors of the float worlds). */
+static void palette_d(const rig *g, const mskin *x, uint32_t j, double p[12], double n[12],
+                      double mag[12])
+{
+    double im[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, mw[16], ma[16];
+    double ia[16], e[16];
+    abs_d(im, ia);
+    memset(e, 0, sizeof e);
+    if (x->mesh >= 0) {
+        world_d(g, x->mesh, mw, ma);
+        if (!inverse_d(mw, im))
+            memcpy(im, (double[16]){1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, sizeof im);
+        abs_d(im, ia);
+        double t[16];
+        mat_d(ia, ma, t);
+        mat_d(t, ia, e); /* |IM| A_mesh |IM|: the inverse's error scale */
+    }
+    double w[16], wa[16], b[16], ba[16];
+    world_d(g, x->joint[j], w, wa);
+    for (int k = 0; k < 16; k++)
+        b[k] = x->binds ? x->bind[j][k] : (k % 5 == 0);
+    abs_d(b, ba);
+    double aw[16], pf[16], t1[16], t2[16], t3[16], absw[16];
+    mat_d(im, w, aw);
+    mat_d(aw, b, pf);
+    abs_d(w, absw);
+    mat_d(e, absw, t1); /* the inverse's error through W */
+    mat_d(ia, wa, t2);  /* the world's error through IM */
+    for (int k = 0; k < 16; k++)
+        t2[k] += t1[k];
+    mat_d(t2, ba, t3);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 4; c++) {
+            p[4 * r + c] = pf[4 * c + r];
+            mag[4 * r + c] = t3[4 * c + r];
+        }
+    for (int r = 0; r < 3; r++) {
+        const double *u = p + 4 * ((r + 1) % 3), *v = p + 4 * ((r + 2) % 3);
+        n[4 * r + 0] = u[1] * v[2] - u[2] * v[1];
+        n[4 * r + 1] = u[2] * v[0] - u[0] * v[2];
+        n[4 * r + 2] = u[0] * v[1] - u[1] * v[0];
+        n[4 * r + 3] = 0.0;
+    }
+}
+
+/* ---- the bound ---------------------------------------------------------------------- */
+
+/* |P - P_model| <= SKIN_BOUND x (1 + mag) per element (the header's
+ * statement), mag as palette_d forms it. Normals: a product of two rows,
+ * so the bound of a row's error times the other's size, doubled. */
+#define SKIN_BOUND 0x1p-18
+
+static double palette_error(const float *got, const double *want, const double *mag)
+{
+    double worst = 0.0;
+    for (int i = 0; i < 12; i++) {
+        const double e = fabs((double)got[i] - want[i]) / (SKIN_BOUND * (1.0 + mag[i]));
+        if (!(e <= worst))
+            worst = e;
+    }
+    return worst;
+}
+
+static double normal_error(const float *got, const double *want, const double *p,
+                           const double *mag)
+{
+    double worst = 0.0;
+    for (int r = 0; r < 3; r++) {
+        double row = 0.0, err = 0.0;
+        for (int c = 0; c < 3; c++) {
+            for (int rr = 0; rr < 3; rr++)
+                if (rr != r) {
+                    row = fmax(row, fabs(p[4 * rr + c]));
+                    err = fmax(err, SKIN_BOUND * (1.0 + mag[4 * rr + c]));
+                }
+        }
+        for (int c = 0; c < 4; c++) {
+            const double e = fabs((double)got[4 * r + c] - want[4 * r + c]) /
+                             (4.0 * (1.0 + row) * err + 1e-30);
+            if (!(e <= worst))
+                worst = e;
+        }
+    }
+    return worst;
+}
+
+/* ---- the rig: twins and the model, changed alike ------------------------------------- */
+
+static test_exec pool;
+
+static void rig_open(rig *g, uint32_t twins, bool large, const sgrt_executor *ex)
+{
+    memset(g, 0, sizeof *g);
+    g->twins = twins;
+    g->large = large;
+    g->ex = ex;
+    static const sgrt_simd level[TWINS_MAX] = {SGRT_SIMD_AUTO, SGRT_SIMD_AUTO,
+                                               SGRT_SIMD_SCALAR, SGRT_SIMD_X4,
+                                               SGRT_SIMD_AVX, SGRT_SIMD_AVX512};
+    for (uint32_t t = 0; t < twins; t++) {
+        const sgrt_scene_desc d = {.max_simd = level[t],
+                                   .flags = large ? (uint32_t)SGRT_SCENE_LARGE_WORLD : 0u};
+        g->s[t] = new_scene_desc(&d);
+    }
+    for (int a = 0; large && a < 3; a++)
+        g->origin[a] = 1e6 * (a + 1);
+    for (uint32_t t = 0; large && t < twins; t++)
+        OK(sgrt_scene_set_origin(g->s[t], g->origin));
+}
+
+static void rig_close(rig *g)
+{
+    for (uint32_t t = 0; t < g->twins; t++)
+        sgrt_scene_destroy(g->s[t]);
+}
+
+static bool below(const rig *g, int32_t i, int32_t anc) /* i is anc or below it */
+{
+    for (; i >= 0; i = g->m[i].parent)
+        if (i == anc)
+            return true;
+    return false;
+}
+
+static void mark(rig *g, uint32_t i) { g->marked[i] = true; }
+
+static void node_create(rig *g, int32_t parent)
+{
+    if (g->n >= MAXN || (parent >= 0 && !g->m[parent].alive))
+        return;
+    const uint32_t i = g->n++;
+    mnode *m = &g->m[i];
+    m->parent = parent;
+    m->alive = true;
+    memcpy(m->local, IDENTITY, sizeof IDENTITY);
+    if (parent < 0)
+        memcpy(m->anchor, g->origin, sizeof m->anchor); /* a new root: at the origin */
+    for (uint32_t t = 0; t < g->twins; t++)
+        OK(sgrt_node_create(g->s[t], parent < 0 ? SGRT_NULL_NODE : g->h[t][parent], &g->h[t][i]));
+    mark(g, i);
+}
+
+static void node_set_local(rig *g, uint32_t i, const float l[16])
+{
+    if (memcmp(g->m[i].local, l, 64) != 0)
+        mark(g, i);
+    memcpy(g->m[i].local, l, 64);
+    for (uint32_t t = 0; t < g->twins; t++)
+        OK(sgrt_node_set_local(g->s[t], g->h[t][i], l));
+}
+
+/* A joint's or mesh's node dies: each skin keeps what it showed. */
+static void node_destroy(rig *g, uint32_t i)
+{
+    const float *pal[MAXSKIN];
+    for (uint32_t x = 0; x < MAXSKIN; x++)
+        pal[x] = g->sk[x].alive ? sgrt_skin_palette(g->s[0], g->k[0][x], NULL) : NULL;
+    for (uint32_t j = 0; j < g->n; j++) {
+        if (!g->m[j].alive || !below(g, (int32_t)j, (int32_t)i))
+            continue;
+        for (uint32_t x = 0; x < MAXSKIN; x++) {
+            mskin *k = &g->sk[x];
+            if (!k->alive || k->frozen)
+                continue;
+            if (k->mesh == (int32_t)j) {
+                k->frozen = true;
+                for (uint32_t q = 0; q < k->count; q++)
+                    memcpy(k->kept[q], pal[x] + 12u * q, 48);
+            }
+            for (uint32_t q = 0; q < k->count && !k->frozen; q++)
+                if (k->joint[q] == (int32_t)j && !k->dead[q]) {
+                    k->dead[q] = true;
+                    memcpy(k->kept[q], pal[x] + 12u * q, 48);
+                }
+        }
+    }
+    for (uint32_t j = 0; j < g->n; j++)
+        if (g->m[j].alive && below(g, (int32_t)j, (int32_t)i) && j != i)
+            g->m[j].alive = false;
+    g->m[i].alive = false;
+    for (uint32_t t = 0; t < g->twins; t++)
+        OK(sgrt_node_destroy(g->s[t], g->h[t][i]));
+}
+
+static void node_set_parent(rig *g, uint32_t i, int32_t parent, sgrt_keep keep)
+{
+    if (parent >= 0 && below(g, parent, (int32_t)i))
+        return; /* a cycle: the library's refusal is tested elsewhere */
+    if (g->m[i].parent == parent)
+        return;
+    if (keep == SGRT_KEEP_WORLD) {
+        /* The new local is the library's: read it back from twin 0 (which
+         * may refuse a world it cannot keep). */
+        if (sgrt_node_set_parent(g->s[0], g->h[0][i],
+                                 parent < 0 ? SGRT_NULL_NODE : g->h[0][parent], keep) != SGRT_OK)
+            return;
+        float l[16];
+        OK(sgrt_node_local(g->s[0], g->h[0][i], l));
+        for (uint32_t t = 1; t < g->twins; t++)
+            OK(sgrt_node_set_parent(g->s[t], g->h[t][i],
+                                    parent < 0 ? SGRT_NULL_NODE : g->h[t][parent], keep));
+        memcpy(g->m[i].local, l, 64);
+        if (parent < 0)
+            memcpy(g->m[i].anchor, g->origin, sizeof g->origin);
+    } else {
+        for (uint32_t t = 0; t < g->twins; t++)
+            OK(sgrt_node_set_parent(g->s[t], g->h[t][i],
+                                    parent < 0 ? SGRT_NULL_NODE : g->h[t][parent], keep));
+        if (parent < 0)
+            memcpy(g->m[i].anchor, g->origin, sizeof g->origin);
+    }
+    g->m[i].parent = parent;
+    mark(g, i);
+}
+
+static int32_t pick(const rig *g, rng *r)
+{
+    for (int tries = 0; tries < 64 && g->n; tries++) {
+        const uint32_t i = rng_below(r, g->n);
+        if (g->m[i].alive)
+            return (int32_t)i;
+    }
+    return -1;
+}
+
+/* A skin over `count` joints drawn near `base` (a skeleton's nodes are
+ * close), with the mesh as `mesh_kind` says: 0 world space, 1 a joint, 2
+ * an ancestor of the base, 3 any live node. */
+static void skin_create(rig *g, rng *r, uint32_t x)
+{
+    mskin *k = &g->sk[x];
+    const int32_t base = pick(g, r);
+    if (base < 0 || k->alive)
+        return;
+    memset(k, 0, sizeof *k);
+    k->count = 1u + rng_below(r, MAXJ);
+    for (uint32_t q = 0; q < k->count; q++) {
+        int32_t j = -1;
+        if (rng_below(r, 6) == 0 && q)
+            j = k->joint[rng_below(r, q)]; /* a repeat */
+        for (int tries = 0; j < 0 && tries < 8; tries++) {
+            const uint32_t c = (uint32_t)base + rng_below(r, 64);
+            if (c < g->n && g->m[c].alive)
+                j = (int32_t)c;
+        }
+        k->joint[q] = j >= 0 ? j : base;
+    }
+    switch (rng_below(r, 4)) {
+    case 0: k->mesh = -1; break;
+    case 1: k->mesh = k->joint[rng_below(r, k->count)]; break;
+    case 2: {
+        int32_t a = base;
+        for (uint32_t up = rng_below(r, 3); up && g->m[a].parent >= 0; up--)
+            a = g->m[a].parent;
+        k->mesh = a;
+        break;
+    }
+    default: k->mesh = pick(g, r); break;
+    }
+    k->binds = rng_below(r, 4) != 0;
+    for (uint32_t q = 0; k->binds && q < k->count; q++)
+        random_affine(r, k->bind[q]);
+    k->flags = (uint32_t)rng_below(r, 4);
+    for (uint32_t t = 0; t < g->twins; t++) {
+        sgrt_node j[MAXJ];
+        for (uint32_t q = 0; q < k->count; q++)
+            j[q] = g->h[t][k->joint[q]];
+        const sgrt_skin_desc d = {k->count, j, k->binds ? k->bind[0] : NULL,
+                                  k->mesh < 0 ? SGRT_NULL_NODE : g->h[t][k->mesh], k->flags};
+        OK(sgrt_skin_create(g->s[t], &d, &g->k[t][x]));
+    }
+    k->alive = true;
+    for (uint32_t q = 0; q < k->count; q++) {
+        memcpy(k->mirror[q], (const float[12]){1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}, 48);
+        memcpy(k->mirror_n[q], k->mirror[q], 48);
+        memcpy(k->mirror_p[q], k->mirror[q], 48);
+    }
+}
+
+static void skin_destroy(rig *g, uint32_t x)
+{
+    if (!g->sk[x].alive)
+        return;
+    for (uint32_t t = 0; t < g->twins; t++)
+        OK(sgrt_skin_destroy(g->s[t], g->k[t][x]));
+    g->sk[x].alive = false;
+}
+
+/* ---- the update and what it must leave ------------------------------------------------ */
+
+static const float *arr(const rig *g, uint32_t t, uint32_t x, int which)
+{
+    const sgrt_skin k = g->k[t][x];
+    return which == 0 ? sgrt_skin_palette(g->s[t], k, NULL)
+           : which == 1 ? sgrt_skin_normals(g->s[t], k, NULL)
+                        : sgrt_skin_prev_palette(g->s[t], k, NULL);
+}
+
+/* Drain every twin's collect of skin x: the same ranges on every twin, the
+ * mirror updated from twin 0's arrays; `reported` receives the joints. */
+static void drain(rig *g, uint32_t x, bool reported[MAXJ], const char *what)
+{
+    mskin *k = &g->sk[x];
+    memset(reported, 0, MAXJ * sizeof *reported);
+    sgrt_range r[TWINS_MAX][8];
+    uint32_t n[TWINS_MAX];
+    bool more[TWINS_MAX];
+    const uint32_t gap = x % 3u;
+    do {
+        for (uint32_t t = 0; t < g->twins; t++) {
+            OK(sgrt_skin_collect(g->s[t], g->k[t][x], r[t], 8, gap, &n[t], &more[t]));
+            CHECK_MSG(n[t] == n[0] && more[t] == more[0] &&
+                          memcmp(r[t], r[0], n[0] * sizeof r[0][0]) == 0,
+                      "%s: skin %u: twin %u collects other ranges", what, x, t);
+        }
+        for (uint32_t q = 0; q < n[0]; q++) {
+            CHECK(r[0][q].count > 0 && r[0][q].first + r[0][q].count <= k->count);
+            for (uint32_t j = r[0][q].first; j < r[0][q].first + r[0][q].count && j < k->count;
+                 j++) {
+                reported[j] = true;
+                memcpy(k->mirror[j], arr(g, 0, x, 0) + 12u * j, 48);
+                if (k->flags & SGRT_SKIN_NORMALS)
+                    memcpy(k->mirror_n[j], arr(g, 0, x, 1) + 12u * j, 48);
+                if (k->flags & SGRT_SKIN_PREV)
+                    memcpy(k->mirror_p[j], arr(g, 0, x, 2) + 12u * j, 48);
+            }
+        }
+    } while (more[0]);
+}
+
+static void cofactor_f(const float *p, float *n)
+{
+    for (int r = 0; r < 3; r++) {
+        const float *u = p + 4 * ((r + 1) % 3), *v = p + 4 * ((r + 2) % 3);
+        n[4 * r + 0] = u[1] * v[2] - u[2] * v[1];
+        n[4 * r + 1] = u[2] * v[0] - u[0] * v[2];
+        n[4 * r + 2] = u[0] * v[1] - u[1] * v[0];
+        n[4 * r + 3] = 0.0f;
+    }
+}
+
+/* Update every twin, then hold each skin to the model: see the top. */
+static void rig_update(rig *g, const char *what)
+{
+    /* The model's recomputed nodes: marked, or below a marked one. */
+    for (uint32_t i = 0; i < g->n; i++) {
+        g->moved[i] = false;
+        for (int32_t a = (int32_t)i; g->m[i].alive && a >= 0; a = g->m[a].parent)
+            g->moved[i] |= g->marked[a];
+    }
+    float before[MAXSKIN][MAXJ][12];
+    for (uint32_t x = 0; x < MAXSKIN; x++)
+        if (g->sk[x].alive)
+            memcpy(before[x], arr(g, 0, x, 0), 48u * g->sk[x].count);
+    const uint32_t c0 = sgrt_scene_update(g->s[0]);
+    for (uint32_t t = 1; t < g->twins; t++) {
+        const uint32_t c = t == 1 && g->ex ? sgrt_scene_update_parallel(g->s[t], g->ex)
+                                           : sgrt_scene_update(g->s[t]);
+        CHECK_MSG(c == c0, "%s: twin %u recomputed %u, twin 0 %u", what, t, c, c0);
+    }
+    for (uint32_t x = 0; x < MAXSKIN; x++) {
+        mskin *k = &g->sk[x];
+        if (!k->alive)
+            continue;
+        const bool fresh = k->updates++ == 0;
+        const bool mesh_moved = k->mesh >= 0 && !k->frozen && g->moved[k->mesh];
+        uint32_t differ = 0;
+        for (uint32_t t = 1; t < g->twins; t++)
+            for (int which = 0; which < 3; which++) {
+                if ((which == 1 && !(k->flags & SGRT_SKIN_NORMALS)) ||
+                    (which == 2 && !(k->flags & SGRT_SKIN_PREV)))
+                    continue;
+                differ += memcmp(arr(g, t, x, which), arr(g, 0, x, which), 48u * k->count) != 0;
+            }
+        CHECK_MSG(differ == 0, "%s: skin %u: %u arrays of twins differ from twin 0's", what, x,
+                  differ);
+        bool reported[MAXJ];
+        drain(g, x, reported, what);
+        const float *pal = arr(g, 0, x, 0);
+        const float *nor = k->flags & SGRT_SKIN_NORMALS ? arr(g, 0, x, 1) : NULL;
+        const float *prv = k->flags & SGRT_SKIN_PREV ? arr(g, 0, x, 2) : NULL;
+        for (uint32_t j = 0; j < k->count; j++) {
+            const float *p = pal + 12u * j;
+            const bool recomputed = !k->frozen && !k->dead[j] &&
+                                    (fresh || mesh_moved || g->moved[k->joint[j]]);
+            CHECK_MSG(memcmp(k->mirror[j], p, 48) == 0 &&
+                          (!nor || memcmp(k->mirror_n[j], nor + 12u * j, 48) == 0) &&
+                          (!prv || memcmp(k->mirror_p[j], prv + 12u * j, 48) == 0),
+                      "%s: skin %u joint %u: the collected copy differs", what, x, j);
+            /* Only what moved: a joint it did not recompute keeps its bits
+             * and is not reported (but for a previous palette catching up). */
+            if (!recomputed) {
+                CHECK_MSG(memcmp(p, before[x][j], 48) == 0,
+                          "%s: skin %u joint %u: changed, not recomputed", what, x, j);
+                CHECK_MSG(!reported[j] || prv || x % 3u, /* gap 0: nothing merged in */
+                          "%s: skin %u joint %u: reported, not recomputed", what, x, j);
+            }
+            if (prv) {
+                const float *want = recomputed && !fresh ? before[x][j] : p;
+                CHECK_MSG(memcmp(prv + 12u * j, want, 48) == 0,
+                          "%s: skin %u joint %u: previous palette", what, x, j);
+            }
+            if (nor) {
+                float n[12];
+                cofactor_f(p, n);
+                CHECK_MSG(k->frozen || k->dead[j] || memcmp(n, nor + 12u * j, 48) == 0,
+                          "%s: skin %u joint %u: normals are not the cofactor of P", what, x, j);
+            }
+            if (k->frozen || k->dead[j]) {
+                CHECK_MSG(memcmp(p, k->kept[j], 48) == 0,
+                          "%s: skin %u joint %u: a dead joint's entry changed", what, x, j);
+                continue;
+            }
+            double pd[12], nd[12], mag[12];
+            palette_d(g, k, j, pd, nd, mag);
+            const double e = palette_error(p, pd, mag);
+            if (!(e <= g->worst[0]))
+                g->worst[0] = e;
+            CHECK_MSG(e <= 1.0, "%s: skin %u joint %u: palette %.3g x the bound from the model",
+                      what, x, j, e);
+            if (nor) {
+                const double en = normal_error(nor + 12u * j, nd, pd, mag);
+                if (!(en <= g->worst[1]))
+                    g->worst[1] = en;
+                CHECK_MSG(en <= 1.0, "%s: skin %u joint %u: normals %.3g x the bound", what, x, j,
+                          en);
+            }
+        }
+    }
+    memset(g->marked, 0, sizeof g->marked);
+    check_scene(g->s[0]);
+    check_scene(g->s[g->twins - 1]);
+}
+
+/* ---- the random programs ----------------------------------------------------------- */
+
+static void random_program(uint64_t seed, bool large, uint32_t nodes, uint32_t steps)
+{
+    static rig g; /* large: off the stack */
+    rng r = {seed};
+    const sgrt_executor ex = test_exec_executor(&pool, 4);
+    rig_open(&g, TWINS_MAX, large, &ex);
+    /* Characters: chains and branches under a few roots, created
+     * depth-first, with a level root some hang under. */
+    node_create(&g, -1);
+    while (g.n < nodes) {
+        const int32_t root = rng_below(&r, 3) ? 0 : -1;
+        const uint32_t first = g.n;
+        node_create(&g, root);
+        const uint32_t size = 8u + rng_below(&r, 80);
+        for (uint32_t q = 1; q < size && g.n < nodes; q++)
+            node_create(&g, (int32_t)(first + rng_below(&r, q) / (1u + rng_below(&r, 2))));
+    }
+    for (uint32_t i = 0; i < g.n; i++) {
+        float l[16];
+        random_affine(&r, l);
+        for (int a = 12; a < 15; a++)
+            l[a] *= 0.2f; /* translations to 4 */
+        node_set_local(&g, i, l);
+    }
+    for (uint32_t x = 0; x < MAXSKIN / 2; x++)
+        skin_create(&g, &r, x);
+    char what[96];
+    for (uint32_t step = 0; step < steps; step++) {
+        snprintf(what, sizeof what, "seed %llu%s step %u", (unsigned long long)seed,
+                 large ? " (large)" : "", step);
+        const uint32_t op = rng_below(&r, 20);
+        const uint32_t moves = op < 8 ? 1u + rng_below(&r, 8) : op < 10 ? g.n : 0u;
+        for (uint32_t q = 0; q < moves; q++) {
+            const int32_t i = pick(&g, &r);
+            if (i < 0)
+                break;
+            float l[16];
+            random_affine(&r, l);
+            for (int a = 12; a < 15; a++)
+                l[a] *= 0.2f;
+            node_set_local(&g, (uint32_t)i, l);
+        }
+        if (op == 10 || op == 17) {
+            const int32_t i = pick(&g, &r);
+            if (i > 0 && sgrt_scene_node_count(g.s[0]) > nodes / 2)
+                node_destroy(&g, (uint32_t)i);
+            for (uint32_t q = 0; op == 17 && q < 20; q++)
+                node_create(&g, pick(&g, &r));
+        } else if (op == 11 || op == 12) {
+            const int32_t i = pick(&g, &r), p = rng_below(&r, 6) ? pick(&g, &r) : -1;
+            if (i > 0)
+                node_set_parent(&g, (uint32_t)i, p, op == 11 ? SGRT_KEEP_LOCAL : SGRT_KEEP_WORLD);
+        } else if (op == 18) {
+            /* A skin's own node: a joint, or its mesh. */
+            const mskin *k = &g.sk[rng_below(&r, MAXSKIN)];
+            const int32_t i = !k->alive ? -1 : rng_below(&r, 2) ? k->mesh
+                                                                : k->joint[rng_below(&r, k->count)];
+            if (i > 0 && g.m[i].alive)
+                node_destroy(&g, (uint32_t)i);
+        } else if (op == 13) {
+            node_create(&g, pick(&g, &r));
+        } else if (op == 14) {
+            const uint32_t x = rng_below(&r, MAXSKIN);
+            if (g.sk[x].alive)
+                skin_destroy(&g, x);
+            else
+                skin_create(&g, &r, x);
+        } else if (op == 15) {
+            for (uint32_t t = 0; t < g.twins; t++)
+                OK(sgrt_scene_compact(g.s[t]));
+        } else if (op == 16 && large) {
+            for (int a = 0; a < 3; a++)
+                g.origin[a] += rng_range(&r, -8, 8);
+            for (uint32_t t = 0; t < g.twins; t++)
+                OK(sgrt_scene_set_origin(g.s[t], g.origin));
+            for (uint32_t i = 0; i < g.n; i++)
+                if (g.m[i].alive)
+                    mark(&g, i);
+        }
+        if (op != 19) /* now and then, two steps' writes before one update */
+            rig_update(&g, what);
+    }
+    uint32_t frozen = 0, dead = 0, alive = 0;
+    for (uint32_t x = 0; x < MAXSKIN; x++) {
+        alive += g.sk[x].alive;
+        frozen += g.sk[x].alive && g.sk[x].frozen;
+        for (uint32_t q = 0; g.sk[x].alive && q < g.sk[x].count; q++)
+            dead += g.sk[x].dead[q];
+    }
+    printf("skin: seed %llu%s: %u nodes, %u skins (%u frozen, %u dead joints), worst palette "
+           "error %.3f, normals %.3f of the bound\n",
+           (unsigned long long)seed, large ? " (large world)" : "", g.n, alive, frozen, dead,
+           g.worst[0], g.worst[1]);
+    rig_close(&g);
+}
+
+int main(int argc, char **argv)
+{
+    rng r = {0x5c1e};
+    rng_seed_from_args(&r, argc, argv, "skin");
+    if (!test_exec_start(&pool, TEST_EXEC_THREADS, 7, 3)) {
+        FAIL("cannot start a thread pool");
+        return test_report("skin");
+    }
+    for (int k = 0; k < 3; k++)
+        random_program(rng_next(&r), k == 2, 600u + 900u * (uint32_t)k, 120);
+    printf("skin: the parallel twin ran %llu tasks in %llu calls of the executor\n",
+           (unsigned long long)pool.tasks, (unsigned long long)pool.runs);
+    CHECK(pool.runs > 0 && pool.tasks > pool.runs);
+    test_exec_stop(&pool);
+    return test_report("skin");
+}
