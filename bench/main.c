@@ -29,6 +29,7 @@
 #include "platform.h"
 #include "report.h"
 #include "scenes.h"
+#include "skin.h"
 #include "timing.h"
 
 #include <errno.h>
@@ -290,6 +291,8 @@ static void run_report(run *r, float (*pool)[16], float (*init)[16], const bench
     if (!o->filter_count && !bench_bounds_run(stdout, o->quick))
         r->status = 1;
     if ((!o->filter_count || wanted(o, BENCH_LARGE_NAME)) && !bench_large_run(stdout, o->quick))
+        r->status = 1;
+    if (!o->filter_count && !bench_skin_run(stdout, o->quick))
         r->status = 1;
     printf("total time: %.1f s\n", (bench_now_ns() - t0) * 1e-9);
     if (o->csv && !bench_report_csv(o->csv, &r->res)) {
@@ -576,7 +579,8 @@ static int parse_options(int argc, char **argv, options *o)
 
 int main(int argc, char **argv)
 {
-    /* --bounds-only [--quick], --large-only [--quick]: that section alone. */
+    /* --bounds-only [--quick], --large-only [--quick], --skin-only [--quick]:
+     * that section alone. */
     for (int i = 1; i < argc; i++) {
         const bool quick = argc == 3 && strcmp(argv[3 - i], "--quick") == 0;
         if (strcmp(argv[i], "--bounds-only") == 0)
@@ -585,6 +589,8 @@ int main(int argc, char **argv)
             const bool ok = bench_large_run(stdout, quick) && bench_refused == 0;
             return ok ? 0 : 1;
         }
+        if (strcmp(argv[i], "--skin-only") == 0)
+            return bench_skin_run(stdout, quick) ? 0 : 1;
     }
     options o = {0};
     const int rc = parse_options(argc, argv, &o);

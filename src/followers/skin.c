@@ -45,37 +45,6 @@ sgrt__skins *sgrt__skins_of(const sgrt_scene *s)
 
 /* ---- the arithmetic ----------------------------------------------------------- */
 
-/* Rows 0..2 of P = IM x W x B, with A = IM x W first:
- *   A[r][c] = (IM[r][0] W[0][c] + IM[r][1] W[1][c]) + (IM[r][2] W[2][c] + IM[r][3] W[3][c])
- *   P[r][c] = (A[r][0] B[0][c] + A[r][1] B[1][c]) + (A[r][2] B[2][c] + A[r][3] B[3][c])
- * (the kernels' order for each product), A = W where the inverse is the
- * identity, P = A where the skin has no inverse binds. Written over four
- * lanes so that a compiler makes vectors of it; lane 3 of A is row 3, which
- * P does not use. */
-static inline void palette_of(const sgrt__skin *k, uint32_t j, const float w[16], float p[12])
-{
-    float a[4][4]; /* a[c][r] = A[r][c] */
-    if (k->state & SGRT__SKIN_IM_ONE) {
-        memcpy(a, w, sizeof a);
-    } else {
-        for (int c = 0; c < 4; c++)
-            for (int r = 0; r < 4; r++)
-                a[c][r] = (k->im[0][r] * w[4 * c] + k->im[1][r] * w[4 * c + 1]) +
-                          (k->im[2][r] * w[4 * c + 2] + k->im[3][r] * w[4 * c + 3]);
-    }
-    if (!k->bind) {
-        for (int r = 0; r < 3; r++)
-            for (int c = 0; c < 4; c++)
-                p[4 * r + c] = a[c][r];
-        return;
-    }
-    const float *b = k->bind[j]; /* b[4 * row + c] */
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 4; c++)
-            p[4 * r + c] = (a[0][r] * b[c] + a[1][r] * b[4 + c]) +
-                           (a[2][r] * b[8 + c] + a[3][r] * b[12 + c]);
-}
-
 /* The cofactor matrix of P's upper 3x3 (det x inverse-transpose): row r is
  * the cross product of the other two rows, rows (r + 1) and (r + 2) mod 3;
  * each element x*y - z*w. */
@@ -101,21 +70,39 @@ static inline bool differ12(const float *x, const float *y)
     return d != 0;
 }
 
-bool sgrt__skin_compute(sgrt__skin *k, uint32_t j, const float w[16])
+/* The kernel's mode for k's palettes. */
+static inline uint32_t mode_of(const sgrt__skin *k)
 {
-    float p[12];
-    palette_of(k, j, w, p);
-    float *dst = k->palette + 12u * j;
-    bool changed = differ12(dst, p);
-    if (k->prev) {
-        float *pv = k->prev + 12u * j;
-        changed |= differ12(pv, dst);
-        memcpy(pv, dst, sizeof p);
-    }
-    memcpy(dst, p, sizeof p);
+    return (k->state & SGRT__SKIN_IM_ONE ? (uint32_t)SGRT__PAL_IM_ONE : 0u) |
+           (k->state & SGRT__SKIN_IM_AFFINE ? (uint32_t)SGRT__PAL_IM_AFFINE : 0u) |
+           (k->state & SGRT__SKIN_BIND_AFFINE ? (uint32_t)SGRT__PAL_B_AFFINE : 0u);
+}
+
+/* The kernel computes straight into the palette; before it, each joint's
+ * previous palette takes the palette it had, after it the normals follow. */
+static inline void save_prev(const sgrt__skin *k, uint32_t j)
+{
+    if (k->prev)
+        memcpy(k->prev + 12u * j, k->palette + 12u * j, 12 * sizeof(float));
+}
+
+static inline void normals_of(const sgrt__skin *k, uint32_t j)
+{
     if (k->normals)
-        cofactor_of(p, k->normals + 12u * j);
-    return changed;
+        cofactor_of(k->palette + 12u * j, k->normals + 12u * j);
+}
+
+bool sgrt__skin_compute(const sgrt_scene *s, sgrt__skin *k, uint32_t j, const float w[16])
+{
+    float old[12];
+    memcpy(old, k->palette + 12u * j, sizeof old);
+    const bool moved = k->prev && differ12(k->prev + 12u * j, old);
+    save_prev(k, j);
+    const float *b = k->bind ? k->bind[j] : NULL;
+    float *out = k->palette + 12u * j;
+    s->k.palette(&k->im[0][0], mode_of(k), &w, k->bind ? &b : NULL, 1, &out);
+    normals_of(k, j);
+    return moved || differ12(old, out);
 }
 
 void sgrt__skin_take_inverse(sgrt__skin *k, const float m[16])
@@ -125,10 +112,11 @@ void sgrt__skin_take_inverse(sgrt__skin *k, const float m[16])
         return; /* no inverse: the last one stays */
     static const float one[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     memcpy(k->im, inv, sizeof inv);
+    k->state &= ~(uint32_t)(SGRT__SKIN_IM_ONE | SGRT__SKIN_IM_AFFINE);
     if (memcmp(inv, one, sizeof one) == 0)
         k->state |= SGRT__SKIN_IM_ONE;
-    else
-        k->state &= ~(uint32_t)SGRT__SKIN_IM_ONE;
+    if (sgrt__affine16(inv))
+        k->state |= SGRT__SKIN_IM_AFFINE;
 }
 
 /* ---- the update ----------------------------------------------------------------- */
@@ -163,6 +151,7 @@ static void skins_start(sgrt_scene *s, const char *function)
     const sgrt__storage *st = &s->st;
     f->world = (const float(*)[16])st->world;
     f->slot_handle = st->slot_handle;
+    f->palette = s->k.palette;
     bool walk = false;
     SGRT__FOR_EACH_SUMMARIZED(st->dirty_sum, 0, st->sum_words, st->dirty, false, w, d,
         walk |= (d & f->above[w]) != 0;
@@ -189,59 +178,104 @@ static void skins_start(sgrt_scene *s, const char *function)
     SGRT__AU_STORE(&f->cur_count, f->whole_count);
 }
 
-/* The joints of one skin's word of joint bits that an after call computed,
- * collected so that shared bits are written once per run of joints. */
-typedef struct run_acc {
+/* The joints of one skin that an after call computes, gathered for one
+ * call of the palette kernel. */
+#define BATCH 32u
+typedef struct batch {
     sgrt__skin *k;
-    uint32_t word, pending, now;
-} run_acc;
+    uint32_t n;
+    uint32_t joint[BATCH];
+    const float *w[BATCH], *b[BATCH];
+} batch;
 
-static void flush(sgrt__skins *f, const run_acc *a)
+/* The shared bits of one word of k's joints: pending and recomputed ones
+ * (the latter for skins recomputed whole or keeping previous palettes, with
+ * the skin listed once). */
+static void flush(sgrt__skins *f, sgrt__skin *k, uint32_t word, uint32_t pending, uint32_t now)
 {
-    sgrt__skin *k = a->k;
-    if (!k)
-        return;
-    if (a->pending) {
-        SGRT__AU_OR(&k->pending[a->word], a->pending);
-        SGRT__AU_OR(&k->pending_sum[a->word >> 5], 1u << (a->word & 31u));
+    if (pending) {
+        SGRT__AU_OR(&k->pending[word], pending);
+        SGRT__AU_OR(&k->pending_sum[word >> 5], 1u << (word & 31u));
     }
     if (!(k->state & SGRT__SKIN_WHOLE) && !k->prev)
         return;
-    SGRT__AU_OR(&k->now[a->word], a->now);
+    SGRT__AU_OR(&k->now[word], now);
     if (!SGRT__AU_LOAD(&k->listed) && SGRT__AU_XCHG(&k->listed, 1u) == 0u)
         f->list[f->cur][SGRT__AU_ADD(&f->cur_count, 1u)] = k;
 }
 
+/* The batch's palettes through the kernel, straight into the skin's
+ * arrays, their bits written a word of joints at a time: a joint the update
+ * recomputes is reported (as a tracker reports a slot), whatever its bits. */
+static void run_batch(sgrt__skins *f, batch *bt)
+{
+    sgrt__skin *k = bt->k;
+    float *out[BATCH];
+    for (uint32_t i = 0; i < bt->n; i++) {
+        save_prev(k, bt->joint[i]);
+        out[i] = k->palette + 12u * bt->joint[i];
+    }
+    f->palette(&k->im[0][0], mode_of(k), bt->w, k->bind ? bt->b : NULL, bt->n, out);
+    uint32_t word = bt->joint[0] >> 5, bits = 0;
+    for (uint32_t i = 0; i < bt->n; i++) {
+        const uint32_t j = bt->joint[i];
+        normals_of(k, j);
+        if (j >> 5 != word) {
+            flush(f, k, word, bits, bits);
+            word = j >> 5;
+            bits = 0;
+        }
+        bits |= 1u << (j & 31u);
+    }
+    flush(f, k, word, bits, bits);
+    bt->n = 0;
+}
+
 /* After the kernel stored the worlds of the slots `done` of word w: the
- * palettes of the joints among them, while their worlds are in L1. Each
- * (skin, joint) is computed by one call only; what calls share (the skins'
- * joint bits, the list) is written with atomics. */
+ * palettes of the joints among them, while their worlds are in L1, a batch
+ * of one skin's joints per kernel call. Each (skin, joint) is computed by
+ * one call only; what calls share (the skins' joint bits, the list) is
+ * written with atomics. */
 static void skins_after(void *self, uint32_t w, uint32_t done)
 {
     sgrt__skins *f = self;
     uint32_t bits = done & f->joint[w];
-    run_acc a = {NULL, 0, 0, 0};
-    SGRT__FOR_EACH_IN_WORD(w, bits, slot,
-        for (uint32_t e = f->head[f->slot_handle[slot]]; e != SGRT__NONE;) {
+    if (!bits)
+        return;
+    /* The first entry of each joint's list first, then the lists: the
+     * loads of one pass do not wait on each other. */
+    uint32_t slot[32], e0[32], n = 0;
+    SGRT__FOR_EACH_IN_WORD(w, bits, i,
+        slot[n] = i;
+        e0[n++] = f->head[f->slot_handle[i]];
+    )
+    batch bt;
+    bt.k = NULL;
+    bt.n = 0;
+    for (uint32_t q = 0; q < n; q++)
+        for (uint32_t e = e0[q]; e != SGRT__NONE;) {
             const sgrt__skin_entry *en = &f->ent[e];
             e = en->next;
             sgrt__skin *k = en->skin;
             const uint32_t j = en->joint;
             if (j == SGRT__SKIN_MESH || (k->state & SGRT__SKIN_FROZEN))
                 continue;
-            if (k != a.k || j >> 5 != a.word) {
-                flush(f, &a);
-                a.k = k;
-                a.word = j >> 5;
-                a.pending = a.now = 0;
+            if (k != bt.k || bt.n == BATCH) {
+                if (bt.n)
+                    run_batch(f, &bt);
+                bt.k = k;
             }
-            const uint32_t bit = 1u << (j & 31u);
-            a.now |= bit;
-            if (sgrt__skin_compute(k, j, f->world[slot]))
-                a.pending |= bit;
+            /* What the kernel reads and writes beside the world (in L1):
+             * fetched while the batch fills. */
+            SGRT__PREFETCH_W(k->palette + 12u * j);
+            if (k->bind)
+                SGRT__PREFETCH(k->bind[j]);
+            bt.joint[bt.n] = j;
+            bt.w[bt.n] = f->world[slot[q]];
+            bt.b[bt.n++] = k->bind ? k->bind[j] : NULL;
         }
-    )
-    flush(f, &a);
+    if (bt.n)
+        run_batch(f, &bt);
 }
 
 /* Previous palettes of the joints that the last update recomputed and this
@@ -280,10 +314,9 @@ static void skins_finish(sgrt_scene *s)
             if (slot == SGRT__NONE)
                 continue;
             SGRT__AU_OR(&k->now[j >> 5], bit);
-            if (sgrt__skin_compute(k, j, world[slot])) {
-                SGRT__AU_OR(&k->pending[j >> 5], bit);
-                SGRT__AU_OR(&k->pending_sum[j >> 10], 1u << ((j >> 5) & 31u));
-            }
+            (void)sgrt__skin_compute(s, k, j, world[slot]);
+            SGRT__AU_OR(&k->pending[j >> 5], bit);
+            SGRT__AU_OR(&k->pending_sum[j >> 10], 1u << ((j >> 5) & 31u));
         }
         if (k->state & SGRT__SKIN_FRESH) {
             /* No motion on a skin's first update; its first collect covers

@@ -65,14 +65,22 @@ typedef struct sgrt__skin_entry {
  * inverse taken as the update starts; FRESH: no update has computed it yet;
  * FROZEN: its mesh was destroyed (nothing is computed any more); IM_ONE:
  * the inverse is the identity (world space, or a mesh at the identity);
- * WARNED: validation mode has said that a node of it was destroyed. */
+ * IM_AFFINE, BIND_AFFINE: the inverse, every inverse bind, has the last row
+ * (0, 0, 0, 1); WARNED: validation mode has said that a node of it was
+ * destroyed. */
 enum {
     SGRT__SKIN_WHOLE = 1u,
     SGRT__SKIN_FRESH = 2u,
     SGRT__SKIN_FROZEN = 4u,
     SGRT__SKIN_IM_ONE = 8u,
-    SGRT__SKIN_WARNED = 16u
+    SGRT__SKIN_IM_AFFINE = 16u,
+    SGRT__SKIN_BIND_AFFINE = 32u,
+    SGRT__SKIN_WARNED = 64u
 };
+
+/* A set of inverse binds, shared by the skins made with the same ones
+ * (skin_binds.c). */
+typedef struct sgrt__binds sgrt__binds;
 
 /* One skin: a single allocation of `size` bytes, this struct first, then
  * its arrays, allocated at sgrt_skin_create and never moved. */
@@ -90,9 +98,10 @@ typedef struct sgrt__skin {
     sgrt__au32 listed; /* in this update's list (sgrt__skins.list) */
     size_t size;
     const sgrt_node *joints;
-    /* The inverse binds transposed: bind[j][4r + c] is row r, column c of
-     * joint j's (NULL: every one the identity). */
+    /* The inverse binds, column-major, in a shared set (NULL: every one the
+     * identity). */
     const float (*bind)[16];
+    sgrt__binds *binds;
     float *palette, *normals, *prev; /* 12 floats per joint; NULL without the flag */
     uint32_t *entry;      /* per joint, then the mesh: its entry's index */
     sgrt__au32 *pending;  /* joints to report at the next collect */
@@ -123,18 +132,21 @@ typedef struct sgrt__skins {
     sgrt__au32 cur_count;
     sgrt__skin_entry *ent;
     uint32_t ent_cap, ent_free, ent_used;
+    sgrt__binds *binds; /* every set of inverse binds, in a list */
     /* Taken as an update starts, for its after hooks. */
     const float (*world)[16];
     const uint32_t *slot_handle;
+    void (*palette)(const float *im, uint32_t mode, const float *const *w,
+                    const float *const *b, uint32_t n, float *const *out);
 } sgrt__skins;
 
 /* s's skins (every scene has them). */
 sgrt__skins *sgrt__skins_of(const sgrt_scene *s);
 
 /* Joint j's palette (and normals, previous palette, as the skin keeps
- * them) from the world w of its node: true when what a collect reports of
- * it changed (the palette, or the previous palette). skin.c. */
-bool sgrt__skin_compute(sgrt__skin *k, uint32_t j, const float w[16]);
+ * them) from the world w of its node, on s's kernel: true when its palette
+ * or previous palette changed in any bit. skin.c. */
+bool sgrt__skin_compute(const sgrt_scene *s, sgrt__skin *k, uint32_t j, const float w[16]);
 /* The inverse of the mesh world m into k->im (and IM_ONE); a world without
  * an inverse leaves the last one. */
 void sgrt__skin_take_inverse(sgrt__skin *k, const float m[16]);
@@ -150,6 +162,15 @@ void sgrt__skin_vacated(sgrt_scene *s, uint32_t slot);
 void sgrt__skin_restored(sgrt_scene *s, const uint32_t *changed);
 void sgrt__skin_destroy_all(sgrt_scene *s);
 const char *sgrt__skin_check(const sgrt_scene *s);
+/* The set holding a copy of the n inverse binds b (16 floats each): one with
+ * the same bits shared (counted), else a new one (allocates; NULL with
+ * *err on failure); drop: one skin less holds it (freed with the last);
+ * free_all: every set (the scene is destroyed). */
+sgrt__binds *sgrt__binds_take(sgrt_scene *s, const float *b, uint32_t n, sgrt_result *err);
+void sgrt__binds_drop(sgrt_scene *s, sgrt__binds *set);
+void sgrt__binds_free_all(sgrt_scene *s);
+const float (*sgrt__binds_matrices(const sgrt__binds *set))[16];
+bool sgrt__binds_affine(const sgrt__binds *set);
 /* Link k's entries into the lists of its nodes' slots (the joints and mesh
  * that are alive, the rest marked dead or frozen), and mark above the mesh.
  * The entries are taken already (k->entry). */

@@ -82,13 +82,12 @@ static sgrt_result make_room(sgrt_scene *s, sgrt__skins *f, uint32_t entries)
 
 /* The block of a skin of n joints and its layout. */
 typedef struct skin_layout {
-    uint64_t joints, entry, pending, pending_sum, now, last, dead, bind, palette, normals, prev,
-        size;
+    uint64_t joints, entry, pending, pending_sum, now, last, dead, palette, normals, prev, size;
 } skin_layout;
 
 static uint64_t up(uint64_t x, uint64_t a) { return (x + a - 1u) / a * a; }
 
-static skin_layout layout_of(uint32_t n, uint32_t flags, bool binds)
+static skin_layout layout_of(uint32_t n, uint32_t flags)
 {
     const uint64_t words = (n + 31u) / 32u, sums = (words + 31u) / 32u;
     const uint64_t pal = (uint64_t)n * 12u * sizeof(float);
@@ -100,8 +99,7 @@ static skin_layout layout_of(uint32_t n, uint32_t flags, bool binds)
     l.now = l.pending_sum + sums * sizeof(sgrt__au32);
     l.last = l.now + words * sizeof(sgrt__au32);
     l.dead = l.last + words * sizeof(uint32_t);
-    l.bind = up(l.dead + words * sizeof(uint32_t), 64);
-    l.palette = l.bind + (binds ? (uint64_t)n * 16u * sizeof(float) : 0u);
+    l.palette = up(l.dead + words * sizeof(uint32_t), 64);
     l.normals = l.palette + pal;
     l.prev = l.normals + (flags & SGRT_SKIN_NORMALS ? pal : 0u);
     l.size = l.prev + (flags & SGRT_SKIN_PREV ? pal : 0u);
@@ -150,16 +148,21 @@ sgrt_result sgrt_skin_create(sgrt_scene *s, const sgrt_skin_desc *desc, sgrt_ski
         return r;
     sgrt__skins *f = sgrt__skins_of(s);
     const uint32_t n = desc->joint_count;
-    const skin_layout l = layout_of(n, desc->flags, desc->inverse_binds != NULL);
+    const skin_layout l = layout_of(n, desc->flags);
     r = sgrt__object_ensure(s, __func__);
     if (r != SGRT_OK)
         return r;
     if (l.size > SIZE_MAX)
         return sgrt__fail_grow(s, SGRT_ERR_NOMEM, __func__, SGRT_NULL_NODE);
     r = make_room(s, f, n + 1u);
+    sgrt__binds *binds = NULL;
+    if (r == SGRT_OK && desc->inverse_binds)
+        binds = sgrt__binds_take(s, desc->inverse_binds, n, &r);
     uint8_t *block = r == SGRT_OK ? sgrt__alloc(&s->alloc, (size_t)l.size, 64, &r) : NULL;
-    if (!block)
+    if (!block) {
+        sgrt__binds_drop(s, binds);
         return sgrt__fail_grow(s, r, __func__, SGRT_NULL_NODE);
+    }
     memset(block, 0, (size_t)l.size);
     sgrt__skin *k = (sgrt__skin *)block;
     k->count = n;
@@ -167,7 +170,6 @@ sgrt_result sgrt_skin_create(sgrt_scene *s, const sgrt_skin_desc *desc, sgrt_ski
     k->words = (n + 31u) / 32u;
     k->mesh = desc->mesh;
     k->size = (size_t)l.size;
-    k->state = SGRT__SKIN_WHOLE | SGRT__SKIN_FRESH | SGRT__SKIN_IM_ONE;
     for (int c = 0; c < 4; c++)
         k->im[c][c] = 1.0f;
     sgrt_node *joints = (sgrt_node *)(block + l.joints);
@@ -179,14 +181,13 @@ sgrt_result sgrt_skin_create(sgrt_scene *s, const sgrt_skin_desc *desc, sgrt_ski
     k->now = (sgrt__au32 *)(block + l.now);
     k->last = (uint32_t *)(block + l.last);
     k->dead = (uint32_t *)(block + l.dead);
-    if (desc->inverse_binds) {
-        float(*bind)[16] = (float(*)[16])(block + l.bind);
-        for (uint32_t j = 0; j < n; j++)
-            for (int row = 0; row < 4; row++)
-                for (int c = 0; c < 4; c++)
-                    bind[j][4 * row + c] = desc->inverse_binds[16u * j + 4u * (uint32_t)c +
-                                                               (uint32_t)row];
-        k->bind = (const float(*)[16])bind;
+    k->state = SGRT__SKIN_WHOLE | SGRT__SKIN_FRESH | SGRT__SKIN_IM_ONE | SGRT__SKIN_IM_AFFINE |
+               SGRT__SKIN_BIND_AFFINE;
+    if (binds) {
+        k->binds = binds;
+        k->bind = sgrt__binds_matrices(binds);
+        if (!sgrt__binds_affine(binds))
+            k->state &= ~(uint32_t)SGRT__SKIN_BIND_AFFINE;
     }
     k->palette = (float *)(block + l.palette);
     identity_rows(k->palette, n);
@@ -252,6 +253,7 @@ sgrt_result sgrt_skin_destroy(sgrt_scene *s, sgrt_skin handle)
     delist(f->whole, &f->whole_count, k);
     delist(f->list[f->cur ^ 1u], &f->last_count, k);
     sgrt__object_release(s, handle.id);
+    sgrt__binds_drop(s, k->binds);
     sgrt__free(&s->alloc, k, k->size);
     return SGRT_OK;
 }

@@ -201,7 +201,7 @@ void sgrt__skin_restored(sgrt_scene *s, const uint32_t *changed)
             const uint32_t slot = sgrt__resolve(s, k->joints[j]);
             if (slot == SGRT__NONE || (!moved && !sgrt__bit_get(changed, slot)))
                 continue;
-            bool differs = sgrt__skin_compute(k, j, world[slot]);
+            bool differs = sgrt__skin_compute(s, k, j, world[slot]);
             if (k->prev) {
                 float *pv = k->prev + 12u * j;
                 const float *pal = k->palette + 12u * j;
@@ -229,6 +229,7 @@ void sgrt__skin_destroy_all(sgrt_scene *s)
         sgrt__free(&s->alloc, f->ent, (size_t)f->ent_cap * sizeof *f->ent);
     if (f->head)
         sgrt__free(&s->alloc, f->head, (size_t)f->head_cap * sizeof *f->head);
+    sgrt__binds_free_all(s);
     memset(f, 0, sizeof *f);
 }
 
