@@ -686,6 +686,353 @@ static void random_program(uint64_t seed, bool large, uint32_t nodes, uint32_t s
     rig_close(&g);
 }
 
+/* ---- by hand ---------------------------------------------------------------------- */
+
+static test_log L;
+
+/* One report since L was reset: `code` from `function`, its message
+ * holding `says`. */
+static void expect_report(int line, sgrt_result code, const char *function, const char *says)
+{
+    test_checks++;
+    if (L.count != 1 || L.last.code != code || !L.last.function ||
+        strcmp(L.last.function, function) != 0 || !strstr(L.message, says)) {
+        test_failures++;
+        fprintf(stderr, "%s:%d: %u reports, last %s \"%s\"; expected one from %s saying \"%s\"\n",
+                __FILE__, line, L.count, L.count ? L.last.function : "-", L.message, function,
+                says);
+        test_failed();
+    }
+}
+
+#define REFUSED(call, code, function, says)                                            \
+    do {                                                                               \
+        memset(&L, 0, sizeof L);                                                       \
+        CHECK_RES((call), (code));                                                     \
+        expect_report(__LINE__, (code), (function), (says));                           \
+    } while (0)
+
+static sgrt_scene *logged(test_alloc *ta, uint32_t flags)
+{
+    memset(ta, 0, sizeof *ta);
+    const sgrt_allocator al = test_alloc_hooks(ta);
+    const sgrt_scene_desc d = {.allocator = &al, .flags = flags, .log = test_log_record,
+                               .log_user = &L};
+    return new_scene_desc(&d);
+}
+
+/* Every refusal of every call, naming the argument; nothing allocated,
+ * nothing changed (the good skin, the object count). */
+static void test_refusals(void)
+{
+    test_alloc ta, tb;
+    sgrt_scene *s = logged(&ta, 0), *other = logged(&tb, 0);
+    sgrt_node n[3], on;
+    for (int i = 0; i < 3; i++)
+        OK(sgrt_node_create(s, i ? n[i - 1] : SGRT_NULL_NODE, &n[i]));
+    OK(sgrt_node_create(other, SGRT_NULL_NODE, &on));
+    sgrt_node dead;
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &dead));
+    OK(sgrt_node_destroy(s, dead));
+    sgrt_skin good, plain;
+    const sgrt_skin_desc gd = {3, n, NULL, n[0], SGRT_SKIN_NORMALS | SGRT_SKIN_PREV};
+    OK(sgrt_skin_create(s, &gd, &good));
+    const sgrt_skin_desc pd = {2, n, NULL, SGRT_NULL_NODE, 0};
+    OK(sgrt_skin_create(s, &pd, &plain));
+    sgrt_tracker t;
+    OK(sgrt_tracker_create(s, &t));
+    (void)sgrt_scene_update(s);
+    const uint64_t calls = ta.calls;
+    const uint32_t live = s->obj_live;
+    float binds[3][16];
+    for (int i = 0; i < 3; i++)
+        memcpy(binds[i], IDENTITY, sizeof IDENTITY);
+    const char *fn = "sgrt_skin_create";
+    sgrt_skin k = {77};
+    sgrt_skin_desc d = {3, n, binds[0], n[0], 0};
+    REFUSED(sgrt_skin_create(s, NULL, &k), SGRT_ERR_INVALID_ARG, fn, "desc is NULL");
+    REFUSED(sgrt_skin_create(s, &d, NULL), SGRT_ERR_INVALID_ARG, fn, "out is NULL");
+    d.joint_count = 0;
+    REFUSED(sgrt_skin_create(s, &d, &k), SGRT_ERR_INVALID_ARG, fn, "desc->joint_count is 0");
+    d.joint_count = SGRT_MAX_NODES + 1u;
+    REFUSED(sgrt_skin_create(s, &d, &k), SGRT_ERR_INVALID_ARG, fn,
+            "desc->joint_count is above SGRT_MAX_NODES");
+    d.joint_count = 3;
+    d.joints = NULL;
+    REFUSED(sgrt_skin_create(s, &d, &k), SGRT_ERR_INVALID_ARG, fn, "desc->joints is NULL");
+    d.joints = n;
+    d.flags = 4;
+    REFUSED(sgrt_skin_create(s, &d, &k), SGRT_ERR_INVALID_ARG, fn, "desc->flags");
+    d.flags = 0;
+    const sgrt_node with_dead[3] = {n[0], dead, n[2]}, with_foreign[3] = {n[0], n[1], on};
+    const sgrt_node with_zero[3] = {n[0], SGRT_NULL_NODE, n[2]};
+    d.joints = with_dead;
+    REFUSED(sgrt_skin_create(s, &d, &k), SGRT_ERR_STALE_HANDLE, fn, "a node of desc->joints is stale");
+    CHECK_EQ_U(L.last.node.id, dead.id);
+    d.joints = with_foreign;
+    REFUSED(sgrt_skin_create(s, &d, &k), SGRT_ERR_STALE_HANDLE, fn, "a node of desc->joints is stale");
+    d.joints = with_zero;
+    REFUSED(sgrt_skin_create(s, &d, &k), SGRT_ERR_STALE_HANDLE, fn, "a node of desc->joints is stale");
+    d.joints = n;
+    d.mesh = dead;
+    REFUSED(sgrt_skin_create(s, &d, &k), SGRT_ERR_STALE_HANDLE, fn, "desc->mesh is stale");
+    d.mesh = on;
+    REFUSED(sgrt_skin_create(s, &d, &k), SGRT_ERR_STALE_HANDLE, fn, "desc->mesh is stale");
+    d.mesh = n[0];
+    static const float bad[3] = {NAN, INFINITY, -INFINITY};
+    for (int v = 0; v < 3; v++) {
+        binds[2][13] = bad[v];
+        REFUSED(sgrt_skin_create(s, &d, &k), SGRT_ERR_INVALID_ARG, fn,
+                "desc->inverse_binds holds a NaN or an infinity");
+    }
+    CHECK_EQ_U(k.id, 77);
+    CHECK_EQ_U(ta.calls, calls);
+    CHECK_EQ_U(s->obj_live, live);
+
+    /* Handles: zero, destroyed, of another scene, of another kind. */
+    sgrt_skin gone, foreign;
+    const sgrt_skin_desc od = {1, &on, NULL, SGRT_NULL_NODE, 0};
+    OK(sgrt_skin_create(other, &od, &foreign));
+    OK(sgrt_skin_create(s, &pd, &gone));
+    OK(sgrt_skin_destroy(s, gone));
+    const uint64_t calls2 = ta.calls, frees = ta.frees;
+    const sgrt_skin bad_k[4] = {SGRT_NULL_SKIN, gone, foreign, {t.id}};
+    static const char *const says[4] = {"k is zero", "k is not a live skin of s",
+                                        "k is not a live skin of s", "k is not a skin"};
+    for (int b = 0; b < 4; b++) {
+        uint32_t j = 9;
+        memset(&L, 0, sizeof L);
+        CHECK(sgrt_skin_palette(s, bad_k[b], &j) == NULL && j == 0u);
+        expect_report(__LINE__, SGRT_ERR_INVALID_ARG, "sgrt_skin_palette", says[b]);
+        memset(&L, 0, sizeof L);
+        CHECK(sgrt_skin_normals(s, bad_k[b], &j) == NULL && j == 0u);
+        expect_report(__LINE__, SGRT_ERR_INVALID_ARG, "sgrt_skin_normals", says[b]);
+        memset(&L, 0, sizeof L);
+        CHECK(sgrt_skin_prev_palette(s, bad_k[b], NULL) == NULL);
+        expect_report(__LINE__, SGRT_ERR_INVALID_ARG, "sgrt_skin_prev_palette", says[b]);
+        sgrt_range r[2];
+        uint32_t cnt = 5;
+        bool more = true;
+        REFUSED(sgrt_skin_collect(s, bad_k[b], r, 2, 0, &cnt, &more), SGRT_ERR_INVALID_ARG,
+                "sgrt_skin_collect", says[b]);
+        CHECK(cnt == 0 && !more);
+        if (b == 0) {
+            memset(&L, 0, sizeof L);
+            OK(sgrt_skin_destroy(s, bad_k[b])); /* zero: a no-op */
+            CHECK_EQ_U(L.count, 0);
+        } else {
+            REFUSED(sgrt_skin_destroy(s, bad_k[b]), SGRT_ERR_INVALID_ARG, "sgrt_skin_destroy",
+                    says[b]);
+        }
+    }
+    CHECK_EQ_U(ta.calls, calls2);
+    CHECK_EQ_U(ta.frees, frees);
+    /* The arrays a skin does not keep, and the collect's own arguments. */
+    uint32_t j = 9;
+    memset(&L, 0, sizeof L);
+    CHECK(sgrt_skin_normals(s, plain, &j) == NULL && j == 0u);
+    expect_report(__LINE__, SGRT_ERR_INVALID_ARG, "sgrt_skin_normals", "SGRT_SKIN_NORMALS");
+    memset(&L, 0, sizeof L);
+    CHECK(sgrt_skin_prev_palette(s, plain, &j) == NULL && j == 0u);
+    expect_report(__LINE__, SGRT_ERR_INVALID_ARG, "sgrt_skin_prev_palette", "SGRT_SKIN_PREV");
+    sgrt_range r[2];
+    uint32_t cnt = 5;
+    bool more = true;
+    fn = "sgrt_skin_collect";
+    REFUSED(sgrt_skin_collect(s, good, NULL, 2, 0, &cnt, &more), SGRT_ERR_INVALID_ARG, fn,
+            "out is NULL with max_ranges > 0");
+    REFUSED(sgrt_skin_collect(s, good, r, 2, 0, NULL, &more), SGRT_ERR_INVALID_ARG, fn,
+            "out_count is NULL");
+    REFUSED(sgrt_skin_collect(s, good, r, 2, 0, &cnt, NULL), SGRT_ERR_INVALID_ARG, fn,
+            "out_more is NULL");
+    /* Nothing was forgotten by the refusals: the first collect names all. */
+    memset(&L, 0, sizeof L);
+    OK(sgrt_skin_collect(s, good, NULL, 0, 0, &cnt, &more));
+    CHECK(cnt == 0 && more);
+    OK(sgrt_skin_collect(s, good, r, 2, 0, &cnt, &more));
+    CHECK(cnt == 1 && !more && r[0].first == 0 && r[0].count == 3);
+    CHECK_EQ_U(L.count, 0);
+    OK(sgrt_skin_destroy(other, foreign));
+    end_scene_alloc(other, &tb);
+    end_scene_alloc(s, &ta);
+}
+
+/* A skin's life by hand: identity rows before its first update, every joint
+ * reported once, nothing on an idle frame, a move reported for the joint
+ * and its descendants only, the previous palette one update behind (and
+ * caught up), world space, shared inverse binds, a singular mesh world. */
+static void test_semantics(void)
+{
+    test_alloc ta;
+    sgrt_scene *s = logged(&ta, SGRT_SCENE_VALIDATE);
+    sgrt_node mesh, j[4];
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &mesh));
+    set_translation(s, mesh, 10, 0, 0);
+    OK(sgrt_node_create(s, mesh, &j[0]));
+    OK(sgrt_node_create(s, j[0], &j[1]));
+    OK(sgrt_node_create(s, j[1], &j[2]));
+    OK(sgrt_node_create(s, mesh, &j[3]));
+    set_translation(s, j[0], 0, 1, 0);
+    set_translation(s, j[1], 0, 2, 0);
+    set_translation(s, j[2], 0, 4, 0);
+    set_translation(s, j[3], 0, 0, 8);
+    float binds[4][16];
+    for (int i = 0; i < 4; i++)
+        translation(0, -(float)i, 0, binds[i]);
+    sgrt_skin k, w, twin;
+    const sgrt_skin_desc d = {4, j, binds[0], mesh, SGRT_SKIN_PREV | SGRT_SKIN_NORMALS};
+    OK(sgrt_skin_create(s, &d, &k));
+    OK(sgrt_skin_create(s, &d, &twin)); /* the same binds: shared */
+    const sgrt_skin_desc wd = {4, j, NULL, SGRT_NULL_NODE, 0};
+    OK(sgrt_skin_create(s, &wd, &w));
+    uint32_t count = 0;
+    memset(&L, 0, sizeof L);
+    const float *pal = sgrt_skin_palette(s, k, &count);
+    CHECK(count == 4 && pal && pal[0] == 1.0f && pal[5] == 1.0f && pal[10] == 1.0f &&
+          pal[3] == 0.0f);
+    expect_report(__LINE__, SGRT_OK, "sgrt_skin_palette", "created since the last");
+    sgrt_range r[8];
+    uint32_t n;
+    bool more;
+    OK(sgrt_skin_collect(s, k, r, 8, 0, &n, &more));
+    CHECK(n == 1 && r[0].first == 0 && r[0].count == 4);
+    (void)sgrt_scene_update(s);
+    /* Mesh-relative: joint 2 is at 7 up, its bind takes 2 off. */
+    CHECK(pal[12 * 2 + 7] == 5.0f && pal[12 * 2 + 3] == 0.0f && pal[12 * 3 + 11] == 8.0f);
+    CHECK(memcmp(pal, sgrt_skin_palette(s, twin, NULL), 48 * 4) == 0);
+    const float *wp = sgrt_skin_palette(s, w, NULL), *prev = sgrt_skin_prev_palette(s, k, NULL);
+    CHECK(wp[3] == 10.0f && wp[7] == 1.0f); /* world space, no binds */
+    CHECK(memcmp(prev, pal, 48 * 4) == 0);  /* no motion on the first frame */
+    OK(sgrt_skin_collect(s, k, r, 8, 0, &n, &more));
+    CHECK(n == 1 && r[0].first == 0 && r[0].count == 4);
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
+    OK(sgrt_skin_collect(s, k, r, 8, 0, &n, &more));
+    CHECK(n == 0 && !more);
+    /* j[1] moves: j[1] and j[2] recomputed. */
+    set_translation(s, j[1], 0, 3, 0);
+    (void)sgrt_scene_update(s);
+    CHECK(pal[12 * 2 + 7] == 6.0f && prev[12 * 2 + 7] == 5.0f && pal[12 * 1 + 7] == 3.0f);
+    OK(sgrt_skin_collect(s, k, r, 8, 0, &n, &more));
+    CHECK(n == 1 && r[0].first == 1 && r[0].count == 2);
+    /* An idle frame: the previous palettes catch up, reported. */
+    CHECK_EQ_U(sgrt_scene_update(s), 0);
+    CHECK(memcmp(prev, pal, 48 * 4) == 0);
+    OK(sgrt_skin_collect(s, k, r, 8, 0, &n, &more));
+    CHECK(n == 1 && r[0].first == 1 && r[0].count == 2);
+    OK(sgrt_skin_collect(s, w, r, 8, 0, &n, &more)); /* no previous palette: nothing */
+    CHECK(n == 1 && r[0].first == 0 && r[0].count == 4);
+    OK(sgrt_skin_collect(s, w, r, 8, 0, &n, &more));
+    CHECK(n == 0);
+    /* The mesh moves: every palette recomputed, the same values. */
+    set_translation(s, mesh, 20, 0, 0);
+    (void)sgrt_scene_update(s);
+    CHECK(pal[12 * 2 + 7] == 6.0f);
+    OK(sgrt_skin_collect(s, k, r, 8, 0, &n, &more));
+    CHECK(n == 1 && r[0].count == 4);
+    /* A singular mesh world keeps the last inverse. */
+    const float zero_scale[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 30, 0, 0, 1};
+    OK(sgrt_node_set_local(s, mesh, zero_scale));
+    OK(sgrt_node_set_local(s, j[1], IDENTITY));
+    (void)sgrt_scene_update(s);
+    CHECK(finite16(pal) && finite16(pal + 16) && pal[12 * 3 + 3] == 10.0f); /* 30 - 20 */
+    /* Normals: the cofactor (here of rotations-free palettes, the identity). */
+    const float *nor = sgrt_skin_normals(s, k, NULL);
+    CHECK(nor[0] == 0.0f && nor[15] == 0.0f && nor[5] == 0.0f); /* the zero scale's cofactor */
+    /* Destroying a joint: its entry stays; the mesh: the skin is frozen;
+     * validation mode says so once per skin. */
+    set_translation(s, mesh, 10, 0, 0);
+    (void)sgrt_scene_update(s);
+    float kept[48];
+    memcpy(kept, pal, sizeof kept);
+    memset(&L, 0, sizeof L);
+    OK(sgrt_node_destroy(s, j[3]));
+    CHECK(L.count == 3 && strstr(L.message, "joint of a skin")); /* k, twin, w */
+    OK(sgrt_node_destroy(s, j[2]));
+    CHECK_EQ_U(L.count, 3);
+    set_translation(s, j[0], 0, 9, 0);
+    (void)sgrt_scene_update(s);
+    CHECK(memcmp(pal + 24, kept + 24, 24 * sizeof(float)) == 0); /* joints 2, 3 */
+    CHECK(pal[7] == 9.0f);
+    sgrt_skin frozen;
+    sgrt_node m2, j2;
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &m2));
+    OK(sgrt_node_create(s, m2, &j2));
+    const sgrt_skin_desc fd = {1, &j2, NULL, m2, 0};
+    OK(sgrt_skin_create(s, &fd, &frozen));
+    set_translation(s, j2, 1, 2, 3);
+    (void)sgrt_scene_update(s);
+    float fkept[12];
+    memcpy(fkept, sgrt_skin_palette(s, frozen, NULL), sizeof fkept);
+    memset(&L, 0, sizeof L);
+    OK(sgrt_node_set_parent(s, j2, SGRT_NULL_NODE, SGRT_KEEP_LOCAL));
+    OK(sgrt_node_destroy(s, m2));
+    CHECK(L.count == 1 && strstr(L.message, "mesh of a skin"));
+    set_translation(s, j2, 4, 5, 6);
+    (void)sgrt_scene_update(s);
+    CHECK(memcmp(sgrt_skin_palette(s, frozen, NULL), fkept, sizeof fkept) == 0);
+    check_scene(s);
+    OK(sgrt_skin_destroy(s, twin));
+    OK(sgrt_skin_destroy(s, frozen));
+    check_scene(s);
+    end_scene_alloc(s, &ta);
+}
+
+/* A restore (white-box: worlds rewritten by hand, then the seam's event):
+ * the joints in changed slots and every joint of a skin whose mesh's slot
+ * changed are true at once, their previous palette with them, and a
+ * collect names exactly those that differ. */
+static void test_restored(void)
+{
+    sgrt_scene *s = new_scene();
+    sgrt_node mesh, j[3], other;
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &mesh));
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &other));
+    for (int i = 0; i < 3; i++)
+        OK(sgrt_node_create(s, i ? j[i - 1] : mesh, &j[i]));
+    sgrt_skin a, b;
+    const sgrt_skin_desc da = {3, j, NULL, mesh, SGRT_SKIN_PREV};
+    const sgrt_skin_desc db = {3, j, NULL, other, 0};
+    OK(sgrt_skin_create(s, &da, &a));
+    OK(sgrt_skin_create(s, &db, &b));
+    (void)sgrt_scene_update(s);
+    sgrt_range r[4];
+    uint32_t n;
+    bool more;
+    OK(sgrt_skin_collect(s, a, r, 4, 0, &n, &more));
+    OK(sgrt_skin_collect(s, b, r, 4, 0, &n, &more));
+    uint32_t *changed = calloc(s->st.words, sizeof *changed);
+    REQUIRE(changed);
+    /* Joint 1's world moves (its slot changed), joint 2's slot changed with
+     * the same world: a's joint 1 alone differs. */
+    float *w1 = s->st.world[slot_of(s, j[1])];
+    w1[13] = 5.0f;
+    const uint32_t s1 = slot_of(s, j[1]), s2 = slot_of(s, j[2]);
+    changed[s1 >> 5] |= 1u << (s1 & 31u);
+    changed[s2 >> 5] |= 1u << (s2 & 31u);
+    sgrt__follow_restored(s, changed);
+    const float *pa = sgrt_skin_palette(s, a, NULL);
+    CHECK(pa[12 + 7] == 5.0f && sgrt_skin_prev_palette(s, a, NULL)[12 + 7] == 5.0f);
+    OK(sgrt_skin_collect(s, a, r, 4, 0, &n, &more));
+    CHECK(n == 1 && r[0].first == 1 && r[0].count == 1);
+    OK(sgrt_skin_collect(s, b, r, 4, 0, &n, &more));
+    CHECK(n == 1 && r[0].first == 1 && r[0].count == 1);
+    /* b's mesh changed: every joint of b recomputed, its inverse taken. */
+    memset(changed, 0, s->st.words * sizeof *changed);
+    const uint32_t so = slot_of(s, other);
+    s->st.world[so][12] = 2.0f;
+    changed[so >> 5] |= 1u << (so & 31u);
+    sgrt__follow_restored(s, changed);
+    const float *pb = sgrt_skin_palette(s, b, NULL);
+    CHECK(pb[3] == -2.0f && pb[12 + 3] == -2.0f && pb[24 + 3] == -2.0f);
+    OK(sgrt_skin_collect(s, b, r, 4, 0, &n, &more));
+    CHECK(n == 1 && r[0].first == 0 && r[0].count == 3);
+    OK(sgrt_skin_collect(s, a, r, 4, 0, &n, &more));
+    CHECK(n == 0);
+    check_scene(s);
+    free(changed);
+    sgrt_scene_destroy(s);
+}
+
 int main(int argc, char **argv)
 {
     rng r = {0x5c1e};
@@ -694,6 +1041,9 @@ int main(int argc, char **argv)
         FAIL("cannot start a thread pool");
         return test_report("skin");
     }
+    test_refusals();
+    test_semantics();
+    test_restored();
     for (int k = 0; k < 3; k++)
         random_program(rng_next(&r), k == 2, 600u + 900u * (uint32_t)k, 120);
     printf("skin: the parallel twin ran %llu tasks in %llu calls of the executor\n",
