@@ -35,8 +35,9 @@
  *     line up). Without a counter (32-bit ARM, s390x, others) a scene
  *     created at a destroyed scene's address, from the same call site, may
  *     accept the old scene's handles: drop them with the scene.
- *   - Objects: trackers, node sets and writers are named by handles too,
- *     sgrt_tracker, sgrt_nodeset and sgrt_writer, each a 32-bit id passed
+ *   - Objects: trackers, node sets, writers and skins are named by handles
+ *     too, sgrt_tracker, sgrt_nodeset, sgrt_writer and sgrt_skin, each a
+ *     32-bit id passed
  *     by value (see "Object handles", after sgrt_node): generation-checked and
  *     scrambled per scene like node ids, with their kind in the id. Every
  *     call that takes one resolves it through the scene's own table before
@@ -49,7 +50,8 @@
  *     from any thread. Functions taking `const sgrt_scene *` may run
  *     concurrently with each other on one scene, except two that touch the
  *     same tracker or node set where one of them writes it. Of those, these
- *     write an object: sgrt_tracker_collect (t), sgrt_nodeset_add,
+ *     write an object: sgrt_tracker_collect (t), sgrt_skin_collect (k),
+ *     sgrt_nodeset_add,
  *     sgrt_nodeset_remove and sgrt_nodeset_clear (set),
  *     sgrt_nodeset_combine (dst), sgrt_nodeset_from_changes (dst, and t
  *     when consuming) and sgrt_scene_cull (out); every other const call
@@ -61,8 +63,8 @@
  *   - Memory: a scene owns all of its storage. Only sgrt_scene_create,
  *     sgrt_scene_reserve, sgrt_scene_compact, sgrt_node_create (when the scene
  *     must grow), sgrt_node_set_parent (when a relocation must grow the scene),
- *     sgrt_tracker_create, sgrt_nodeset_create and sgrt_writer_create
- *     allocate. Setting transforms and bounds (writers included), updating,
+ *     sgrt_tracker_create, sgrt_nodeset_create, sgrt_writer_create and
+ *     sgrt_skin_create allocate. Setting transforms and bounds (writers included), updating,
  *     reading, destroying, node set membership, culling and collecting never
  *     allocate. Every call that allocates checks the alignment of each
  *     block it gets (see sgrt_allocator): wherever a function below lists
@@ -175,13 +177,15 @@ typedef struct sgrt_node {
  *  that handle reuse keeps free (see sgrt_node). */
 #define SGRT_MAX_NODES 16776192u
 
-/* Object handles: sgrt_tracker, sgrt_nodeset and sgrt_writer (each with its
- * calls below) are {uint32_t id}, passed by value; create writes one
- * through its out pointer. Bits 0..15: index in the scene's object table;
- * bits 16..18: the kind (tracker, node set, writer), so that a handle of
+/* Object handles: sgrt_tracker, sgrt_nodeset, sgrt_writer and sgrt_skin
+ * (each with its calls below) are {uint32_t id}, passed by value; create
+ * writes one through its out pointer. Bits 0..15: index in the scene's
+ * object table; bits 16..18: the kind (tracker, node set, writer, skin), so
+ * that a handle of
  * one kind names nothing of another; bits 19..31: generation (never 0).
  * The id 0 is never valid: a zero-initialised handle is safely invalid
- * (SGRT_NULL_TRACKER, SGRT_NULL_NODESET, SGRT_NULL_WRITER), destroying it
+ * (SGRT_NULL_TRACKER, SGRT_NULL_NODESET, SGRT_NULL_WRITER, SGRT_NULL_SKIN),
+ * destroying it
  * is a no-op (SGRT_OK), and where an object is optional (the `only` of
  * sgrt_scene_cull, the `b` of sgrt_nodeset_from_changes) zero means none.
  * Index and kind are scrambled per scene like node ids (see Handles
@@ -195,7 +199,7 @@ typedef struct sgrt_node {
  * docs/design.md has the figures); sgrt_scene_destroy frees the objects
  * still alive, and every handle of the scene becomes meaningless. */
 
-/** Most trackers, node sets and writers alive at once in one scene: the
+/** Most trackers, node sets, writers and skins alive at once in one scene: the
  *  2^16 table indices less the 256 that reuse keeps free. A create past it
  *  returns SGRT_ERR_CAPACITY. */
 #define SGRT_MAX_OBJECTS 65280u
@@ -880,8 +884,10 @@ SGRT_API const float *sgrt_scene_world_array(const sgrt_scene *s, uint32_t *out_
  *  set's words) and at sgrt_scene_compact, never otherwise: writes,
  *  updates, destroys, hole reclamation (nodes move inside the same block:
  *  slots change, pointers do not), set operations and culls leave every
- *  pointer where it is. 1 for a new scene, then increasing; 0 for a NULL
- *  scene. O(1); never allocates. */
+ *  pointer where it is. A skin's arrays (sgrt_skin_palette and the
+ *  others) are not in storage: they stay where they are until the skin is
+ *  destroyed, whatever this number does. 1 for a new scene, then
+ *  increasing; 0 for a NULL scene. O(1); never allocates. */
 SGRT_API uint64_t sgrt_scene_storage_version(const sgrt_scene *s);
 
 /** The previous world matrices, for motion vectors: in a scene created with
@@ -1115,19 +1121,24 @@ SGRT_API const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, sgrt_nodeset se
  * 2; the row an affine P leaves out is (0, 0, 0, 1)), 48 bytes a joint,
  * contiguous per skin, so one upload call covers any range of joints.
  *
- * Arithmetic: inverse(world(mesh)) is formed in double and rounded to
+ * Arithmetic: IM = inverse(world(mesh)) is formed in double and rounded to
  * float once per entry, when an update starts that moves the mesh (from
  * the world that update gives it; the identity for SGRT_NULL_NODE, world
- * space); then A = inverse x world(joint) and P = A x inverse_bind in
- * float, each element as ((x0*y0 + x1*y1) + (x2*y2 + x3*y3)), the order of
- * the world products, without fused multiply-add: the same bits on every
- * kernel level, target, worker count, serial or parallel. A mesh world
- * without an inverse (a zero scale) keeps the inverse it had (the identity
- * before one). Precision, against a double-precision model of the same
- * locals (tests/test_skin.c, random rigs 1 to 9 levels deep, scales 0.5 to
- * 2, translations to 4): |P - P_model| <= 2^-18 x (1 + |M| x |W| x |B|)
- * per element, where |M| x |W| x |B| is that element's product of the
- * absolute matrices (largest measured: 2^-19.5 of it).
+ * space); then A = IM x world(joint) and P = A x inverse_bind in float,
+ * each element as ((x0*y0 + x1*y1) + (x2*y2 + x3*y3)), the order of the
+ * world products, where both factors of a product are affine (last row
+ * exactly (0, 0, 0, 1), as TRS matrices are) without the terms that row
+ * makes zero; no fused multiply-add: the same bits on every kernel level,
+ * target, worker count, serial or parallel. A mesh world without an
+ * inverse (a zero scale) keeps the inverse it had (the identity before
+ * one). Precision, against a double-precision model of the same locals
+ * (tests/test_skin.c: random rigs up to 20 levels deep, affine locals with
+ * scales 0.5 to 2, shear and mirroring, translations to 4; meshes in and
+ * beside the skeletons): |P - P_model| <= 2^-18 x (1 + m) per element,
+ * where m is that element of |IM| x (A_joint + |IM| x A_mesh x |IM| x
+ * |world(joint)|) x |inverse_bind|, A the product of the entrywise
+ * absolute locals along a node's chain (what a float world's rounding
+ * scales with); the largest measured is 0.043 of that bound.
  *
  * Normals (SGRT_SKIN_NORMALS): per joint the cofactor matrix of P's upper
  * 3x3, det x inverse-transpose formed without a division (each row the
@@ -1145,10 +1156,11 @@ SGRT_API const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, sgrt_nodeset se
  *
  * Upload ranges: sgrt_skin_collect is sgrt_tracker_collect for one skin's
  * joints: runs of joint indices whose palette (or, with SGRT_SKIN_PREV,
- * previous palette) changed in its bits since the last collect, so that a
- * copy kept by collecting equals the arrays after every update. A joint
- * recomputed to the same bits is not reported; an idle frame reports
- * nothing.
+ * previous palette) the updates since the last collect recomputed, as a
+ * tracker reports the slots an update recomputes (a recomputed entry is
+ * reported whatever its bits), so that a copy kept by collecting equals
+ * the arrays after every update (palette, normals and previous palette:
+ * one set of ranges covers all three). An idle frame reports nothing.
  *
  * Nodes: a skin holds handles, so nodes may move to other slots
  * (re-parenting, hole reclamation, sgrt_scene_compact) and palettes stay
@@ -1164,16 +1176,20 @@ SGRT_API const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, sgrt_nodeset se
  * where they are until sgrt_skin_destroy or sgrt_scene_destroy (storage
  * growth, compaction and sgrt_scene_storage_version do not concern them).
  *
- * Cost: per palette recomputed, two 4x4 products (one without inverse
- * binds, or with a mesh whose inverse is the identity) and a cofactor with
- * SGRT_SKIN_NORMALS, in the update's pass over the joint's word while its
- * world is in cache, on the update's threads; per update that moves a
- * mesh, its inverse and its world as the update forms it (O(depth)), and
- * the joints it does not recompute; per update with nothing dirty above a
- * mesh, nothing per skin; O(skins) per update in which a dirty node lies
- * above a mesh (a walk up from each mesh). Memory per joint: 56 bytes, 64
- * more with inverse binds, 48 more for each of normals and the previous
- * palette; per node of the scene, 4 bytes and 3 bits. */
+ * Cost: per palette recomputed, two products (one without inverse binds,
+ * or with a mesh whose inverse is the identity) on the scene's kernel and
+ * a cofactor with SGRT_SKIN_NORMALS, in the update's pass over the joint's
+ * word while its world is in cache, on the update's threads; per update
+ * that moves a mesh, its inverse and its world as the update forms it
+ * (O(depth)), and the joints it does not recompute; per update in which no
+ * dirty node lies above a mesh, nothing per skin (an idle frame reads the
+ * dirty summary, O(capacity / 1024)); per update in which one does, a walk
+ * up from each skin's mesh, O(skins x depth). Memory per joint: 72 bytes,
+ * 48 more for each of the normals and the previous palette, and 64 per
+ * joint of each distinct set of inverse binds (skins made with the same
+ * inverse binds, bit for bit, share one copy: a crowd of one rig holds
+ * it once); per slot of every scene, 3 bits, and once a skin exists 4
+ * bytes per handle index. */
 
 /** A skin, named by an object handle (see "Object handles"): every call
  *  below refuses a destroyed skin, one of another scene or of another
@@ -1206,7 +1222,8 @@ typedef struct sgrt_skin_desc {
 } sgrt_skin_desc;
 
 /** Create a skin on `s`; *out receives its handle. The joints and inverse
- *  binds are copied (desc's arrays are not read after the call). Its
+ *  binds are copied (desc's arrays are not read after the call; inverse
+ *  binds equal to those of a skin alive share its copy). Its
  *  palettes are the identity until the next update, which computes every
  *  one (sgrt_scene_update with nothing dirty included); its first collect
  *  reports every joint. Cost O(joint_count) and the mesh's depth.
@@ -1551,10 +1568,11 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_world_double(const sgrt_scene *s, 
 
 /** Verify every internal invariant (slot order, link symmetry, dirty closure,
  *  bitfield padding and summaries, handle table, counts, previous worlds
- *  where kept, node sets, the object table and the trackers, node sets and
- *  writers it names)
- *  except the trackers' pending bits, which collects may be writing
- *  meanwhile: sgrt_tracker_check verifies those. O(capacity).
+ *  where kept, node sets, the object table and the trackers, node sets,
+ *  writers and skins it names, which nodes each skin's joints and mesh
+ *  are) except the trackers' and skins' pending bits, which collects may
+ *  be writing meanwhile: sgrt_tracker_check verifies a tracker's.
+ *  O(capacity + joints).
  *  Returns SGRT_OK or SGRT_ERR_CORRUPT; *out_what (optional) receives a static
  *  string naming the first broken invariant, or NULL. INVALID_ARG for NULL s. */
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what);

@@ -13,11 +13,15 @@ extern const sgrt__follower sgrt__skin_follower;
 
 /* The bits an update's tasks share between words (a skin's pending and
  * recomputed joints, whether it is listed): written with relaxed atomics
- * (the executor's run orders the tasks with the calling thread). Without
- * C11 atomics, MSVC's interlocked calls; elsewhere plain accesses, which
- * are enough for the serial update. */
+ * (the executor's run orders the tasks with the calling thread), lock-free
+ * 32-bit ones (no libatomic call: the symbols test says so). Without them,
+ * MSVC's interlocked calls; elsewhere plain accesses, which serve the
+ * serial update (a target with threads and no lock-free 32-bit atomics is
+ * not one sgrt is built for). */
 #if !defined(__STDC_NO_ATOMICS__)
 #include <stdatomic.h>
+#endif
+#if !defined(__STDC_NO_ATOMICS__) && ATOMIC_INT_LOCK_FREE == 2
 typedef _Atomic uint32_t sgrt__au32;
 #define SGRT__AU_LOAD(p) atomic_load_explicit((p), memory_order_relaxed)
 #define SGRT__AU_STORE(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
