@@ -7,7 +7,7 @@
  * traversal with a dirty flag, the copy floor and the write floor, and the
  * update on 1 and N workers, measured in one run on the same scenes with
  * the same moves; then the peers, warm and with the caches evicted; then
- * memory, bounds and large worlds. See docs/performance.md.
+ * memory, bounds, large worlds and skinning palettes. See docs/performance.md.
  *
  * This file owns the command line and the run: which scenes, in which
  * order, on a thread with a stack deep enough for the naive recursion, the
@@ -394,7 +394,9 @@ static void usage(FILE *f, const char *argv0)
             "memory per node, bounds and culling with the targets B1..B6, and large worlds\n"
             "(SGRT_SCENE_LARGE_WORLD: precision far from the world's zero, frames with and without\n"
             "the flag, an origin move) with the targets L1..L3 (--scene %s: that section\n"
-            "alone after memory).\n"
+            "alone after memory), and skinning palettes (sgrt_skin_*: crowds of skinned\n"
+            "characters with and without skins and against fused + a palette loop) with the\n"
+            "targets S1..S6. --bounds-only, --large-only, --skin-only: that section alone.\n"
             "Exit status: 0, 1 when a scene could not be built or verified, 2 for a bad\n"
             "command line.\n",
             argv0, SGRT_BENCH_REPORT, MAX_REPS, MAX_FILTERS, MAX_WORKERS, online_cpus(),

@@ -518,11 +518,15 @@ bool bench_skin_run(FILE *out, bool quick)
     fprintf(out, "%-13s %-5s | %8s %8s %8s | %8s %8s\n", "rig", "frame", "none", "skins",
             "fused", "skin/no", "skin/fus");
     for (int i = 0; i < nrows; i++)
-        for (int kind = 0; kind < FRAMES; kind++)
-            fprintf(out, "%-13s %-5s | %8.3f %8.3f %8.3f | %8.3f %8.3f\n", names[i],
-                    frame_name[kind], rows[i].ns[kind][C_NONE], rows[i].ns[kind][C_SKINS],
-                    rows[i].ns[F_ALL][C_FUSED], rows[i].ratio_none[kind],
-                    rows[i].ratio_fused[kind]);
+        for (int kind = 0; kind < FRAMES; kind++) {
+            char c[5][16];
+            fprintf(out, "%-13s %-5s | %8s %8s %8s | %8s %8s\n", names[i], frame_name[kind],
+                    bench_cell(c[0], rows[i].ns[kind][C_NONE]),
+                    bench_cell(c[1], rows[i].ns[kind][C_SKINS]),
+                    bench_cell(c[2], rows[i].ns[F_ALL][C_FUSED]),
+                    bench_cell(c[3], rows[i].ratio_none[kind]),
+                    bench_cell(c[4], rows[i].ratio_fused[kind]));
+        }
     for (int i = 0; i < nrows; i++)
         fprintf(out,
                 "%s: a collect after a 1 %% frame %.1f ns per skin; every palette against the\n"
