@@ -97,40 +97,6 @@ typedef struct sk_row {
 
 /* ---- building ----------------------------------------------------------------------- */
 
-static void inverse_d(const double m[16], double out[16])
-{
-    /* Rigid with scale: inverse by Gauss-Jordan, partial pivoting. */
-    double a[4][8];
-    for (int r = 0; r < 4; r++)
-        for (int c = 0; c < 4; c++) {
-            a[r][c] = m[4 * c + r];
-            a[r][4 + c] = r == c;
-        }
-    for (int c = 0; c < 4; c++) {
-        int p = c;
-        for (int r = c + 1; r < 4; r++)
-            if (fabs(a[r][c]) > fabs(a[p][c]))
-                p = r;
-        for (int k = 0; k < 8; k++) {
-            const double x = a[c][k];
-            a[c][k] = a[p][k];
-            a[p][k] = x;
-        }
-        const double d = a[c][c];
-        for (int k = 0; k < 8; k++)
-            a[c][k] /= d;
-        for (int r = 0; r < 4; r++)
-            if (r != c) {
-                const double f = a[r][c];
-                for (int k = 0; k < 8; k++)
-                    a[r][k] -= f * a[c][k];
-            }
-    }
-    for (int r = 0; r < 4; r++)
-        for (int c = 0; c < 4; c++)
-            out[4 * c + r] = a[r][4 + c];
-}
-
 static void mul_d(const double *a, const double *b, double *out)
 {
     for (int c = 0; c < 4; c++)
@@ -139,17 +105,19 @@ static void mul_d(const double *a, const double *b, double *out)
                              a[12 + r] * b[4 * c + 3];
 }
 
-static void trs_d(const float t[3], const float q[4], const float s[3], double m[16])
+/* The inverse of T x R x S, S^-1 x R^T x T^-1, in double. */
+static void trs_inverse_d(const float t[3], const float q[4], const float sc[3], double m[16])
 {
-    const double x = q[0], y = q[1], z = q[2], w = q[3];
-    const double r[16] = {(1 - 2 * (y * y + z * z)) * s[0], 2 * (x * y + w * z) * s[0],
-                          2 * (x * z - w * y) * s[0], 0,
-                          2 * (x * y - w * z) * s[1], (1 - 2 * (x * x + z * z)) * s[1],
-                          2 * (y * z + w * x) * s[1], 0,
-                          2 * (x * z + w * y) * s[2], 2 * (y * z - w * x) * s[2],
-                          (1 - 2 * (x * x + y * y)) * s[2], 0,
-                          t[0], t[1], t[2], 1};
-    memcpy(m, r, sizeof r);
+    static const float zero[3] = {0, 0, 0}, one[3] = {1, 1, 1};
+    double r[16];
+    bench_trs_matrix_d(zero, q, one, r);
+    for (int c = 0; c < 3; c++)
+        for (int k = 0; k < 3; k++)
+            m[4 * c + k] = r[4 * k + c] / sc[k]; /* row k of R^T, scaled by 1 / s_k */
+    for (int k = 0; k < 3; k++)
+        m[12 + k] = -(m[k] * t[0] + m[4 + k] * t[1] + m[8 + k] * t[2]);
+    m[3] = m[7] = m[11] = 0.0;
+    m[15] = 1.0;
 }
 
 /* The model-space worlds of one character from its joints' pool entries. */
@@ -157,7 +125,7 @@ static void model_d(const sk_rig *g, const uint32_t *src, double (*m)[16])
 {
     for (uint32_t j = 0; j < g->joints; j++) {
         double l[16];
-        trs_d(g->trs.t[src[j]], g->trs.q[src[j]], g->trs.s[src[j]], l);
+        bench_trs_matrix_d(g->trs.t[src[j]], g->trs.q[src[j]], g->trs.s[src[j]], l);
         if (g->parent[j] < 0)
             memcpy(m[j], l, sizeof l);
         else
@@ -208,21 +176,22 @@ static bool rig_build(sk_rig *g, uint32_t chars, uint32_t joints)
         return false;
     for (uint32_t j = 0; j < joints; j++)
         g->fparent[j] = (int16_t)g->parent[j];
-    /* The bind pose: pool entries 0.. of the first character; its model
-     * space inverted in double. */
-    double (*bind)[16] = malloc(joints * sizeof *bind);
-    if (!bind)
+    /* The bind pose: pool entry j for joint j; its model space inverted in
+     * double, inverse(M_j) = inverse(L_j) x inverse(M_parent). */
+    double (*inv)[16] = malloc(joints * sizeof *inv);
+    if (!inv)
         return false;
-    for (uint32_t j = 0; j < joints; j++)
-        g->src[j] = j;
-    model_d(g, g->src, bind);
     for (uint32_t j = 0; j < joints; j++) {
-        double inv[16];
-        inverse_d(bind[j], inv);
+        double l[16];
+        trs_inverse_d(g->trs.t[j], g->trs.q[j], g->trs.s[j], l);
+        if (g->parent[j] < 0)
+            memcpy(inv[j], l, sizeof l);
+        else
+            mul_d(l, inv[g->parent[j]], inv[j]);
         for (int e = 0; e < 16; e++)
-            g->inv_bind[j][e] = (float)inv[e];
+            g->inv_bind[j][e] = (float)inv[j][e];
     }
-    free(bind);
+    free(inv);
     for (size_t i = 0; i < nj; i++)
         g->src[i] = (uint32_t)(i & POOL_MASK);
     /* Characters on a grid, 2 m apart. */

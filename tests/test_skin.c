@@ -24,6 +24,7 @@
 #include "internal.h"
 #include "follow.h"
 #include "testutil.h"
+#include "lib/refmodel.h"
 
 /* ---- the model -------------------------------------------------------------------- */
 
@@ -74,14 +75,6 @@ typedef struct rig {
     double worst[3];
 } rig;
 
-static void mat_d(const double *a, const double *b, double *out)
-{
-    for (int c = 0; c < 4; c++)
-        for (int r = 0; r < 4; r++)
-            out[4 * c + r] = a[r] * b[4 * c] + a[4 + r] * b[4 * c + 1] + a[8 + r] * b[4 * c + 2] +
-                             a[12 + r] * b[4 * c + 3];
-}
-
 static void abs_d(const double *a, double *out)
 {
     for (int i = 0; i < 16; i++)
@@ -110,46 +103,20 @@ static void world_d(const rig *g, int32_t i, double w[16], double a[16])
         return;
     }
     world_d(g, g->m[i].parent, pw, pa);
-    mat_d(pw, l, w);
-    mat_d(pa, la, a);
+    ref_mul_d(pw, l, w);
+    ref_mul_d(pa, la, a);
 }
 
-/* Inverse by Gauss-Jordan with partial pivoting, in double. */
-static bool inverse_d(const double m[16], double inv[16])
-{
-    double a[4][8];
-    for (int r = 0; r < 4; r++)
-        for (int c = 0; c < 4; c++) {
-            a[r][c] = m[4 * c + r];
-            a[r][4 + c] = r == c;
-        }
-    for (int c = 0; c < 4; c++) {
-        int p = c;
-        for (int r = c + 1; r < 4; r++)
-            if (fabs(a[r][c]) > fabs(a[p][c]))
-                p = r;
-        if (a[p][c] == 0.0)
-            return false;
-        for (int k = 0; k < 8; k++) {
-            const double t = a[c][k];
-            a[c][k] = a[p][k];
-            a[p][k] = t;
-        }
-        const double d = a[c][c];
-        for (int k = 0; k < 8; k++)
-            a[c][k] /= d;
-        for (int r = 0; r < 4; r++)
-            if (r != c) {
-                const double f = a[r][c];
-                for (int k = 0; k < 8; k++)
-                    a[r][k] -= f * a[c][k];
-            }
+/* The cofactor of P's 3x3 as the header defines it (each row the cross
+ * product of the other two), in the type of p and n. */
+#define COFACTOR(p, n)                                                                 \
+    for (int r_ = 0; r_ < 3; r_++) {                                                   \
+        const int u_ = 4 * ((r_ + 1) % 3), v_ = 4 * ((r_ + 2) % 3);                    \
+        (n)[4 * r_ + 0] = (p)[u_ + 1] * (p)[v_ + 2] - (p)[u_ + 2] * (p)[v_ + 1];         \
+        (n)[4 * r_ + 1] = (p)[u_ + 2] * (p)[v_ + 0] - (p)[u_ + 0] * (p)[v_ + 2];         \
+        (n)[4 * r_ + 2] = (p)[u_ + 0] * (p)[v_ + 1] - (p)[u_ + 1] * (p)[v_ + 0];         \
+        (n)[4 * r_ + 3] = 0;                                                           \
     }
-    for (int r = 0; r < 4; r++)
-        for (int c = 0; c < 4; c++)
-            inv[4 * c + r] = a[r][4 + c];
-    return true;
-}
 
 /* The model's palette of joint j of skin x: P (rows 0..2, as the library
  * lays them out), its cofactor N, and the magnitudes the bound scales with:
@@ -164,12 +131,12 @@ static void palette_d(const rig *g, const mskin *x, uint32_t j, double p[12], do
     memset(e, 0, sizeof e);
     if (x->mesh >= 0) {
         world_d(g, x->mesh, mw, ma);
-        if (!inverse_d(mw, im))
+        if (!ref_inverse_d(mw, im))
             memcpy(im, (double[16]){1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, sizeof im);
         abs_d(im, ia);
         double t[16];
-        mat_d(ia, ma, t);
-        mat_d(t, ia, e); /* |IM| A_mesh |IM|: the inverse's error scale */
+        ref_mul_d(ia, ma, t);
+        ref_mul_d(t, ia, e); /* |IM| A_mesh |IM|: the inverse's error scale */
     }
     double w[16], wa[16], b[16], ba[16];
     world_d(g, x->joint[j], w, wa);
@@ -177,26 +144,20 @@ static void palette_d(const rig *g, const mskin *x, uint32_t j, double p[12], do
         b[k] = x->binds ? x->bind[j][k] : (k % 5 == 0);
     abs_d(b, ba);
     double aw[16], pf[16], t1[16], t2[16], t3[16], absw[16];
-    mat_d(im, w, aw);
-    mat_d(aw, b, pf);
+    ref_mul_d(im, w, aw);
+    ref_mul_d(aw, b, pf);
     abs_d(w, absw);
-    mat_d(e, absw, t1); /* the inverse's error through W */
-    mat_d(ia, wa, t2);  /* the world's error through IM */
+    ref_mul_d(e, absw, t1); /* the inverse's error through W */
+    ref_mul_d(ia, wa, t2);  /* the world's error through IM */
     for (int k = 0; k < 16; k++)
         t2[k] += t1[k];
-    mat_d(t2, ba, t3);
+    ref_mul_d(t2, ba, t3);
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 4; c++) {
             p[4 * r + c] = pf[4 * c + r];
             mag[4 * r + c] = t3[4 * c + r];
         }
-    for (int r = 0; r < 3; r++) {
-        const double *u = p + 4 * ((r + 1) % 3), *v = p + 4 * ((r + 2) % 3);
-        n[4 * r + 0] = u[1] * v[2] - u[2] * v[1];
-        n[4 * r + 1] = u[2] * v[0] - u[0] * v[2];
-        n[4 * r + 2] = u[0] * v[1] - u[1] * v[0];
-        n[4 * r + 3] = 0.0;
-    }
+    COFACTOR(p, n)
 }
 
 /* ---- the bound ---------------------------------------------------------------------- */
@@ -484,16 +445,7 @@ static void drain(rig *g, uint32_t x, bool reported[MAXJ], const char *what)
     } while (more[0]);
 }
 
-static void cofactor_f(const float *p, float *n)
-{
-    for (int r = 0; r < 3; r++) {
-        const float *u = p + 4 * ((r + 1) % 3), *v = p + 4 * ((r + 2) % 3);
-        n[4 * r + 0] = u[1] * v[2] - u[2] * v[1];
-        n[4 * r + 1] = u[2] * v[0] - u[0] * v[2];
-        n[4 * r + 2] = u[0] * v[1] - u[1] * v[0];
-        n[4 * r + 3] = 0.0f;
-    }
-}
+static void cofactor_f(const float *p, float *n) { COFACTOR(p, n) }
 
 /* Update every twin, then hold each skin to the model: see the top. */
 static void rig_update(rig *g, const char *what)

@@ -4,6 +4,7 @@
  * of the joints whose palette changed, which reads runs of set bits as
  * sgrt_tracker_collect does. */
 #include "skin.h"
+#include "slotbits.h"
 #include "../alloc.h"
 #include "../args.h"
 #include "../matrix.h"
@@ -326,37 +327,21 @@ sgrt_result sgrt_skin_collect(const sgrt_scene *s, sgrt_skin handle, sgrt_range 
     sgrt__skin *k = sgrt__object_arg(s, handle.id, SGRT__KIND_SKIN, why_k, __func__, &err);
     if (!k)
         return err;
-    if (!out_count || !out_more)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
-                          !out_count ? "out_count is NULL" : "out_more is NULL", SGRT_NULL_NODE);
-    if (max_ranges && !out)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL with max_ranges > 0",
-                          SGRT_NULL_NODE);
+    err = sgrt__collect_outputs(s, out, max_ranges, out_count, out_more, __func__);
+    if (err != SGRT_OK)
+        return err;
     uint32_t n = 0, end = 0; /* end: one past out[n - 1] */
     for (uint32_t si = 0; si < (k->words + 31u) / 32u; si++) {
         uint32_t sum;
         while ((sum = SGRT__AU_LOAD(&k->pending_sum[si])) != 0u) {
             const uint32_t w = si * 32u + sgrt__ctz32(sum), base = w * 32u;
-            uint32_t bits = SGRT__AU_LOAD(&k->pending[w]);
-            while (bits) {
-                const uint32_t lo = sgrt__ctz32(bits);
-                const uint32_t above = ~bits & sgrt__mask_from(lo);
-                const uint32_t hi = above ? sgrt__ctz32(above) : 32u;
-                if (n && base + lo - end <= merge_gap) {
-                    out[n - 1].count = base + hi - out[n - 1].first;
-                } else {
-                    if (n == max_ranges) { /* the rest stays pending */
-                        *out_count = n;
-                        *out_more = true;
-                        return SGRT_OK;
-                    }
-                    out[n].first = base + lo;
-                    out[n].count = hi - lo;
-                    n++;
-                }
-                end = base + hi;
-                bits &= ~(sgrt__mask_from(lo) & ~sgrt__mask_from(hi));
-                SGRT__AU_STORE(&k->pending[w], bits);
+            const uint32_t left = sgrt__collect_runs(SGRT__AU_LOAD(&k->pending[w]), base, out,
+                                                     max_ranges, merge_gap, &n, &end);
+            SGRT__AU_STORE(&k->pending[w], left);
+            if (left) {
+                *out_count = n;
+                *out_more = true;
+                return SGRT_OK;
             }
             SGRT__AU_STORE(&k->pending_sum[si], sum & ~(1u << (w & 31u)));
         }
