@@ -1132,7 +1132,7 @@ SGRT_API const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, sgrt_nodeset se
  * target, worker count, serial or parallel. A mesh world without an
  * inverse (a zero scale) keeps the inverse it had (the identity before
  * one). Precision, against a double-precision model of the same locals
- * (tests/test_skin.c: random rigs up to 20 levels deep, affine locals with
+ * (tests/test_skin.c: random rigs 9 to 14 levels deep, affine locals with
  * scales 0.5 to 2, shear and mirroring, translations to 4; meshes in and
  * beside the skeletons): |P - P_model| <= 2^-18 x (1 + m) per element,
  * where m is that element of |IM| x (A_joint + |IM| x A_mesh x |IM| x

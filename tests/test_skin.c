@@ -624,17 +624,23 @@ static void random_program(uint64_t seed, bool large, uint32_t nodes, uint32_t s
         if (op != 19) /* now and then, two steps' writes before one update */
             rig_update(&g, what);
     }
-    uint32_t frozen = 0, dead = 0, alive = 0;
+    uint32_t frozen = 0, dead = 0, alive = 0, deepest = 0;
+    for (uint32_t i = 0; i < g.n; i++) {
+        uint32_t d = 0;
+        for (int32_t a = (int32_t)i; g.m[i].alive && a >= 0; a = g.m[a].parent)
+            d++;
+        deepest = d > deepest ? d : deepest;
+    }
     for (uint32_t x = 0; x < MAXSKIN; x++) {
         alive += g.sk[x].alive;
         frozen += g.sk[x].alive && g.sk[x].frozen;
         for (uint32_t q = 0; g.sk[x].alive && q < g.sk[x].count; q++)
             dead += g.sk[x].dead[q];
     }
-    printf("skin: seed %llu%s: %u nodes, %u skins (%u frozen, %u dead joints), worst palette "
-           "error %.3f, normals %.3f of the bound\n",
-           (unsigned long long)seed, large ? " (large world)" : "", g.n, alive, frozen, dead,
-           g.worst[0], g.worst[1]);
+    printf("skin: seed %llu%s: %u nodes (%u levels at most), %u skins (%u frozen, %u dead "
+           "joints), worst palette error %.3f, normals %.3f of the bound\n",
+           (unsigned long long)seed, large ? " (large world)" : "", g.n, deepest, alive, frozen,
+           dead, g.worst[0], g.worst[1]);
     rig_close(&g);
 }
 
