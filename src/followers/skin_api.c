@@ -165,7 +165,7 @@ sgrt_result sgrt_skin_create(sgrt_scene *s, const sgrt_skin_desc *desc, sgrt_ski
         return sgrt__fail_grow(s, r, __func__, SGRT_NULL_NODE);
     }
     memset(block, 0, (size_t)l.size);
-    sgrt__skin *k = (sgrt__skin *)block;
+    sgrt__skin *k = (void *)block;
     k->count = n;
     k->flags = desc->flags;
     k->words = (n + 31u) / 32u;
@@ -173,15 +173,15 @@ sgrt_result sgrt_skin_create(sgrt_scene *s, const sgrt_skin_desc *desc, sgrt_ski
     k->size = (size_t)l.size;
     for (int c = 0; c < 4; c++)
         k->im[c][c] = 1.0f;
-    sgrt_node *joints = (sgrt_node *)(block + l.joints);
+    sgrt_node *joints = (void *)(block + l.joints);
     memcpy(joints, desc->joints, (size_t)n * sizeof *joints);
     k->joints = joints;
-    k->entry = (uint32_t *)(block + l.entry);
-    k->pending = (sgrt__au32 *)(block + l.pending);
-    k->pending_sum = (sgrt__au32 *)(block + l.pending_sum);
-    k->now = (sgrt__au32 *)(block + l.now);
-    k->last = (uint32_t *)(block + l.last);
-    k->dead = (uint32_t *)(block + l.dead);
+    k->entry = (void *)(block + l.entry);
+    k->pending = (void *)(block + l.pending);
+    k->pending_sum = (void *)(block + l.pending_sum);
+    k->now = (void *)(block + l.now);
+    k->last = (void *)(block + l.last);
+    k->dead = (void *)(block + l.dead);
     k->state = SGRT__SKIN_WHOLE | SGRT__SKIN_FRESH | SGRT__SKIN_IM_ONE | SGRT__SKIN_IM_AFFINE |
                SGRT__SKIN_BIND_AFFINE;
     if (binds) {
@@ -190,12 +190,12 @@ sgrt_result sgrt_skin_create(sgrt_scene *s, const sgrt_skin_desc *desc, sgrt_ski
         if (!sgrt__binds_affine(binds))
             k->state &= ~(uint32_t)SGRT__SKIN_BIND_AFFINE;
     }
-    k->palette = (float *)(block + l.palette);
+    k->palette = (void *)(block + l.palette);
     identity_rows(k->palette, n);
     if (desc->flags & SGRT_SKIN_NORMALS)
-        identity_rows(k->normals = (float *)(block + l.normals), n);
+        identity_rows(k->normals = (void *)(block + l.normals), n);
     if (desc->flags & SGRT_SKIN_PREV)
-        identity_rows(k->prev = (float *)(block + l.prev), n);
+        identity_rows(k->prev = (void *)(block + l.prev), n);
     /* Its first collect reports every joint. */
     for (uint32_t w = 0; w < k->words; w++) {
         const uint32_t left = n - w * 32u;

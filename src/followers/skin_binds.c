@@ -13,6 +13,7 @@
  * kernels load them). */
 struct sgrt__binds {
     struct sgrt__binds *next;
+    float (*m)[16]; /* the matrices, at BINDS_AT */
     uint64_t hash;
     size_t size;
     uint32_t count, refs;
@@ -35,7 +36,7 @@ static uint64_t hash_of(const float *b, uint32_t n)
 
 const float (*sgrt__binds_matrices(const sgrt__binds *set))[16]
 {
-    return (const float(*)[16])((const uint8_t *)set + BINDS_AT);
+    return (const float(*)[16])set->m;
 }
 
 bool sgrt__binds_affine(const sgrt__binds *set) { return set->affine; }
@@ -59,7 +60,8 @@ sgrt__binds *sgrt__binds_take(sgrt_scene *s, const float *b, uint32_t n, sgrt_re
     if (!x)
         return NULL;
     memset(x, 0, sizeof *x);
-    memcpy((uint8_t *)x + BINDS_AT, b, (size_t)n * 16u * sizeof(float));
+    x->m = (void *)((uint8_t *)x + BINDS_AT);
+    memcpy(x->m, b, (size_t)n * 16u * sizeof(float));
     x->hash = h;
     x->size = (size_t)size;
     x->count = n;
