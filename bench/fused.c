@@ -64,6 +64,28 @@ void fused_local_to_model(const int16_t *parent, uint32_t joints, const fused_so
     }
 }
 
+void fused_palette(const float (*models)[16], const float (*inverse_binds)[16], uint32_t joints,
+                   float *rows)
+{
+    for (uint32_t j = 0; j < joints; j++) {
+        const float *a = models[j], *b = inverse_binds[j];
+        const simde__m128 a0 = simde_mm_loadu_ps(a), a1 = simde_mm_loadu_ps(a + 4);
+        const simde__m128 a2 = simde_mm_loadu_ps(a + 8), a3 = simde_mm_loadu_ps(a + 12);
+        simde__m128 c[4];
+        for (int k = 0; k < 4; k++) {
+            simde__m128 v = simde_mm_mul_ps(a0, simde_mm_set1_ps(b[4 * k]));
+            v = madd(a1, simde_mm_set1_ps(b[4 * k + 1]), v);
+            v = madd(a2, simde_mm_set1_ps(b[4 * k + 2]), v);
+            c[k] = madd(a3, simde_mm_set1_ps(b[4 * k + 3]), v);
+        }
+        SIMDE_MM_TRANSPOSE4_PS(c[0], c[1], c[2], c[3]);
+        float *o = rows + 12u * j;
+        simde_mm_storeu_ps(o, c[0]);
+        simde_mm_storeu_ps(o + 4, c[1]);
+        simde_mm_storeu_ps(o + 8, c[2]);
+    }
+}
+
 const char *fused_describe(void)
 {
     return "4 joints per block, 4-wide SIMDe, entries broadcast from memory"

@@ -27,6 +27,14 @@ typedef struct fused_soa_trs {
 void fused_local_to_model(const int16_t *parent, uint32_t joints, const fused_soa_trs *in,
                           float (*out)[16]);
 
+/* The palette loop a renderer writes after the job, as ozz's skinning
+ * sample does (models[j] x inverse_binds[j]), stored as the three rows of
+ * the product's upper 3x4 (12 floats per joint at rows + 12 * j, the layout
+ * a skinning shader reads). models: the job's output; inverse_binds:
+ * column-major, 16-byte aligned. */
+void fused_palette(const float (*models)[16], const float (*inverse_binds)[16], uint32_t joints,
+                   float *rows);
+
 /* Which path this build runs and the flags it was compiled with. */
 const char *fused_describe(void);
 

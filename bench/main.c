@@ -7,7 +7,7 @@
  * traversal with a dirty flag, the copy floor and the write floor, and the
  * update on 1 and N workers, measured in one run on the same scenes with
  * the same moves; then the peers, warm and with the caches evicted; then
- * memory, bounds and large worlds. See docs/performance.md.
+ * memory, bounds, large worlds and skinning palettes. See docs/performance.md.
  *
  * This file owns the command line and the run: which scenes, in which
  * order, on a thread with a stack deep enough for the naive recursion, the
@@ -29,6 +29,7 @@
 #include "platform.h"
 #include "report.h"
 #include "scenes.h"
+#include "skin.h"
 #include "snapshot.h"
 #include "timing.h"
 
@@ -292,6 +293,8 @@ static void run_report(run *r, float (*pool)[16], float (*init)[16], const bench
         r->status = 1;
     if ((!o->filter_count || wanted(o, BENCH_LARGE_NAME)) && !bench_large_run(stdout, o->quick))
         r->status = 1;
+    if (!o->filter_count && !bench_skin_run(stdout, o->quick))
+        r->status = 1;
     if ((!o->filter_count || wanted(o, BENCH_SNAPSHOT_NAME)) &&
         !(bench_snapshot_run(stdout, o->quick) && bench_refused == 0))
         r->status = 1;
@@ -395,11 +398,16 @@ static void usage(FILE *f, const char *argv0)
             "memory per node, bounds and culling with the targets B1..B6, and large worlds\n"
             "(SGRT_SCENE_LARGE_WORLD: precision far from the world's zero, frames with and without\n"
             "the flag, an origin move) with the targets L1..L3 (--scene %s: that section\n"
-            "alone after memory).\n"
+            "alone after memory), and skinning palettes (sgrt_skin_*: crowds of skinned\n"
+            "characters with and without skins and against fused + a palette loop) with the\n"
+            "targets S1..S6, and snapshots (sgrt_scene_snapshot, sgrt_scene_restore and\n"
+            "sgrt_scene_hash of a large tree against memcpy) with the targets R1..R4 (--scene\n"
+            "%s: that section alone after memory). --bounds-only, --large-only, --skin-only,\n"
+            "--snapshot-only: that section alone.\n"
             "Exit status: 0, 1 when a scene could not be built or verified, 2 for a bad\n"
             "command line.\n",
             argv0, SGRT_BENCH_REPORT, MAX_REPS, MAX_FILTERS, MAX_WORKERS, online_cpus(),
-            MAX_EVICT_MIB, bench_evict_default_mib(), BENCH_LARGE_NAME);
+            MAX_EVICT_MIB, bench_evict_default_mib(), BENCH_LARGE_NAME, BENCH_SNAPSHOT_NAME);
 }
 
 #if defined(__GNUC__)
@@ -580,8 +588,8 @@ static int parse_options(int argc, char **argv, options *o)
 
 int main(int argc, char **argv)
 {
-    /* --bounds-only [--quick], --large-only [--quick], --snapshot-only
-     * [--quick]: that section alone. */
+    /* --bounds-only [--quick], --large-only [--quick], --skin-only [--quick],
+     * --snapshot-only [--quick]: that section alone. */
     for (int i = 1; i < argc; i++) {
         const bool quick = argc == 3 && strcmp(argv[3 - i], "--quick") == 0;
         if (strcmp(argv[i], "--bounds-only") == 0)
@@ -590,6 +598,8 @@ int main(int argc, char **argv)
             const bool ok = bench_large_run(stdout, quick) && bench_refused == 0;
             return ok ? 0 : 1;
         }
+        if (strcmp(argv[i], "--skin-only") == 0)
+            return bench_skin_run(stdout, quick) ? 0 : 1;
         if (strcmp(argv[i], "--snapshot-only") == 0) {
             const bool ok = bench_snapshot_run(stdout, quick) && bench_refused == 0;
             return ok ? 0 : 1;

@@ -254,16 +254,7 @@ static void ref_local(const peers_ctx *c, uint32_t src, double m[16])
 {
     const uint32_t j = src & SRC_INDEX;
     if ((src & ~SRC_INDEX) == SRC_TRS) {
-        const float *t = c->trs->t[j], *q = c->trs->q[j], *s = c->trs->s[j];
-        const double x = q[0], y = q[1], z = q[2], w = q[3];
-        const double r[16] = {(1 - 2 * (y * y + z * z)) * s[0], 2 * (x * y + w * z) * s[0],
-                              2 * (x * z - w * y) * s[0], 0,
-                              2 * (x * y - w * z) * s[1], (1 - 2 * (x * x + z * z)) * s[1],
-                              2 * (y * z + w * x) * s[1], 0,
-                              2 * (x * z + w * y) * s[2], 2 * (y * z - w * x) * s[2],
-                              (1 - 2 * (x * x + y * y)) * s[2], 0,
-                              t[0], t[1], t[2], 1};
-        memcpy(m, r, sizeof r);
+        bench_trs_matrix_d(c->trs->t[j], c->trs->q[j], c->trs->s[j], m);
         return;
     }
     const float *f = (src & ~SRC_INDEX) == SRC_MAT ? c->pool[j] : c->init[j];

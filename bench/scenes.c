@@ -234,6 +234,19 @@ bool bench_trs_pool_init(bench_trs_pool *p, uint32_t count, uint64_t seed)
     return true;
 }
 
+void bench_trs_matrix_d(const float t[3], const float q[4], const float s[3], double m[16])
+{
+    const double x = q[0], y = q[1], z = q[2], w = q[3];
+    const double r[16] = {(1 - 2 * (y * y + z * z)) * s[0], 2 * (x * y + w * z) * s[0],
+                          2 * (x * z - w * y) * s[0], 0,
+                          2 * (x * y - w * z) * s[1], (1 - 2 * (x * x + z * z)) * s[1],
+                          2 * (y * z + w * x) * s[1], 0,
+                          2 * (x * z + w * y) * s[2], 2 * (y * z - w * x) * s[2],
+                          (1 - 2 * (x * x + y * y)) * s[2], 0,
+                          t[0], t[1], t[2], 1};
+    memcpy(m, r, sizeof r);
+}
+
 void bench_trs_pool_free(bench_trs_pool *p)
 {
     free(p->t);

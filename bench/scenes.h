@@ -69,6 +69,8 @@ typedef struct bench_trs_pool {
 } bench_trs_pool;
 
 bool bench_trs_pool_init(bench_trs_pool *p, uint32_t count, uint64_t seed);
+/* T x R x S of one entry in double, column-major: the references' local. */
+void bench_trs_matrix_d(const float t[3], const float q[4], const float s[3], double m[16]);
 void bench_trs_pool_free(bench_trs_pool *p);
 
 #endif

@@ -26,8 +26,15 @@
  * degrees apart). Before the first key and after the last, the end key
  * holds (mPreState and mPostState are not read). A channel without keys for
  * a component keeps the node's own value of that component
- * (aiDecomposeMatrix). Meshes, bones, mesh and morph channels are not read:
- * only the node hierarchy.
+ * (aiDecomposeMatrix). Mesh and morph channels are not read.
+ *
+ * Skins: every mesh with bones becomes an sgrt skin per instance (with
+ * normals), its joints the nodes its bones name (a bone whose name names no
+ * node leaves the mesh unskinned, counted), its inverse binds the bones'
+ * offset matrices (aiBone::mOffsetMatrix, transposed as every matrix), its
+ * mesh the first node in pre-order that lists the mesh: palettes in that
+ * node's space, as assimp's viewer skins (inverse(mesh node) x bone x
+ * offset). The update keeps them; the frames' timings include them.
  *
  * --check compares, after the last frame, every node's sgrt world matrix with
  * a walk of the assimp tree in double precision at the same animation time
@@ -35,7 +42,12 @@
  * through the name table). Each column's error is measured against that
  * column of |L1| x |L2| x ... x |Ld| (the product of the entrywise absolute
  * local matrices along the path: the scale of a float product chain's
- * rounding error), and must stay below 1e-4 (see docs/import.md).
+ * rounding error), and must stay below 1e-4 (see docs/import.md). It then
+ * holds every palette entry to inverse(W_mesh) x W_bone x offset in double
+ * from that walk's worlds: the error of each entry over 1 + that entry of
+ * |inverse| x (|W_bone| + |inverse| x |W_mesh| x |inverse| x |W_bone|) x
+ * |offset| (the magnitudes its float rounding scales with), below 1e-4 too,
+ * and the normals to the cofactor of the palette (the same bits).
  *
  * Exit status: 0 when all is well, 1 when the import fails or the check
  * finds an error, 2 on a bad command line, 77 when FILE does not exist and
@@ -436,6 +448,7 @@ typedef struct check_state {
     const sgrt_scene *scene;
     const sgrt_node *handles; /* this instance's handles, by flat index */
     const ref_channel *chan;  /* by flat index */
+    double (*world)[16], (*mag)[16]; /* the walk's worlds and magnitudes, by flat index */
     double time;              /* this instance's animation time, ticks */
     uint32_t next;            /* flat index of the next node in pre-order */
     uint32_t checked;
@@ -484,6 +497,8 @@ static void check_walk(check_state *cs, const struct aiNode *nd, const double *p
         memcpy(world, local, sizeof world);
         memcpy(wmag, lmag, sizeof wmag);
     }
+    memcpy(cs->world[me], world, sizeof world);
+    memcpy(cs->mag[me], wmag, sizeof wmag);
     float got[16];
     if (sgrt_node_world(cs->scene, cs->handles[me], got) != SGRT_OK) {
         cs->failed_read = true;
@@ -530,8 +545,20 @@ typedef struct options {
     bool check, quiet;
 } options;
 
+/* One skinned mesh: its node and its bones' nodes (flat indices) and
+ * offsets, and its skin in each instance. */
+typedef struct skinned {
+    const struct aiMesh *ai;
+    uint32_t mesh, bones;
+    uint32_t *node;
+    float (*offset)[16];
+    sgrt_skin *skin; /* per instance */
+} skinned;
+
 typedef struct app {
     const struct aiScene *ai;
+    skinned *skins;
+    uint32_t nskins, unskinned;
     flat_tree tree;
     name_table names;
     const struct aiAnimation *anim;
@@ -554,6 +581,12 @@ typedef struct app {
 
 static void app_free(app *a)
 {
+    for (uint32_t i = 0; i < a->nskins; i++) {
+        free(a->skins[i].node);
+        free(a->skins[i].offset);
+        free(a->skins[i].skin);
+    }
+    free(a->skins);
     for (uint32_t e = 0; e < a->nv_count; e++) {
         free(a->nv[e]->kids);
         free(a->nv[e]);
@@ -746,6 +779,61 @@ static int build(app *a, uint32_t K)
     return 0;
 }
 
+/* A skin per mesh with bones and per instance (the top of this file);
+ * the meshes that cannot be skinned are counted. */
+static int build_skins(app *a)
+{
+    const struct aiScene *ai = a->ai;
+    const uint32_t n = a->tree.n, K = a->lay.instances;
+    a->skins = xcalloc(ai->mNumMeshes, sizeof *a->skins);
+    for (unsigned m = 0; m < ai->mNumMeshes; m++) {
+        const struct aiMesh *mesh = ai->mMeshes[m];
+        if (!mesh->mNumBones)
+            continue;
+        uint32_t at = UINT32_MAX;
+        for (uint32_t i = 0; i < n && at == UINT32_MAX; i++)
+            for (unsigned j = 0; j < a->tree.node[i]->mNumMeshes; j++)
+                if (a->tree.node[i]->mMeshes[j] == m)
+                    at = i;
+        skinned sk = {mesh, at, mesh->mNumBones, xcalloc(mesh->mNumBones, sizeof(uint32_t)),
+                      xcalloc(mesh->mNumBones, sizeof(float[16])), NULL};
+        bool whole = at != UINT32_MAX;
+        for (unsigned b = 0; whole && b < mesh->mNumBones; b++) {
+            sk.node[b] = names_find(&a->names, &a->tree, &mesh->mBones[b]->mName);
+            from_ai_matrix(&mesh->mBones[b]->mOffsetMatrix, sk.offset[b]);
+            whole = sk.node[b] != UINT32_MAX;
+        }
+        if (!whole) {
+            a->unskinned++;
+            free(sk.node);
+            free(sk.offset);
+            continue;
+        }
+        sk.skin = xcalloc(K, sizeof *sk.skin);
+        sgrt_node *joints = xcalloc(sk.bones, sizeof *joints);
+        for (uint32_t k = 0; k < K; k++) {
+            const uint32_t base = a->lay.base + k * n;
+            for (uint32_t b = 0; b < sk.bones; b++)
+                joints[b] = a->h[base + sk.node[b]];
+            const sgrt_skin_desc d = {sk.bones, joints, sk.offset[0], a->h[base + sk.mesh],
+                                      SGRT_SKIN_NORMALS};
+            const sgrt_result r = sgrt_skin_create(a->scene, &d, &sk.skin[k]);
+            if (r != SGRT_OK) {
+                fprintf(stderr, "mesh '%s': sgrt_skin_create: %s\n", mesh->mName.data,
+                        sgrt_result_str(r));
+                free(joints);
+                free(sk.node);
+                free(sk.offset);
+                free(sk.skin);
+                return 1;
+            }
+        }
+        free(joints);
+        a->skins[a->nskins++] = sk;
+    }
+    return 0;
+}
+
 /* Every frame: evaluate the animation into the batch (timed apart), then
  * time sgrt (batch write + update) and the naive side (the same writes into
  * its nodes + the recursive traversal). */
@@ -817,6 +905,108 @@ static int play(app *a, const options *o)
     return status;
 }
 
+/* inv = the inverse of m (Gauss-Jordan, partial pivoting, in double); false
+ * when it has none. */
+static bool inverse_d(const double m[16], double inv[16])
+{
+    double t[4][8];
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++)
+            t[r][c] = m[c * 4 + r], t[r][4 + c] = r == c;
+    for (int c = 0; c < 4; c++) {
+        int p = c;
+        for (int r = c + 1; r < 4; r++)
+            if (fabs(t[r][c]) > fabs(t[p][c]))
+                p = r;
+        if (t[p][c] == 0)
+            return false;
+        for (int k = 0; k < 8; k++) {
+            const double x = t[c][k];
+            t[c][k] = t[p][k], t[p][k] = x;
+        }
+        const double d = t[c][c];
+        for (int k = 0; k < 8; k++)
+            t[c][k] /= d;
+        for (int r = 0; r < 4; r++)
+            if (r != c) {
+                const double f = t[r][c];
+                for (int k = 0; k < 8; k++)
+                    t[r][k] -= f * t[c][k];
+            }
+    }
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++)
+            inv[c * 4 + r] = t[r][4 + c];
+    return true;
+}
+
+static void abs16(const double m[16], double out[16])
+{
+    for (int i = 0; i < 16; i++)
+        out[i] = fabs(m[i]);
+}
+
+/* The worst palette entry of skin sk in instance k against the walk's
+ * double worlds (the top of this file), the bones' nodes found by a search
+ * of the tree and their offsets read from assimp (not the skin's own
+ * tables), and its normals against the cofactor of its palette. INFINITY
+ * when they cannot be read or differ. */
+static double skin_error(const app *a, const skinned *sk, uint32_t k, const double (*world)[16],
+                         const double (*mag)[16])
+{
+    const sgrt_scene *s = a->scene;
+    uint32_t joints = 0;
+    const float *pal = sgrt_skin_palette(s, sk->skin[k], &joints);
+    const float *nor = sgrt_skin_normals(s, sk->skin[k], NULL);
+    double im[16], ia[16], e[16], t[16];
+    if (!pal || !nor || joints != sk->bones || !inverse_d(world[sk->mesh], im))
+        return INFINITY;
+    abs16(im, ia);
+    mat4_mul_d(t, ia, mag[sk->mesh]);
+    mat4_mul_d(e, t, ia); /* the inverse's error scale */
+    double worst = 0;
+    for (uint32_t b = 0; b < sk->bones; b++) {
+        const struct aiBone *bone = sk->ai->mBones[b];
+        const struct aiNode *nd = find_node(a->ai->mRootNode, &bone->mName);
+        uint32_t at = 0;
+        while (nd && a->tree.node[at] != nd)
+            at++;
+        if (!nd)
+            return INFINITY;
+        const struct aiMatrix4x4 *o = &bone->mOffsetMatrix;
+        const double rows[4][4] = {{o->a1, o->a2, o->a3, o->a4}, {o->b1, o->b2, o->b3, o->b4},
+                                   {o->c1, o->c2, o->c3, o->c4}, {o->d1, o->d2, o->d3, o->d4}};
+        double off[16], offa[16], want[16], aw[16], wa[16], m1[16], m2[16], scale[16];
+        for (int c = 0; c < 4; c++)
+            for (int r = 0; r < 4; r++)
+                off[c * 4 + r] = rows[r][c];
+        abs16(off, offa);
+        mat4_mul_d(aw, im, world[at]);
+        mat4_mul_d(want, aw, off);
+        abs16(world[at], wa);
+        mat4_mul_d(m1, e, wa);
+        mat4_mul_d(m2, ia, mag[at]);
+        for (int i = 0; i < 16; i++)
+            m1[i] += m2[i];
+        mat4_mul_d(scale, m1, offa);
+        const float *p = pal + 12u * b, *nr = nor + 12u * b;
+        for (int r = 0; r < 3; r++) {
+            for (int c = 0; c < 4; c++) {
+                const double err = fabs((double)p[4 * r + c] - want[c * 4 + r]) /
+                                   (1.0 + scale[c * 4 + r]);
+                if (!(err <= worst))
+                    worst = isnan(err) ? INFINITY : err;
+            }
+            const float *u = p + 4 * ((r + 1) % 3), *v = p + 4 * ((r + 2) % 3);
+            const float cof[4] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                                  u[0] * v[1] - u[1] * v[0], 0.0f};
+            if (memcmp(cof, nr + 4 * r, sizeof cof) != 0)
+                worst = INFINITY;
+        }
+    }
+    return worst;
+}
+
 /* --check: every node's sgrt world against the double-precision walk of the
  * assimp tree at the last frame's time. */
 static int check_worlds(const app *a, const options *o)
@@ -861,6 +1051,9 @@ static int check_worlds(const app *a, const options *o)
         }
         checked++;
     }
+    double (*world)[16] = xcalloc(n, sizeof *world), (*mag)[16] = xcalloc(n, sizeof *mag);
+    double pal_worst = 0;
+    uint32_t pal_checked = 0;
     for (uint32_t k = 0; k < K; k++) {
         double off[16], offmag[16];
         for (int j = 0; j < 16; j++)
@@ -878,7 +1071,8 @@ static int check_worlds(const app *a, const options *o)
             checked++;
         }
         check_state cs = {.scene = a->scene, .handles = a->h + a->lay.base + (size_t)k * n,
-                          .chan = rc, .time = instance_ticks(a, last, k)};
+                          .chan = rc, .world = world, .mag = mag,
+                          .time = instance_ticks(a, last, k)};
         check_walk(&cs, a->ai->mRootNode, K > 1 ? off : NULL, K > 1 ? offmag : NULL);
         if (cs.failed_read || cs.next != n) {
             fprintf(stderr, "check: instance %u: a node's world could not be read\n", k);
@@ -890,8 +1084,24 @@ static int check_worlds(const app *a, const options *o)
             worst_node = cs.worst_node;
             worst_k = k;
         }
+        for (uint32_t i = 0; i < a->nskins; i++) {
+            const double e = skin_error(a, &a->skins[i], k, (const double(*)[16])world,
+                                        (const double(*)[16])mag);
+            pal_worst = !(e <= pal_worst) ? e : pal_worst;
+            pal_checked += a->skins[i].bones;
+        }
     }
+    free(world);
+    free(mag);
     free(rc);
+    if (a->nskins) {
+        const bool ok = pal_worst <= CHECK_TOLERANCE;
+        printf("check: %u palette entries of %u skins against inverse(mesh) x bone x offset in"
+               " double; largest error %.3g, tolerance %.0e: %s\n",
+               pal_checked, a->nskins * K, pal_worst, CHECK_TOLERANCE, ok ? "ok" : "FAILED");
+        if (!ok)
+            status = 1;
+    }
     if (!(worst <= CHECK_TOLERANCE))
         status = 1;
     if (checked != a->lay.total) {
@@ -974,12 +1184,18 @@ int main(int argc, char **argv)
     int status = load(&a, path, K);
     if (status == 0)
         status = build(&a, K);
+    if (status == 0)
+        status = build_skins(&a);
     if (status == 0) {
         printf("%s: %u nodes, depth %u", path, a.tree.n, a.tree.depth);
         if (a.names.duplicates)
             printf(", %u repeated names (a channel takes the first)", a.names.duplicates);
         printf("; %u instance%s: %u sgrt nodes; kernel %s\n", K, K > 1 ? "s" : "", a.lay.total,
                sgrt_scene_simd_name(a.scene));
+        if (a.nskins || a.unskinned)
+            printf("skins: %u mesh%s with bones, a skin each per instance (%u skins)%s\n",
+                   a.nskins, a.nskins == 1 ? "" : "es", a.nskins * K,
+                   a.unskinned ? "; a bone names no node in some (not skinned)" : "");
         if (a.anim)
             printf("animation 1 of %u \"%s\": %u channels (%u name no node), %.6g ticks at %.6g"
                    " ticks/s%s = %.3f s; rotation keys: slerp\n",

@@ -35,8 +35,9 @@
  *     line up). Without a counter (32-bit ARM, s390x, others) a scene
  *     created at a destroyed scene's address, from the same call site, may
  *     accept the old scene's handles: drop them with the scene.
- *   - Objects: trackers, node sets and writers are named by handles too,
- *     sgrt_tracker, sgrt_nodeset and sgrt_writer, each a 32-bit id passed
+ *   - Objects: trackers, node sets, writers and skins are named by handles
+ *     too, sgrt_tracker, sgrt_nodeset, sgrt_writer and sgrt_skin, each a
+ *     32-bit id passed
  *     by value (see "Object handles", after sgrt_node): generation-checked and
  *     scrambled per scene like node ids, with their kind in the id. Every
  *     call that takes one resolves it through the scene's own table before
@@ -50,7 +51,8 @@
  *     from any thread. Functions taking `const sgrt_scene *` may run
  *     concurrently with each other on one scene, except two that touch the
  *     same tracker or node set where one of them writes it. Of those, these
- *     write an object: sgrt_tracker_collect (t), sgrt_nodeset_add,
+ *     write an object: sgrt_tracker_collect (t), sgrt_skin_collect (k),
+ *     sgrt_nodeset_add,
  *     sgrt_nodeset_remove and sgrt_nodeset_clear (set),
  *     sgrt_nodeset_combine (dst), sgrt_nodeset_from_changes (dst, and t
  *     when consuming) and sgrt_scene_cull (out); every other const call
@@ -64,7 +66,8 @@
  *     sgrt_node_create (when the scene must grow), sgrt_node_set_parent
  *     (when a relocation must grow the scene), sgrt_scene_restore (when the
  *     scene must grow for the snapshot), sgrt_tracker_create,
- *     sgrt_nodeset_create and sgrt_writer_create allocate. Setting transforms and bounds (writers included), updating,
+ *     sgrt_nodeset_create, sgrt_writer_create and sgrt_skin_create
+ *     allocate. Setting transforms and bounds (writers included), updating,
  *     reading, destroying, node set membership, culling and collecting never
  *     allocate. Every call that allocates checks the alignment of each
  *     block it gets (see sgrt_allocator): wherever a function below lists
@@ -177,26 +180,29 @@ typedef struct sgrt_node {
  *  that handle reuse keeps free (see sgrt_node). */
 #define SGRT_MAX_NODES 16776192u
 
-/* Object handles: sgrt_tracker, sgrt_nodeset and sgrt_writer (each with its
- * calls below) are {uint32_t id}, passed by value; create writes one
- * through its out pointer. Bits 0..15: index in the scene's object table;
- * bits 16..17: the kind (tracker, node set, writer), so that a handle of
- * one kind names nothing of another; bits 18..31: generation (never 0).
+/* Object handles: sgrt_tracker, sgrt_nodeset, sgrt_writer and sgrt_skin
+ * (each with its calls below) are {uint32_t id}, passed by value; create
+ * writes one through its out pointer. Bits 0..15: index in the scene's
+ * object table; bits 16..18: the kind (tracker, node set, writer, skin), so
+ * that a handle of
+ * one kind names nothing of another; bits 19..31: generation (never 0).
  * The id 0 is never valid: a zero-initialised handle is safely invalid
- * (SGRT_NULL_TRACKER, SGRT_NULL_NODESET, SGRT_NULL_WRITER), destroying it
+ * (SGRT_NULL_TRACKER, SGRT_NULL_NODESET, SGRT_NULL_WRITER, SGRT_NULL_SKIN),
+ * destroying it
  * is a no-op (SGRT_OK), and where an object is optional (the `only` of
- * sgrt_scene_cull, the `b` of sgrt_nodeset_from_changes) zero means none. Index and kind are scrambled per scene like node ids (see
- * Handles above), so a handle of another scene is refused unless its index
- * and its 14-bit generation happen to line up, about 1 chance in 16,000.
+ * sgrt_scene_cull, the `b` of sgrt_nodeset_from_changes) zero means none.
+ * Index and kind are scrambled per scene like node ids (see Handles
+ * above), so a handle of another scene is refused unless its index, kind
+ * and 13-bit generation happen to line up, about 1 chance in 8,000.
  * A destroyed object's handle is refused until its index has been reused
- * 16,383 times; indices are reused first-in first-out and only while more
- * than 256 are free, so that takes at least 16,383 x 257 = 4,210,431
+ * 8,191 times; indices are reused first-in first-out and only while more
+ * than 256 are free, so that takes at least 8,191 x 257 = 2,105,087
  * destructions of objects of that scene (counting the one that freed it).
  * Resolving a handle reads one entry of the scene's table (a few ns;
  * docs/design.md has the figures); sgrt_scene_destroy frees the objects
  * still alive, and every handle of the scene becomes meaningless. */
 
-/** Most trackers, node sets and writers alive at once in one scene: the
+/** Most trackers, node sets, writers and skins alive at once in one scene: the
  *  2^16 table indices less the 256 that reuse keeps free. A create past it
  *  returns SGRT_ERR_CAPACITY. */
 #define SGRT_MAX_OBJECTS 65280u
@@ -885,8 +891,10 @@ SGRT_API const float *sgrt_scene_world_array(const sgrt_scene *s, uint32_t *out_
  *  set's words) and at sgrt_scene_compact, never otherwise: writes,
  *  updates, destroys, hole reclamation (nodes move inside the same block:
  *  slots change, pointers do not), set operations and culls leave every
- *  pointer where it is. 1 for a new scene, then increasing; 0 for a NULL
- *  scene. O(1); never allocates. */
+ *  pointer where it is. A skin's arrays (sgrt_skin_palette and the
+ *  others) are not in storage: they stay where they are until the skin is
+ *  destroyed, whatever this number does. 1 for a new scene, then
+ *  increasing; 0 for a NULL scene. O(1); never allocates. */
 SGRT_API uint64_t sgrt_scene_storage_version(const sgrt_scene *s);
 
 /** The previous world matrices, for motion vectors: in a scene created with
@@ -1104,6 +1112,183 @@ SGRT_API sgrt_node sgrt_nodeset_next(const sgrt_scene *s, sgrt_nodeset set, uint
  *  and hole reclamation remap the members in place. NULL for bad arguments. */
 SGRT_API const uint32_t *sgrt_nodeset_words(const sgrt_scene *s, sgrt_nodeset set,
                                             uint32_t *out_word_count);
+
+/* ------------------------------------------------------------------------- */
+/* Skinning palettes                                                         */
+/* ------------------------------------------------------------------------- */
+
+/* A skin keeps what a GPU skinning shader reads for one skinned mesh: per
+ * joint i the palette entry P = inverse(world(mesh)) x world(joints[i]) x
+ * inverse_binds[i], as of the last update (serial or parallel). Each
+ * update recomputes the palettes of exactly the joints whose world it
+ * recomputes, and every palette of a skin whose mesh's world it
+ * recomputes; nothing else, and nothing on a frame where nothing moved.
+ * Joint i's entry is 12 floats at palette + 12 * i: the three rows of P's
+ * upper 3x4, row-major (P[r][0], P[r][1], P[r][2], P[r][3] for r = 0, 1,
+ * 2; the row an affine P leaves out is (0, 0, 0, 1)), 48 bytes a joint,
+ * contiguous per skin, so one upload call covers any range of joints.
+ *
+ * Arithmetic: IM = inverse(world(mesh)) is formed in double and rounded to
+ * float once per entry, when an update starts that moves the mesh (from
+ * the world that update gives it; the identity for SGRT_NULL_NODE, world
+ * space); then A = IM x world(joint) and P = A x inverse_bind in float,
+ * each element as ((x0*y0 + x1*y1) + (x2*y2 + x3*y3)), the order of the
+ * world products, where both factors of a product are affine (last row
+ * exactly (0, 0, 0, 1), as TRS matrices are) without the terms that row
+ * makes zero; no fused multiply-add: the same bits on every kernel level,
+ * target, worker count, serial or parallel. A mesh world without an
+ * inverse (a zero scale) keeps the inverse it had (the identity before
+ * one). Precision, against a double-precision model of the same locals
+ * (tests/test_skin.c: random rigs 9 to 14 levels deep, affine locals with
+ * scales 0.5 to 2, shear and mirroring, translations to 4; meshes in and
+ * beside the skeletons): |P - P_model| <= 2^-18 x (1 + m) per element,
+ * where m is that element of |IM| x (A_joint + |IM| x A_mesh x |IM| x
+ * |world(joint)|) x |inverse_bind|, A the product of the entrywise
+ * absolute locals along a node's chain (what a float world's rounding
+ * scales with); the largest measured is 0.043 of that bound.
+ *
+ * Normals (SGRT_SKIN_NORMALS): per joint the cofactor matrix of P's upper
+ * 3x3, det x inverse-transpose formed without a division (each row the
+ * cross product of the other two rows of P): right under non-uniform and
+ * negative scale, for a shader that normalizes after; 12 floats, three
+ * rows of 4 with the fourth 0, recomputed with the palette.
+ *
+ * Previous palette (SGRT_SKIN_PREV), for motion vectors: every joint's
+ * palette as of the update before the last, as previous worlds are
+ * (SGRT_SCENE_PREV_WORLD): a joint the last update recomputed shows its
+ * palette before that update, any other its palette. After a skin's first
+ * update its previous palette is its palette (no motion on its first
+ * frame); nothing a scene does to its storage (growth, compaction)
+ * touches either.
+ *
+ * Upload ranges: sgrt_skin_collect is sgrt_tracker_collect for one skin's
+ * joints: runs of joint indices whose palette (or, with SGRT_SKIN_PREV,
+ * previous palette) the updates since the last collect recomputed, as a
+ * tracker reports the slots an update recomputes (a recomputed entry is
+ * reported whatever its bits), so that a copy kept by collecting equals
+ * the arrays after every update (palette, normals and previous palette:
+ * one set of ranges covers all three). An idle frame reports nothing.
+ *
+ * Nodes: a skin holds handles, so nodes may move to other slots
+ * (re-parenting, hole reclamation, sgrt_scene_compact) and palettes stay
+ * right. A joint's node destroyed leaves its entry as the last update
+ * computed it, never recomputed (a collect reports its last change if it
+ * was not collected yet, then nothing); the mesh's node destroyed freezes
+ * the skin, every entry as the last update left it. Validation mode warns
+ * once per skin when either happens. In a large world
+ * (SGRT_SCENE_LARGE_WORLD) palettes are formed from the origin-relative
+ * worlds, as everything is; an origin move recomputes every palette.
+ *
+ * Storage: a skin's arrays are allocated by sgrt_skin_create and stay
+ * where they are until sgrt_skin_destroy or sgrt_scene_destroy (storage
+ * growth, compaction and sgrt_scene_storage_version do not concern them).
+ *
+ * Cost: per palette recomputed, two products (one without inverse binds,
+ * or with a mesh whose inverse is the identity) on the scene's kernel and
+ * a cofactor with SGRT_SKIN_NORMALS, in the update's pass over the joint's
+ * word while its world is in cache, on the update's threads; per update
+ * that moves a mesh, its inverse and its world as the update forms it
+ * (O(depth)), and the joints it does not recompute; per update in which no
+ * dirty node lies above a mesh, nothing per skin (an idle frame reads the
+ * dirty summary, O(capacity / 1024)); per update in which one does, a walk
+ * up from each skin's mesh, O(skins x depth). Memory per joint: 72 bytes,
+ * 48 more for each of the normals and the previous palette, and 64 per
+ * joint of each distinct set of inverse binds (skins made with the same
+ * inverse binds, bit for bit, share one copy: a crowd of one rig holds
+ * it once); per slot of every scene, 3 bits, and once a skin exists 4
+ * bytes per handle index. */
+
+/** A skin, named by an object handle (see "Object handles"): every call
+ *  below refuses a destroyed skin, one of another scene or of another
+ *  kind, and a zero handle (INVALID_ARG, "k is not a live skin of s:
+ *  ..."), and never reads it. */
+typedef struct sgrt_skin {
+    uint32_t id;
+} sgrt_skin;
+
+/** The zero handle: names no skin. */
+#ifdef __cplusplus
+#define SGRT_NULL_SKIN (sgrt_skin{0})
+#else
+#define SGRT_NULL_SKIN ((sgrt_skin){0})
+#endif
+
+/** Options of sgrt_skin_desc.flags. */
+#define SGRT_SKIN_NORMALS (1u << 0) /**< also keep a normal matrix per joint */
+#define SGRT_SKIN_PREV (1u << 1)    /**< also keep the palette of the update before */
+
+/** What a skin is made of. */
+typedef struct sgrt_skin_desc {
+    uint32_t joint_count;     /**< > 0, at most SGRT_MAX_NODES */
+    const sgrt_node *joints;  /**< live nodes of the scene, any order, repeats allowed */
+    const float *inverse_binds; /**< 16 floats per joint, column-major like every sgrt matrix;
+                                     NULL: every one the identity */
+    sgrt_node mesh;           /**< palettes relative to this node's world; SGRT_NULL_NODE:
+                                   world space */
+    uint32_t flags;           /**< SGRT_SKIN_NORMALS, SGRT_SKIN_PREV */
+} sgrt_skin_desc;
+
+/** Create a skin on `s`; *out receives its handle. The joints and inverse
+ *  binds are copied (desc's arrays are not read after the call; inverse
+ *  binds equal to those of a skin alive share its copy). Its
+ *  palettes are the identity until the next update, which computes every
+ *  one (sgrt_scene_update with nothing dirty included); its first collect
+ *  reports every joint. Cost O(joint_count) and the mesh's depth.
+ *  Allocates (one block for the skin, and the scene's lists of skins and
+ *  entries as they grow). Errors: INVALID_ARG (s, desc or out NULL;
+ *  desc->joint_count 0 or above SGRT_MAX_NODES; desc->joints NULL;
+ *  desc->flags with another bit; an inverse bind with an element NaN or
+ *  infinite), STALE_HANDLE (a node of desc->joints, or a non-zero
+ *  desc->mesh, not a live node of s: reported naming it), CAPACITY
+ *  (SGRT_MAX_OBJECTS objects alive), NOMEM; *out untouched and nothing
+ *  changed on error. */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_skin_create(sgrt_scene *s, const sgrt_skin_desc *desc,
+                                                     sgrt_skin *out);
+
+/** Destroy a skin of `s`. A zero k is a no-op (SGRT_OK). sgrt_scene_destroy
+ *  frees the skins still alive. As for sgrt_tracker_destroy, k is resolved
+ *  through the object table first, and a skin of another scene, an object
+ *  of another kind or a skin destroyed already is refused, nothing freed.
+ *  O(joints + skins); never allocates. Errors: INVALID_ARG (s NULL; k not a
+ *  live skin of s). */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_skin_destroy(sgrt_scene *s, sgrt_skin k);
+
+/** The skin's palette: 12 floats per joint, joint i at 12 * i (above), as
+ *  of the last update; *out_joints (optional) receives the joint count.
+ *  Owned by the skin; the pointer stays valid until the skin is destroyed.
+ *  O(1). NULL (and a count of 0) for a NULL scene or k not a live skin of
+ *  s (reported). In validation mode a read before the skin's first update
+ *  warns, and so does a read with moves pending, as for
+ *  sgrt_scene_world_array. */
+SGRT_API const float *sgrt_skin_palette(const sgrt_scene *s, sgrt_skin k, uint32_t *out_joints);
+
+/** The normal matrices, laid out as the palette (12 floats per joint, the
+ *  fourth of each row 0), of a skin created with SGRT_SKIN_NORMALS; as
+ *  sgrt_skin_palette otherwise. NULL (a refusal, reported) without the
+ *  flag. */
+SGRT_API const float *sgrt_skin_normals(const sgrt_scene *s, sgrt_skin k, uint32_t *out_joints);
+
+/** The previous palette (above), laid out as the palette, of a skin
+ *  created with SGRT_SKIN_PREV; as sgrt_skin_palette otherwise. NULL (a
+ *  refusal, reported) without the flag. */
+SGRT_API const float *sgrt_skin_prev_palette(const sgrt_scene *s, sgrt_skin k,
+                                             uint32_t *out_joints);
+
+/** Write the joints whose palette (or previous palette) changed since the
+ *  last collect to `out` as ranges of joint indices [first, first + count)
+ *  in increasing order, merging two runs when at most `merge_gap`
+ *  unchanged joints lie between them, and forget what it wrote: exactly
+ *  sgrt_tracker_collect over the skin's joints (its drain loop, *out_more,
+ *  max_ranges = 0, the refusals and what a refused call writes), with
+ *  every range below the joint count. Cost O(pending words + joints /
+ *  1024); never allocates. It writes only k: collects on distinct skins may
+ *  run concurrently with each other and with the functions taking a const
+ *  scene (see Threads). Errors: INVALID_ARG (s NULL; k not a live skin of
+ *  s; out_count or out_more NULL; out NULL with max_ranges > 0). */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_skin_collect(const sgrt_scene *s, sgrt_skin k,
+                                                      sgrt_range *out, uint32_t max_ranges,
+                                                      uint32_t merge_gap, uint32_t *out_count,
+                                                      bool *out_more);
 
 /* ------------------------------------------------------------------------- */
 /* Bounds and culling                                                        */
@@ -1390,10 +1575,11 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_world_double(const sgrt_scene *s, 
 
 /** Verify every internal invariant (slot order, link symmetry, dirty closure,
  *  bitfield padding and summaries, handle table, counts, previous worlds
- *  where kept, node sets, the object table and the trackers, node sets and
- *  writers it names)
- *  except the trackers' pending bits, which collects may be writing
- *  meanwhile: sgrt_tracker_check verifies those. O(capacity).
+ *  where kept, node sets, the object table and the trackers, node sets,
+ *  writers and skins it names, which nodes each skin's joints and mesh
+ *  are) except the trackers' and skins' pending bits, which collects may
+ *  be writing meanwhile: sgrt_tracker_check verifies a tracker's.
+ *  O(capacity + joints).
  *  Returns SGRT_OK or SGRT_ERR_CORRUPT; *out_what (optional) receives a static
  *  string naming the first broken invariant, or NULL. INVALID_ARG for NULL s. */
 SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_check(const sgrt_scene *s, const char **out_what);

@@ -4,11 +4,13 @@
  *
  * What it adds to the C API, and nothing more:
  *   - owning, move-only types: sgrt::scene (over an sgrt_scene *), and
- *     sgrt::tracker, sgrt::nodeset, sgrt::writer (each over its C handle,
- *     sgrt_tracker, sgrt_nodeset, sgrt_writer); RAII; a moved-from object is
+ *     sgrt::tracker, sgrt::nodeset, sgrt::writer, sgrt::skin (each over its
+ *     C handle, sgrt_tracker, sgrt_nodeset, sgrt_writer, sgrt_skin); RAII;
+ *     a moved-from object is
  *     empty (scene: get() == nullptr; the others: get().id == 0, the zero
  *     handle, which every C call refuses);
- *   - == and != on sgrt_node, sgrt_tracker, sgrt_nodeset and sgrt_writer,
+ *   - == and != on sgrt_node, sgrt_tracker, sgrt_nodeset, sgrt_writer and
+ *     sgrt_skin,
  *     and std::hash<sgrt_node>;
  *   - batch calls that take contiguous float data as it comes (std::vector
  *     of std::array<float, 16> or of a glm::mat4-like struct, a plain float
@@ -29,7 +31,7 @@
  * a failure; nothing throws, nothing uses RTTI, nothing allocates beyond
  * what the C calls allocate: it builds with -fno-exceptions -fno-rtti.
  *
- * Lifetimes. Trackers, node sets and writers belong to their scene:
+ * Lifetimes. Trackers, node sets, writers and skins belong to their scene:
  * sgrt_scene_destroy frees those still alive. Destroy them before the
  * scene, or declare them after it so that C++ destroys them first:
  *
@@ -107,6 +109,7 @@
 SGRT_HPP_HANDLE_EQ(sgrt_tracker)
 SGRT_HPP_HANDLE_EQ(sgrt_nodeset)
 SGRT_HPP_HANDLE_EQ(sgrt_writer)
+SGRT_HPP_HANDLE_EQ(sgrt_skin)
 #undef SGRT_HPP_HANDLE_EQ
 
 namespace std {
@@ -951,6 +954,7 @@ private:
     friend class tracker;
     friend class nodeset;
     friend class writer;
+    friend class skin;
 
     template <class M>
     static float *mat4_out(M &out) noexcept
@@ -1302,6 +1306,95 @@ public:
 
 private:
     std::uint32_t size_ = 0;
+};
+
+/** Owns an sgrt_skin of a scene. */
+class skin : public detail::scene_child {
+    static constexpr const char *empty_ = "this sgrt::skin is empty: moved from or destroyed";
+
+public:
+    skin() noexcept = default;
+    skin(skin &&) noexcept = default;
+    skin &operator=(skin &&o) noexcept
+    {
+        if (this != &o) {
+            (void)destroy();
+            take(o);
+        }
+        return *this;
+    }
+    ~skin() { (void)destroy(); }
+
+    /** sgrt_skin_create from a desc. On failure out is unchanged. */
+    [[nodiscard]] static sgrt_result create(scene &s, const sgrt_skin_desc &desc,
+                                            skin &out) noexcept
+    {
+        sgrt_skin k = SGRT_NULL_SKIN;
+        const sgrt_result r = sgrt_skin_create(s.arg_("sgrt_skin_create"), &desc, &k);
+        if (r == SGRT_OK) {
+            (void)out.destroy();
+            out.attach(s, k.id);
+        }
+        return r;
+    }
+    /** sgrt_skin_create over joints, with one inverse bind per joint (an
+     *  empty view: every one the identity), or SGRT_ERR_INVALID_ARG. */
+    [[nodiscard]] static sgrt_result create(scene &s, span<const sgrt_node> joints,
+                                            mat4_view inverse_binds, sgrt_node mesh,
+                                            std::uint32_t flags, skin &out) noexcept
+    {
+        static const char fn[] = "sgrt_skin_create";
+        if (!detail::fits_u32(joints.size()))
+            return s.refuse_(fn, "joints holds more than 2^32 - 1 entries");
+        const auto n = static_cast<std::uint32_t>(joints.size());
+        if (inverse_binds.floats() && !inverse_binds.holds(n))
+            return s.refuse_(fn, "inverse_binds does not hold one matrix per joint");
+        const sgrt_skin_desc d = {n, joints.data(),
+                                  inverse_binds.floats() ? inverse_binds.data() : nullptr, mesh,
+                                  flags};
+        return create(s, d, out);
+    }
+
+    /** sgrt_skin_destroy; the object is empty afterwards. */
+    [[nodiscard]] sgrt_result destroy() noexcept
+    {
+        if (!id_)
+            return SGRT_OK;
+        const sgrt_result r = sgrt_skin_destroy(c_scene("sgrt_skin_destroy", empty_), get());
+        id_ = 0;
+        return r;
+    }
+
+    /** The C handle (zero when empty). */
+    [[nodiscard]] sgrt_skin get() const noexcept { return sgrt_skin{id_}; }
+    explicit operator bool() const noexcept { return id_ != 0; }
+
+    /** sgrt_skin_palette: 12 floats per joint (nullptr when refused). */
+    [[nodiscard]] const float *palette(std::uint32_t *out_joints = nullptr) const noexcept
+    {
+        return sgrt_skin_palette(c_scene("sgrt_skin_palette", empty_), get(), out_joints);
+    }
+    /** sgrt_skin_normals (SGRT_SKIN_NORMALS). */
+    [[nodiscard]] const float *normals(std::uint32_t *out_joints = nullptr) const noexcept
+    {
+        return sgrt_skin_normals(c_scene("sgrt_skin_normals", empty_), get(), out_joints);
+    }
+    /** sgrt_skin_prev_palette (SGRT_SKIN_PREV). */
+    [[nodiscard]] const float *prev_palette(std::uint32_t *out_joints = nullptr) const noexcept
+    {
+        return sgrt_skin_prev_palette(c_scene("sgrt_skin_prev_palette", empty_), get(),
+                                      out_joints);
+    }
+    /** sgrt_skin_collect into out (at most out.size() ranges of joints). */
+    [[nodiscard]] sgrt_result collect(span<sgrt_range> out, std::uint32_t merge_gap,
+                                      std::uint32_t &out_count, bool &out_more) noexcept
+    {
+        const std::uint32_t max = detail::fits_u32(out.size())
+                                      ? static_cast<std::uint32_t>(out.size())
+                                      : UINT32_MAX;
+        return sgrt_skin_collect(c_scene("sgrt_skin_collect", empty_), get(), out.data(), max,
+                                 merge_gap, &out_count, &out_more);
+    }
 };
 
 } // namespace sgrt

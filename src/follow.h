@@ -33,7 +33,10 @@
  * `width` bytes, little-endian (BITS: its words, masked with alive), and a
  * restore reports to trackers the slots where a `tracked` field changed
  * (what readers see through an array that trackers cover: a previous
- * world, a world box). */
+ * world, a world box). A `transient` field is not in a snapshot: it is
+ * derived from objects (which no snapshot holds: skins mark their joints'
+ * slots), and its follower's `restored` hook builds it again; a restore
+ * leaves it as it was until then. */
 enum { SGRT__DECL_DATA, SGRT__DECL_LINK, SGRT__DECL_BITS };
 typedef struct sgrt__slot_decl {
     const char *name; /* the field's name in the follower's state */
@@ -46,16 +49,19 @@ typedef struct sgrt__slot_decl {
     uint32_t flags;   /* laid out only in scenes with all these SGRT_SCENE_* flags */
     uint8_t width;    /* bytes per scalar of an element: 1, 2, 4 or 8 (LINK, BITS: 4) */
     bool tracked;     /* readers see it through an array trackers cover */
+    bool transient;   /* derived from objects: not in a snapshot (above) */
 } sgrt__slot_decl;
 /* The declarations, given the follower's state type T: an array of
  * `type` (zeroed or not; its scalars' width from SGRT__SCALAR_WIDTH, or
  * named: SGRT__DECL_ARRAY_OF), a link array, a bitfield with its summary
  * (field and field_sum); each kept in scenes with the SGRT_SCENE_* flags
  * `fl` (0: wherever the follower is attached; its pointer stays NULL
- * elsewhere). The _TRACKED forms mark what readers see (above). */
+ * elsewhere). The _TRACKED forms mark what readers see, the _TRANSIENT
+ * form what objects derive (above). */
 #define SGRT__DECL_ARRAY_AS(T, field, type, width, zero, fl, tracked)                  \
     { #field, (uint16_t)offsetof(T, field), 0u, (uint16_t)sizeof(type),                 \
-      (uint8_t)_Alignof(type), SGRT__DECL_DATA, (zero), (fl), (uint8_t)(width), (tracked) }
+      (uint8_t)_Alignof(type), SGRT__DECL_DATA, (zero), (fl), (uint8_t)(width), (tracked), \
+      false }
 #define SGRT__DECL_ARRAY(T, field, type, zero, fl)                                     \
     SGRT__DECL_ARRAY_AS(T, field, type, SGRT__SCALAR_WIDTH(type), zero, fl, false)
 #define SGRT__DECL_ARRAY_TRACKED(T, field, type, zero, fl)                             \
@@ -64,12 +70,15 @@ typedef struct sgrt__slot_decl {
     SGRT__DECL_ARRAY_AS(T, field, type, sizeof(scalar), zero, fl, false)
 #define SGRT__DECL_LINKS(T, field, fl)                                                 \
     { #field, (uint16_t)offsetof(T, field), 0u, (uint16_t)sizeof(uint32_t),             \
-      (uint8_t)_Alignof(uint32_t), SGRT__DECL_LINK, false, (fl), 4u, false }
-#define SGRT__DECL_BITFIELD_AS(T, field, fl, tracked)                                  \
+      (uint8_t)_Alignof(uint32_t), SGRT__DECL_LINK, false, (fl), 4u, false, false }
+#define SGRT__DECL_BITFIELD_AS(T, field, fl, tracked, transient)                       \
     { #field, (uint16_t)offsetof(T, field), (uint16_t)offsetof(T, field##_sum), 0u,     \
-      (uint8_t)_Alignof(uint32_t), SGRT__DECL_BITS, true, (fl), 4u, (tracked) }
-#define SGRT__DECL_BITFIELD(T, field, fl) SGRT__DECL_BITFIELD_AS(T, field, fl, false)
-#define SGRT__DECL_BITFIELD_TRACKED(T, field, fl) SGRT__DECL_BITFIELD_AS(T, field, fl, true)
+      (uint8_t)_Alignof(uint32_t), SGRT__DECL_BITS, true, (fl), 4u, (tracked), (transient) }
+#define SGRT__DECL_BITFIELD(T, field, fl) SGRT__DECL_BITFIELD_AS(T, field, fl, false, false)
+#define SGRT__DECL_BITFIELD_TRACKED(T, field, fl)                                      \
+    SGRT__DECL_BITFIELD_AS(T, field, fl, true, false)
+#define SGRT__DECL_BITFIELD_TRANSIENT(T, field, fl)                                    \
+    SGRT__DECL_BITFIELD_AS(T, field, fl, false, true)
 
 /* What a follower keeps at scene level that decides what the scene does
  * next (an origin, a flag that a record is stale), declared for snapshots:
@@ -168,6 +177,12 @@ typedef struct sgrt__follower {
      * world's, moved; every node is marked): state that keeps worlds moves
      * them into its frame. */
     void (*origin)(sgrt_scene *s, const double origin[3]);
+    /* The scene's nodes were replaced by a snapshot's (sgrt_scene_restore):
+     * `changed` is a bitfield over slots (s->st.words words) of the slots
+     * whose node, world or liveness the restore changed, or where a
+     * declared field that readers see (`tracked`: a previous world, a world
+     * box) changed; every handle may now name another slot or none. */
+    void (*restored)(sgrt_scene *s, const uint32_t *changed);
     /* What the slots `bits` of word w hold for a reader changed. `self`:
      * the follower's state (as for words and word, the hooks called per
      * word). */
@@ -197,8 +212,6 @@ typedef struct sgrt__follower {
     bool (*wants_after)(const sgrt_scene *s);
     void (*after)(void *self, uint32_t w, uint32_t done);
     void (*finish)(sgrt_scene *s);
-    /* The scene's nodes were replaced by a snapshot's (sgrt_scene_restore): `changed` is a bitfield over slots (s->st.words words) of the slots whose node, world or liveness the restore changed; every handle may now name another slot or none. */
-    void (*restored)(sgrt_scene *s, const uint32_t *changed);
     /* sgrt_scene_restore and sgrt_scene_load, before anything changes:
      * NULL when the follower's state in the snapshot `v` (its declared
      * fields, read through snapshot.h) keeps the invariants its part of

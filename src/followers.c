@@ -6,6 +6,7 @@
 #include "followers/large.h"
 #include "followers/nodeset.h"
 #include "followers/prev.h"
+#include "followers/skin.h"
 #include "followers/tracker.h"
 #include "followers/writer.h"
 
@@ -16,6 +17,7 @@ const sgrt__follower *const sgrt__followers[] = {
     &sgrt__bounds_follower, /* SGRT_SCENE_BOUNDS */
     &sgrt__writer_follower,
     &sgrt__large_follower,  /* SGRT_SCENE_LARGE_WORLD */
+    &sgrt__skin_follower,
     NULL,
 };
 _Static_assert(sizeof sgrt__followers / sizeof sgrt__followers[0] - 1u <= SGRT__FOLLOWERS,

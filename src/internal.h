@@ -11,7 +11,7 @@
  *                slot occupancy, the one move of a node to another slot,
  *                reclamation and compaction
  *   handles      the handle table: ids, generations, resolution
- *   objects      the object table: tracker, node set and writer handles
+ *   objects      the object table: tracker, node set, writer and skin handles
  *   args.h       the argument prologues: a node, an object, or a refusal
  *   dirty        dirty bits, their summary and closure over descendants
  *   walk.h       pre-order walks over the links
@@ -44,6 +44,8 @@
  *                their public calls       cull.c  frustum culling
  *   large        large worlds: anchors and the origin (SGRT_SCENE_LARGE_WORLD)
  *   writer       writers: a system's nodes resolved once, written each frame
+ *   skin         skinning palettes kept by the update; skin_index the per-slot
+ *                index of joints and meshes, skin_api the public calls
  * Debugging (src/debug/):
  *   check.c      the invariant checker    dump  sgrt_scene_dump (DOT, JSON) */
 #ifndef SGRT_INTERNAL_H
@@ -147,23 +149,29 @@ typedef struct sgrt__storage {
 /* Whether s runs in validation mode: the one test its checks cost when off. */
 #define SGRT__VALIDATING(s) (((s)->flags & (uint32_t)SGRT_SCENE_VALIDATE) != 0u)
 
-/* Object handles (objects.c): trackers, node sets and writers are named by
- * ids into the scene's object table, as nodes are by ids into the handle
- * table. Bits 0..15: table index; bits 16..17: kind (SGRT__KIND_*, never
- * 0), both XORed with the scene's obj_salt; bits 18..31: generation field,
- * 1..SGRT__OBJ_GEN_PERIOD, offset per scene. */
+/* Object handles (objects.c): trackers, node sets, writers and skins are
+ * named by ids into the scene's object table, as nodes are by ids into the
+ * handle table. Bits 0..15: table index; bits 16..18: kind (SGRT__KIND_*,
+ * never 0), both XORed with the scene's obj_salt; bits 19..31: generation
+ * field, 1..SGRT__OBJ_GEN_PERIOD, offset per scene. */
 #define SGRT__OBJ_INDEX_BITS 16u
 #define SGRT__OBJ_INDEX_MASK ((1u << SGRT__OBJ_INDEX_BITS) - 1u)
 #define SGRT__OBJ_KIND_SHIFT 16u
-#define SGRT__OBJ_GEN_SHIFT 18u
-#define SGRT__OBJ_GEN_PERIOD 16383u /* generations 0..16382, encoded 1..16383 */
+#define SGRT__OBJ_KIND_MASK 7u      /* after the shift: 3 bits, kinds 1..7 */
+#define SGRT__OBJ_GEN_SHIFT 19u
+#define SGRT__OBJ_GEN_PERIOD 8191u  /* generations 0..8190, encoded 1..8191 */
 #define SGRT__OBJ_MIN_FREE 256u     /* indices are reused only past this many free */
 _Static_assert(SGRT_MAX_OBJECTS + SGRT__OBJ_MIN_FREE == SGRT__OBJ_INDEX_MASK + 1u,
                "SGRT_MAX_OBJECTS keeps the FIFO reserve of free object indices");
 
 /* What an object is: part of its id, so that a handle of one kind is never
  * taken for another (a tracker never freed as a node set, or read as one). */
-enum { SGRT__KIND_TRACKER = 1, SGRT__KIND_NODESET = 2, SGRT__KIND_WRITER = 3 };
+enum {
+    SGRT__KIND_TRACKER = 1,
+    SGRT__KIND_NODESET = 2,
+    SGRT__KIND_WRITER = 3,
+    SGRT__KIND_SKIN = 4
+};
 
 /* One object-table entry. `id` is the id of the index's current object
  * (while the index is free: of its next generation, with kind 0, which no
@@ -254,7 +262,7 @@ struct sgrt_scene {
     uint32_t obj_used; /* indices ever handed out */
     uint32_t obj_live; /* objects alive */
     uint32_t obj_free_head, obj_free_tail, obj_free_count; /* FIFO through next_free */
-    uint32_t obj_salt;  /* low 18 bits: XORed into ids' index and kind */
+    uint32_t obj_salt;  /* low 19 bits: XORed into ids' index and kind */
     uint32_t obj_first; /* generation field of a new index's first object */
     uint32_t obj_reserve; /* SGRT__OBJ_MIN_FREE; tests lower it to reuse indices at once */
     sgrt__kernels k;

@@ -96,6 +96,22 @@ bool sgrt__relative_local(const float parent[16], const float world[16], float o
     return true;
 }
 
+bool sgrt__inverse(const float m[16], float out[16])
+{
+    double d[16], inv[16];
+    for (int i = 0; i < 16; i++)
+        d[i] = (double)m[i];
+    if (!inverse_d(d, inv))
+        return false;
+    float res[16];
+    for (int i = 0; i < 16; i++)
+        res[i] = (float)inv[i];
+    if (!sgrt__all_finite(res, 16))
+        return false;
+    memcpy(out, res, sizeof res);
+    return true;
+}
+
 bool sgrt__keep_world_local(void (*mul)(const float *a, const float *b, float *out),
                             const float parent[16], const float world[16], float out[16])
 {

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* Inverse, keep-world tolerance, finiteness (matrix.c). */
+/* Inverses, keep-world tolerance, finiteness (matrix.c). */
 #ifndef SGRT_MATRIX_H
 #define SGRT_MATRIX_H
 
 #include "internal.h"
 
+/* out = inverse(m), formed in double and rounded to float once per entry:
+ * the same bits on every target. False (out untouched) when m has no
+ * inverse (a determinant of 0 or not finite) or the inverse does not fit
+ * in float. */
+bool sgrt__inverse(const float m[16], float out[16]);
 /* out = inverse(parent) x world in double precision; false if not finite. */
 bool sgrt__relative_local(const float parent[16], const float world[16], float out[16]);
 /* The local that keeps `world` under a parent whose world is `parent`

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* The object table: what tracker, node set and writer handles name. A handle
- * is {uint32_t id}: a 16-bit table index and a 2-bit kind, XORed with a
- * per-scene salt, and a 14-bit generation field offset per scene, as node
+/* The object table: what tracker, node set, writer and skin handles name. A
+ * handle is {uint32_t id}: a 16-bit table index and a 3-bit kind, XORed with
+ * a per-scene salt, and a 13-bit generation field offset per scene, as node
  * handles are (handles.c). Resolving one reads one entry of the scene's own
  * table and compares the whole id, so a destroyed object's memory is never
  * read, a handle of another scene names nothing here (or, rarely, the wrong
  * generation of an index), and a tracker's id is never taken for a node
  * set's. Indices are reused first-in first-out and only while more than
  * SGRT__OBJ_MIN_FREE are free, so a destroyed handle stays refused for as
- * long as the 14-bit generation allows. */
+ * long as the 13-bit generation allows. */
 #include "internal.h"
 #include "alloc.h"
 #include "objects.h"
@@ -26,6 +26,11 @@ static uint32_t field_of(uint32_t id) { return id >> SGRT__OBJ_GEN_SHIFT; }
 static uint32_t index_of(const sgrt_scene *s, uint32_t id)
 {
     return (id ^ s->obj_salt) & SGRT__OBJ_INDEX_MASK;
+}
+
+static uint32_t kind_of(const sgrt_scene *s, uint32_t id)
+{
+    return ((id ^ s->obj_salt) >> SGRT__OBJ_KIND_SHIFT) & SGRT__OBJ_KIND_MASK;
 }
 
 static size_t table_size(uint32_t cap) { return (size_t)cap * sizeof(sgrt__object); }
@@ -125,7 +130,7 @@ void *sgrt__object_next(const sgrt_scene *s, uint32_t kind, uint32_t *at)
 {
     for (; *at < s->obj_used; ++*at) {
         const sgrt__object *e = &s->objs[*at];
-        if (e->ptr && (((e->id ^ s->obj_salt) >> SGRT__OBJ_KIND_SHIFT) & 3u) == kind)
+        if (e->ptr && kind_of(s, e->id) == kind)
             return s->objs[(*at)++].ptr;
     }
     return NULL;
@@ -140,9 +145,8 @@ const char *sgrt__objects_check(const sgrt_scene *s)
         const uint32_t field = field_of(e->id);
         if ((low & SGRT__OBJ_INDEX_MASK) != i || field == 0u || field > SGRT__OBJ_GEN_PERIOD)
             return "object table: every entry's id holds its index and a generation field "
-                   "in 1..16383";
-        if (e->ptr ? ((low >> SGRT__OBJ_KIND_SHIFT) & 3u) == 0u
-                   : ((low >> SGRT__OBJ_KIND_SHIFT) & 3u) != 0u)
+                   "in 1..8191";
+        if (e->ptr ? kind_of(s, e->id) == 0u : kind_of(s, e->id) != 0u)
             return "object table: live entries carry a kind, free ones kind 0";
         live += e->ptr != NULL;
     }

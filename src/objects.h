@@ -26,7 +26,7 @@ static inline void *sgrt__object_get(const sgrt_scene *s, uint32_t id, uint32_t 
     const uint32_t low = id ^ s->obj_salt;
     const uint32_t index = low & SGRT__OBJ_INDEX_MASK;
     if (index >= s->obj_used || s->objs[index].id != id ||
-        ((low >> SGRT__OBJ_KIND_SHIFT) & 3u) != kind)
+        ((low >> SGRT__OBJ_KIND_SHIFT) & SGRT__OBJ_KIND_MASK) != kind)
         return NULL;
     return s->objs[index].ptr;
 }

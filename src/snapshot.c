@@ -47,7 +47,7 @@ void sgrt__snap_layout(const sgrt_scene *s, uint32_t slots, uint32_t handles, ui
     }
     for (uint32_t k = 0; k < SGRT__FOLLOW_SLOTS; k++) {
         L->fol[k] = at;
-        if (k < s->decl_count)
+        if (k < s->decl_count && !s->decl[k]->transient)
             at += pad8(s->decl[k]->kind == SGRT__DECL_BITS ? bits
                                                            : (uint64_t)slots * s->decl[k]->size);
     }
@@ -95,7 +95,8 @@ uint32_t sgrt__snap_fingerprint(const sgrt_scene *s)
         }
     for (uint32_t k = 0; k < s->decl_count; k++) {
         const sgrt__slot_decl *d = s->decl[k];
-        print_part(&h, d->name, d->size, d->width, d->kind);
+        if (!d->transient)
+            print_part(&h, d->name, d->size, d->width, d->kind);
     }
     return (uint32_t)(h ^ h >> 32);
 }
@@ -220,6 +221,8 @@ static void put_followers(const sgrt_scene *s, uint8_t *b, const sgrt__snaplayou
     }
     for (uint32_t k = 0; k < s->decl_count; k++) {
         const sgrt__slot_decl *d = s->decl[k];
+        if (d->transient)
+            continue;
         if (d->kind == SGRT__DECL_BITS)
             put_bits(b + L->fol[k], s->st.fol[k], s->st.alive, L->words);
         else

@@ -168,6 +168,8 @@ static const char *check_declared(const sgrt_scene *s, const sgrt__snapview *v)
     for (uint32_t k = 0; k < s->decl_count; k++) {
         const sgrt__slot_decl *d = s->decl[k];
         const uint8_t *f = v->base + v->L.fol[k];
+        if (d->transient)
+            continue;
         if (d->kind == SGRT__DECL_BITS) {
             for (uint32_t w = 0; w < v->words; w++)
                 if (sgrt__snap_u32(f, w) & ~sgrt__snap_u32(v->alive, w))
@@ -221,7 +223,8 @@ static const char *check_pads(const sgrt_scene *s, const sgrt__snapview *v)
         }
     }
     for (uint32_t k = 0; ok && k < s->decl_count; k++)
-        ok = padded(v, L->fol[k],
+        ok = s->decl[k]->transient ||
+             padded(v, L->fol[k],
                     s->decl[k]->kind == SGRT__DECL_BITS ? bits
                                                         : (uint64_t)L->slots * s->decl[k]->size);
     return ok ? NULL : "buf: padding between its parts is not zero";

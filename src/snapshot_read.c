@@ -183,6 +183,8 @@ static void take_followers(sgrt_scene *s, const sgrt__snapview *v)
     for (uint32_t k = 0; k < s->decl_count; k++) {
         const sgrt__slot_decl *d = s->decl[k];
         const uint8_t *p = v->base + v->L.fol[k];
+        if (d->transient)
+            continue; /* its follower's restored hook builds it */
         if (d->kind == SGRT__DECL_BITS)
             take_bits(st->fol[k], st->fol_sum[k], st->sum_words, p, v->words, st->words);
         else

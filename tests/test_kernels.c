@@ -7,7 +7,8 @@
  * compared with the reference on random and edge inputs: products, whole
  * update passes over random forests (with world boxes), the write path's
  * chunks and single writes, TRS conversions and their check, the closure
- * of dirty words, world boxes of awkward worlds, culls of 1 to 8 planes;
+ * of dirty words, world boxes of awkward worlds, culls of 1 to 8 planes,
+ * skinning palettes;
  * each level the CPU runs must bring one. The reference itself is checked
  * on what is known without another kernel: products known exactly, its
  * world boxes against the exact box (boundsutil.h's expansion arithmetic),
@@ -1014,6 +1015,66 @@ static void test_cull_definition(void)
     cull_inputs_free(&in);
 }
 
+/* ---- skinning palettes --------------------------------------------------------- */
+
+/* The palettes of batches of joints against the reference's: random, wide,
+ * edge and element-wise matrices, each of the inverse, worlds and binds
+ * made affine (last row 0, 0, 0, 1) one time in two, the inverse the
+ * identity one time in eight (SGRT__PAL_IM_ONE), the modes saying what the
+ * data is, binds or none, batches of 1 to 24 joints. Bit for bit (NaN as
+ * NaN). */
+static void test_palette(const sgrt__kernels *k)
+{
+    const sgrt__kernels *want = expected_for(k);
+    enum { N = 24 };
+    rng r = {0x5a1e77e};
+    float w[N][16], b[N][16], im[16], got[N][12], ref[N][12];
+    const float *wp[N], *bp[N];
+    float *gp[N], *rp[N];
+    for (int i = 0; i < N; i++) {
+        wp[i] = w[i], bp[i] = b[i], gp[i] = got[i], rp[i] = ref[i];
+    }
+    long bad = 0;
+    for (int round = 0; round < 6000; round++) {
+        const int mode = round % N_MODES;
+        const uint32_t n = 1u + rng_below(&r, N);
+        random_matrix(&r, im, mode);
+        bool b_affine = true;
+        for (uint32_t i = 0; i < n; i++) {
+            random_matrix(&r, w[i], mode);
+            random_matrix(&r, b[i], mode);
+            if (rng_below(&r, 2))
+                w[i][3] = w[i][7] = w[i][11] = 0.0f, w[i][15] = 1.0f;
+            if (round & 1)
+                b[i][3] = b[i][7] = b[i][11] = 0.0f, b[i][15] = 1.0f;
+            b_affine = b_affine && sgrt__affine16(b[i]);
+        }
+        if (rng_below(&r, 2))
+            im[3] = im[7] = im[11] = 0.0f, im[15] = 1.0f;
+        const bool one = rng_below(&r, 8) == 0;
+        if (one)
+            memcpy(im, IDENTITY, sizeof im);
+        const uint32_t flags = (one ? (uint32_t)SGRT__PAL_IM_ONE : 0u) |
+                               (sgrt__affine16(im) ? (uint32_t)SGRT__PAL_IM_AFFINE : 0u) |
+                               (b_affine ? (uint32_t)SGRT__PAL_B_AFFINE : 0u);
+        const bool binds = rng_below(&r, 4) != 0;
+        want->palette(im, flags, wp, binds ? bp : NULL, n, rp);
+        k->palette(im, flags, wp, binds ? bp : NULL, n, gp);
+        for (uint32_t i = 0; i < n; i++)
+            for (int e = 0; e < 12; e++) {
+                compared++;
+                if (!same_float(got[i][e], ref[i][e])) {
+                    mismatches++;
+                    if (++bad <= 10)
+                        fprintf(stderr, "%s palette, round %d joint %u entry %d: got %a, "
+                                        "reference %a\n",
+                                k->name, round, i, e, (double)got[i][e], (double)ref[i][e]);
+                }
+            }
+    }
+    CHECK_MSG(bad == 0, "%s: palettes differ from the reference's in %ld places", k->name, bad);
+}
+
 /* ---- --bench: one pass of each entry ------------------------------------------ */
 
 /* What the passes run on, cache-resident: two sets of write inputs that
@@ -1192,6 +1253,21 @@ static uint32_t bench_boxes(const sgrt__kernels *k, bench_data *d)
     return BENCH_BOXES;
 }
 
+/* The palettes of 64 joints of affine worlds and binds, as a skin's. */
+static uint32_t bench_palette(const sgrt__kernels *k, bench_data *d)
+{
+    const float *w[BENCH_M], *b[BENCH_M];
+    float *out[BENCH_M];
+    for (uint32_t i = 0; i < BENCH_M; i++) {
+        w[i] = d->world[i];
+        b[i] = d->world[BENCH_M + i];
+        out[i] = d->out[i];
+    }
+    k->palette(d->world[2 * BENCH_M], SGRT__PAL_IM_AFFINE | SGRT__PAL_B_AFFINE, w, b, BENCH_M,
+               out);
+    return BENCH_M;
+}
+
 static uint32_t bench_cull(const sgrt__kernels *k, bench_data *d)
 {
     uint32_t tested = 0;
@@ -1217,7 +1293,8 @@ static uint32_t bench_cull(const sgrt__kernels *k, bench_data *d)
     X(trs_fits, test_trs_fits, bench_trs_fits, "entry")                                \
     X(close_word, test_close_word, bench_close_word, "word")                           \
     X(boxes, test_boxes, bench_boxes, "box")                                           \
-    X(cull, test_cull, bench_cull, "box")
+    X(cull, test_cull, bench_cull, "box")                                              \
+    X(palette, test_palette, bench_palette, "joint")
 
 typedef struct kernel_entry {
     const char *name;

@@ -1078,6 +1078,7 @@ typedef struct fixture {
     sgrt_tracker t;
     sgrt_nodeset set;
     sgrt_writer w;
+    sgrt_skin k;
 } fixture;
 
 static int write_nothing(void *user, const char *bytes, size_t len)
@@ -1172,6 +1173,14 @@ NC(node_world_double, double o[16]; BAD(sgrt_node_world_double(s, f->node, o)))
 NC(scene_check, BAD(sgrt_scene_check(s, NULL)))
 NC(tracker_check, BAD(sgrt_tracker_check(s, f->t, NULL)))
 NC(scene_dump, BAD(sgrt_scene_dump(s, write_nothing, NULL, SGRT_DUMP_JSON)))
+NC(skin_create, sgrt_skin o; const sgrt_skin_desc d = {1, &f->node, NULL, SGRT_NULL_NODE, 0};
+   BAD(sgrt_skin_create(s, &d, &o)))
+NC(skin_destroy, BAD(sgrt_skin_destroy(s, f->k)))
+NC(skin_palette, return sgrt_skin_palette(s, f->k, NULL) == NULL;)
+NC(skin_normals, return sgrt_skin_normals(s, f->k, NULL) == NULL;)
+NC(skin_prev_palette, return sgrt_skin_prev_palette(s, f->k, NULL) == NULL;)
+NC(skin_collect, sgrt_range r[2]; uint32_t n; bool more;
+   BAD(sgrt_skin_collect(s, f->k, r, 2, 0, &n, &more)))
 NC(scene_simd_name, return sgrt_scene_simd_name(s) == NULL;)
 NC(scene_hash, return sgrt_scene_hash(s) == 0;)
 NC(scene_snapshot_size, size_t n = 1;
@@ -1207,14 +1216,16 @@ static const struct {
     NC_ROW(scene_cull), NC_ROW(node_set_anchor), NC_ROW(node_anchor),
     NC_ROW(scene_set_origin), NC_ROW(scene_origin), NC_ROW(node_world_double),
     NC_ROW(scene_check), NC_ROW(tracker_check), NC_ROW(scene_dump),
-    NC_ROW(scene_simd_name), NC_ROW(scene_hash), NC_ROW(scene_snapshot_size),
-    NC_ROW(scene_snapshot), NC_ROW(scene_restore),
+    NC_ROW(skin_create), NC_ROW(skin_destroy), NC_ROW(skin_palette), NC_ROW(skin_normals),
+    NC_ROW(skin_prev_palette), NC_ROW(skin_collect), NC_ROW(scene_simd_name),
+    NC_ROW(scene_hash), NC_ROW(scene_snapshot_size), NC_ROW(scene_snapshot),
+    NC_ROW(scene_restore),
 };
 
 /* Every public call that takes a scene, from one table: a NULL scene is
  * refused, not dereferenced, whatever the other arguments (which name live
- * objects of a real scene), and nothing is logged. Of the 79 calls sgrt.h
- * declares, 70 take a scene: the row count is pinned, so the table is
+ * objects of a real scene), and nothing is logged. Of the 85 calls sgrt.h
+ * declares, 76 take a scene: the row count is pinned, so the table is
  * revisited when the header grows. */
 static void table_null_scene(void)
 {
@@ -1225,8 +1236,11 @@ static void table_null_scene(void)
     OK(sgrt_tracker_create(real, &f.t));
     OK(sgrt_nodeset_create(real, &f.set));
     OK(sgrt_writer_create(real, 1, &f.node, 0, &f.w));
+    const sgrt_skin_desc d = {1, &f.node, NULL, SGRT_NULL_NODE,
+                              SGRT_SKIN_NORMALS | SGRT_SKIN_PREV};
+    OK(sgrt_skin_create(real, &d, &f.k));
     const size_t n = sizeof null_scene_calls / sizeof null_scene_calls[0];
-    CHECK_EQ_U(n, 70);
+    CHECK_EQ_U(n, 76);
     log_reset();
     for (size_t i = 0; i < n; i++)
         CHECK_MSG(null_scene_calls[i].refused(&f), "%s with a NULL scene was not refused",

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Object handles (src/objects.c): trackers, node sets and writers are named
- * by generation-checked ids resolved through the scene's own table.
+/* Object handles (src/objects.c): trackers, node sets, writers and skins
+ * are named by generation-checked ids resolved through the scene's own
+ * table.
  *
  *  - every call that takes an object, given a destroyed object of each
  *    kind, a live one of another scene, a zero handle and a live object of
@@ -15,7 +16,7 @@
  *    refused, the new one works;
  *  - the generation period the header states: an index brought round as
  *    fast as first-in first-out reuse allows names its first id again after
- *    exactly 16,383 x 257 destructions, and never before;
+ *    exactly 8,191 x 257 destructions, and never before;
  *  - SGRT_MAX_OBJECTS objects alive: the next create of every kind is
  *    refused with CAPACITY, and works again after a destroy;
  *  - the table's growth failing: NOMEM, nothing changed, *out untouched.
@@ -108,6 +109,7 @@ typedef struct fixture {
     sgrt_tracker t;
     sgrt_nodeset set;
     sgrt_writer w;
+    sgrt_skin k;
 } fixture;
 
 static void fixture_make(fixture *f)
@@ -120,6 +122,8 @@ static void fixture_make(fixture *f)
     OK(sgrt_tracker_create(f->s, &f->t));
     OK(sgrt_nodeset_create(f->s, &f->set));
     OK(sgrt_writer_create(f->s, 3, f->n, 0, &f->w));
+    const sgrt_skin_desc kd = {3, f->n, NULL, f->n[0], SGRT_SKIN_NORMALS | SGRT_SKIN_PREV};
+    OK(sgrt_skin_create(f->s, &kd, &f->k));
     OK(sgrt_nodeset_add(f->s, f->set, f->n[1]));
     (void)sgrt_scene_update(f->s);
 }
@@ -135,23 +139,31 @@ static void fixture_intact(fixture *f, const char *what)
     const uint32_t *slots = NULL;
     CHECK_MSG(sgrt_writer_begin(f->s, f->w, &locals, &slots) == SGRT_OK && locals && slots,
               "%s: the writer broke", what);
+    uint32_t joints = 0;
+    CHECK_MSG(sgrt_skin_palette(s, f->k, &joints) != NULL && joints == 3u &&
+                  sgrt_skin_prev_palette(s, f->k, NULL) && sgrt_skin_normals(s, f->k, NULL),
+              "%s: the skin broke", what);
     check_scene_where(f->s, what);
 }
 
-/* A new object of `kind` (0 tracker, 1 node set, 2 writer over `node`) in
- * s, and its destroy. */
+/* A new object of `kind` (0 tracker, 1 node set, 2 writer over `node`, 3
+ * skin over `node`) in s, and its destroy. */
 static uint32_t object_create(sgrt_scene *s, int kind, sgrt_node node)
 {
     sgrt_tracker t = SGRT_NULL_TRACKER;
     sgrt_nodeset set = SGRT_NULL_NODESET;
     sgrt_writer w = SGRT_NULL_WRITER;
+    sgrt_skin k = SGRT_NULL_SKIN;
+    const sgrt_skin_desc kd = {1, &node, NULL, SGRT_NULL_NODE, 0};
     if (kind == 0)
         OK(sgrt_tracker_create(s, &t));
     else if (kind == 1)
         OK(sgrt_nodeset_create(s, &set));
-    else
+    else if (kind == 2)
         OK(sgrt_writer_create(s, 1, &node, 0, &w));
-    return t.id | set.id | w.id;
+    else
+        OK(sgrt_skin_create(s, &kd, &k));
+    return t.id | set.id | w.id | k.id;
 }
 
 static void object_destroy(sgrt_scene *s, int kind, uint32_t id)
@@ -160,8 +172,10 @@ static void object_destroy(sgrt_scene *s, int kind, uint32_t id)
         OK(sgrt_tracker_destroy(s, (sgrt_tracker){id}));
     else if (kind == 1)
         OK(sgrt_nodeset_destroy(s, (sgrt_nodeset){id}));
-    else
+    else if (kind == 2)
         OK(sgrt_writer_destroy(s, (sgrt_writer){id}));
+    else
+        OK(sgrt_skin_destroy(s, (sgrt_skin){id}));
 }
 
 /* The id of a bad handle of `kind`, made the way `b` says. */
@@ -181,7 +195,7 @@ static uint32_t bad_id(fixture *f, sgrt_scene *other, int kind, badness b)
         id = object_create(other, kind, on);
         break;
     case OTHER_KIND: /* a live object of the next kind */
-        id = kind == 0 ? f->set.id : kind == 1 ? f->w.id : f->t.id;
+        id = kind == 0 ? f->set.id : kind == 1 ? f->w.id : kind == 2 ? f->k.id : f->t.id;
         break;
     default:
         break;
@@ -278,11 +292,34 @@ static void writer_calls(fixture *f, sgrt_writer bw)
     CHECK_EQ_U(sgrt_scene_update(s), 0); /* nothing was written */
 }
 
+static void skin_calls(fixture *f, sgrt_skin bk)
+{
+    sgrt_scene *s = f->s;
+    static const char k[] = "skin";
+    uint32_t joints = 44;
+    REFUSED_ANSWER(sgrt_skin_palette(s, bk, &joints) == NULL && joints == 0u,
+                   "sgrt_skin_palette", "k", k);
+    joints = 44;
+    REFUSED_ANSWER(sgrt_skin_normals(s, bk, &joints) == NULL && joints == 0u,
+                   "sgrt_skin_normals", "k", k);
+    REFUSED_ANSWER(sgrt_skin_prev_palette(s, bk, NULL) == NULL, "sgrt_skin_prev_palette", "k",
+                   k);
+    sgrt_range r[4];
+    uint32_t n = 77;
+    bool more = true;
+    REFUSED(sgrt_skin_collect(s, bk, r, 4, 0, &n, &more), "sgrt_skin_collect", "k", k);
+    CHECK(n == 0 && !more);
+    if (current_bad == ZERO)
+        QUIET(sgrt_skin_destroy(s, bk));
+    else
+        REFUSED(sgrt_skin_destroy(s, bk), "sgrt_skin_destroy", "k", k);
+}
+
 static void test_every_call(void)
 {
-    static const char *const kinds[3] = {"tracker", "node set", "writer"};
+    static const char *const kinds[4] = {"tracker", "node set", "writer", "skin"};
     for (int b = 0; b < BADNESS_COUNT; b++)
-        for (int kind = 0; kind < 3; kind++) {
+        for (int kind = 0; kind < 4; kind++) {
             fixture f;
             fixture_make(&f);
             test_alloc tb;
@@ -298,8 +335,10 @@ static void test_every_call(void)
                 tracker_calls(&f, (sgrt_tracker){bad});
             else if (kind == 1)
                 nodeset_calls(&f, (sgrt_nodeset){bad});
-            else
+            else if (kind == 2)
                 writer_calls(&f, (sgrt_writer){bad});
+            else
+                skin_calls(&f, (sgrt_skin){bad});
             /* The zero case creates and destroys a set of its own. */
             if (!(kind == 1 && b == ZERO)) {
                 CHECK_MSG(f.ta.frees == frees && f.ta.calls == calls,
@@ -372,7 +411,7 @@ static void test_index_reuse(void)
 /* The fastest way back to an old id: 257 objects destroyed (the reserve and
  * one), then one created and destroyed at a time, each taking the front
  * index. Index 0 comes to the front every 257 destructions and its first id
- * returns after its 16,383 generations: 16,383 x 257 = 4,210,431
+ * returns after its 8,191 generations: 8,191 x 257 = 2,105,087
  * destructions counting the one that freed it, as sgrt.h promises. Driven
  * through the table's own take and release (white-box, no allocation), so
  * that it takes a fraction of a second in every build. */
@@ -413,7 +452,7 @@ static void test_generation_period(void)
         destroys++;
     }
     CHECK_EQ_U(back, (uint64_t)SGRT__OBJ_GEN_PERIOD * first);
-    CHECK_EQ_U(back, 4210431u); /* the figure sgrt.h states */
+    CHECK_EQ_U(back, 2105087u); /* the figure sgrt.h states */
     CHECK_EQ_U(ids_of_index0, SGRT__OBJ_GEN_PERIOD);
     CHECK_EQ_U(s->obj_used, first);
     printf("generation period: a destroyed object's handle names an object again after %llu "
@@ -442,12 +481,15 @@ static void test_capacity(void)
     sgrt_writer wx = SGRT_NULL_WRITER;
     sgrt_tracker tx = SGRT_NULL_TRACKER;
     sgrt_nodeset sx = SGRT_NULL_NODESET;
+    sgrt_skin kx = SGRT_NULL_SKIN;
+    const sgrt_skin_desc kd = {1, &n, NULL, SGRT_NULL_NODE, 0};
     memset(&L, 0, sizeof L);
     CHECK_RES(sgrt_writer_create(s, 1, &n, 0, &wx), SGRT_ERR_CAPACITY);
     CHECK(L.count == 1 && strstr(L.message, "SGRT_MAX_OBJECTS"));
     CHECK_RES(sgrt_tracker_create(s, &tx), SGRT_ERR_CAPACITY);
     CHECK_RES(sgrt_nodeset_create(s, &sx), SGRT_ERR_CAPACITY);
-    CHECK(wx.id == 0u && tx.id == 0u && sx.id == 0u);
+    CHECK_RES(sgrt_skin_create(s, &kd, &kx), SGRT_ERR_CAPACITY);
+    CHECK(wx.id == 0u && tx.id == 0u && sx.id == 0u && kx.id == 0u);
     check_scene(s);
     /* One destroyed: the next create takes a fresh index or a free one. */
     OK(sgrt_writer_destroy(s, w[12345]));
@@ -476,17 +518,20 @@ static void test_table_nomem(void)
         sgrt_writer w[20];
         for (uint32_t i = 0; i < have; i++)
             OK(sgrt_writer_create(s, 1, &n, 0, &w[i]));
-        for (int kind = 0; kind < 3; kind++) {
+        for (int kind = 0; kind < 4; kind++) {
             sgrt_tracker t = {77};
             sgrt_nodeset set = {77};
             sgrt_writer x = {77};
+            sgrt_skin k = {77};
+            const sgrt_skin_desc kd = {1, &n, NULL, SGRT_NULL_NODE, 0};
             ta.fail_at = ta.calls + 1u; /* the first allocation of the create */
             const sgrt_result r = kind == 0   ? sgrt_tracker_create(s, &t)
                                   : kind == 1 ? sgrt_nodeset_create(s, &set)
-                                              : sgrt_writer_create(s, 1, &n, 0, &x);
+                                  : kind == 2 ? sgrt_writer_create(s, 1, &n, 0, &x)
+                                              : sgrt_skin_create(s, &kd, &k);
             ta.fail_at = 0;
             CHECK_RES(r, SGRT_ERR_NOMEM);
-            CHECK(t.id == 77u && set.id == 77u && x.id == 77u);
+            CHECK(t.id == 77u && set.id == 77u && x.id == 77u && k.id == 77u);
             check_scene(s);
         }
         for (uint32_t i = 0; i < have; i++)

@@ -7,13 +7,16 @@
  * batch writes, compactions) over scene shapes that stress the split (one
  * big tree in depth-first and in level order, a long chain, many small
  * hierarchies), with executors that run tasks in order, in a random order on
- * one thread, and on a thread pool, with 1, 2, 3, 7 and 64 workers. The
- * parallel update never allocates and wakes no thread when nothing moved. */
+ * one thread, and on a thread pool, with 1, 2, 3, 7 and 64 workers; skins
+ * over nodes of every range, their palettes, normals and previous palettes
+ * and their collects alike too (the tasks share a skin's bits: the thread
+ * sanitizer stage runs this). The parallel update never allocates and
+ * wakes no thread when nothing moved. */
 #include "testutil.h"
 
 /* ---- two scenes changed alike ------------------------------------------------- */
 
-enum { MAXN = 12000 };
+enum { MAXN = 12000, SKINS = 6, SKIN_JOINTS = 80 };
 
 typedef struct pair {
     sgrt_scene *a, *b; /* a: serial update; b: parallel update */
@@ -21,6 +24,8 @@ typedef struct pair {
     sgrt_nodeset sa, sb, ca, cb; /* a membership set, and its changed subset */
     sgrt_node na[MAXN], nb[MAXN];
     uint32_t n; /* handles ever created (some dead) */
+    sgrt_skin ka[SKINS], kb[SKINS];
+    uint32_t joints[SKINS];
 } pair;
 
 static test_alloc alloc_b;
@@ -121,6 +126,62 @@ static void restructure(pair *p, rng *r)
     }
 }
 
+/* Skins over live nodes spread across the scene (a skeleton's joints
+ * close together, some far), each mesh a node anywhere or world space. */
+static void make_skins(pair *p, rng *r)
+{
+    for (uint32_t x = 0; x < SKINS; x++) {
+        sgrt_node ja[SKIN_JOINTS], jb[SKIN_JOINTS];
+        float binds[SKIN_JOINTS][16];
+        const uint32_t base = rng_below(r, p->n);
+        uint32_t n = 0;
+        for (uint32_t q = 0; q < SKIN_JOINTS; q++) {
+            const uint32_t i = q % 5u == 4u ? rng_below(r, p->n) : (base + q * 7u) % p->n;
+            if (!sgrt_node_alive(p->a, p->na[i]))
+                continue;
+            ja[n] = p->na[i];
+            jb[n] = p->nb[i];
+            random_affine(r, binds[n++]);
+        }
+        const uint32_t m = pick_live(p->a, p->na, p->n, r);
+        const bool world = x % 3u == 0u || m == UINT32_MAX;
+        const uint32_t flags = x & 1u ? SGRT_SKIN_PREV | SGRT_SKIN_NORMALS : 0u;
+        const sgrt_skin_desc da = {n, ja, binds[0], world ? SGRT_NULL_NODE : p->na[m], flags};
+        const sgrt_skin_desc db = {n, jb, binds[0], world ? SGRT_NULL_NODE : p->nb[m], flags};
+        p->joints[x] = n;
+        if (!n)
+            continue;
+        OK(sgrt_skin_create(p->a, &da, &p->ka[x]));
+        OK(sgrt_skin_create(p->b, &db, &p->kb[x]));
+    }
+}
+
+/* The skins of both scenes alike, bit for bit, and their collects. */
+static void compare_skins(pair *p, const char *what)
+{
+    uint32_t diff = 0;
+    for (uint32_t x = 0; x < SKINS; x++) {
+        if (!p->joints[x])
+            continue;
+        const size_t bytes = (size_t)p->joints[x] * 48u;
+        diff += memcmp(sgrt_skin_palette(p->a, p->ka[x], NULL),
+                       sgrt_skin_palette(p->b, p->kb[x], NULL), bytes) != 0;
+        if (x & 1u) {
+            diff += memcmp(sgrt_skin_normals(p->a, p->ka[x], NULL),
+                           sgrt_skin_normals(p->b, p->kb[x], NULL), bytes) != 0;
+            diff += memcmp(sgrt_skin_prev_palette(p->a, p->ka[x], NULL),
+                           sgrt_skin_prev_palette(p->b, p->kb[x], NULL), bytes) != 0;
+        }
+        sgrt_range ra[SKIN_JOINTS], rb[SKIN_JOINTS];
+        uint32_t na = 0, nb = 0;
+        bool ma, mb;
+        OK(sgrt_skin_collect(p->a, p->ka[x], ra, SKIN_JOINTS, 0, &na, &ma));
+        OK(sgrt_skin_collect(p->b, p->kb[x], rb, SKIN_JOINTS, 0, &nb, &mb));
+        diff += na != nb || ma || mb || memcmp(ra, rb, na * sizeof ra[0]) != 0;
+    }
+    CHECK_MSG(diff == 0, "%s: %u skin arrays or collects differ", what, diff);
+}
+
 /* Update both; compare counts, worlds, tracker ranges and node sets. */
 static void update_and_compare(pair *p, const sgrt_executor *ex, const char *what)
 {
@@ -149,6 +210,7 @@ static void update_and_compare(pair *p, const sgrt_executor *ex, const char *wha
         if (!ma || ka != kb || ma != mb)
             break;
     }
+    compare_skins(p, what);
     check_scene(p->b);
 }
 
@@ -243,6 +305,7 @@ static void run_shape(int shape, const sgrt_executor *ex, uint64_t seed)
     }
     char what[64];
     snprintf(what, sizeof what, "shape %d, %u workers", shape, ex->workers);
+    make_skins(&p, &r);
     update_and_compare(&p, ex, what);
     for (int frame = 0; frame < 25; frame++) {
         const uint32_t live = sgrt_scene_node_count(p.a);

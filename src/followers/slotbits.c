@@ -126,3 +126,16 @@ const char *sgrt__slotlist_check(const sgrt_scene *s, const sgrt__slotlist *l, u
     }
     return NULL;
 }
+
+sgrt_result sgrt__collect_outputs(const sgrt_scene *s, const sgrt_range *out, uint32_t max_ranges,
+                                  const uint32_t *out_count, const bool *out_more,
+                                  const char *function)
+{
+    if (!out_count || !out_more)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function,
+                          !out_count ? "out_count is NULL" : "out_more is NULL", SGRT_NULL_NODE);
+    if (max_ranges && !out)
+        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, function, "out is NULL with max_ranges > 0",
+                          SGRT_NULL_NODE);
+    return SGRT_OK;
+}

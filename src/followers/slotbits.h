@@ -58,4 +58,39 @@ void sgrt__slotlist_free(sgrt_scene *s, sgrt__slotlist *l, size_t size);
  * table as a `kind` and covers the scene's capacity, else what broke. */
 const char *sgrt__slotlist_check(const sgrt_scene *s, const sgrt__slotlist *l, uint32_t kind);
 
+/* A collect's output arguments (out_count and out_more required, out with
+ * max_ranges > 0): SGRT_OK, or their refusal, reported for `function`. */
+sgrt_result sgrt__collect_outputs(const sgrt_scene *s, const sgrt_range *out, uint32_t max_ranges,
+                                  const uint32_t *out_count, const bool *out_more,
+                                  const char *function);
+
+/* The runs of set bits of `bits` (the pending bits of elements base ..
+ * base + 31, base a multiple of 32) appended to out as ranges, as every
+ * collect writes them (trackers over slots, skins over joints): a run that
+ * starts at most merge_gap past *end (one past out[*n - 1]) extends the
+ * last range; *n and *end follow. Returns the bits not written because out
+ * was full (max ranges), 0 when every run was. */
+static inline uint32_t sgrt__collect_runs(uint32_t bits, uint32_t base, sgrt_range *out,
+                                          uint32_t max, uint32_t merge_gap, uint32_t *n,
+                                          uint32_t *end)
+{
+    while (bits) {
+        const uint32_t lo = sgrt__ctz32(bits);
+        const uint32_t above = ~bits & sgrt__mask_from(lo);
+        const uint32_t hi = above ? sgrt__ctz32(above) : 32u;
+        if (*n && base + lo - *end <= merge_gap) {
+            out[*n - 1].count = base + hi - out[*n - 1].first;
+        } else {
+            if (*n == max)
+                return bits; /* the rest stays pending */
+            out[*n].first = base + lo;
+            out[*n].count = hi - lo;
+            ++*n;
+        }
+        *end = base + hi;
+        bits &= ~(sgrt__mask_from(lo) & ~sgrt__mask_from(hi));
+    }
+    return 0;
+}
+
 #endif

@@ -123,12 +123,9 @@ sgrt_result sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker handle, sgrt_
     sgrt__tracker *t = sgrt__object_arg(s, handle.id, SGRT__KIND_TRACKER, why_t, __func__, &err);
     if (!t)
         return err;
-    if (!out_count || !out_more)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__,
-                          !out_count ? "out_count is NULL" : "out_more is NULL", SGRT_NULL_NODE);
-    if (max_ranges && !out)
-        return sgrt__fail(s, SGRT_ERR_INVALID_ARG, __func__, "out is NULL with max_ranges > 0",
-                          SGRT_NULL_NODE);
+    err = sgrt__collect_outputs(s, out, max_ranges, out_count, out_more, __func__);
+    if (err != SGRT_OK)
+        return err;
     const uint32_t limit = s->slot_end;
     const uint32_t sum_words = (t->b.words + 31u) / 32u;
     uint32_t n = 0;
@@ -144,28 +141,12 @@ sgrt_result sgrt_tracker_collect(const sgrt_scene *s, sgrt_tracker handle, sgrt_
                 bits = 0;
             else if (limit - base < 32u)
                 bits &= ~sgrt__mask_from(limit - base);
+            bits = sgrt__collect_runs(bits, base, out, max_ranges, merge_gap, &n, &end);
             t->b.bits[w] = bits;
-            while (bits) {
-                const uint32_t lo = sgrt__ctz32(bits);
-                const uint32_t above = ~bits & sgrt__mask_from(lo);
-                const uint32_t hi = above ? sgrt__ctz32(above) : 32u;
-                const uint32_t first = base + lo;
-                if (n && first - end <= merge_gap) {
-                    out[n - 1].count = base + hi - out[n - 1].first;
-                } else {
-                    if (n == max_ranges) { /* the rest stays pending */
-                        *out_count = n;
-                        *out_more = true;
-                        return SGRT_OK;
-                    }
-                    out[n].first = first;
-                    out[n].count = hi - lo;
-                    n++;
-                }
-                end = base + hi;
-                const uint32_t run = sgrt__mask_from(lo) & ~sgrt__mask_from(hi);
-                bits &= ~run;
-                t->b.bits[w] = bits;
+            if (bits) {
+                *out_count = n;
+                *out_more = true;
+                return SGRT_OK;
             }
             t->summary[si] &= ~(1u << (w & 31u));
         }

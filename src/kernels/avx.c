@@ -10,6 +10,7 @@
 #include <simde/x86/avx.h>
 
 #include "box_x4.h"
+#include "palette_simd.h"
 #include "anchor_avx.h"
 
 typedef struct pdup {
@@ -291,4 +292,5 @@ void sgrt__kernels_init_avx(sgrt__kernels *k)
     k->put16 = put16;
     k->boxes = boxes_avx;
     k->cull = cull_avx;
+    k->palette = palette_simd;
 }

@@ -286,7 +286,35 @@ typedef struct sgrt__kernels {
     /* The cull of v's words (above). Returns the members written to out;
      * *tested receives the candidates tested. */
     uint32_t (*cull)(const sgrt__cull_view *v, uint32_t *tested);
+    /* Skinning palettes (definition below): the 12 floats at out[i] = rows
+     * 0..2 of im x w[i] x b[i] for i < n (b NULL: no inverse binds), mode
+     * of SGRT__PAL_*. */
+    void (*palette)(const float *im, uint32_t mode, const float *const *w,
+                    const float *const *b, uint32_t n, float *const *out);
 } sgrt__kernels;
+
+/* A skinning palette entry (followers/skin.c): the three rows of the upper
+ * 3x4 of P = IM x W x B, IM the inverse of the mesh world, W the joint's
+ * world, B its inverse bind (all column-major). Each product X = L x R is
+ * formed as a world is, column c being (L0 R[0][c] + L1 R[1][c]) + (L2
+ * R[2][c] + L3 R[3][c]) (Lk the columns of L), except where both factors
+ * are affine (last row exactly (0, 0, 0, 1)): then the zero terms are left
+ * out, column c < 3 being (L0 R[0][c] + L1 R[1][c]) + L2 R[2][c] and column
+ * 3 (L0 R[0][3] + L1 R[1][3]) + (L2 R[2][3] + L3). A = IM x W first (W
+ * itself with SGRT__PAL_IM_ONE), affine when IM (SGRT__PAL_IM_AFFINE) and W
+ * are; then P = A x B (A without inverse binds), B affine when
+ * SGRT__PAL_B_AFFINE says every one is. Every product and sum rounded to
+ * float, no fused multiply-add. */
+enum {
+    SGRT__PAL_IM_ONE = 1u,    /* IM is the identity: A = W */
+    SGRT__PAL_IM_AFFINE = 2u, /* IM's last row is (0, 0, 0, 1) */
+    SGRT__PAL_B_AFFINE = 4u   /* every B's last row is (0, 0, 0, 1) */
+};
+/* Whether a matrix's last row is exactly (0, 0, 0, 1). */
+static inline bool sgrt__affine16(const float *m)
+{
+    return m[3] == 0.0f && m[7] == 0.0f && m[11] == 0.0f && m[15] == 1.0f;
+}
 
 /* The reference's world box of one slot, and its cull test of one box
  * (true: culled), for the library's scalar paths. */

@@ -225,6 +225,44 @@ static bool trs_fits_ref(const float *t, const float *q, const float *scale, uin
     return sgrt__trs_fits_generic(t, q, scale, n);
 }
 
+/* X = L x R by the palette's definition (kernels.h), columns of four
+ * lanes. */
+static void product_ref(const float *l, const float *m, bool affine, float *x)
+{
+    for (int c = 0; c < 4; c++)
+        for (int i = 0; i < 4; i++) {
+            const float lo = l[i] * m[4 * c] + l[4 + i] * m[4 * c + 1];
+            if (!affine)
+                x[4 * c + i] = lo + (l[8 + i] * m[4 * c + 2] + l[12 + i] * m[4 * c + 3]);
+            else if (c < 3)
+                x[4 * c + i] = lo + l[8 + i] * m[4 * c + 2];
+            else
+                x[4 * c + i] = lo + (l[8 + i] * m[14] + l[12 + i]);
+        }
+}
+
+static void palette_ref(const float *im, uint32_t mode, const float *const *w,
+                        const float *const *b, uint32_t n, float *const *out)
+{
+    for (uint32_t j = 0; j < n; j++) {
+        float a[16], p[16];
+        bool flat = sgrt__affine16(w[j]);
+        const float *x = w[j];
+        if (!(mode & SGRT__PAL_IM_ONE)) {
+            flat = flat && (mode & SGRT__PAL_IM_AFFINE);
+            product_ref(im, w[j], flat, a);
+            x = a;
+        }
+        if (b) {
+            product_ref(x, b[j], flat && (mode & SGRT__PAL_B_AFFINE), p);
+            x = p;
+        }
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 4; c++)
+                out[j][4 * r + c] = x[4 * c + r];
+    }
+}
+
 void sgrt__kernels_init_ref(sgrt__kernels *k)
 {
     k->name = "scalar";
@@ -240,4 +278,5 @@ void sgrt__kernels_init_ref(sgrt__kernels *k)
     k->close_word = close_word_ref;
     k->boxes = boxes_ref;
     k->cull = cull_ref;
+    k->palette = palette_ref;
 }

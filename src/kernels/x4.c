@@ -7,6 +7,7 @@
 #include <simde/x86/sse2.h>
 
 #include "box_x4.h"
+#include "palette_simd.h"
 
 typedef struct mat4v {
     simde__m128 c0, c1, c2, c3;
@@ -337,5 +338,6 @@ void sgrt__kernels_init_x4(sgrt__kernels *k)
     k->store_trs = store_trs_x4;
     k->put_trs = put_trs_x4;
     k->cull = cull_x4;
+    k->palette = palette_simd;
 #endif
 }

@@ -147,9 +147,9 @@ def golden(a):
         # Another configuration than meson's: other kernels, the same bits.
         # Transform runs ("forced", "default", "model"), box runs ("boxes,
         # forced", ...), large-world runs and their sgrt_scene_hash values
-        # ("large world hash, forced", ...) and snapshot runs ("snapshots,
-        # forced", ...) are hashed apart.
-        scenarios = ("boxes, ", "large world, ", "large world hash, ", "snapshots, ")
+        # ("large world hash, forced", ...), snapshot runs ("snapshots,
+        # forced", ...) and skin runs ("skins, forced", ...) are hashed apart.
+        scenarios = ("boxes, ", "large world, ", "large world hash, ", "snapshots, ", "skins, ")
 
         def scenario(label):
             return next((p for p in scenarios if label.startswith(p)), "")

@@ -61,6 +61,7 @@ static_assert(move_only<sgrt::scene>, "scene is move-only");
 static_assert(move_only<sgrt::tracker>, "tracker is move-only");
 static_assert(move_only<sgrt::nodeset>, "nodeset is move-only");
 static_assert(move_only<sgrt::writer>, "writer is move-only");
+static_assert(move_only<sgrt::skin>, "skin is move-only");
 static_assert(std::is_nothrow_destructible<sgrt::scene>::value, "no throwing destructor");
 
 // A user's matrix and vector types, as glm's: plain structs of floats.
@@ -883,6 +884,75 @@ static void test_trackers_and_sets()
     OK(s.check());
 }
 
+// ---- skins --------------------------------------------------------------------
+
+// sgrt::skin against the C calls on a twin scene: the same palettes,
+// normals, previous palettes and ranges; the inverse binds' length held to
+// the joints; emptied by destroy and by a move, refusing what it wraps.
+static void test_skins()
+{
+    sgrt::scene s;
+    sgrt_scene *c = nullptr;
+    OK(sgrt::scene::create(nullptr, s));
+    OK(sgrt_scene_create(nullptr, &c));
+    std::vector<sgrt_node> a, b;
+    const std::size_t n = 24;
+    make_tree(s, a, c, b, n);
+    std::uint32_t state = 11;
+    std::vector<std::array<float, 16>> binds(n - 1);
+    for (auto &m : binds)
+        m = some_local(state);
+    const std::vector<sgrt_node> ja(a.begin() + 1, a.end()), jb(b.begin() + 1, b.end());
+    const std::uint32_t flags = SGRT_SKIN_NORMALS | SGRT_SKIN_PREV;
+    sgrt::skin k;
+    OK(sgrt::skin::create(s, ja, binds, a[0], flags, k));
+    CHECK(bool(k));
+    const sgrt_skin_desc d = {static_cast<std::uint32_t>(n - 1), jb.data(), binds[0].data(), b[0],
+                              flags};
+    sgrt_skin kc = SGRT_NULL_SKIN;
+    OK(sgrt_skin_create(c, &d, &kc));
+    sgrt::skin w; // world space, no binds, from a desc
+    const sgrt_skin_desc wd = {static_cast<std::uint32_t>(n - 1), ja.data(), nullptr,
+                               SGRT_NULL_NODE, 0};
+    OK(sgrt::skin::create(s, wd, w));
+    for (int frame = 0; frame < 3; frame++) {
+        for (std::size_t i = 0; i < n; i += 2 + static_cast<std::size_t>(frame)) {
+            const auto m = some_local(state);
+            OK(s.node_set_local(a[i], m));
+            OK(sgrt_node_set_local(c, b[i], m.data()));
+        }
+        CHECK(s.update() == sgrt_scene_update(c));
+        std::uint32_t joints = 0, joints_c = 0;
+        const float *p = k.palette(&joints), *pc = sgrt_skin_palette(c, kc, &joints_c);
+        CHECK(p && pc && joints == n - 1 && joints_c == n - 1 &&
+              std::memcmp(p, pc, joints * 48u) == 0);
+        CHECK(std::memcmp(k.normals(), sgrt_skin_normals(c, kc, nullptr), joints * 48u) == 0);
+        CHECK(std::memcmp(k.prev_palette(), sgrt_skin_prev_palette(c, kc, nullptr),
+                          joints * 48u) == 0);
+        std::vector<sgrt_range> r(4), rc(4);
+        std::uint32_t count = 0, count_c = 0;
+        bool more = true, more_c = true;
+        OK(k.collect(r, 1, count, more));
+        OK(sgrt_skin_collect(c, kc, rc.data(), 4, 1, &count_c, &more_c));
+        CHECK(count == count_c && more == more_c &&
+              std::memcmp(r.data(), rc.data(), count * sizeof r[0]) == 0);
+    }
+    CHECK(w.palette() != nullptr && w.normals() == nullptr);
+    // One inverse bind short: refused before the library sees it.
+    binds.pop_back();
+    sgrt::skin short_k;
+    CHECK_RES(sgrt::skin::create(s, ja, binds, a[0], 0, short_k), SGRT_ERR_INVALID_ARG);
+    CHECK(!short_k);
+    // Moved from, destroyed: empty.
+    sgrt::skin moved(std::move(k));
+    CHECK(!k && bool(moved) && k.palette() == nullptr);
+    OK(moved.destroy());
+    CHECK(!moved && moved.palette() == nullptr);
+    OK(sgrt_skin_destroy(c, kc));
+    OK(s.check());
+    sgrt_scene_destroy(c);
+}
+
 // ---- calls that take no scene ---------------------------------------------
 
 static void test_free_functions()
@@ -1437,6 +1507,7 @@ int main()
     test_batches();
     test_writers();
     test_trackers_and_sets();
+    test_skins();
     test_bounds_and_cull();
     test_bounds_queries();
     test_free_functions();

@@ -149,6 +149,42 @@ void ref_mul_d(const double *a, const double *b, double *out)
         }
 }
 
+bool ref_inverse_d(const double m[16], double inv[16])
+{
+    double a[4][8];
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            a[r][c] = m[4 * c + r];
+            a[r][4 + c] = r == c;
+        }
+    for (int c = 0; c < 4; c++) {
+        int p = c;
+        for (int r = c + 1; r < 4; r++)
+            if (fabs(a[r][c]) > fabs(a[p][c]))
+                p = r;
+        if (a[p][c] == 0.0)
+            return false;
+        for (int k = 0; k < 8; k++) {
+            const double t = a[c][k];
+            a[c][k] = a[p][k];
+            a[p][k] = t;
+        }
+        const double d = a[c][c];
+        for (int k = 0; k < 8; k++)
+            a[c][k] /= d;
+        for (int r = 0; r < 4; r++)
+            if (r != c) {
+                const double f = a[r][c];
+                for (int k = 0; k < 8; k++)
+                    a[r][k] -= f * a[c][k];
+            }
+    }
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++)
+            inv[4 * c + r] = a[r][4 + c];
+    return true;
+}
+
 static void to_d(const float *f, double *d, bool absolute)
 {
     for (int i = 0; i < 16; i++)

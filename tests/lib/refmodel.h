@@ -48,6 +48,9 @@ typedef struct ref_model ref_model;
  * k = 0..3: the model's product, for tests that build double worlds of
  * their own. out must not alias a or b. */
 void ref_mul_d(const double *a, const double *b, double *out);
+/* inv = the inverse of m (4 x 4 column-major, Gauss-Jordan with partial
+ * pivoting, in double); false when m is singular. */
+bool ref_inverse_d(const double m[16], double inv[16]);
 
 ref_model *ref_model_create(void);
 void ref_model_destroy(ref_model *m); /* NULL is a no-op */

@@ -11,7 +11,8 @@ Checks, for a build of sgrt:
   * src/ includes no system header outside the C11 freestanding set, string.h,
     stdlib.h in the one file that holds the default allocator,
     stdatomic.h in the one that keeps a kernel for sgrt_trs_to_matrices and
-    in the one that keeps what the CPU runs, and
+    in the one that keeps what the CPU runs and in the skins' header
+    (their words shared by a parallel update's tasks), and
     xxhash.h (inlined XXH3) in the one that hashes a scene.
 
 A Windows DLL (PE) has no dynamic symbol table: its imports and exports are
@@ -84,13 +85,15 @@ HOSTED_ALLOWED = {"string.h": None, "stdlib.h": {"alloc.c"},
                   # Windows and MSVC only (_aligned_malloc, _BitScanForward,
                   # __cpuidex, _xgetbv): compiler intrinsics and the default
                   # allocator, inside #if branches no other target compiles.
-                  "malloc.h": {"alloc.c"}, "intrin.h": {"bits.h", "select.c"},
+                  "malloc.h": {"alloc.c"}, "intrin.h": {"bits.h", "select.c", "skin.h"},
                   "immintrin.h": {"select.c"},
                   # C11 atomics, the compiler's own header: the kernel that
-                  # sgrt_trs_to_matrices keeps, in a pointer, and what the
-                  # CPU runs, in a 32-bit word, each used only where it is
-                  # lock-free (no libatomic call; the symbols say so).
-                  "stdatomic.h": {"trs_matrices.c", "select.c"},
+                  # sgrt_trs_to_matrices keeps, in a pointer, what the CPU
+                  # runs, in a 32-bit word, each used only where it is
+                  # lock-free (no libatomic call; the symbols say so), and
+                  # the 32-bit words a skin's after hooks share between the
+                  # tasks of a parallel update.
+                  "stdatomic.h": {"trs_matrices.c", "select.c", "skin.h"},
                   # xxHash's XXH3, inlined for sgrt_scene_hash: it includes
                   # stdlib.h and string.h itself, but only memcpy is used (its
                   # state allocators are static and never emitted: the

@@ -149,4 +149,17 @@ static const uint64_t golden_snapshot[GOLDEN_SNAPSHOT_CHECKPOINTS] = {
     0xb00ca91786c1e376ull,
 };
 
+/* The skins scenario (test_golden --print, the reference kernel): every
+ * kernel, flushing ones included (it makes no denormal). */
+#define GOLDEN_SKINS_CHECKPOINTS 7
+static const uint64_t golden_skins[GOLDEN_SKINS_CHECKPOINTS] = {
+    0x0264a250ab6e0496ull,
+    0xc2492f2cbc9fe69aull,
+    0xf1dc597e06cff0c9ull,
+    0x30e3d9aea61a4462ull,
+    0xfd8633b97ba646acull,
+    0x44563c1a53faaf55ull,
+    0x214715f61a42e163ull,
+};
+
 #endif

@@ -53,6 +53,15 @@
  * an FNV-1a of the snapshot's bytes, which must be the same on every target
  * (little-endian, every scalar), and the scene it gives back: a load and a
  * restore, continued, snapshot the same bytes as the scene that went on.
+ * A fifth scenario, hashed on its own (golden_skins), plays skinning
+ * palettes (sgrt_skin_*): 40 characters of 24 TRS joints, eight skins over
+ * them (repeated joints, inverse binds of exact values, meshes in world
+ * space, at a character's root, at a joint and in another character, with
+ * normals and previous palettes on half), TRS moves, re-parents, destroys
+ * of joints and meshes, a compaction; at its checkpoints every skin's
+ * palette, normals and previous palette and the ranges its collect
+ * returns. It stays clear of denormals, infinities and NaNs (checked), so
+ * every kernel, flushing ones included, must give the same bits.
  *
  *   test_golden            compare with golden.h
  *   test_golden --print    print every run's hashes in golden.h's format
@@ -1342,6 +1351,163 @@ static void run_large_scenario(run *R, const sgrt__kernels *k)
              GOLDEN_LARGE_CHECKPOINTS);
 }
 
+/* ---- the skins scenario ---- */
+
+#define GOLDEN_SKINS 8u
+#define SKIN_CHARACTERS 40u
+#define SKIN_JOINTS 24u
+
+/* Every skin's arrays and the ranges its collect returns (merge gap 1). */
+static void skins_checkpoint(run *R, const sgrt_skin *k, const uint32_t *flags)
+{
+    op_update(R);
+    const char *what = NULL;
+    if (sgrt_scene_check(R->s, &what) != SGRT_OK)
+        FAIL(R, "scene_check: %s", what ? what : "?");
+    fnv f = {FNV_OFFSET};
+    for (uint32_t x = 0; x < GOLDEN_SKINS; x++) {
+        uint32_t n = 0;
+        const float *a[3] = {sgrt_skin_palette(R->s, k[x], &n), NULL, NULL};
+        if (flags[x] & SGRT_SKIN_NORMALS)
+            a[1] = sgrt_skin_normals(R->s, k[x], NULL);
+        if (flags[x] & SGRT_SKIN_PREV)
+            a[2] = sgrt_skin_prev_palette(R->s, k[x], NULL);
+        if (!a[0] || n == 0u) {
+            FAIL(R, "skin %" PRIu32 ": no palette", x);
+            continue;
+        }
+        fnv_u32(&f, n);
+        for (int w = 0; w < 3; w++)
+            for (uint32_t e = 0; a[w] && e < 12u * n; e++) {
+                fnv_u32(&f, canonical_bits(a[w][e]));
+                R->denormal += !plain_float(a[w][e]);
+            }
+        sgrt_range r[8];
+        uint32_t count;
+        bool more;
+        do {
+            const sgrt_result res = sgrt_skin_collect(R->s, k[x], r, 8, 1, &count, &more);
+            log_result(R, res);
+            for (uint32_t i = 0; i < count; i++) {
+                fnv_u32(&f, r[i].first);
+                fnv_u32(&f, r[i].count);
+            }
+        } while (more && count);
+    }
+    fnv_u32(&f, (uint32_t)(R->log.h >> 32));
+    fnv_u32(&f, (uint32_t)R->log.h);
+    if (R->ncp < RUN_CHECKPOINTS)
+        R->cp[R->ncp] = f.h;
+    R->ncp++;
+}
+
+static void run_skins_scenario(run *R, const sgrt__kernels *k)
+{
+    memset(&M, 0, sizeof M);
+    rng_state = 0x5C1E5ull;
+    R->log.h = FNV_OFFSET;
+    R->ncp = 0;
+    R->last = NONE;
+    if (sgrt_scene_create(NULL, &R->s) != SGRT_OK) {
+        FAIL(R, "scene_create failed");
+        return;
+    }
+    if (k)
+        sgrt__scene_set_kernels(R->s, 0, k);
+    for (uint32_t c = 0; c < SKIN_CHARACTERS; c++) {
+        const uint32_t first = M.created;
+        op_create(R, NONE);
+        op_set_trs(R, R->last);
+        for (uint32_t j = 1; j < SKIN_JOINTS; j++) {
+            op_create(R, first + rng_below(j));
+            op_set_trs(R, R->last);
+        }
+    }
+    sgrt_skin skin[GOLDEN_SKINS];
+    uint32_t flags[GOLDEN_SKINS];
+    for (uint32_t x = 0; x < GOLDEN_SKINS; x++) {
+        const uint32_t base = x * 5u * SKIN_JOINTS;
+        sgrt_node joints[SKIN_JOINTS];
+        float binds[SKIN_JOINTS][16];
+        for (uint32_t j = 0; j < SKIN_JOINTS; j++) {
+            const uint32_t pick = j % 7u == 6u ? rng_below(j) : j; /* a repeat now and then */
+            joints[j] = M.handle[base + 1u + pick % (SKIN_JOINTS - 1u)];
+            float sc = rnd_scale();
+            memset(binds[j], 0, sizeof binds[j]);
+            binds[j][0] = binds[j][5] = binds[j][10] = sc;
+            binds[j][12] = rnd_translation();
+            binds[j][13] = rnd_translation();
+            binds[j][14] = rnd_translation();
+            binds[j][15] = 1.0f;
+        }
+        const uint32_t m = x % 4u == 0u ? NONE : x % 4u == 1u ? base : x % 4u == 2u ? base + 3u
+                                                                                : base + 7u * SKIN_JOINTS;
+        flags[x] = x & 1u ? SGRT_SKIN_NORMALS | SGRT_SKIN_PREV : 0u;
+        const sgrt_skin_desc d = {SKIN_JOINTS, joints, binds[0],
+                                  m == NONE ? SGRT_NULL_NODE : M.handle[m], flags[x]};
+        const sgrt_result r = sgrt_skin_create(R->s, &d, &skin[x]);
+        log_result(R, r);
+        if (r != SGRT_OK)
+            FAIL(R, "skin_create: %s", sgrt_result_str(r));
+    }
+    skins_checkpoint(R, skin, flags);
+    for (uint32_t op = 1; op <= 3000u; op++) {
+        const uint32_t x = rng_below(100);
+        if (x < 70) {
+            op_set_trs(R, random_live());
+        } else if (x < 82) {
+            const uint32_t i = random_live();
+            const uint32_t p = rng_below(6) == 0 ? NONE : random_live();
+            op_reparent(R, i, p, SGRT_KEEP_LOCAL);
+        } else if (x < 86 && M.live > 600u) {
+            op_destroy(R, random_live());
+        } else if (x < 92) {
+            op_create(R, random_live());
+            op_set_trs(R, R->last);
+        }
+        if (op % 50u == 0u)
+            op_update(R);
+        if (op == 1500u) {
+            log_result(R, sgrt_scene_compact(R->s));
+            R->compacts++;
+        }
+        if (op % 500u == 0u)
+            skins_checkpoint(R, skin, flags);
+    }
+    sgrt_scene_destroy(R->s);
+    R->s = NULL;
+}
+
+static int check_skins_run(const char *name, const sgrt__kernels *k, bool print)
+{
+    static run R;
+    memset(&R, 0, sizeof R);
+    R.name = name;
+    run_skins_scenario(&R, k);
+    const char *kname = k ? k->name : sgrt_simd_name();
+    if (print) {
+        printf("/* skins, %s: kernel %s */\n", name, kname);
+        for (uint32_t c = 0; c < R.ncp && c < RUN_CHECKPOINTS; c++)
+            printf("    0x%016" PRIx64 "ull,\n", R.cp[c]);
+        return R.failures;
+    }
+    if (R.destroys == 0 || R.compacts == 0 || R.reparent_ok[0] == 0)
+        FAIL(&R, "the skins scenario no longer covers what it claims (see the counts)");
+    if (R.denormal)
+        FAIL(&R, "%" PRIu32 " palette entries denormal, infinite or NaN: the scenario must stay "
+                 "clear of them",
+             R.denormal);
+    uint32_t bad = 0;
+    for (uint32_t c = 0; c < GOLDEN_SKINS_CHECKPOINTS; c++)
+        bad += c >= R.ncp || R.cp[c] != golden_skins[c];
+    printf("%-8s kernel %-20s golden_skins: %s\n", name, kname,
+           bad == 0 && R.failures == 0 ? "match" : "MISMATCH");
+    printf("    %" PRIu32 " creates, %" PRIu32 " destroys, %" PRIu32 " set_trs, %" PRIu32
+           " re-parents, %" PRIu32 " updates\n",
+           R.creates, R.destroys, R.set_trs, R.reparent_ok[0], R.updates);
+    return R.failures + (bad != 0);
+}
+
 /* ---- the snapshot scenario ---------------------------------------------------- */
 
 #define SNAP_FLAGS                                                                     \
@@ -1734,5 +1900,13 @@ int main(int argc, char **argv)
     }
     failures += check_snapshot_run("default", NULL, print);
     failures += check_snapshot_run("model", armv7_neon_model(), print);
+    /* Skins: every level, a scene as created, the model: one table. */
+    for (uint32_t level = SGRT__LEVEL_SCALAR; level <= sgrt__kernels_cpu_level(); level++) {
+        sgrt__kernels k;
+        sgrt__kernels_init(&k, level);
+        failures += check_skins_run("forced", &k, print);
+    }
+    failures += check_skins_run("default", NULL, print);
+    failures += check_skins_run("model", armv7_neon_model(), print);
     return failures == 0 ? 0 : 1;
 }
