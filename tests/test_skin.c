@@ -20,7 +20,12 @@
  *    the argument, nothing changed and nothing allocated;
  *  - a restore (white-box: worlds rewritten by hand, then the seam's
  *    restored event): the palettes of the changed joints and of skins whose
- *    mesh changed true at once, and only what differs reported. */
+ *    mesh changed true at once, and only what differs reported;
+ *  - a real rollback (sgrt_scene_restore after moves, a destroyed joint and
+ *    a moved mesh): every palette, normal matrix and previous palette as
+ *    they were at the snapshot, bit for bit, a dead joint alive again, a
+ *    mirror kept through collect equal to them; and a snapshot's bytes
+ *    the same with skins and without (no object is in a snapshot). */
 #include "internal.h"
 #include "follow.h"
 #include "testutil.h"
@@ -991,6 +996,134 @@ static void test_restored(void)
     sgrt_scene_destroy(s);
 }
 
+/* Every array of a skin copied: palette, normals (when kept), previous. */
+typedef struct skin_copy {
+    float pal[8][12], nrm[8][12], prev[8][12];
+} skin_copy;
+
+static void copy_skin(const sgrt_scene *s, sgrt_skin k, uint32_t count, skin_copy *c)
+{
+    const float *p = sgrt_skin_palette(s, k, NULL), *n = sgrt_skin_normals(s, k, NULL);
+    const float *v = sgrt_skin_prev_palette(s, k, NULL);
+    memset(c, 0, sizeof *c);
+    REQUIRE(p && count <= 8u);
+    memcpy(c->pal, p, 48u * count);
+    if (n)
+        memcpy(c->nrm, n, 48u * count);
+    if (v)
+        memcpy(c->prev, v, 48u * count);
+}
+
+/* A mirror of a skin's palette kept through sgrt_skin_collect alone. */
+static void mirror_skin(const sgrt_scene *s, sgrt_skin k, float (*mirror)[12])
+{
+    const float *p = sgrt_skin_palette(s, k, NULL);
+    sgrt_range r[8];
+    uint32_t n;
+    bool more;
+    do {
+        OK(sgrt_skin_collect(s, k, r, 8, 0, &n, &more));
+        for (uint32_t i = 0; i < n; i++)
+            memcpy(mirror[r[i].first], p + 12u * r[i].first, 48u * r[i].count);
+    } while (more);
+}
+
+static uint8_t *take_snapshot(const sgrt_scene *s, size_t *bytes)
+{
+    OK(sgrt_scene_snapshot_size(s, bytes));
+    uint8_t *b = malloc(*bytes);
+    if (!b) {
+        FAIL("out of memory for a snapshot of %zu bytes", *bytes);
+        abort();
+    }
+    OK(sgrt_scene_snapshot(s, b, *bytes, NULL));
+    return b;
+}
+
+static void test_rollback(void)
+{
+    sgrt_scene *s = new_scene();
+    sgrt_node root, mesh, j[8];
+    OK(sgrt_node_create(s, SGRT_NULL_NODE, &root));
+    OK(sgrt_node_create(s, root, &mesh));
+    for (int i = 0; i < 8; i++)
+        OK(sgrt_node_create(s, i ? j[(i - 1) / 2] : root, &j[i]));
+    const float q[4] = {0.0f, 0.6f, 0.0f, 0.8f}, one[3] = {1, 1, 1};
+    for (int i = 0; i < 8; i++) {
+        const float t[3] = {(float)i, 0.5f, -0.25f * (float)i};
+        OK(sgrt_node_set_trs(s, j[i], t, q, one));
+    }
+    (void)sgrt_scene_update(s);
+    /* The bytes of a scene without skins, then with two. */
+    size_t bare_n, n0;
+    uint8_t *bare = take_snapshot(s, &bare_n);
+    sgrt_skin a, b;
+    const sgrt_skin_desc da = {8, j, NULL, mesh, SGRT_SKIN_PREV | SGRT_SKIN_NORMALS};
+    const sgrt_skin_desc db = {8, j, NULL, SGRT_NULL_NODE, 0};
+    OK(sgrt_skin_create(s, &da, &a));
+    OK(sgrt_skin_create(s, &db, &b));
+    (void)sgrt_scene_update(s);
+    float ma[8][12], mb[8][12];
+    mirror_skin(s, a, ma);
+    mirror_skin(s, b, mb);
+    uint8_t *snap = take_snapshot(s, &n0);
+    CHECK(n0 == bare_n && memcmp(snap, bare, n0) == 0);
+    skin_copy ka, kb;
+    copy_skin(s, a, 8, &ka);
+    copy_skin(s, b, 8, &kb);
+    /* Ticks on: joints move, the mesh moves, a joint is destroyed (with its
+     * subtree) and a node created. */
+    for (int tick = 0; tick < 3; tick++) {
+        const float t[3] = {2.0f + (float)tick, -1.0f, 0.5f};
+        OK(sgrt_node_set_trs(s, j[1 + tick], t, q, one));
+        OK(sgrt_node_set_trs(s, mesh, t, q, one));
+        (void)sgrt_scene_update(s);
+        mirror_skin(s, a, ma);
+        mirror_skin(s, b, mb);
+    }
+    OK(sgrt_node_destroy(s, j[6]));
+    sgrt_node extra;
+    OK(sgrt_node_create(s, root, &extra));
+    (void)sgrt_scene_update(s);
+    mirror_skin(s, a, ma);
+    mirror_skin(s, b, mb);
+    /* Rolled back: every array as it was, the dead joint alive again; the
+     * mirrors catch up through collect alone. */
+    OK(sgrt_scene_restore(s, snap, n0));
+    CHECK(sgrt_node_alive(s, j[6]) && !sgrt_node_alive(s, extra));
+    skin_copy ra, rb;
+    copy_skin(s, a, 8, &ra);
+    copy_skin(s, b, 8, &rb);
+    CHECK(memcmp(ra.pal, ka.pal, sizeof ra.pal) == 0);
+    CHECK(memcmp(ra.nrm, ka.nrm, sizeof ra.nrm) == 0);
+    CHECK(memcmp(ra.prev, ka.pal, sizeof ra.prev) == 0); /* no motion across a restore */
+    CHECK(memcmp(rb.pal, kb.pal, sizeof rb.pal) == 0);
+    mirror_skin(s, a, ma);
+    mirror_skin(s, b, mb);
+    CHECK(memcmp(ma, ka.pal, sizeof ma) == 0);
+    CHECK(memcmp(mb, kb.pal, sizeof mb) == 0);
+    /* The joint alive again is recomputed by the next update that moves it. */
+    const float t6[3] = {9.0f, 9.0f, 9.0f};
+    OK(sgrt_node_set_trs(s, j[6], t6, q, one));
+    (void)sgrt_scene_update(s);
+    copy_skin(s, b, 8, &rb);
+    float w6[16];
+    OK(sgrt_node_world(s, j[6], w6));
+    CHECK(rb.pal[6][3] == w6[12] && rb.pal[6][7] == w6[13] && rb.pal[6][11] == w6[14]);
+    check_scene(s);
+    /* The snapshot's bytes again, skins destroyed: the same. */
+    OK(sgrt_scene_restore(s, snap, n0));
+    OK(sgrt_skin_destroy(s, a));
+    OK(sgrt_skin_destroy(s, b));
+    size_t n1;
+    uint8_t *again = take_snapshot(s, &n1);
+    CHECK(n1 == n0 && memcmp(again, snap, n0) == 0);
+    free(again);
+    free(snap);
+    free(bare);
+    sgrt_scene_destroy(s);
+}
+
 int main(int argc, char **argv)
 {
     rng r = {0x5c1e};
@@ -1002,6 +1135,7 @@ int main(int argc, char **argv)
     test_refusals();
     test_semantics();
     test_restored();
+    test_rollback();
     for (int k = 0; k < 3; k++)
         random_program(rng_next(&r), k == 2, 600u + 900u * (uint32_t)k, 120);
     printf("skin: the parallel twin ran %llu tasks in %llu calls of the executor\n",
