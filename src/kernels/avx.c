@@ -10,7 +10,6 @@
 #include <simde/x86/avx.h>
 
 #include "box_x4.h"
-#include "palette_simd.h"
 #include "anchor_avx.h"
 
 typedef struct pdup {
@@ -279,6 +278,70 @@ static bool trs_fits_avx(const float *t, const float *q, const float *scale, uin
     return sgrt__trs_fits_generic(t, q, scale, n);
 }
 
+/* Skinning palettes (kernels.h: the palette's definition) two columns at a
+ * time, as the update's products: L's columns broadcast to both halves, R's
+ * elements to theirs. Affine factors leave the zero terms out: columns 0
+ * and 1 are (L0 r0 + L1 r1) + L2 r2; of columns 2 and 3, the second (the
+ * translation) adds L3 to its L2 term first, the first keeps that term as
+ * it is (a blend, not an addition of zero, which would turn -0 into +0). */
+static inline simde__m256 two_columns_affine(const pdup *p, simde__m256 r, bool translation)
+{
+    const simde__m256 b0 = simde_mm256_shuffle_ps(r, r, 0x00);
+    const simde__m256 b1 = simde_mm256_shuffle_ps(r, r, 0x55);
+    const simde__m256 b2 = simde_mm256_shuffle_ps(r, r, 0xAA);
+    const simde__m256 lo = simde_mm256_add_ps(simde_mm256_mul_ps(p->p0, b0),
+                                              simde_mm256_mul_ps(p->p1, b1));
+    simde__m256 hi = simde_mm256_mul_ps(p->p2, b2);
+    if (translation)
+        hi = simde_mm256_blend_ps(hi, simde_mm256_add_ps(hi, p->p3), 0xF0);
+    return simde_mm256_add_ps(lo, hi);
+}
+
+static inline pair palette_product(const pdup *p, const float *r, bool affine)
+{
+    pair x;
+    if (affine) {
+        x.c01 = two_columns_affine(p, simde_mm256_loadu_ps(r), false);
+        x.c23 = two_columns_affine(p, simde_mm256_loadu_ps(r + 8), true);
+    } else {
+        x = mul_pair(p, r);
+    }
+    return x;
+}
+
+static void palette_avx(const float *im, uint32_t mode, const float *const *w,
+                        const float *const *b, uint32_t n, float *const *out)
+{
+    const pdup inv = load_parent(im);
+    for (uint32_t j = 0; j < n; j++) {
+        bool flat = sgrt__affine16(w[j]);
+        pair x;
+        if (mode & SGRT__PAL_IM_ONE) {
+            x.c01 = simde_mm256_loadu_ps(w[j]);
+            x.c23 = simde_mm256_loadu_ps(w[j] + 8);
+        } else {
+            flat = flat && (mode & SGRT__PAL_IM_AFFINE);
+            x = palette_product(&inv, w[j], flat);
+        }
+        if (b) {
+            const pdup a = as_parent(&x);
+            x = palette_product(&a, b[j], flat && (mode & SGRT__PAL_B_AFFINE));
+        }
+        /* Rows 0..2 of the columns (c0 | c1), (c2 | c3): u = (c0[0] c2[0]
+         * c0[1] c2[1] | c1[0] c3[0] c1[1] c3[1]), its halves swapped, then
+         * interleaved again: row 0 in the low half of r0, row 1 in r1's. */
+        const simde__m256 u = simde_mm256_unpacklo_ps(x.c01, x.c23);
+        const simde__m256 v = simde_mm256_unpackhi_ps(x.c01, x.c23);
+        const simde__m256 us = simde_mm256_permute2f128_ps(u, u, 0x01);
+        const simde__m256 vs = simde_mm256_permute2f128_ps(v, v, 0x01);
+        const simde__m256 r0 = simde_mm256_unpacklo_ps(u, us);
+        const simde__m256 r1 = simde_mm256_unpackhi_ps(u, us);
+        const simde__m256 r2 = simde_mm256_unpacklo_ps(v, vs);
+        simde_mm256_storeu_ps(out[j], simde_mm256_insertf128_ps(r0, simde_mm256_castps256_ps128(r1), 1));
+        simde_mm_storeu_ps(out[j] + 8, simde_mm256_castps256_ps128(r2));
+    }
+}
+
 void sgrt__kernels_init_avx(sgrt__kernels *k)
 {
     k->name = "avx";
@@ -292,5 +355,5 @@ void sgrt__kernels_init_avx(sgrt__kernels *k)
     k->put16 = put16;
     k->boxes = boxes_avx;
     k->cull = cull_avx;
-    k->palette = palette_simd;
+    k->palette = palette_avx;
 }

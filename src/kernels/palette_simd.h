@@ -3,8 +3,8 @@
  * the operations of the definition (kernels.h) in its order: each column
  * of a product from the left factor's columns and broadcast elements of
  * the right one's, then the three rows out of a 4x4 transpose. Included by
- * each SIMD kernel file, so that it is compiled with that file's flags
- * (AVX: broadcasts from memory); needs <simde/x86/sse2.h>. */
+ * the 4-wide kernel file (x4.c), compiled with its flags; the AVX level has
+ * its own, two columns a register (avx.c). Needs <simde/x86/sse2.h>. */
 #ifndef SGRT_KERNELS_PALETTE_SIMD_H
 #define SGRT_KERNELS_PALETTE_SIMD_H
 
