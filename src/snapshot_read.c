@@ -129,8 +129,13 @@ static void take_worlds(sgrt_scene *s, const sgrt__snapview *v, uint32_t *change
             const uint32_t n = v->slot_end - 32u * w < 32u ? v->slot_end - 32u * w : 32u;
             for (uint32_t j = 0; j < n; j++) {
                 const uint32_t i = 32u * w + j;
-                if (take_world(st->world[i], v->world + 64u * (size_t)i))
-                    ch |= both & (1u << j);
+                const uint8_t *p = v->world + 64u * (size_t)i;
+                /* Compared only where a node lives on: a slot dead before
+                 * holds what its last node left, or nothing yet. */
+                if (!(both >> j & 1u))
+                    sgrt__snap_swap_copy(st->world[i], p, 64u, 4u);
+                else if (take_world(st->world[i], p))
+                    ch |= 1u << j;
             }
         }
         /* Another node: another index in the slot, or its next generation
