@@ -15,7 +15,10 @@
  * XXH3 from xxHash (libxxhash-dev), inlined from its header: one hash for
  * every target (its SSE2, AVX2, NEON and scalar paths give the same
  * value), no library to link, and among the fastest well-kept 64-bit hashes.
- * Records are staged 16 at a time (2.4 KiB) so that XXH3 sees long inputs. */
+ * Records are staged 16 at a time (2.4 KiB) so that XXH3 sees long inputs,
+ * fed by the scene's kernel table (kernels.h: xxh3_update), which on x86
+ * with AVX2 or AVX-512 holds XXH3 compiled for that ISA (this file's is the
+ * target's baseline: SSE2 on x86-64). */
 #include "internal.h"
 #include "handles.h"
 #include "result.h"
@@ -83,6 +86,7 @@ uint64_t sgrt_scene_hash(const sgrt_scene *s)
     }
     XXH3_state_t state;
     XXH3_64bits_reset(&state);
+    void (*const update)(void *, const void *, size_t) = s->k.xxh3_update;
     uint8_t stage[STAGE_NODES * 4 * (RECORD_WORDS + ANCHOR_WORDS)];
     uint8_t head[8];
     put32(head, s->node_count);
@@ -124,7 +128,7 @@ uint64_t sgrt_scene_hash(const sgrt_scene *s)
                 used += 4u * ANCHOR_WORDS;
             }
             if (used > sizeof stage - 4u * (RECORD_WORDS + ANCHOR_WORDS)) {
-                XXH3_64bits_update(&state, stage, used);
+                update(&state, stage, used);
                 used = 0;
             }
         }
@@ -132,10 +136,22 @@ uint64_t sgrt_scene_hash(const sgrt_scene *s)
     for (int a = 0; a < 3; a++)
         put_double(stage + used + 8 * a, g ? g->origin[a] : 0.0);
     used += 24;
-    XXH3_64bits_update(&state, stage, used);
+    update(&state, stage, used);
     return XXH3_64bits_digest(&state);
 }
 
-/* The snapshots' checksum (snapshot.h): XXH3 too, from the one file that
- * inlines xxHash. */
-uint64_t sgrt__snap_checksum(const void *p, size_t n) { return XXH3_64bits(p, n); }
+/* The baseline XXH3 of the kernel tables (kernels.h). */
+uint64_t sgrt__xxh3_once_base(const void *p, size_t n) { return XXH3_64bits(p, n); }
+void sgrt__xxh3_update_base(void *state, const void *p, size_t n)
+{
+    (void)XXH3_64bits_update((XXH3_state_t *)state, p, n);
+}
+
+/* The snapshots' checksum (snapshot.h): XXH3 too, the widest this CPU
+ * runs (a snapshot being read has no scene yet to ask). */
+uint64_t sgrt__snap_checksum(const void *p, size_t n)
+{
+    sgrt__kernels k;
+    sgrt__kernels_init(&k, SGRT__LEVEL_MAX);
+    return k.xxh3(p, n);
+}

@@ -8,7 +8,7 @@
  * update passes over random forests (with world boxes), the write path's
  * chunks and single writes, TRS conversions and their check, the closure
  * of dirty words, world boxes of awkward worlds, culls of 1 to 8 planes,
- * skinning palettes;
+ * skinning palettes, XXH3 against xxHash's own;
  * each level the CPU runs must bring one. The reference itself is checked
  * on what is known without another kernel: products known exactly, its
  * world boxes against the exact box (boundsutil.h's expansion arithmetic),
@@ -28,6 +28,8 @@
 #include "ports/armv7_neon_model.h"
 #include <float.h>
 #include <stdlib.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 #include <time.h>
 
 /* What a kernel must reproduce: the reference, or on 32-bit ARM, for a kernel
@@ -1281,6 +1283,54 @@ static uint32_t bench_cull(const sgrt__kernels *k, bench_data *d)
  * for --bench one pass of it over cache-resident inputs (NULL: update,
  * which the first table of --bench times) and what the pass counts: a new
  * entry is one line here. */
+/* XXH3 (the scene hash, the snapshots' checksum): every level's one-shot
+ * and streaming entries against xxHash's own XXH3 (inlined here from the
+ * same header, at this file's ISA) on random bytes of every length up to
+ * 4,500 (XXH3's short, medium and long paths, stripes and blocks cut
+ * anywhere) and on 1 MiB, fed in random pieces. */
+static void test_xxh3(const sgrt__kernels *k)
+{
+    enum { LONG = 1u << 20 };
+    uint8_t *buf = malloc(LONG);
+    REQUIRE(buf);
+    rng r = {0x3b1e5a7};
+    for (uint32_t i = 0; i < LONG; i++)
+        buf[i] = (uint8_t)rng_next(&r);
+    long bad = 0;
+    for (uint32_t n = 0; n <= 4500u; n++) {
+        const uint32_t at = rng_below(&r, 64);
+        bad += k->xxh3(buf + at, n) != XXH3_64bits(buf + at, n);
+    }
+    for (int round = 0; round < 24; round++) {
+        const size_t n = round < 8 ? LONG : 1u + rng_below(&r, LONG);
+        XXH3_state_t st;
+        XXH3_64bits_reset(&st);
+        for (size_t at = 0; at < n;) {
+            size_t piece = 1u + rng_below(&r, round & 1 ? 300u : 70000u);
+            if (piece > n - at)
+                piece = n - at;
+            k->xxh3_update(&st, buf + at, piece);
+            at += piece;
+        }
+        const uint64_t want = XXH3_64bits(buf, n);
+        bad += XXH3_64bits_digest(&st) != want;
+        bad += k->xxh3(buf, n) != want;
+    }
+    CHECK_MSG(bad == 0, "%s: %ld XXH3 values differ from xxHash's", k->name, bad);
+    compared += 4501 + 48;
+    mismatches += bad;
+    free(buf);
+}
+
+static uint32_t bench_xxh3(const sgrt__kernels *k, bench_data *d)
+{
+    /* Bytes of the bench's matrices, as the scene hash stages them. */
+    const size_t bytes = sizeof(float[2 * BENCH_M][16]);
+    volatile uint64_t sink = k->xxh3(d->m, bytes);
+    (void)sink;
+    return (uint32_t)(bytes / 1024u);
+}
+
 #define KERNEL_ENTRIES(X)                                                              \
     X(mul, test_mul, bench_mul, "product")                                             \
     X(update, test_update, NULL, NULL)                                                 \
@@ -1294,7 +1344,8 @@ static uint32_t bench_cull(const sgrt__kernels *k, bench_data *d)
     X(close_word, test_close_word, bench_close_word, "word")                           \
     X(boxes, test_boxes, bench_boxes, "box")                                           \
     X(cull, test_cull, bench_cull, "box")                                              \
-    X(palette, test_palette, bench_palette, "joint")
+    X(palette, test_palette, bench_palette, "joint")                                   \
+    X(xxh3, test_xxh3, bench_xxh3, "KiB")
 
 typedef struct kernel_entry {
     const char *name;

@@ -206,7 +206,9 @@ void sgrt__kernels_init_avx512(sgrt__kernels *k, uint32_t cpu)
     k->boxes = sgrt__avx512_boxes;
     k->close_word = close_word_avx512;
     if (cpu & SGRT__CPU_SLOW_ZMM)
-        return;
+        return; /* its AVX2 XXH3 then (select.c) */
+    k->xxh3 = sgrt__xxh3_once_avx512;
+    k->xxh3_update = sgrt__xxh3_update_avx512;
     k->cull = sgrt__avx512_cull;
     k->mul = mul_avx512;
     k->update = update_avx512;

@@ -279,4 +279,6 @@ void sgrt__kernels_init_ref(sgrt__kernels *k)
     k->boxes = boxes_ref;
     k->cull = cull_ref;
     k->palette = palette_ref;
+    k->xxh3 = sgrt__xxh3_once_base;
+    k->xxh3_update = sgrt__xxh3_update_base;
 }

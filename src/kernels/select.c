@@ -97,6 +97,14 @@ static uint32_t ask_cpu(void)
     if (level == SGRT__LEVEL_AVX512 && zmm_split_in_halves())
         props |= SGRT__CPU_SLOW_ZMM;
 #endif
+#if defined(SGRT_HAVE_AVX_KERNEL)
+    if (level >= SGRT__LEVEL_AVX) { /* the YMM state is saved: x86_level */
+        unsigned r[4];
+        cpuid(7, 0, r);
+        if (r[1] & (1u << 5))
+            props |= SGRT__CPU_AVX2;
+    }
+#endif
     return level | props << 8;
 }
 
@@ -163,6 +171,12 @@ void sgrt__kernels_init_for(sgrt__kernels *k, uint32_t level, uint32_t cpu)
 #if defined(SGRT_HAVE_AVX_KERNEL)
     if (level >= SGRT__LEVEL_AVX)
         sgrt__kernels_init_avx(k);
+#endif
+#if defined(SGRT_HAVE_XXH3_AVX2)
+    if (level >= SGRT__LEVEL_AVX && (cpu & SGRT__CPU_AVX2)) {
+        k->xxh3 = sgrt__xxh3_once_avx2;
+        k->xxh3_update = sgrt__xxh3_update_avx2;
+    }
 #endif
 #if defined(SGRT_HAVE_AVX512_KERNEL)
     if (level >= SGRT__LEVEL_AVX512)
