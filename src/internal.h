@@ -145,7 +145,7 @@ typedef struct sgrt__storage {
 #define SGRT__SCENE_FLAGS                                                              \
     ((uint32_t)SGRT_SCENE_PREV_WORLD | (uint32_t)SGRT_SCENE_BOUNDS |                   \
      (uint32_t)SGRT_SCENE_SUBTREE_BOUNDS | (uint32_t)SGRT_SCENE_VALIDATE |                \
-     (uint32_t)SGRT_SCENE_LARGE_WORLD)
+     (uint32_t)SGRT_SCENE_LARGE_WORLD | (uint32_t)SGRT_SCENE_INTERPOLATE)
 /* Whether s runs in validation mode: the one test its checks cost when off. */
 #define SGRT__VALIDATING(s) (((s)->flags & (uint32_t)SGRT_SCENE_VALIDATE) != 0u)
 

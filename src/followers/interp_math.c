@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/* interp(a, b, alpha), the render interpolation of one local (sgrt.h,
+ * "Render interpolation"): exact at the ends, translation x rotation x
+ * scale where both locals are, the elements lerped otherwise. Float
+ * arithmetic in a fixed order, no fused multiply-add relied on: the same
+ * code runs on every kernel level and in every task, so serial and parallel
+ * interpolates agree bit for bit. */
+#include "interp.h"
+#include <string.h>
+
+/* Square roots without the C library (the library links no libm of its
+ * own): x x 1/sqrt(x), the reciprocal root by Newton's steps in double from
+ * the exponent-halving start (within 3.5 %; four steps take it below 1e-20,
+ * far under float's spacing), then rounded to float once. Only adds and
+ * multiplies: the same bits on every target. 0 for x <= 0 or NaN. */
+static float root(float x)
+{
+    if (!(x > 0.0f))
+        return 0.0f;
+    if (!(x < 3.0e38f))
+        return x; /* infinite: not a usable scale anyway */
+    const double d = (double)x;
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    u = (uint64_t)0x5FE6EB50C7B537A9 - (u >> 1);
+    double y;
+    memcpy(&y, &u, sizeof y);
+    for (int i = 0; i < 4; i++)
+        y = y * (1.5 - 0.5 * d * y * y);
+    return (float)(d * y);
+}
+
+static float absf(float x) { return x < 0.0f ? -x : x; }
+
+/* A column pair counts as orthogonal when |dot| <= ORTHO_TOLERANCE x the
+ * product of their lengths (about 0.006 degree off a right angle); a scale
+ * below MIN_SCALE (or a non-finite one) is not a positive scale. */
+#define ORTHO_TOLERANCE 1e-4f
+#define MIN_SCALE 1e-20f
+
+bool sgrt__interp_decompose(const float a[16], float t[3], float q[4], float sc[3])
+{
+    if (a[3] != 0.0f || a[7] != 0.0f || a[11] != 0.0f || a[15] != 1.0f)
+        return false; /* projective */
+    float n[3][3];
+    for (int c = 0; c < 3; c++) {
+        const float x = a[4 * c], y = a[4 * c + 1], z = a[4 * c + 2];
+        const float len = root(x * x + y * y + z * z);
+        if (!(len > MIN_SCALE) || !(len < 3.0e38f))
+            return false;
+        sc[c] = len;
+        n[c][0] = x / len;
+        n[c][1] = y / len;
+        n[c][2] = z / len;
+    }
+    const float d01 = n[0][0] * n[1][0] + n[0][1] * n[1][1] + n[0][2] * n[1][2];
+    const float d02 = n[0][0] * n[2][0] + n[0][1] * n[2][1] + n[0][2] * n[2][2];
+    const float d12 = n[1][0] * n[2][0] + n[1][1] * n[2][1] + n[1][2] * n[2][2];
+    if (absf(d01) > ORTHO_TOLERANCE || absf(d02) > ORTHO_TOLERANCE ||
+        absf(d12) > ORTHO_TOLERANCE)
+        return false; /* shear */
+    /* det = n0 . (n1 x n2): negative is a mirror (a negative scale). */
+    const float det = n[0][0] * (n[1][1] * n[2][2] - n[1][2] * n[2][1]) +
+                      n[0][1] * (n[1][2] * n[2][0] - n[1][0] * n[2][2]) +
+                      n[0][2] * (n[1][0] * n[2][1] - n[1][1] * n[2][0]);
+    if (!(det > 0.0f))
+        return false;
+    t[0] = a[12];
+    t[1] = a[13];
+    t[2] = a[14];
+    /* The quaternion of the rotation with columns n (element r of column c
+     * is n[c][r]), by its largest component (Shepperd's choice). */
+    const float m00 = n[0][0], m11 = n[1][1], m22 = n[2][2];
+    const float tr = m00 + m11 + m22;
+    float x, y, z, w;
+    if (tr > 0.0f) {
+        const float r = root(1.0f + tr) * 2.0f; /* 4w */
+        w = 0.25f * r;
+        x = (n[1][2] - n[2][1]) / r;
+        y = (n[2][0] - n[0][2]) / r;
+        z = (n[0][1] - n[1][0]) / r;
+    } else if (m00 > m11 && m00 > m22) {
+        const float r = root(1.0f + m00 - m11 - m22) * 2.0f; /* 4x */
+        w = (n[1][2] - n[2][1]) / r;
+        x = 0.25f * r;
+        y = (n[1][0] + n[0][1]) / r;
+        z = (n[2][0] + n[0][2]) / r;
+    } else if (m11 > m22) {
+        const float r = root(1.0f + m11 - m00 - m22) * 2.0f; /* 4y */
+        w = (n[2][0] - n[0][2]) / r;
+        x = (n[1][0] + n[0][1]) / r;
+        y = 0.25f * r;
+        z = (n[2][1] + n[1][2]) / r;
+    } else {
+        const float r = root(1.0f + m22 - m00 - m11) * 2.0f; /* 4z */
+        w = (n[0][1] - n[1][0]) / r;
+        x = (n[2][0] + n[0][2]) / r;
+        y = (n[2][1] + n[1][2]) / r;
+        z = 0.25f * r;
+    }
+    q[0] = x;
+    q[1] = y;
+    q[2] = z;
+    q[3] = w;
+    return true;
+}
+
+static float lerp(float a, float b, float u, float alpha) { return u * a + alpha * b; }
+
+void sgrt__interp_local(const float a[16], const float b[16], float alpha, float out[16])
+{
+    if (alpha == 0.0f) {
+        memcpy(out, a, 16 * sizeof(float));
+        return;
+    }
+    if (alpha == 1.0f) {
+        memcpy(out, b, 16 * sizeof(float));
+        return;
+    }
+    const float u = 1.0f - alpha;
+    float ta[3], qa[4], sa[3], tb[3], qb[4], sb[3];
+    if (!sgrt__interp_decompose(a, ta, qa, sa) || !sgrt__interp_decompose(b, tb, qb, sb)) {
+        for (int i = 0; i < 16; i++)
+            out[i] = lerp(a[i], b[i], u, alpha);
+        return;
+    }
+    /* nlerp along the shortest arc: q and -q are one rotation. */
+    const float dot = qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3];
+    const float sgn = dot < 0.0f ? -alpha : alpha;
+    float q[4];
+    for (int i = 0; i < 4; i++)
+        q[i] = u * qa[i] + sgn * qb[i];
+    const float len = root(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int i = 0; i < 4; i++)
+        q[i] /= len;
+    const float x = q[0], y = q[1], z = q[2], w = q[3];
+    const float sc[3] = {lerp(sa[0], sb[0], u, alpha), lerp(sa[1], sb[1], u, alpha),
+                         lerp(sa[2], sb[2], u, alpha)};
+    /* R's columns, each times its scale. */
+    const float r[3][3] = {
+        {1.0f - 2.0f * (y * y + z * z), 2.0f * (x * y + z * w), 2.0f * (x * z - y * w)},
+        {2.0f * (x * y - z * w), 1.0f - 2.0f * (x * x + z * z), 2.0f * (y * z + x * w)},
+        {2.0f * (x * z + y * w), 2.0f * (y * z - x * w), 1.0f - 2.0f * (x * x + y * y)},
+    };
+    for (int c = 0; c < 3; c++) {
+        out[4 * c] = r[c][0] * sc[c];
+        out[4 * c + 1] = r[c][1] * sc[c];
+        out[4 * c + 2] = r[c][2] * sc[c];
+        out[4 * c + 3] = 0.0f;
+    }
+    out[12] = lerp(ta[0], tb[0], u, alpha);
+    out[13] = lerp(ta[1], tb[1], u, alpha);
+    out[14] = lerp(ta[2], tb[2], u, alpha);
+    out[15] = 1.0f;
+}
