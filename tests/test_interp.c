@@ -381,21 +381,21 @@ static void frame(world *w, const sgrt_executor *ex, float alpha, const bool *od
         if (alpha == 1.0f)
             CHECK_MSG(memcmp(g, row_of(ws, w->s, h), 64) == 0,
                       "alpha 1: render world of node %d is not its world", i);
+        double want[16], mag = 1.0;
+        model_render(&w->m, i, (double)alpha, want, &mag);
         if (alpha == 0.0f && exact_at_zero(&w->m, odd, i) && w->origin_moved) {
-            /* The previous worlds shift each world; interpolation shifts
-             * the roots' and multiplies down: the bound of sgrt.h. */
-            double pw[16];
-            to_d(row_of(ps, w->s, h), pw);
-            CHECK_MSG(rel_miss(g, pw) <= 1e-5, "alpha 0 after an origin move: node %d off its "
-                      "previous world by %g", i, rel_miss(g, pw));
+            /* The tick before's worlds in the new origin's frame: the
+             * model's (the previous-world array shifts each float world,
+             * carrying the old frame's rounding, so it is no reference). */
+            CHECK_MSG(rel_miss(g, want) <= 1e-5, "alpha 0 after an origin move: node %d off "
+                      "the tick before's world by %g of its largest element", i,
+                      rel_miss(g, want));
         } else if (alpha == 0.0f && exact_at_zero(&w->m, odd, i))
             CHECK_MSG(memcmp(g, row_of(ps, w->s, h), 64) == 0,
                       "alpha 0: render world of node %d is not its previous world (%g %g, "
                       "parent %d, large %d)",
                       i, (double)g[12], (double)row_of(ps, w->s, h)[12], w->m.parent[i],
                       (int)w->large);
-        double want[16], mag = 1.0;
-        model_render(&w->m, i, (double)alpha, want, &mag);
         double abs_miss = 0.0;
         for (int k = 0; k < 16; k++)
             if (fabs((double)g[k] - want[k]) > abs_miss)
