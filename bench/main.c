@@ -470,11 +470,16 @@ static int check_filters(const options *o, const char *argv0)
             bench_topo_free(&t);
         }
     }
-    /* The large-world section runs its own scenes, under one name. */
-    for (int k = 0; k < o->filter_count; k++)
-        matched[k] |= strstr(BENCH_LARGE_NAME, o->filter[k]) != NULL;
-    snprintf(names + strlen(names), sizeof names - strlen(names), " %s (section)",
-             BENCH_LARGE_NAME);
+    /* The large-world, snapshot and interpolation sections run their own
+     * scenes, each under one name. */
+    static const char *const sections[] = {BENCH_LARGE_NAME, BENCH_SNAPSHOT_NAME,
+                                           BENCH_INTERP_NAME};
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+        for (int k = 0; k < o->filter_count; k++)
+            matched[k] |= strstr(sections[i], o->filter[k]) != NULL;
+        snprintf(names + strlen(names), sizeof names - strlen(names), " %s (section)",
+                 sections[i]);
+    }
     for (int k = 0; k < o->filter_count; k++)
         if (!matched[k])
             return bad_usage(argv0, "--scene %s: no scene of this run matches (scenes:%s)",
