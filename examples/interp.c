@@ -28,6 +28,11 @@
  * At tick 30 the arm is moved 100 m along x and sgrt_node_teleport says
  * that move is a jump: during that tick's frames the arm and its child are
  * drawn at their new place (the lerp of worlds streaks across the 100 m).
+ * At tick 45 the child is let go (sgrt_node_set_parent to no parent,
+ * SGRT_KEEP_WORLD, as a thrown object leaves a hand): its local of the
+ * tick before is carried into its new frame, so it stops where it was,
+ * without a jump (interpolating its old local under no parent would fling
+ * it toward the world's origin for a tick).
  * The crate's render world must stay its world bit for bit, and at the
  * frames where alpha is exactly 0 the render worlds must be the worlds of
  * the tick before (within rounding), at alpha 1 the worlds bit for bit.
@@ -60,6 +65,7 @@
 #define RADIUS 2.0      /* the child's distance from the pivot */
 #define TELEPORT_TICK 30
 #define TELEPORT_X 100.0
+#define RELEASE_TICK 45 /* the child let go: re-parented to the root, keeping its world */
 /* The child's render position may be this far from the arc model, in
  * metres: float rounding (~1e-6 at these magnitudes, ~1e-5 after the
  * 100 m teleport) plus the library's rotation interpolation error at
@@ -232,7 +238,7 @@ int main(int argc, char **argv)
 
     int tick = 0, frames = 0, wraps_seen = 0;
     int acc = 0;
-    double arc_err = 0.0, nlerp_err = 0.0, chord_err = 0.0, streak = 0.0, jump_err = 0.0, alpha0_err = 0.0;
+    double arc_err = 0.0, nlerp_err = 0.0, chord_err = 0.0, release_err = 0.0, streak = 0.0, jump_err = 0.0, alpha0_err = 0.0;
     uint64_t mid_floats = 0;
     int mid_frames = 0;
     const int end = seconds * UNITS;
@@ -241,6 +247,11 @@ int main(int argc, char **argv)
         while (acc >= TICK) { /* the ticks this frame's time covers */
             acc -= TICK;
             tick++;
+            /* Let go before the arm's write: the child keeps the world the
+             * last tick gave it (SGRT_KEEP_WORLD keeps the world as of now,
+             * which after the write would be where the arm is going). */
+            if (tick == RELEASE_TICK)
+                MUST(sgrt_node_set_parent(s, child, SGRT_NULL_NODE, SGRT_KEEP_WORLD));
             write_arm(s, arm, tick);
             if (tick == TELEPORT_TICK)
                 MUST(sgrt_node_teleport(s, arm)); /* after its write: the move is a jump */
@@ -262,16 +273,23 @@ int main(int argc, char **argv)
         /* Frames before the first tick after creation show the nodes where
          * they are; the teleport's tick shows the arm where it went. */
         const bool jump = tick == 0 || tick == TELEPORT_TICK;
+        /* Once let go, the child stays where the arm held it at the tick
+         * before its release. */
+        const bool released = tick >= RELEASE_TICK;
+        const int at = released ? RELEASE_TICK - 1 : tick;
+        const double m_alpha = released ? 1.0 : alpha;
         double model[3], model_n[3];
-        model_child(tick, alpha, jump, false, model);
-        model_child(tick, alpha, jump, true, model_n);
+        model_child(at, m_alpha, jump || released, false, model);
+        model_child(at, m_alpha, jump || released, true, model_n);
         const double e_arc = dist3(rw, model), e_chord = dist3(naive, model);
         const double e_n = dist3(rw, model_n);
         nlerp_err = fmax(nlerp_err, e_n);
         if (!(e_n <= NLERP_BOUND))
             FAIL("frame %d (tick %d, alpha %.4f): the child is %.3g m off the nlerp model\n",
                  frames, tick, alpha, e_n);
-        if (jump) {
+        if (released) {
+            release_err = fmax(release_err, e_arc);
+        } else if (jump) {
             jump_err = fmax(jump_err, e_arc);
             streak = fmax(streak, e_chord);
         } else {
@@ -309,7 +327,7 @@ int main(int argc, char **argv)
                 FAIL("frame %d: the mirror's slot %u differs from the render array\n", frames, k);
                 break;
             }
-        if (acc != 0 && tick > TELEPORT_TICK + 1) {
+        if (acc != 0 && tick > TELEPORT_TICK + 1 && tick < RELEASE_TICK) {
             mid_floats += mir.floats_copied;
             mid_frames++;
         }
@@ -351,6 +369,8 @@ int main(int argc, char **argv)
     printf("  lerp of its world matrices (the chord):  at most %.2e m\n", chord_err);
     printf("  teleport tick: render world off the model %.2e m; the world lerp streaks %.1f m\n",
            jump_err, streak);
+    printf("  let go at tick %d (keep-world re-parent): off its resting place %.2e m\n",
+           RELEASE_TICK, release_err);
     printf("  alpha 0 against the worlds of the tick before: %.2e of the largest element\n",
            alpha0_err);
     printf("  upload ranges between ticks: %.1f floats a frame (3 nodes, 2 moving)\n",
@@ -359,6 +379,8 @@ int main(int argc, char **argv)
         FAIL("the chord is not clearly off the arc: %.3g against %.3g\n", chord_err, arc_err);
     if (!(streak > 10.0))
         FAIL("the world lerp did not streak at the teleport (%.3g m): the check is void\n", streak);
+    if (!(release_err <= NLERP_BOUND))
+        FAIL("the child let go jumped: %.3g m off where it was held\n", release_err);
     if (!(jump_err <= ARC_BOUND))
         FAIL("the teleported arm's child streaked: %.3g m off its new place\n", jump_err);
     free(mir.m);
