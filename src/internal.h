@@ -66,7 +66,7 @@ _Static_assert(SGRT_MAX_NODES + SGRT__MIN_FREE_HANDLES == SGRT__INDEX_MASK + 1u,
 #define SGRT__HOLE_SLACK 1024u          /* dead slots tolerated beyond the live count */
 #define SGRT__MAX_RANGES 256u           /* parallel update: most tasks per update */
 #define SGRT__SLOTS_PER_SUM 1024u       /* slots one summary word covers: 32 words of 32 */
-#define SGRT__FOLLOWERS 8u              /* most followers a scene attaches (follow.h) */
+#define SGRT__FOLLOWERS 10u             /* most followers a scene attaches (follow.h) */
 #define SGRT__FOLLOW_SLOTS 48u          /* most per-slot fields they declare together */
 
 typedef float sgrt__mat4[16];
