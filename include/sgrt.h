@@ -1602,7 +1602,8 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_world_double(const sgrt_scene *s, 
  * positive determinant), the translation and the scale are lerped and the
  * rotation is nlerped along the shortest arc (the quaternions' normalised
  * lerp, dot product made non-negative; its angle differs from slerp's by at
- * most 0.6 degree for rotations up to 90 degrees a tick, docs/design.md);
+ * most 0.033 degree for a rotation of 30 degrees a tick, 0.27 for 60, 0.92
+ * for 90, 8.1 for 180: docs/design.md);
  * otherwise (shear, negative scale, projective) the sixteen elements are
  * lerped. The product is the update's (the same code), so alpha = 1 gives
  * the world array bit for bit, and alpha = 0 the worlds of the tick before

@@ -162,6 +162,7 @@ typedef struct model {
     bool carried[MAXN];    /* re-parented keeping the world in the last tick */
     bool pending_carry[MAXN];
     bool existed[MAXN];    /* alive at the tick before */
+    bool here[MAXN];       /* a root whose `to` is in the frame of now */
     double last_origin[3], origin[3];
 } model;
 
@@ -431,13 +432,13 @@ static void model_update(world *w)
             memcpy(m->from[i], now, sizeof now);
         } else {
             memcpy(m->from[i], m->to[i], sizeof now);
-            if (m->parent[i] < 0)
+            if (m->parent[i] < 0 && !m->here[i])
                 for (int j = 0; j < 4; j++)
                     for (int k = 0; k < 3; k++)
                         m->from[i][4 * j + k] += d[k] * m->from[i][4 * j + 3];
         }
         memcpy(m->to[i], now, sizeof now);
-        m->fresh[i] = m->tele[i] = false;
+        m->fresh[i] = m->tele[i] = m->here[i] = false;
         m->existed[i] = true;
     }
     memcpy(m->last_origin, m->origin, sizeof m->origin);
@@ -496,6 +497,14 @@ static void run_program(sgrt_simd level, bool large, uint32_t ticks, test_exec_m
         memset(odd, 0, sizeof odd);
         cur_tick = tick;
         const bool origin_tick = large && tick % 7 == 5;
+        if (origin_tick) {
+            /* Before this tick's re-parents: a child made a root then is
+             * anchored at the new origin. */
+            const double o[3] = {rng_range(&R, -1e5, 1e5), rng_range(&R, -1e3, 1e3),
+                                 rng_range(&R, -10, 10)};
+            BOTH(w, sgrt_scene_set_origin(w->s, o), sgrt_scene_set_origin(w->t, o));
+            memcpy(m->origin, o, sizeof o);
+        }
         const uint32_t ops = rng_below(&R, 40);
         for (uint32_t op = 0; op < ops; op++) {
             const uint32_t kind = rng_below(&R, 100);
@@ -511,7 +520,7 @@ static void run_program(sgrt_simd level, bool large, uint32_t ticks, test_exec_m
             } else if (kind < 63) {
                 BOTH(w, sgrt_node_teleport(w->s, h), sgrt_node_teleport(w->t, ht));
                 m->tele[i] = odd[i] = true;
-            } else if (kind < 75 && !origin_tick) {
+            } else if (kind < 75) {
                 const int np = rng_below(&R, 4) ? pick_model(m) : -1;
                 if (np >= 0 && in_subtree(m, np, i))
                     continue;
@@ -546,6 +555,7 @@ static void run_program(sgrt_simd level, bool large, uint32_t ticks, test_exec_m
                 odd[i] = true;
                 if (m->fresh[i])
                     continue;
+                m->here[i] = false;
                 if (keep_world) {
                     if (!inv_ok) {
                         float l[16];
@@ -557,6 +567,8 @@ static void run_program(sgrt_simd level, bool large, uint32_t ticks, test_exec_m
                     float l[16];
                     OK(sgrt_node_local(w->s, h, l));
                     to_d(l, m->to[i]);
+                } else if (!was_root && np < 0) {
+                    m->here[i] = true;
                 }
             } else if (kind < 85) {
                 int slot = -1;
@@ -576,7 +588,7 @@ static void run_program(sgrt_simd level, bool large, uint32_t ticks, test_exec_m
                 m->live[slot] = true;
                 m->parent[slot] = p;
                 m->fresh[slot] = odd[slot] = true;
-                m->tele[slot] = false;
+                m->tele[slot] = m->here[slot] = false;
                 float l[16];
                 random_local(l);
                 OK(sgrt_node_set_local(w->s, a, l));
@@ -587,12 +599,6 @@ static void run_program(sgrt_simd level, bool large, uint32_t ticks, test_exec_m
             } else if (kind < 94) {
                 BOTH(w, sgrt_scene_compact(w->s), sgrt_scene_compact(w->t));
             }
-        }
-        if (origin_tick) {
-            const double o[3] = {rng_range(&R, -1e5, 1e5), rng_range(&R, -1e3, 1e3),
-                                 rng_range(&R, -10, 10)};
-            BOTH(w, sgrt_scene_set_origin(w->s, o), sgrt_scene_set_origin(w->t, o));
-            memcpy(m->origin, o, sizeof o);
         }
         w->origin_moved = origin_tick;
         sgrt_scene_update(w->s);

@@ -41,6 +41,7 @@ static const sgrt__slot_decl decls[] = {
     SGRT__DECL_BITFIELD(sgrt__interp, settle, 0u),
     SGRT__DECL_BITFIELD(sgrt__interp, tele, 0u),
     SGRT__DECL_BITFIELD(sgrt__interp, fresh, 0u),
+    SGRT__DECL_BITFIELD(sgrt__interp, here, 0u),
     SGRT__DECL_BITFIELD_TRANSIENT(sgrt__interp, changed, 0u),
     SGRT__DECL_BITFIELD_TRANSIENT(sgrt__interp, cross, 0u),
 };
@@ -78,6 +79,7 @@ static void created(sgrt_scene *s, uint32_t slot)
     put_word(p->own, p->own_sum, w, p->own[w] & ~b);
     put_word(p->settle, p->settle_sum, w, p->settle[w] & ~b);
     put_word(p->tele, p->tele_sum, w, p->tele[w] & ~b);
+    put_word(p->here, p->here_sum, w, p->here[w] & ~b);
     sgrt__bit_set_sum(p->fresh, p->fresh_sum, slot);
     sgrt__bit_set_sum(p->changed, p->changed_sum, slot);
 }
@@ -104,6 +106,8 @@ static void reparented(sgrt_scene *s, uint32_t slot, bool keep_world)
     if (sgrt__bit_get(p->fresh, slot))
         return;
     const uint32_t ps = s->st.parent[slot];
+    if (sgrt__bit_get(p->here, slot))
+        sgrt__bit_clear_sum(p->here, p->here_sum, slot);
     if (keep_world) {
         if (ps == SGRT__NONE)
             memcpy(p->to[slot], s->st.world[slot], sizeof p->to[slot]);
@@ -111,6 +115,11 @@ static void reparented(sgrt_scene *s, uint32_t slot, bool keep_world)
             memcpy(p->to[slot], s->st.local[slot], sizeof p->to[slot]); /* no inverse: a jump */
     } else if (p->was_root && ps != SGRT__NONE) {
         memcpy(p->to[slot], s->st.local[slot], sizeof p->to[slot]);
+    } else if (!p->was_root && ps == SGRT__NONE) {
+        /* A child made a root keeping its local: anchored at the origin of
+         * now, its local is already its world in the frame of now, which
+         * the update must not shift from the last update's frame. */
+        sgrt__bit_set_sum(p->here, p->here_sum, slot);
     }
     /* `from` is set from `to` at the update; while the node rests they are
      * equal, and they must stay so for a slot the update does not visit. */
@@ -220,7 +229,7 @@ static void after(void *self, uint32_t w, uint32_t done)
             memcpy(p->from[i], now, sizeof p->from[i]);
         } else {
             float before[16];
-            if (root && shift)
+            if (root && shift && !(p->here[w] & b))
                 sgrt__anchored_world(p->to[i], d, zero, before);
             else
                 memcpy(before, p->to[i], sizeof before);
@@ -241,6 +250,8 @@ static void after(void *self, uint32_t w, uint32_t done)
         put_word(p->tele, p->tele_sum, w, p->tele[w] & ~done);
     if (p->fresh[w] & done)
         put_word(p->fresh, p->fresh_sum, w, p->fresh[w] & ~done);
+    if (p->here[w] & done)
+        put_word(p->here, p->here_sum, w, p->here[w] & ~done);
     if (!p->began)
         put_word(p->changed, p->changed_sum, w, p->changed[w] | done);
 }

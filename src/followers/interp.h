@@ -25,6 +25,9 @@ extern const sgrt__follower sgrt__interp_follower;
  *             interpolate;
  *   tele      teleports asked for since the last update;
  *   fresh     nodes created since the last update;
+ *   here      roots whose `to` is in the frame of the origin now already
+ *             (a child made a root keeping its local since the last
+ *             update): the update does not shift it;
  *   changed   render worlds changed since the last collect (transient);
  *   cross     the parallel interpolate's cross set (transient).
  * Scene-level: the origin of the last update and the origin now, whether an
@@ -36,6 +39,7 @@ typedef struct sgrt__interp {
     uint32_t *settle, *settle_sum;
     uint32_t *tele, *tele_sum;
     uint32_t *fresh, *fresh_sum;
+    uint32_t *here, *here_sum;
     uint32_t *changed, *changed_sum;
     uint32_t *cross, *cross_sum;
     sgrt_scene *scene; /* for the after hook, set at each update's start */
