@@ -7,11 +7,14 @@
  *    destroys, sgrt_scene_compact, origin moves in a large world) on every
  *    kernel level: at alpha = 1 the render array is the world array bit for
  *    bit; at alpha = 0 the previous-world array (SGRT_SCENE_PREV_WORLD) bit
- *    for bit for every node that existed at the tick before, was not
- *    teleported and not re-parented keeping its world (those: within the
- *    tolerance below); between, the model's render(parent) x interp(from,
- *    to) in double within 2e-4 x max(1, largest element); nodes created
- *    since the last update show their world;
+ *    for bit for every node that neither it nor an ancestor was created,
+ *    teleported or re-parented in the last tick (those: against the model);
+ *    at every alpha, the model's render(parent) x interp(from,
+ *    to) in double within 1e-4 of the largest element along its chain (the
+ *    float worlds themselves, alpha = 1, miss the double chain by up to
+ *    2.2e-5 of it in these programs: keep-world locals under far parents);
+ *    after an origin move alpha = 0 within 1e-5 of the node's largest
+ *    element; before the first interpolate render worlds are worlds;
  *  - the parallel interpolate (in-order, shuffled and threaded executors)
  *    gives the serial one's render array bit for bit;
  *  - a mirror kept through sgrt_scene_render_collect equals the render
@@ -404,7 +407,7 @@ static void frame(world *w, const sgrt_executor *ex, float alpha, const bool *od
         const double chain_miss = abs_miss / mag;
         if (chain_miss > worst_mid)
             worst_mid = chain_miss;
-        CHECK_MSG(chain_miss <= 2e-5, "node %d alpha %g: off the model by %g (large %d, parent %d, tick %u, op %d, "
+        CHECK_MSG(chain_miss <= 1e-4, "node %d alpha %g: off the model by %g (large %d, parent %d, tick %u, op %d, "
                   "odd %d)", i, (double)alpha, chain_miss, (int)w->large, w->m.parent[i], cur_tick,
                   last_op[i], (int)odd[i]);
     }
