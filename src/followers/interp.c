@@ -36,6 +36,8 @@ static const sgrt__slot_decl decls[] = {
     SGRT__DECL_ARRAY(sgrt__interp, from, sgrt__mat4, false, 0u),
     SGRT__DECL_ARRAY(sgrt__interp, to, sgrt__mat4, false, 0u),
     SGRT__DECL_ARRAY(sgrt__interp, render, sgrt__mat4, false, 0u),
+    SGRT__DECL_ARRAY_OF(sgrt__interp, pfrom, float[SGRT__TRS_FLOATS], float, false, 0u),
+    SGRT__DECL_ARRAY_OF(sgrt__interp, pto, float[SGRT__TRS_FLOATS], float, false, 0u),
     SGRT__DECL_BITFIELD(sgrt__interp, active, 0u),
     SGRT__DECL_BITFIELD(sgrt__interp, own, 0u),
     SGRT__DECL_BITFIELD(sgrt__interp, settle, 0u),
@@ -74,6 +76,7 @@ static void created(sgrt_scene *s, uint32_t slot)
     memcpy(p->render[slot], s->st.world[slot], sizeof p->render[slot]);
     memcpy(p->from[slot], s->st.world[slot], sizeof p->from[slot]);
     memcpy(p->to[slot], s->st.world[slot], sizeof p->to[slot]);
+    p->pto[slot][11] = 0.0f;
     const uint32_t w = slot >> 5, b = 1u << (slot & 31u);
     put_word(p->active, p->active_sum, w, p->active[w] & ~b);
     put_word(p->own, p->own_sum, w, p->own[w] & ~b);
@@ -121,6 +124,7 @@ static void reparented(sgrt_scene *s, uint32_t slot, bool keep_world)
          * the update must not shift from the last update's frame. */
         sgrt__bit_set_sum(p->here, p->here_sum, slot);
     }
+    p->pto[slot][11] = 0.0f; /* `to` changed: its parts are taken again */
     /* `from` is set from `to` at the update; while the node rests they are
      * equal, and they must stay so for a slot the update does not visit. */
     memcpy(p->from[slot], p->to[slot], sizeof p->from[slot]);
@@ -227,6 +231,7 @@ static void after(void *self, uint32_t w, uint32_t done)
         if (jump & b) {
             memcpy(p->to[i], now, sizeof p->to[i]);
             memcpy(p->from[i], now, sizeof p->from[i]);
+            p->pto[i][11] = 0.0f;
         } else {
             float before[16];
             if (root && shift && !(p->here[w] & b))
@@ -234,10 +239,19 @@ static void after(void *self, uint32_t w, uint32_t done)
             else
                 memcpy(before, p->to[i], sizeof before);
             if (memcmp(before, now, sizeof before) != 0) {
+                /* It moved: both ticks' parts, the last one's kept from
+                 * the tick before where they are `to`'s and unshifted. */
+                if (p->pto[i][11] != 0.0f && memcmp(before, p->to[i], sizeof before) == 0)
+                    memcpy(p->pfrom[i], p->pto[i], sizeof p->pfrom[i]);
+                else
+                    sgrt__interp_parts(before, p->pfrom[i]);
                 memcpy(p->from[i], before, sizeof before);
                 memcpy(p->to[i], now, sizeof p->to[i]);
+                sgrt__interp_parts(p->to[i], p->pto[i]);
                 own |= b;
             } else {
+                if (memcmp(p->to[i], now, sizeof p->to[i]) != 0)
+                    p->pto[i][11] = 0.0f; /* shifted: its parts are taken again */
                 memcpy(p->from[i], now, sizeof p->from[i]);
                 memcpy(p->to[i], now, sizeof p->to[i]);
             }
@@ -337,7 +351,8 @@ void sgrt__interp_sweep(sgrt_scene *s, sgrt__interp *p, float alpha, uint32_t su
                 float m[16];
                 const float *local = p->to[i];
                 if (p->own[w] & b) {
-                    sgrt__interp_local(p->from[i], p->to[i], alpha, m);
+                    sgrt__interp_local(p->from[i], p->to[i], p->pfrom[i], p->pto[i], alpha,
+                                       m);
                     local = m;
                 }
                 const uint32_t ps = st->parent[i];

@@ -19,6 +19,8 @@ extern const sgrt__follower sgrt__interp_follower;
  *             world, relative to the origin of the last update), equal
  *             where `own` is clear;
  *   render    the render world;
+ *   pfrom, pto their parts (translation, rotation, scale), taken by the
+ *             update for the slots that moved (sgrt__interp_parts);
  *   active    the slots the last update recomputed;
  *   own       of those, the slots whose own `to` changed in the last tick;
  *   settle    slots that stopped moving: render = world at the next
@@ -32,8 +34,12 @@ extern const sgrt__follower sgrt__interp_follower;
  *   cross     the parallel interpolate's cross set (transient).
  * Scene-level: the origin of the last update and the origin now, whether an
  * interpolate has run, and the parallel plan. */
+#ifndef SGRT__TRS_FLOATS
+#define SGRT__TRS_FLOATS 12
+#endif
 typedef struct sgrt__interp {
     sgrt__mat4 *from, *to, *render;
+    float (*pfrom)[SGRT__TRS_FLOATS], (*pto)[SGRT__TRS_FLOATS];
     uint32_t *active, *active_sum;
     uint32_t *own, *own_sum;
     uint32_t *settle, *settle_sum;
@@ -60,9 +66,15 @@ typedef struct sgrt__interp {
 /* s's interpolation state; NULL without SGRT_SCENE_INTERPOLATE. */
 sgrt__interp *sgrt__interp_of(const sgrt_scene *s);
 
-/* interp(a, b, alpha) of the definition (sgrt.h): a at 0 and b at 1
- * exactly; TRS where both are, else the elements lerped. */
-void sgrt__interp_local(const float a[16], const float b[16], float alpha, float out[16]);
+/* A local's parts as the update caches them (SGRT__TRS_FLOATS floats):
+ * translation [0, 3), quaternion (x, y, z, w) [3, 7), scale [7, 10); [10]
+ * 1 where the local is T x R x S (sgrt__interp_decompose), else 0; [11] 1
+ * while they are the parts of the slot's `to` (0: to be taken again). */
+void sgrt__interp_parts(const float m[16], float out[SGRT__TRS_FLOATS]);
+/* interp(a, b, alpha) of the definition (sgrt.h), given their parts: a at
+ * 0 and b at 1 exactly; TRS where both are, else the elements lerped. */
+void sgrt__interp_local(const float a[16], const float b[16], const float pa[SGRT__TRS_FLOATS],
+                        const float pb[SGRT__TRS_FLOATS], float alpha, float out[16]);
 /* a = T x R x S, R as a unit quaternion (x, y, z, w), S > 0, within the
  * tolerances of interp_math.c: true and the parts; else false. */
 bool sgrt__interp_decompose(const float a[16], float t[3], float q[4], float sc[3]);

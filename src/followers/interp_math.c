@@ -107,7 +107,15 @@ bool sgrt__interp_decompose(const float a[16], float t[3], float q[4], float sc[
 
 static float lerp(float a, float b, float u, float alpha) { return u * a + alpha * b; }
 
-void sgrt__interp_local(const float a[16], const float b[16], float alpha, float out[16])
+void sgrt__interp_parts(const float m[16], float out[SGRT__TRS_FLOATS])
+{
+    memset(out, 0, SGRT__TRS_FLOATS * sizeof(float));
+    out[10] = sgrt__interp_decompose(m, out, out + 3, out + 7) ? 1.0f : 0.0f;
+    out[11] = 1.0f;
+}
+
+void sgrt__interp_local(const float a[16], const float b[16], const float pa[SGRT__TRS_FLOATS],
+                        const float pb[SGRT__TRS_FLOATS], float alpha, float out[16])
 {
     if (alpha == 0.0f) {
         memcpy(out, a, 16 * sizeof(float));
@@ -118,12 +126,13 @@ void sgrt__interp_local(const float a[16], const float b[16], float alpha, float
         return;
     }
     const float u = 1.0f - alpha;
-    float ta[3], qa[4], sa[3], tb[3], qb[4], sb[3];
-    if (!sgrt__interp_decompose(a, ta, qa, sa) || !sgrt__interp_decompose(b, tb, qb, sb)) {
+    if (pa[10] == 0.0f || pb[10] == 0.0f) {
         for (int i = 0; i < 16; i++)
             out[i] = lerp(a[i], b[i], u, alpha);
         return;
     }
+    const float *ta = pa, *qa = pa + 3, *sa = pa + 7;
+    const float *tb = pb, *qb = pb + 3, *sb = pb + 7;
     /* nlerp along the shortest arc: q and -q are one rotation. */
     const float dot = qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3];
     const float sgn = dot < 0.0f ? -alpha : alpha;
