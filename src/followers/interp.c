@@ -299,6 +299,39 @@ static const char *check(const sgrt_scene *s)
     return NULL;
 }
 
+/* A snapshot's render state, as sgrt_scene_check wants it (check, above):
+ * render = world and from = to where those hold in a scene (little-endian
+ * floats both: their bytes compare as their bits do). */
+static const char *snapshot_check(const sgrt_scene *s, const sgrt__snapview *v)
+{
+    const sgrt__follower *f = &sgrt__interp_follower;
+    const uint8_t *render = sgrt__snap_slots(s, v, f, "render");
+    const uint8_t *from = sgrt__snap_slots(s, v, f, "from");
+    const uint8_t *to = sgrt__snap_slots(s, v, f, "to");
+    const uint8_t *active = sgrt__snap_slots(s, v, f, "active");
+    const uint8_t *settle = sgrt__snap_slots(s, v, f, "settle");
+    const uint8_t *fresh = sgrt__snap_slots(s, v, f, "fresh");
+    const uint8_t *own = sgrt__snap_slots(s, v, f, "own");
+    if (!render || !from || !to || !active || !settle || !fresh || !own)
+        return NULL;
+    for (uint32_t w = 0; w < v->words; w++) {
+        const uint32_t alive = sgrt__snap_u32(v->alive, w) & ~sgrt__snap_u32(fresh, w);
+        uint32_t rest = alive & ~sgrt__snap_u32(active, w) & ~sgrt__snap_u32(settle, w);
+        SGRT__FOR_EACH_IN_WORD(w, rest, i,
+            if (memcmp(render + 64u * (size_t)i, v->world + 64u * (size_t)i, 64u) != 0)
+                return "interp: render worlds equal the world on every live slot the last "
+                       "update did not recompute and that did not stop moving";
+        )
+        uint32_t still = alive & ~sgrt__snap_u32(own, w);
+        SGRT__FOR_EACH_IN_WORD(w, still, i,
+            if (memcmp(from + 64u * (size_t)i, to + 64u * (size_t)i, 64u) != 0)
+                return "interp: the two ticks' locals are equal on every slot that did not "
+                       "move in the last tick";
+        )
+    }
+    return NULL;
+}
+
 const sgrt__follower sgrt__interp_follower = {
     .flags = FL,
     .state_size = sizeof(sgrt__interp),
@@ -318,6 +351,7 @@ const sgrt__follower sgrt__interp_follower = {
     .word = word,
     .after = after,
     .finish = finish,
+    .snapshot_check = snapshot_check,
     .check = check,
 };
 
