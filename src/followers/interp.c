@@ -36,8 +36,9 @@ static const sgrt__slot_decl decls[] = {
     SGRT__DECL_ARRAY(sgrt__interp, from, sgrt__mat4, false, 0u),
     SGRT__DECL_ARRAY(sgrt__interp, to, sgrt__mat4, false, 0u),
     SGRT__DECL_ARRAY(sgrt__interp, render, sgrt__mat4, false, 0u),
-    SGRT__DECL_ARRAY_OF(sgrt__interp, pfrom, float[SGRT__TRS_FLOATS], float, false, 0u),
-    SGRT__DECL_ARRAY_OF(sgrt__interp, pto, float[SGRT__TRS_FLOATS], float, false, 0u),
+    /* Zeroed, and zeroed for each new node: a snapshot writes every row. */
+    SGRT__DECL_ARRAY_OF(sgrt__interp, pfrom, float[SGRT__TRS_FLOATS], float, true, 0u),
+    SGRT__DECL_ARRAY_OF(sgrt__interp, pto, float[SGRT__TRS_FLOATS], float, true, 0u),
     SGRT__DECL_BITFIELD(sgrt__interp, active, 0u),
     SGRT__DECL_BITFIELD(sgrt__interp, own, 0u),
     SGRT__DECL_BITFIELD(sgrt__interp, settle, 0u),
@@ -76,7 +77,8 @@ static void created(sgrt_scene *s, uint32_t slot)
     memcpy(p->render[slot], s->st.world[slot], sizeof p->render[slot]);
     memcpy(p->from[slot], s->st.world[slot], sizeof p->from[slot]);
     memcpy(p->to[slot], s->st.world[slot], sizeof p->to[slot]);
-    p->pto[slot][11] = 0.0f;
+    memset(p->pfrom[slot], 0, sizeof p->pfrom[slot]);
+    memset(p->pto[slot], 0, sizeof p->pto[slot]); /* not `to`'s parts yet */
     const uint32_t w = slot >> 5, b = 1u << (slot & 31u);
     put_word(p->active, p->active_sum, w, p->active[w] & ~b);
     put_word(p->own, p->own_sum, w, p->own[w] & ~b);

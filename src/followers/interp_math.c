@@ -9,34 +9,31 @@
 #include <string.h>
 
 /* Square roots without the C library (the library links no libm of its
- * own): x x 1/sqrt(x), the reciprocal root by Newton's steps in double from
- * the exponent-halving start (within 3.5 %; four steps take it below 1e-20,
- * far under float's spacing), then rounded to float once. Only adds and
- * multiplies: the same bits on every target. 0 for x <= 0 or NaN. */
-static float root(float x)
+ * own): 1/sqrt(d) by Newton's steps in double from the exponent-halving
+ * start (within 3.5 %; three steps take it below 3e-11, far under float's
+ * spacing), for d positive, normal and finite. Only adds and multiplies:
+ * the same bits on every target. */
+static double rsqrt(double d)
 {
-    if (!(x > 0.0f))
-        return 0.0f;
-    if (!(x < 3.0e38f))
-        return x; /* infinite: not a usable scale anyway */
-    const double d = (double)x;
     uint64_t u;
     memcpy(&u, &d, sizeof u);
     u = (uint64_t)0x5FE6EB50C7B537A9 - (u >> 1);
     double y;
     memcpy(&y, &u, sizeof y);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 3; i++)
         y = y * (1.5 - 0.5 * d * y * y);
-    return (float)(d * y);
+    return y;
 }
 
 static float absf(float x) { return x < 0.0f ? -x : x; }
 
 /* A column pair counts as orthogonal when |dot| <= ORTHO_TOLERANCE x the
  * product of their lengths (about 0.006 degree off a right angle); a scale
- * below MIN_SCALE (or a non-finite one) is not a positive scale. */
+ * below MIN_SCALE (or beyond MAX_SCALE, or not finite) is not a positive
+ * scale. */
 #define ORTHO_TOLERANCE 1e-4f
-#define MIN_SCALE 1e-20f
+#define MIN_SCALE2 1e-40 /* squared: a length of 1e-20 */
+#define MAX_SCALE2 1e76  /* squared: a length of 1e38 */
 
 bool sgrt__interp_decompose(const float a[16], float t[3], float q[4], float sc[3])
 {
@@ -44,14 +41,15 @@ bool sgrt__interp_decompose(const float a[16], float t[3], float q[4], float sc[
         return false; /* projective */
     float n[3][3];
     for (int c = 0; c < 3; c++) {
-        const float x = a[4 * c], y = a[4 * c + 1], z = a[4 * c + 2];
-        const float len = root(x * x + y * y + z * z);
-        if (!(len > MIN_SCALE) || !(len < 3.0e38f))
+        const double x = a[4 * c], y = a[4 * c + 1], z = a[4 * c + 2];
+        const double len2 = x * x + y * y + z * z;
+        if (!(len2 > MIN_SCALE2) || !(len2 < MAX_SCALE2))
             return false;
-        sc[c] = len;
-        n[c][0] = x / len;
-        n[c][1] = y / len;
-        n[c][2] = z / len;
+        const double inv = rsqrt(len2);
+        sc[c] = (float)(len2 * inv);
+        n[c][0] = (float)(x * inv);
+        n[c][1] = (float)(y * inv);
+        n[c][2] = (float)(z * inv);
     }
     const float d01 = n[0][0] * n[1][0] + n[0][1] * n[1][1] + n[0][2] * n[1][2];
     const float d02 = n[0][0] * n[2][0] + n[0][1] * n[2][1] + n[0][2] * n[2][2];
@@ -72,31 +70,39 @@ bool sgrt__interp_decompose(const float a[16], float t[3], float q[4], float sc[
      * is n[c][r]), by its largest component (Shepperd's choice). */
     const float m00 = n[0][0], m11 = n[1][1], m22 = n[2][2];
     const float tr = m00 + m11 + m22;
+    /* k = 1 + (the largest of tr, and each diagonal element less the
+     * others) is 4 times the square of the largest component, at least 1:
+     * that component is sqrt(k) / 2, and the others are sums and
+     * differences over 2 sqrt(k). */
+    const int big = tr > 0.0f ? 3 : m00 > m11 && m00 > m22 ? 0 : m11 > m22 ? 1 : 2;
+    const float k = big == 3 ? 1.0f + tr
+                    : big == 0 ? 1.0f + m00 - m11 - m22
+                    : big == 1 ? 1.0f + m11 - m00 - m22
+                               : 1.0f + m22 - m00 - m11;
+    const double ik = rsqrt((double)k);
+    const float half = (float)(0.5 * (double)k * ik); /* sqrt(k) / 2 */
+    const float over = (float)(0.5 * ik);             /* 1 / (2 sqrt(k)) */
     float x, y, z, w;
-    if (tr > 0.0f) {
-        const float r = root(1.0f + tr) * 2.0f; /* 4w */
-        w = 0.25f * r;
-        x = (n[1][2] - n[2][1]) / r;
-        y = (n[2][0] - n[0][2]) / r;
-        z = (n[0][1] - n[1][0]) / r;
-    } else if (m00 > m11 && m00 > m22) {
-        const float r = root(1.0f + m00 - m11 - m22) * 2.0f; /* 4x */
-        w = (n[1][2] - n[2][1]) / r;
-        x = 0.25f * r;
-        y = (n[1][0] + n[0][1]) / r;
-        z = (n[2][0] + n[0][2]) / r;
-    } else if (m11 > m22) {
-        const float r = root(1.0f + m11 - m00 - m22) * 2.0f; /* 4y */
-        w = (n[2][0] - n[0][2]) / r;
-        x = (n[1][0] + n[0][1]) / r;
-        y = 0.25f * r;
-        z = (n[2][1] + n[1][2]) / r;
+    if (big == 3) {
+        w = half;
+        x = (n[1][2] - n[2][1]) * over;
+        y = (n[2][0] - n[0][2]) * over;
+        z = (n[0][1] - n[1][0]) * over;
+    } else if (big == 0) {
+        w = (n[1][2] - n[2][1]) * over;
+        x = half;
+        y = (n[1][0] + n[0][1]) * over;
+        z = (n[2][0] + n[0][2]) * over;
+    } else if (big == 1) {
+        w = (n[2][0] - n[0][2]) * over;
+        x = (n[1][0] + n[0][1]) * over;
+        y = half;
+        z = (n[2][1] + n[1][2]) * over;
     } else {
-        const float r = root(1.0f + m22 - m00 - m11) * 2.0f; /* 4z */
-        w = (n[0][1] - n[1][0]) / r;
-        x = (n[2][0] + n[0][2]) / r;
-        y = (n[2][1] + n[1][2]) / r;
-        z = 0.25f * r;
+        w = (n[0][1] - n[1][0]) * over;
+        x = (n[2][0] + n[0][2]) * over;
+        y = (n[2][1] + n[1][2]) * over;
+        z = half;
     }
     q[0] = x;
     q[1] = y;
@@ -139,9 +145,11 @@ void sgrt__interp_local(const float a[16], const float b[16], const float pa[SGR
     float q[4];
     for (int i = 0; i < 4; i++)
         q[i] = u * qa[i] + sgn * qb[i];
-    const float len = root(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    /* |q| >= 1 / sqrt(2) on the shortest arc: never near zero. */
+    const double il = rsqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
+                            (double)q[3] * q[3]);
     for (int i = 0; i < 4; i++)
-        q[i] /= len;
+        q[i] = (float)(q[i] * il);
     const float x = q[0], y = q[1], z = q[2], w = q[3];
     const float sc[3] = {lerp(sa[0], sb[0], u, alpha), lerp(sa[1], sb[1], u, alpha),
                          lerp(sa[2], sb[2], u, alpha)};
