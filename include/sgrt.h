@@ -389,8 +389,10 @@ typedef enum sgrt_scene_flags {
      *  between ticks. Costs 288 bytes and about 9 bits per slot of capacity;
      *  each update copies up to 128 bytes and compares 64 per node it
      *  recomputes, copies 64 per node the update before recomputed, and
-     *  takes apart (translation, rotation, scale) the locals of each node
-     *  whose local changed (about 100 ns a node). Without it the scene keeps
+     *  takes apart (translation, rotation, scale) the local of each node
+     *  whose local changed, so that frames need not: a few square roots a
+     *  node, several times the update's own work per moved node
+     *  (docs/design.md, "Render interpolation"). Without it the scene keeps
      *  no such memory and the update does no such work. */
     SGRT_SCENE_INTERPOLATE = 32
 } sgrt_scene_flags;
