@@ -42,8 +42,10 @@
  * differ from the worlds in (nearly) every slot, and at 1 must give the
  * worlds bit for bit; `on`'s worlds must be `off`'s bit for bit; and
  * sgrt_scene_interpolate_parallel on the benchmark's thread pool must give
- * the serial render array bit for bit (its time is printed beside). The
- * benchmark cannot time a no-op unseen. */
+ * the serial render array bit for bit (its time is printed beside); then,
+ * after a 1 % tick, every slot that tick's update left alone (a tracker
+ * says which) must show its world, the resting render world of a node
+ * that stopped. The benchmark cannot time a no-op unseen. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "interp.h"
@@ -301,6 +303,8 @@ typedef struct ip_check {
     uint32_t differ_half; /* live slots whose render world at 0.5 is not the world */
     uint32_t live;
     bool alpha1, worlds, parallel;
+    bool still;           /* after a 1 % tick, every slot its update left alone: render = world */
+    uint32_t still_slots; /* how many slots that checked */
     double serial_ns, parallel_ns; /* one frame each, all moved, ns per node */
 } ip_check;
 
@@ -310,6 +314,51 @@ static bool same_live(const sgrt_scene *s, const float *a, const float *b, uint3
         if (sgrt_scene_slot_node(s, k).id != 0 && memcmp(a + 16u * k, b + 16u * k, 64) != 0)
             return false;
     return true;
+}
+
+/* After an all-moved tick, a frame at alpha 0.5 (every render world off
+ * its world), then a 1 % tick and a frame at alpha 0.5: every slot that
+ * tick's update left alone (none of the ranges a tracker collects after
+ * it) stopped moving and must show its resting render world, its world,
+ * bit for bit. */
+static bool still_check(ip_bench *b, uint32_t *out_checked)
+{
+    sgrt_scene *s = b->s[S_ON];
+    sgrt_tracker t;
+    *out_checked = 0;
+    if (sgrt_scene_interpolate(s, 0.5f) != SGRT_OK || sgrt_tracker_create(s, &t) != SGRT_OK)
+        return false;
+    (void)upload(b, NULL);
+    uint32_t got = 0;
+    bool more = true;
+    while (more && sgrt_tracker_collect(s, t, b->ranges, RANGES, 0, &got, &more) == SGRT_OK) {
+    }
+    bench_rng rng = {0x571llu};
+    gather(b, K_ONE, &rng);
+    write_tick(b, S_ON);
+    (void)sgrt_scene_update(s);
+    uint32_t slots = 0;
+    const float *world = sgrt_scene_world_array(s, &slots);
+    uint8_t *moved = calloc(slots ? slots : 1u, 1);
+    bool ok = moved != NULL;
+    more = true;
+    while (ok && more) {
+        ok = sgrt_tracker_collect(s, t, b->ranges, RANGES, 0, &got, &more) == SGRT_OK;
+        for (uint32_t i = 0; ok && i < got; i++)
+            memset(moved + b->ranges[i].first, 1, b->ranges[i].count);
+    }
+    ok = ok && sgrt_scene_interpolate(s, 0.5f) == SGRT_OK;
+    const float *render = sgrt_scene_render_world_array(s, NULL);
+    ok = ok && render;
+    for (uint32_t k = 0; ok && k < slots; k++)
+        if (!moved[k] && sgrt_scene_slot_node(s, k).id != 0) {
+            ok = memcmp(render + 16u * k, world + 16u * k, 64) == 0;
+            (*out_checked)++;
+        }
+    (void)upload(b, NULL);
+    free(moved);
+    BENCH_OK(sgrt_tracker_destroy(s, t));
+    return ok;
 }
 
 static bool verify(ip_bench *b, ip_check *c)
@@ -370,6 +419,7 @@ static bool verify(ip_bench *b, ip_check *c)
     render = sgrt_scene_render_world_array(s, NULL);
     c->alpha1 = render && same_live(s, render, world, slots);
     (void)upload(b, NULL);
+    c->still = still_check(b, &c->still_slots);
     pool_stop(&pool);
     bench_aligned_free(prev);
     bench_aligned_free(serial);
@@ -392,7 +442,11 @@ static bool verify(ip_bench *b, ip_check *c)
         fprintf(stderr, "interpolation: VERIFY FAILED: parallel differs from serial\n");
     if (!c->alpha1)
         fprintf(stderr, "interpolation: VERIFY FAILED: alpha 1 is not the worlds bit for bit\n");
-    return sane && c->worlds && c->alpha0 <= 1e-5 && moved && c->parallel && c->alpha1;
+    if (!c->still)
+        fprintf(stderr, "interpolation: VERIFY FAILED: after a 1 %% tick a still node's render"
+                        " world is not its world\n");
+    return sane && c->worlds && c->alpha0 <= 1e-5 && moved && c->parallel && c->alpha1 &&
+           c->still;
 }
 
 /* A measure beside the targets, with no goal: stated. */
@@ -444,10 +498,11 @@ bool bench_interp_run(FILE *out, bool quick)
             "  check (every node moved): alpha 0 within %.1e of the worlds before; alpha 0.5 moved\n"
             "  %u of %u slots; alpha 1 the worlds bit for bit: %s; worlds with the flag = without:\n"
             "  %s; sgrt_scene_interpolate_parallel (%d workers) = serial bit for bit: %s (%.2f\n"
-            "  against %.2f ns per node, one frame)\n",
+            "  against %.2f ns per node, one frame); after a 1 %% tick, the %u slots its update\n"
+            "  left alone show their worlds bit for bit: %s\n",
             held[S_ON], held[S_OFF], held[S_ON] - held[S_OFF], c.alpha0, c.differ_half, c.live,
             c.alpha1 ? "yes" : "NO", c.worlds ? "yes" : "NO", WORKERS, c.parallel ? "yes" : "NO",
-            c.parallel_ns, c.serial_ns);
+            c.parallel_ns, c.serial_ns, c.still_slots, c.still ? "yes" : "NO");
     fprintf(out, "targets (render interpolation)\n");
     bench_target_line(out, "I1", "1 % moved: interpolate / the tick's update", row[K_ONE].ratio,
                       1.5, true, kernel);
