@@ -23,7 +23,10 @@
  *  - a snapshot restored gives back the render array and what each call
  *    answers, byte for byte;
  *  - bad input (alpha outside [0, 1] or NaN, no flag, stale nodes, NULL) is
- *    refused with a message and changes nothing. */
+ *    refused with a message and changes nothing;
+ *  - executors that skip, repeat or invent task indices, or call into the
+ *    scene from a task, are reported, and the render array is the serial
+ *    one's. */
 #include "testutil.h"
 
 static rng R = {0x5EED1E7Au};
@@ -846,6 +849,75 @@ static void test_snapshot(void)
     sgrt_scene_destroy(s);
 }
 
+/* Executors that break their contract: the interpolate repairs what it can
+ * detect, reports it, and ends as the serial one. */
+typedef struct bad_exec {
+    int mode; /* 0 skip index 0, 1 repeat every index, 2 a stray index, 3 call the scene */
+    sgrt_scene *s;
+    sgrt_result inner;
+} bad_exec;
+
+static void bad_run(void *user, uint32_t count, void (*fn)(void *ctx, uint32_t i), void *ctx)
+{
+    bad_exec *b = user;
+    for (uint32_t i = 0; i < count; i++) {
+        if (b->mode == 0 && i == 0)
+            continue;
+        fn(ctx, i);
+        if (b->mode == 1)
+            fn(ctx, i);
+        if (b->mode == 3 && i == 0)
+            b->inner = sgrt_scene_interpolate(b->s, 0.5f);
+    }
+    if (b->mode == 2)
+        fn(ctx, count + 5);
+}
+
+static void test_bad_executors(void)
+{
+    for (int mode = 0; mode < 4; mode++) {
+        test_log log = {0};
+        const sgrt_scene_desc d = {.flags = SGRT_SCENE_INTERPOLATE, .log = test_log_record,
+                                   .log_user = &log};
+        sgrt_scene *a = NULL, *b = NULL;
+        REQUIRE(sgrt_scene_create(&d, &a) == SGRT_OK);
+        REQUIRE(sgrt_scene_create(&d, &b) == SGRT_OK);
+        enum { COUNT = 6000 };
+        static sgrt_node na[COUNT], nb[COUNT];
+        for (uint32_t i = 0; i < COUNT; i++) {
+            const uint32_t p = i > 4 && rng_below(&R, 3) ? rng_below(&R, i) : COUNT;
+            OK(sgrt_node_create(a, p < COUNT ? na[p] : SGRT_NULL_NODE, &na[i]));
+            OK(sgrt_node_create(b, p < COUNT ? nb[p] : SGRT_NULL_NODE, &nb[i]));
+        }
+        for (int tick = 0; tick < 2; tick++) {
+            for (uint32_t i = 0; i < COUNT; i++) {
+                float l[16];
+                random_local(l);
+                OK(sgrt_node_set_local(a, na[i], l));
+                OK(sgrt_node_set_local(b, nb[i], l));
+            }
+            sgrt_scene_update(a);
+            sgrt_scene_update(b);
+        }
+        bad_exec be = {mode, b, SGRT_OK};
+        const sgrt_executor ex = {bad_run, &be, 4};
+        OK(sgrt_scene_interpolate(a, 0.5f));
+        log.count = 0;
+        OK(sgrt_scene_interpolate_parallel(b, 0.5f, &ex));
+        CHECK_MSG(log.count >= 1 && log.last.code == SGRT_ERR_EXECUTOR,
+                  "executor mode %d: reported %u entries", mode, log.count);
+        if (mode == 3)
+            CHECK(be.inner == SGRT_ERR_EXECUTOR);
+        const float *ra = sgrt_scene_render_world_array(a, NULL);
+        const float *rb = sgrt_scene_render_world_array(b, NULL);
+        for (uint32_t i = 0; i < COUNT; i++)
+            CHECK(memcmp(row_of(ra, a, na[i]), row_of(rb, b, nb[i]), 64) == 0);
+        check_scene(b);
+        sgrt_scene_destroy(a);
+        sgrt_scene_destroy(b);
+    }
+}
+
 int main(int argc, char **argv)
 {
     rng_seed_from_args(&R, argc, argv, "test_interp");
@@ -853,6 +925,7 @@ int main(int argc, char **argv)
     test_teleport();
     test_refusals();
     test_snapshot();
+    test_bad_executors();
     static const sgrt_simd levels[] = {SGRT_SIMD_SCALAR, SGRT_SIMD_X4, SGRT_SIMD_AVX,
                                        SGRT_SIMD_AVX512, SGRT_SIMD_AUTO};
     static const test_exec_mode modes[] = {TEST_EXEC_IN_ORDER, TEST_EXEC_SHUFFLED,
