@@ -386,7 +386,7 @@ typedef enum sgrt_scene_flags {
     /** Render interpolation for fixed-timestep games (see "Render
      *  interpolation"): each node's local of the tick before and of the last
      *  tick, and a render world array that sgrt_scene_interpolate fills
-     *  between ticks. Costs 288 bytes and about 9 bits per slot of capacity;
+     *  between ticks. Costs 288 bytes and about 8 bits per slot of capacity;
      *  each update copies up to 128 bytes and compares 64 per node it
      *  recomputes, copies 64 per node the update before recomputed, and
      *  takes apart (translation, rotation, scale) the local of each node
