@@ -21,13 +21,19 @@
  *    array on every live slot after every frame;
  *  - a child on a rotating arm stays on the arc;
  *  - a snapshot restored gives back the render array and what each call
- *    answers, byte for byte;
+ *    answers, byte for byte; a forged one that breaks the render state's
+ *    invariants is refused;
  *  - bad input (alpha outside [0, 1] or NaN, no flag, stale nodes, NULL) is
  *    refused with a message and changes nothing;
  *  - executors that skip, repeat or invent task indices, or call into the
  *    scene from a task, are reported, and the render array is the serial
  *    one's. */
+#include "internal.h" /* white-box: a forged snapshot needs the layout */
+#include "snapshot.h"
 #include "testutil.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 static rng R = {0x5EED1E7Au};
 
@@ -918,6 +924,57 @@ static void test_bad_executors(void)
     }
 }
 
+/* A forged snapshot (checksum right) whose render world of a node at rest
+ * is not its world, or whose ticks differ where nothing moved, is refused
+ * with a message naming it, and nothing changes. */
+static void test_forged(void)
+{
+    test_log log = {0};
+    const sgrt_scene_desc d = {.flags = SGRT_SCENE_INTERPOLATE, .log = test_log_record,
+                               .log_user = &log};
+    sgrt_scene *s = NULL;
+    REQUIRE(sgrt_scene_create(&d, &s) == SGRT_OK);
+    sgrt_node n[8];
+    for (int i = 0; i < 8; i++)
+        OK(sgrt_node_create(s, i ? n[i - 1] : SGRT_NULL_NODE, &n[i]));
+    set_translation(s, n[0], 1, 2, 3);
+    sgrt_scene_update(s);
+    sgrt_scene_update(s); /* everything at rest */
+    OK(sgrt_scene_interpolate(s, 0.5f));
+    size_t bytes = 0;
+    OK(sgrt_scene_snapshot_size(s, &bytes));
+    uint8_t *good = malloc(bytes), *bad = malloc(bytes);
+    REQUIRE(good && bad);
+    OK(sgrt_scene_snapshot(s, good, bytes, NULL));
+    sgrt__snaplayout L;
+    sgrt__snap_layout(s, s->slot_end, s->handle_used, s->free_count, &L);
+    const char *names[2] = {"render", "from"};
+    for (int k = 0; k < 2; k++) {
+        memcpy(bad, good, bytes);
+        uint8_t *at = NULL;
+        for (uint32_t j = 0; j < s->decl_count; j++)
+            if (strcmp(s->decl[j]->name, names[k]) == 0)
+                at = bad + L.fol[j];
+        REQUIRE(at != NULL);
+        at[64u * slot_of(s, n[3]) + 48u] ^= 0x40u; /* a translation's bits */
+        const uint64_t c = XXH3_64bits(bad + 32, bytes - 32u);
+        for (int i = 0; i < 8; i++)
+            bad[24 + i] = (uint8_t)(c >> (8 * i));
+        log.count = 0;
+        CHECK_RES(sgrt_scene_restore(s, bad, bytes), SGRT_ERR_SNAPSHOT);
+        CHECK_MSG(log.count == 1 && strstr(log.message, "interp"), "forged %s: %s", names[k],
+                  log.message);
+        uint8_t *now = malloc(bytes);
+        REQUIRE(now);
+        OK(sgrt_scene_snapshot(s, now, bytes, NULL));
+        CHECK(memcmp(now, good, bytes) == 0);
+        free(now);
+    }
+    free(good);
+    free(bad);
+    sgrt_scene_destroy(s);
+}
+
 int main(int argc, char **argv)
 {
     rng_seed_from_args(&R, argc, argv, "test_interp");
@@ -926,6 +983,7 @@ int main(int argc, char **argv)
     test_refusals();
     test_snapshot();
     test_bad_executors();
+    test_forged();
     static const sgrt_simd levels[] = {SGRT_SIMD_SCALAR, SGRT_SIMD_X4, SGRT_SIMD_AVX,
                                        SGRT_SIMD_AVX512, SGRT_SIMD_AUTO};
     static const test_exec_mode modes[] = {TEST_EXEC_IN_ORDER, TEST_EXEC_SHUFFLED,
