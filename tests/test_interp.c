@@ -366,6 +366,9 @@ static void mirror_check(world *w)
 }
 
 static double worst_mid;
+/* For the failure messages: the tick, and each node's last operation (its
+ * kind x 1000 + the tick); INTERP_DEBUG=1 in the environment prints every
+ * re-parent as it happens. */
 static uint32_t cur_tick;
 static int last_op[MAXN];
 
