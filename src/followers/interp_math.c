@@ -20,8 +20,9 @@ static double rsqrt(double d)
     u = (uint64_t)0x5FE6EB50C7B537A9 - (u >> 1);
     double y;
     memcpy(&y, &u, sizeof y);
+    const double h = 0.5 * d;
     for (int i = 0; i < 3; i++)
-        y = y * (1.5 - 0.5 * d * y * y);
+        y = y * (1.5 - h * y * y);
     return y;
 }
 
