@@ -17,11 +17,10 @@
  * interpolated between the last two ticks, the child composed under it.
  * That point lies on the arc the child's tip sweeps (a second model
  * nlerps the rotation as the library does, whose angle lags slerp's by
- * under 0.01 degree here: the render world must match it to float
- * rounding). Beside it, the naive
- * answer a program gets by lerping the child's two world matrices
- * element by element: it cuts the chord, short of the arc by up to
- * r (1 - cos(9 deg)), 2.5 cm here. Once a second the angle wraps from 342
+ * 0.0071 degree at most here: the render world must match it to float
+ * rounding). Beside it, the naive answer a program gets by lerping the
+ * child's two world matrices element by element: it cuts the chord, short
+ * of the arc by up to r (1 - cos(9 deg)), 2.5 cm here. Once a second the angle wraps from 342
  * to 0 degrees (the quaternions' dot product turns negative: the
  * interpolation must take the short way round, not turn back 342 degrees).
  *
@@ -32,8 +31,7 @@
  * SGRT_KEEP_WORLD, as a thrown object leaves a hand): its local of the
  * tick before is carried into its new frame, so it stops where it was,
  * without a jump (interpolating its old local under no parent would fling
- * it toward the world's origin for a tick).
- * The crate's render world must stay its world bit for bit, and at the
+ * it toward the world's origin for a tick). The crate's render world must stay its world bit for bit, and at the
  * frames where alpha is exactly 0 the render worlds must be the worlds of
  * the tick before (within rounding), at alpha 1 the worlds bit for bit.
  * A mirror of the render array kept through the upload ranges must equal
