@@ -7,7 +7,8 @@
  * traversal with a dirty flag, the copy floor and the write floor, and the
  * update on 1 and N workers, measured in one run on the same scenes with
  * the same moves; then the peers, warm and with the caches evicted; then
- * memory, bounds, large worlds and skinning palettes. See docs/performance.md.
+ * memory, bounds, large worlds, skinning palettes, snapshots and render
+ * interpolation. See docs/performance.md.
  *
  * This file owns the command line and the run: which scenes, in which
  * order, on a thread with a stack deep enough for the naive recursion, the
@@ -22,6 +23,7 @@
 #include "bench_config.h"
 #include "bounds.h"
 #include "executor_pthread.h"
+#include "interp.h"
 #include "large.h"
 #include "measure.h"
 #include "memory.h"
@@ -298,6 +300,8 @@ static void run_report(run *r, float (*pool)[16], float (*init)[16], const bench
     if ((!o->filter_count || wanted(o, BENCH_SNAPSHOT_NAME)) &&
         !(bench_snapshot_run(stdout, o->quick) && bench_refused == 0))
         r->status = 1;
+    if ((!o->filter_count || wanted(o, BENCH_INTERP_NAME)) && !bench_interp_run(stdout, o->quick))
+        r->status = 1;
     printf("total time: %.1f s\n", (bench_now_ns() - t0) * 1e-9);
     if (o->csv && !bench_report_csv(o->csv, &r->res)) {
         fprintf(stderr, "cannot write %s\n", o->csv);
@@ -402,12 +406,16 @@ static void usage(FILE *f, const char *argv0)
             "characters with and without skins and against fused + a palette loop) with the\n"
             "targets S1..S6, and snapshots (sgrt_scene_snapshot, sgrt_scene_restore and\n"
             "sgrt_scene_hash of a large tree against memcpy) with the targets R1..R4 (--scene\n"
-            "%s: that section alone after memory). --bounds-only, --large-only, --skin-only,\n"
-            "--snapshot-only: that section alone.\n"
+            "%s: that section alone after memory), and render interpolation\n"
+            "(SGRT_SCENE_INTERPOLATE: ticks of a large tree updated, frames interpolated between\n"
+            "them) with the targets I1..I4 (--scene %s: that section alone after memory).\n"
+            "--bounds-only, --large-only, --skin-only, --snapshot-only, --interp-only: that\n"
+            "section alone.\n"
             "Exit status: 0, 1 when a scene could not be built or verified, 2 for a bad\n"
             "command line.\n",
             argv0, SGRT_BENCH_REPORT, MAX_REPS, MAX_FILTERS, MAX_WORKERS, online_cpus(),
-            MAX_EVICT_MIB, bench_evict_default_mib(), BENCH_LARGE_NAME, BENCH_SNAPSHOT_NAME);
+            MAX_EVICT_MIB, bench_evict_default_mib(), BENCH_LARGE_NAME, BENCH_SNAPSHOT_NAME,
+            BENCH_INTERP_NAME);
 }
 
 #if defined(__GNUC__)
@@ -462,11 +470,16 @@ static int check_filters(const options *o, const char *argv0)
             bench_topo_free(&t);
         }
     }
-    /* The large-world section runs its own scenes, under one name. */
-    for (int k = 0; k < o->filter_count; k++)
-        matched[k] |= strstr(BENCH_LARGE_NAME, o->filter[k]) != NULL;
-    snprintf(names + strlen(names), sizeof names - strlen(names), " %s (section)",
-             BENCH_LARGE_NAME);
+    /* The large-world, snapshot and interpolation sections run their own
+     * scenes, each under one name. */
+    static const char *const sections[] = {BENCH_LARGE_NAME, BENCH_SNAPSHOT_NAME,
+                                           BENCH_INTERP_NAME};
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+        for (int k = 0; k < o->filter_count; k++)
+            matched[k] |= strstr(sections[i], o->filter[k]) != NULL;
+        snprintf(names + strlen(names), sizeof names - strlen(names), " %s (section)",
+                 sections[i]);
+    }
     for (int k = 0; k < o->filter_count; k++)
         if (!matched[k])
             return bad_usage(argv0, "--scene %s: no scene of this run matches (scenes:%s)",
@@ -589,7 +602,7 @@ static int parse_options(int argc, char **argv, options *o)
 int main(int argc, char **argv)
 {
     /* --bounds-only [--quick], --large-only [--quick], --skin-only [--quick],
-     * --snapshot-only [--quick]: that section alone. */
+     * --snapshot-only [--quick], --interp-only [--quick]: that section alone. */
     for (int i = 1; i < argc; i++) {
         const bool quick = argc == 3 && strcmp(argv[3 - i], "--quick") == 0;
         if (strcmp(argv[i], "--bounds-only") == 0)
@@ -604,6 +617,8 @@ int main(int argc, char **argv)
             const bool ok = bench_snapshot_run(stdout, quick) && bench_refused == 0;
             return ok ? 0 : 1;
         }
+        if (strcmp(argv[i], "--interp-only") == 0)
+            return bench_interp_run(stdout, quick) ? 0 : 1;
     }
     options o = {0};
     const int rc = parse_options(argc, argv, &o);

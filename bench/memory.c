@@ -70,6 +70,7 @@ bool bench_memory_print(FILE *out, uint32_t n)
         {"grown, SGRT_SCENE_SUBTREE_BOUNDS (a box on every node)", false,
          SGRT_SCENE_SUBTREE_BOUNDS, false, false},
         {"grown, SGRT_SCENE_LARGE_WORLD", false, SGRT_SCENE_LARGE_WORLD, false, false},
+        {"grown, SGRT_SCENE_INTERPOLATE", false, SGRT_SCENE_INTERPOLATE, false, false},
         {"grown, + a tracker, a node set and a writer of every node", false, 0, true, false},
     };
     sgrt_node *h = malloc((size_t)n * sizeof *h);

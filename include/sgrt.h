@@ -382,7 +382,19 @@ typedef enum sgrt_scene_flags {
      *  update computes a root's translation in double (a few adds per root
      *  it recomputes). Without it roots have no anchor, the origin is zero
      *  and the update does no such work. */
-    SGRT_SCENE_LARGE_WORLD = 16
+    SGRT_SCENE_LARGE_WORLD = 16,
+    /** Render interpolation for fixed-timestep games (see "Render
+     *  interpolation"): each node's local of the tick before and of the last
+     *  tick, and a render world array that sgrt_scene_interpolate fills
+     *  between ticks. Costs 288 bytes and about 8 bits per slot of capacity;
+     *  each update copies up to 128 bytes and compares 64 per node it
+     *  recomputes, copies 64 per node the update before recomputed, and
+     *  takes apart (translation, rotation, scale) the local of each node
+     *  whose local changed, so that frames need not: a few square roots a
+     *  node, several times the update's own work per moved node
+     *  (docs/design.md, "Render interpolation"). Without it the scene keeps
+     *  no such memory and the update does no such work. */
+    SGRT_SCENE_INTERPOLATE = 32
 } sgrt_scene_flags;
 
 /** Validation mode's tolerance on a quaternion's squared length,
@@ -1570,6 +1582,117 @@ SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_world_double(const sgrt_scene *s, 
                                                           double out[16]);
 
 /* ------------------------------------------------------------------------- */
+/* Render interpolation                                                      */
+/* ------------------------------------------------------------------------- */
+
+/* A game that steps its simulation at a fixed rate (sgrt_scene_update once a
+ * tick) and renders at the display's rate draws each frame between the last
+ * two ticks. In a scene created with SGRT_SCENE_INTERPOLATE,
+ * sgrt_scene_interpolate(s, alpha), alpha = the time since the last tick /
+ * the tick length, fills the render world array:
+ *
+ *     render(node) = render(parent) x interp(local of the tick before,
+ *                                            local of the last tick, alpha)
+ *
+ * down the tree from the roots; a root's "local" is its world (in a large
+ * world relative to the current origin: the tick before's root world is
+ * shifted into the current origin's frame, so an origin move shifts both
+ * ticks). The locals are those each update used: a write after an update
+ * changes nothing until the next one.
+ *
+ * interp(a, b, alpha): a at alpha = 0 and b at alpha = 1, both exactly;
+ * between, where both are translation x rotation x positive scale (last row
+ * (0, 0, 0, 1), columns orthogonal within 1e-4 of their lengths' product,
+ * positive determinant), the translation and the scale are lerped and the
+ * rotation is nlerped along the shortest arc (the quaternions' normalised
+ * lerp, dot product made non-negative; its angle differs from slerp's by at
+ * most 0.033 degree for a rotation of 30 degrees a tick, 0.27 for 60, 0.92
+ * for 90, 8.1 for 180: docs/design.md);
+ * otherwise (shear, negative scale, projective) the sixteen elements are
+ * lerped. The product is the update's (the same code), so alpha = 1 gives
+ * the world array bit for bit, and alpha = 0 the worlds of the tick before
+ * (those of SGRT_SCENE_PREV_WORLD, bit for bit) for every node that existed
+ * then and was not teleported.
+ *
+ * Only what moved is visited: a node whose world the last update recomputed
+ * is computed at each interpolate; one that the last update left alone has
+ * render world = world with no work per node (whole words of such slots are
+ * skipped), and a node that stops moving gets its resting render world (a
+ * copy of its world) once. Before the first interpolate the render world of
+ * every node is its world; a node created since the last interpolate has
+ * its world until the update after its creation, then starts where it is
+ * (no motion from anywhere).
+ *
+ * No streaks: sgrt_node_teleport makes the node's move in this tick a jump
+ * (from its place of the last tick straight to where the next update puts
+ * it); a keep-world re-parent (SGRT_KEEP_WORLD) carries the local of the
+ * last tick into the new parent's frame (inverse(world of the new parent) x
+ * world of the node, both of the last tick), so the render world does not
+ * jump; a keep-local re-parent interpolates the local under the new parent,
+ * as its world does.
+ *
+ * Upload ranges: sgrt_scene_render_collect reports the slots whose render
+ * world changed since the last collect, the way sgrt_tracker_collect
+ * reports worlds, so a copy kept through it equals the render array after
+ * every interpolate. Slots a node moved into (re-parent relocation, hole
+ * reclamation, sgrt_scene_compact) are reported, and sgrt_scene_restore
+ * reports every live slot. */
+
+/** Fill the render world array for a frame alpha of the way from the tick
+ *  before to the last tick (0 <= alpha <= 1; see above). Cost: O(nodes the
+ *  last update recomputed + nodes that stopped moving + capacity / 1024);
+ *  never allocates. Errors: INVALID_ARG (s NULL, a scene without
+ *  SGRT_SCENE_INTERPOLATE, alpha outside [0, 1] or NaN: nothing changes),
+ *  EXECUTOR (called while a parallel update runs its tasks). */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_interpolate(sgrt_scene *s, float alpha);
+
+/** sgrt_scene_interpolate on the executor's threads, under
+ *  sgrt_scene_update_parallel's contract (its ranges: the ancestors of nodes
+ *  stored in a later range than their parent first, on the calling thread,
+ *  then one task per range): the same render worlds, bit for bit, whatever
+ *  the executor and its number of workers. An executor it cannot use (NULL
+ *  ex, a NULL run, 0 workers) gives the serial interpolate with a warning
+ *  through the log, as the parallel update does. Errors: those of
+ *  sgrt_scene_interpolate. */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_interpolate_parallel(sgrt_scene *s, float alpha,
+                                                                   const sgrt_executor *ex);
+
+/** The render worlds as one array of 16 floats per slot, laid out as the
+ *  world array (column-major, 64-byte aligned, entries of dead slots
+ *  unspecified); *out_slots (optional) receives the slot count. The pointer
+ *  stays valid as sgrt_scene_world_array's does (sgrt_scene_storage_version).
+ *  O(1). NULL (and a count of 0) for a NULL scene or one without
+ *  SGRT_SCENE_INTERPOLATE (reported through the log). */
+SGRT_API const float *sgrt_scene_render_world_array(const sgrt_scene *s, uint32_t *out_slots);
+
+/** The render world of `n` as of the last sgrt_scene_interpolate (its world
+ *  before the first), in out. O(1). Errors: INVALID_ARG (s or out NULL, a
+ *  scene without SGRT_SCENE_INTERPOLATE), STALE_HANDLE. */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_render_world(const sgrt_scene *s, sgrt_node n,
+                                                          float out[16]);
+
+/** Make n's move in this tick a jump: after the next update, interpolation
+ *  shows n (its local; its children follow) where that update put it at
+ *  every alpha. Called before or after n's write in the tick; it lapses at
+ *  the update. O(1); never allocates. Errors: INVALID_ARG (s NULL, a scene
+ *  without SGRT_SCENE_INTERPOLATE), STALE_HANDLE, EXECUTOR. */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_node_teleport(sgrt_scene *s, sgrt_node n);
+
+/** Write the slots whose render world changed since the last call to `out`
+ *  as ranges, as sgrt_tracker_collect does (merge_gap, the drain loop with
+ *  *out_more, max_ranges = 0 to ask whether anything is pending), and
+ *  forget what it wrote. The first call reports every live slot. Cost
+ *  O(pending words + capacity / 1024); never allocates. Errors:
+ *  INVALID_ARG (s NULL, a scene without SGRT_SCENE_INTERPOLATE, out_count
+ *  or out_more NULL, out NULL with max_ranges > 0: 0 and false written,
+ *  nothing forgotten), EXECUTOR. */
+SGRT_NODISCARD SGRT_API sgrt_result sgrt_scene_render_collect(sgrt_scene *s, sgrt_range *out,
+                                                             uint32_t max_ranges,
+                                                             uint32_t merge_gap,
+                                                             uint32_t *out_count,
+                                                             bool *out_more);
+
+/* ------------------------------------------------------------------------- */
 /* Queries and diagnostics                                                   */
 /* ------------------------------------------------------------------------- */
 
@@ -1654,7 +1777,9 @@ SGRT_API uint64_t sgrt_scene_hash(const sgrt_scene *s);
  * written. Size: about 156 bytes per slot in use (locals and worlds are
  * 128 of them), 64 more with SGRT_SCENE_PREV_WORLD, 48 with
  * SGRT_SCENE_BOUNDS, 36 more with SGRT_SCENE_SUBTREE_BOUNDS, 24 with
- * SGRT_SCENE_LARGE_WORLD, plus a byte per handle index ever handed out and
+ * SGRT_SCENE_LARGE_WORLD, 289 with SGRT_SCENE_INTERPOLATE (the two ticks'
+ * locals and their parts, the render worlds and 7 bits), plus a byte per
+ * handle index ever handed out and
  * 4 per free one. */
 
 /** The bytes sgrt_scene_snapshot writes for `s` as it is now, in

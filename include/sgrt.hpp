@@ -892,6 +892,53 @@ public:
         return sgrt_scene_prev_world_array(arg_("sgrt_scene_prev_world_array"), out_slot_count);
     }
 
+    // --- render interpolation (SGRT_SCENE_INTERPOLATE) -------------------
+    /** sgrt_scene_interpolate: the render worlds alpha of the way from the
+     *  tick before to the last tick (0 <= alpha <= 1). */
+    [[nodiscard]] sgrt_result interpolate(float alpha) noexcept
+    {
+        return sgrt_scene_interpolate(arg_("sgrt_scene_interpolate"), alpha);
+    }
+    /** sgrt_scene_interpolate_parallel on ex: the same bits as interpolate. */
+    [[nodiscard]] sgrt_result interpolate_parallel(float alpha, const sgrt_executor &ex) noexcept
+    {
+        return sgrt_scene_interpolate_parallel(arg_("sgrt_scene_interpolate_parallel"), alpha,
+                                               &ex);
+    }
+    /** The render worlds, laid out as world_array; NULL for a scene without
+     *  the flag. */
+    [[nodiscard]] const float *render_world_array(std::uint32_t *out_slots = nullptr) const
+        noexcept
+    {
+        return sgrt_scene_render_world_array(arg_("sgrt_scene_render_world_array"), out_slots);
+    }
+    [[nodiscard]] sgrt_result node_render_world(sgrt_node node, float *out) const noexcept
+    {
+        return sgrt_node_render_world(arg_("sgrt_node_render_world"), node, out);
+    }
+    /** Into a float[16], a std::array<float, 16> or a struct of 16 floats. */
+    template <class M>
+    [[nodiscard]] sgrt_result node_render_world(sgrt_node node, M &out) const noexcept
+    {
+        return sgrt_node_render_world(arg_("sgrt_node_render_world"), node, mat4_out(out));
+    }
+    /** sgrt_node_teleport: the node's move in this tick is a jump. */
+    [[nodiscard]] sgrt_result node_teleport(sgrt_node node) noexcept
+    {
+        return sgrt_node_teleport(arg_("sgrt_node_teleport"), node);
+    }
+    /** sgrt_scene_render_collect into out (at most out.size() ranges): the
+     *  slots whose render world changed since the last collect. */
+    [[nodiscard]] sgrt_result render_collect(span<sgrt_range> out, std::uint32_t merge_gap,
+                                             std::uint32_t &out_count, bool &out_more) noexcept
+    {
+        const std::uint32_t max = detail::fits_u32(out.size())
+                                      ? static_cast<std::uint32_t>(out.size())
+                                      : UINT32_MAX;
+        return sgrt_scene_render_collect(arg_("sgrt_scene_render_collect"), out.data(), max,
+                                         merge_gap, &out_count, &out_more);
+    }
+
     // --- bounds and culling (SGRT_SCENE_BOUNDS) --------------------------
     [[nodiscard]] sgrt_result node_set_bounds(sgrt_node node, vec3_view center,
                                               vec3_view half_extent) noexcept

@@ -82,6 +82,10 @@ sgrt_result sgrt__follow_reserve(sgrt_scene *s, uint32_t words)
 void sgrt__follow_created(sgrt_scene *s, uint32_t slot) { EACH(created, s, slot); }
 void sgrt__follow_unlinked(sgrt_scene *s, uint32_t slot) { EACH(unlinked, s, slot); }
 void sgrt__follow_linked(sgrt_scene *s, uint32_t slot) { EACH(linked, s, slot); }
+void sgrt__follow_reparented(sgrt_scene *s, uint32_t slot, bool keep_world)
+{
+    EACH(reparented, s, slot, keep_world);
+}
 void sgrt__follow_rooted(sgrt_scene *s, uint32_t slot) { EACH(rooted, s, slot); }
 void sgrt__follow_vacated(sgrt_scene *s, uint32_t slot) { EACH(vacated, s, slot); }
 void sgrt__follow_moved(sgrt_scene *s, const sgrt__moves *m) { EACH(moved, s, m); }

@@ -163,6 +163,12 @@ typedef struct sgrt__follower {
      * not changed yet) / joins its parent (links changed). */
     void (*unlinked)(sgrt_scene *s, uint32_t slot);
     void (*linked)(sgrt_scene *s, uint32_t slot);
+    /* sgrt_node_set_parent gave the node in `slot` a new parent: after
+     * linked (and any relocation), its new local written when keep_world
+     * (SGRT_KEEP_WORLD), before rooted; the world array still holds the
+     * last update's worlds (render interpolation carries the last tick's
+     * local into the new parent's frame from them). */
+    void (*reparented)(sgrt_scene *s, uint32_t slot, bool keep_world);
     /* The node in `slot` is a root placed relative to the origin now:
      * created as a root, made one (sgrt_node_set_parent), or given a world
      * (sgrt_node_set_world), its local written and marked. */
@@ -252,6 +258,7 @@ sgrt_result sgrt__follow_reserve(sgrt_scene *s, uint32_t words);
 void sgrt__follow_created(sgrt_scene *s, uint32_t slot);
 void sgrt__follow_unlinked(sgrt_scene *s, uint32_t slot);
 void sgrt__follow_linked(sgrt_scene *s, uint32_t slot);
+void sgrt__follow_reparented(sgrt_scene *s, uint32_t slot, bool keep_world);
 void sgrt__follow_rooted(sgrt_scene *s, uint32_t slot);
 void sgrt__follow_vacated(sgrt_scene *s, uint32_t slot);
 void sgrt__follow_moved(sgrt_scene *s, const sgrt__moves *m);

@@ -3,6 +3,7 @@
  * them: the one file that knows them all. A new follower is a table of
  * hooks in its own file and a line here. */
 #include "followers/bounds.h"
+#include "followers/interp.h"
 #include "followers/large.h"
 #include "followers/nodeset.h"
 #include "followers/prev.h"
@@ -18,6 +19,7 @@ const sgrt__follower *const sgrt__followers[] = {
     &sgrt__writer_follower,
     &sgrt__large_follower,  /* SGRT_SCENE_LARGE_WORLD */
     &sgrt__skin_follower,
+    &sgrt__interp_follower, /* SGRT_SCENE_INTERPOLATE */
     NULL,
 };
 _Static_assert(sizeof sgrt__followers / sizeof sgrt__followers[0] - 1u <= SGRT__FOLLOWERS,

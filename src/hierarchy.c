@@ -215,6 +215,7 @@ sgrt_result sgrt_node_set_parent(sgrt_scene *s, sgrt_node node, sgrt_node parent
     sgrt__follow_linked(s, ns);
     if (keep == SGRT_KEEP_WORLD)
         memcpy(s->st.local[ns], new_local, sizeof new_local);
+    sgrt__follow_reparented(s, ns, keep == SGRT_KEEP_WORLD);
     sgrt__dirty_mark(s, ns, true);
     if (ps == SGRT__NONE)
         sgrt__follow_rooted(s, ns);

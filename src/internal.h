@@ -66,7 +66,7 @@ _Static_assert(SGRT_MAX_NODES + SGRT__MIN_FREE_HANDLES == SGRT__INDEX_MASK + 1u,
 #define SGRT__HOLE_SLACK 1024u          /* dead slots tolerated beyond the live count */
 #define SGRT__MAX_RANGES 256u           /* parallel update: most tasks per update */
 #define SGRT__SLOTS_PER_SUM 1024u       /* slots one summary word covers: 32 words of 32 */
-#define SGRT__FOLLOWERS 8u              /* most followers a scene attaches (follow.h) */
+#define SGRT__FOLLOWERS 10u             /* most followers a scene attaches (follow.h) */
 #define SGRT__FOLLOW_SLOTS 48u          /* most per-slot fields they declare together */
 
 typedef float sgrt__mat4[16];
@@ -145,7 +145,7 @@ typedef struct sgrt__storage {
 #define SGRT__SCENE_FLAGS                                                              \
     ((uint32_t)SGRT_SCENE_PREV_WORLD | (uint32_t)SGRT_SCENE_BOUNDS |                   \
      (uint32_t)SGRT_SCENE_SUBTREE_BOUNDS | (uint32_t)SGRT_SCENE_VALIDATE |                \
-     (uint32_t)SGRT_SCENE_LARGE_WORLD)
+     (uint32_t)SGRT_SCENE_LARGE_WORLD | (uint32_t)SGRT_SCENE_INTERPOLATE)
 /* Whether s runs in validation mode: the one test its checks cost when off. */
 #define SGRT__VALIDATING(s) (((s)->flags & (uint32_t)SGRT_SCENE_VALIDATE) != 0u)
 

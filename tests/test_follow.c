@@ -202,7 +202,7 @@ static void test_declarations(void)
     /* A scene with every flag lays out every declaration. */
     sgrt_scene_desc d = {0};
     d.flags = SGRT_SCENE_PREV_WORLD | SGRT_SCENE_BOUNDS | SGRT_SCENE_SUBTREE_BOUNDS |
-              SGRT_SCENE_LARGE_WORLD | SGRT_SCENE_VALIDATE;
+              SGRT_SCENE_LARGE_WORLD | SGRT_SCENE_VALIDATE | SGRT_SCENE_INTERPOLATE;
     sgrt_scene *s = new_scene_desc(&d);
     CHECK_EQ_U(s->decl_count, fields);
     sgrt_scene_destroy(s);

@@ -1188,6 +1188,15 @@ NC(scene_snapshot_size, size_t n = 1;
 NC(scene_snapshot, uint8_t b[64]; size_t n = 1;
    return sgrt_scene_snapshot(s, b, sizeof b, &n) == SGRT_ERR_INVALID_ARG && n == 0;)
 NC(scene_restore, static const uint8_t b[64]; BAD(sgrt_scene_restore(s, b, sizeof b)))
+NC(scene_interpolate, BAD(sgrt_scene_interpolate(s, 0.5f)))
+NC(scene_interpolate_parallel, BAD(sgrt_scene_interpolate_parallel(s, 0.5f, NULL)))
+NC(scene_render_world_array, uint32_t n = 1;
+   return sgrt_scene_render_world_array(s, &n) == NULL && n == 0;)
+NC(node_render_world, float m[16]; BAD(sgrt_node_render_world(s, f->node, m)))
+NC(node_teleport, BAD(sgrt_node_teleport(s, f->node)))
+NC(scene_render_collect, sgrt_range r[2]; uint32_t n = 1; bool more = true;
+   return sgrt_scene_render_collect(s, r, 2, 0, &n, &more) == SGRT_ERR_INVALID_ARG && n == 0 &&
+          !more;)
 
 #define NC_ROW(name) {"sgrt_" #name, nc_##name}
 static const struct {
@@ -1219,13 +1228,15 @@ static const struct {
     NC_ROW(skin_create), NC_ROW(skin_destroy), NC_ROW(skin_palette), NC_ROW(skin_normals),
     NC_ROW(skin_prev_palette), NC_ROW(skin_collect), NC_ROW(scene_simd_name),
     NC_ROW(scene_hash), NC_ROW(scene_snapshot_size), NC_ROW(scene_snapshot),
-    NC_ROW(scene_restore),
+    NC_ROW(scene_restore), NC_ROW(scene_interpolate), NC_ROW(scene_interpolate_parallel),
+    NC_ROW(scene_render_world_array), NC_ROW(node_render_world), NC_ROW(node_teleport),
+    NC_ROW(scene_render_collect),
 };
 
 /* Every public call that takes a scene, from one table: a NULL scene is
  * refused, not dereferenced, whatever the other arguments (which name live
- * objects of a real scene), and nothing is logged. Of the 85 calls sgrt.h
- * declares, 76 take a scene: the row count is pinned, so the table is
+ * objects of a real scene), and nothing is logged. Of the 91 calls sgrt.h
+ * declares, 82 take a scene: the row count is pinned, so the table is
  * revisited when the header grows. */
 static void table_null_scene(void)
 {
@@ -1240,7 +1251,7 @@ static void table_null_scene(void)
                               SGRT_SKIN_NORMALS | SGRT_SKIN_PREV};
     OK(sgrt_skin_create(real, &d, &f.k));
     const size_t n = sizeof null_scene_calls / sizeof null_scene_calls[0];
-    CHECK_EQ_U(n, 76);
+    CHECK_EQ_U(n, 82);
     log_reset();
     for (size_t i = 0; i < n; i++)
         CHECK_MSG(null_scene_calls[i].refused(&f), "%s with a NULL scene was not refused",

@@ -92,7 +92,7 @@ static void test_desc(void)
         /* A kernel level above the highest. */
         {{.max_simd = (sgrt_simd)(SGRT_SIMD_AVX512 + 1)}, SGRT_ERR_INVALID_ARG},
         /* Flags the library does not know. */
-        {{.flags = (uint32_t)SGRT_SCENE_LARGE_WORLD << 1}, SGRT_ERR_INVALID_ARG},
+        {{.flags = (uint32_t)SGRT_SCENE_INTERPOLATE << 1}, SGRT_ERR_INVALID_ARG},
         {{.flags = 0x80000000u | SGRT_SCENE_PREV_WORLD}, SGRT_ERR_INVALID_ARG},
         /* An allocator that always fails. */
         {{.allocator = &always_fails}, SGRT_ERR_NOMEM},

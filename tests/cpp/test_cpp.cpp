@@ -1456,6 +1456,140 @@ static void test_snapshots()
     sgrt_scene_destroy(c);
 }
 
+// Render interpolation: every member against the C call on a twin scene fed
+// the same ticks (the same render worlds, array and upload ranges, bit for
+// bit, serial and parallel alike, a teleport); refusals by the library (a
+// scene without the flag, alpha out of range) and by the layer (an empty
+// scene) reach the scene's log.
+static void test_interpolation()
+{
+    log_count log;
+    sgrt_scene_desc desc = log.desc();
+    desc.flags = SGRT_SCENE_INTERPOLATE;
+    sgrt::scene s;
+    sgrt_scene *c = nullptr;
+    OK(sgrt::scene::create(&desc, s));
+    OK(sgrt_scene_create(&desc, &c));
+    std::vector<sgrt_node> a, b;
+    make_tree(s, a, c, b, 21);
+    std::uint32_t state = 5;
+    sgrt_executor ex{};
+    ex.run = [](void *, std::uint32_t n, void (*fn)(void *, std::uint32_t), void *ctx) {
+        for (std::uint32_t i = n; i-- > 0;) // in reverse: any order will do
+            fn(ctx, i);
+    };
+    ex.workers = 3;
+    bool same = true, moved = false;
+    for (int tick = 0; tick < 4; tick++) {
+        for (std::size_t i = tick % 2u; i < a.size(); i += 2) {
+            const float angle = 0.3f * static_cast<float>(tick + 1) + 0.1f * static_cast<float>(i);
+            const std::array<float, 3> t{next_float(state, -2, 2), next_float(state, -2, 2), 0.5f};
+            const std::array<float, 4> q{0, std::sin(angle / 2), 0, std::cos(angle / 2)};
+            const std::array<float, 3> sc{1.0f, 1.5f, 1.0f};
+            OK(s.node_set_trs(a[i], t, q, sc));
+            OK(sgrt_node_set_trs(c, b[i], t.data(), q.data(), sc.data()));
+        }
+        if (tick == 2) {
+            OK(s.node_teleport(a[4]));
+            OK(sgrt_node_teleport(c, b[4]));
+        }
+        (void)s.update();
+        (void)sgrt_scene_update(c);
+        for (const float alpha : {0.0f, 0.375f, 1.0f}) {
+            if (tick % 2)
+                OK(s.interpolate_parallel(alpha, ex));
+            else
+                OK(s.interpolate(alpha));
+            OK(sgrt_scene_interpolate(c, alpha));
+            std::uint32_t slots = 0, slots_c = 0;
+            const float *r = s.render_world_array(&slots);
+            const float *rc = sgrt_scene_render_world_array(c, &slots_c);
+            same = same && r && rc && slots == slots_c && slots >= a.size();
+            for (std::size_t i = 0; same && i < a.size(); i++) {
+                std::array<float, 16> m{}, mc{};
+                float raw[16];
+                OK(s.node_render_world(a[i], m));
+                OK(s.node_render_world(a[i], raw));
+                OK(sgrt_node_render_world(c, b[i], mc.data()));
+                std::uint32_t slot = 0;
+                OK(s.node_slot(a[i], slot));
+                same = same_bits(m.data(), mc.data(), 16) && same_bits(raw, m.data(), 16) &&
+                       same_bits(r + 16u * slot, m.data(), 16);
+                std::array<float, 16> w{};
+                OK(s.node_world(a[i], w));
+                if (alpha == 1.0f)
+                    same = same && same_bits(w.data(), m.data(), 16);
+                else if (tick > 0 && !same_bits(w.data(), m.data(), 16))
+                    moved = true;
+            }
+            // The upload ranges: the same as the C call's.
+            std::array<sgrt_range, 8> got{}, got_c{};
+            std::uint32_t n = 0, n_c = 0;
+            bool more = true, more_c = true;
+            OK(s.render_collect(got, 0, n, more));
+            OK(sgrt_scene_render_collect(c, got_c.data(), 8, 0, &n_c, &more_c));
+            same = same && n == n_c && more == more_c &&
+                   std::memcmp(got.data(), got_c.data(), n * sizeof got[0]) == 0;
+            while (more)
+                OK(s.render_collect(got, 0, n, more));
+            while (more_c)
+                OK(sgrt_scene_render_collect(c, got_c.data(), 8, 0, &n_c, &more_c));
+        }
+    }
+    CHECK(same);
+    CHECK(moved); // between ticks, something was interpolated
+    // Refused by the library: the C codes, one report each, nothing changed.
+    std::array<float, 16> before{}, after{};
+    OK(s.node_render_world(a[7], before));
+    long n0 = log.entries;
+    CHECK_RES(s.interpolate(1.5f), SGRT_ERR_INVALID_ARG);
+    CHECK(log.entries == n0 + 1 && log.function == "sgrt_scene_interpolate");
+    CHECK_RES(s.interpolate(std::numeric_limits<float>::quiet_NaN()), SGRT_ERR_INVALID_ARG);
+    CHECK(log.entries == n0 + 2);
+    CHECK_RES(s.interpolate_parallel(-0.25f, ex), SGRT_ERR_INVALID_ARG);
+    CHECK(log.entries == n0 + 3 && log.function == "sgrt_scene_interpolate_parallel");
+    OK(s.node_render_world(a[7], after));
+    CHECK(before == after);
+    const sgrt_node gone = a[20];
+    OK(s.node_destroy(gone));
+    n0 = log.entries;
+    CHECK_RES(s.node_render_world(gone, after), SGRT_ERR_STALE_HANDLE);
+    CHECK_RES(s.node_teleport(gone), SGRT_ERR_STALE_HANDLE);
+    CHECK(log.entries == n0 + 2 && log.last == SGRT_ERR_STALE_HANDLE);
+    // A scene without the flag refuses every call, through its log.
+    sgrt_scene_desc plain_desc = log.desc();
+    sgrt::scene plain;
+    OK(sgrt::scene::create(&plain_desc, plain));
+    sgrt_node p = SGRT_NULL_NODE;
+    OK(plain.node_create(SGRT_NULL_NODE, p));
+    (void)plain.update();
+    n0 = log.entries;
+    CHECK_RES(plain.interpolate(0.5f), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(n0, "sgrt_scene_interpolate", ""));
+    CHECK_RES(plain.interpolate_parallel(0.5f, ex), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(plain.node_render_world(p, after), SGRT_ERR_INVALID_ARG);
+    CHECK_RES(plain.node_teleport(p), SGRT_ERR_INVALID_ARG);
+    std::array<sgrt_range, 2> r2{};
+    std::uint32_t cnt = 7;
+    bool more = true;
+    CHECK_RES(plain.render_collect(r2, 0, cnt, more), SGRT_ERR_INVALID_ARG);
+    std::uint32_t slots = 9;
+    CHECK(plain.render_world_array(&slots) == nullptr && slots == 0u);
+    CHECK(log.entries == n0 + 6 && log.function == "sgrt_scene_render_world_array");
+    // An empty scene: the layer's own report, in the log it kept.
+    sgrt::scene moved_to(std::move(s));
+    n0 = log.entries;
+    CHECK_RES(s.interpolate(0.5f), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(n0, "sgrt_scene_interpolate", "this sgrt::scene is empty"));
+    CHECK(s.render_world_array() == nullptr);
+    CHECK(log.one(n0 + 1, "sgrt_scene_render_world_array", "this sgrt::scene is empty"));
+    CHECK_RES(s.node_teleport(a[0]), SGRT_ERR_INVALID_ARG);
+    CHECK(log.one(n0 + 2, "sgrt_node_teleport", "this sgrt::scene is empty"));
+    OK(moved_to.interpolate(0.5f));
+    OK(moved_to.check());
+    sgrt_scene_destroy(c);
+}
+
 static void test_large_world()
 {
     sgrt_scene_desc desc{};
@@ -1517,6 +1651,7 @@ int main()
     test_glm();
     test_large_world();
     test_snapshots();
+    test_interpolation();
     std::printf("test_cpp: %ld checks, %d failed\n", checks, failures);
     return failures == 0 && checks > 0 ? 0 : 1;
 }
