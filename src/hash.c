@@ -146,12 +146,3 @@ void sgrt__xxh3_update_base(void *state, const void *p, size_t n)
 {
     (void)XXH3_64bits_update((XXH3_state_t *)state, p, n);
 }
-
-/* The snapshots' checksum (snapshot.h): XXH3 too, the widest this CPU
- * runs (a snapshot being read has no scene yet to ask). */
-uint64_t sgrt__snap_checksum(const void *p, size_t n)
-{
-    sgrt__kernels k;
-    sgrt__kernels_init(&k, SGRT__LEVEL_MAX);
-    return k.xxh3(p, n);
-}

@@ -158,6 +158,15 @@ static sgrt_result layout_now(const sgrt_scene *s, sgrt__snaplayout *L, const ch
                             SGRT_NULL_NODE);
 }
 
+/* The checksum (snapshot.h): XXH3 through the kernel table, the widest
+ * this CPU runs (a snapshot being read has no scene to ask). */
+uint64_t sgrt__snap_checksum(const void *p, size_t n)
+{
+    sgrt__kernels k;
+    sgrt__kernels_init(&k, SGRT__LEVEL_MAX);
+    return k.xxh3(p, n);
+}
+
 sgrt_result sgrt_scene_snapshot_size(const sgrt_scene *s, size_t *out_bytes)
 {
     if (out_bytes)

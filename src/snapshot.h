@@ -57,7 +57,7 @@ void sgrt__snap_layout(const sgrt_scene *s, uint32_t slots, uint32_t handles, ui
  * the declarations of its followers (names, kinds, sizes, widths), so that
  * a snapshot of a library whose followers declare other state is refused. */
 uint32_t sgrt__snap_fingerprint(const sgrt_scene *s);
-/* The checksum: XXH3-64 of n bytes (hash.c, beside sgrt_scene_hash). */
+/* The checksum: XXH3-64 of n bytes (snapshot.c, through the kernel table). */
 uint64_t sgrt__snap_checksum(const void *p, size_t n);
 
 /* Little-endian scalars, whatever the target. */
