@@ -551,7 +551,7 @@ static void run_program(sgrt_simd level, bool large, uint32_t ticks, test_exec_m
                 if (np < 0) {
                     memcpy(carried, wn, sizeof wn);
                 } else {
-                    double pw[16], pi[16];
+                    double pw[16], pi[16] = {0};
                     to_d(row_of(ws, w->s, ph), pw);
                     inv_ok = inverse_d(pw, pi);
                     mul_d(pi, wn, carried);
