@@ -1601,7 +1601,17 @@ static void do_set_parent(fscene *f, sgrt_node n, sgrt_node p, int keep_raw)
     if (!p.id) /* made a root: anchored at the origin (either keep mode) */
         memcpy(e->anchor, f->origin, sizeof e->anchor);
     f->stamp++;
-    if (depth_old != UINT32_MAX && !f->extreme) {
+    /* A node whose world, relative to the origin, lies 2^24 or more away
+     * in some axis (a far anchor, or the origin moved far from it) has a
+     * float world whose spacing there exceeds 1: keep-world computes the
+     * new local from those float worlds (the header's tolerance is
+     * relative to them), so a bound from the chain's magnitudes in double,
+     * which knows nothing of that spacing, does not apply. Seed
+     * large_far_keep_world: x at -7.1e13, y moved by 3.7e-3. */
+    const bool far = depth_old != UINT32_MAX &&
+                     (fabs(w_old[12]) >= 0x1p24 || fabs(w_old[13]) >= 0x1p24 ||
+                      fabs(w_old[14]) >= 0x1p24);
+    if (depth_old != UINT32_MAX && !f->extreme && !far) {
         /* The world kept, relative to the origin, within refmodel's
          * keep-world allowance: 2u(4 d_new A_new + (4 d_old + 1) A_old). */
         double w_new[16], a_new[16];
