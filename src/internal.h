@@ -286,6 +286,8 @@ struct sgrt_scene {
     uint8_t task_runs[SGRT__MAX_RANGES];
     uint32_t task_count;
     uint32_t task_stray;
+    /* What a task does with its range (sgrt__run_ranges' caller's). */
+    void (*task_range)(sgrt_scene *s, uint32_t r);
     /* Non-zero while run is in progress: calls into the scene are refused
      * (SGRT_ERR_EXECUTOR). */
     uint32_t busy;

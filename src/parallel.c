@@ -139,7 +139,7 @@ static void range_task(void *ctx, uint32_t i)
         return;
     }
     s->task_runs[i] = 1;
-    update_range(s, s->tasks[i]);
+    s->task_range(s, s->tasks[i]);
 }
 
 /* Hand the tasks to the executor. While run is in progress the scene is
@@ -170,18 +170,17 @@ static void run_tasks(sgrt_scene *s, const sgrt_executor *ex, uint32_t ntasks)
  * and the executor reported. A skipped range is independent of the others
  * (its parents in earlier ranges are in the cross set, done before the
  * tasks), so the calling thread runs it now. */
-static void task_done(sgrt_scene *s, uint32_t ntasks)
+static void task_done(sgrt_scene *s, uint32_t ntasks, const char *fn)
 {
     bool skipped = false, repeated = false;
     for (uint32_t i = 0; i < ntasks; i++) {
         if (!s->task_runs[i]) {
             s->task_runs[i] = 1;
-            update_range(s, s->tasks[i]);
+            s->task_range(s, s->tasks[i]);
             skipped = true;
         }
         repeated |= s->task_runs[i] == 2;
     }
-    const char *fn = "sgrt_scene_update_parallel";
     if (skipped)
         sgrt__fail(s, SGRT_ERR_EXECUTOR, fn,
                    "ex->run returned without calling fn for every index in [0, count): the "
@@ -195,6 +194,18 @@ static void task_done(sgrt_scene *s, uint32_t ntasks)
         sgrt__fail(s, SGRT_ERR_EXECUTOR, fn,
                    "ex->run called fn with an index outside [0, count): it did nothing",
                    SGRT_NULL_NODE);
+}
+
+void sgrt__run_ranges(sgrt_scene *s, const sgrt_executor *ex, uint32_t ntasks,
+                      void (*range)(sgrt_scene *s, uint32_t r), const char *function)
+{
+    if (ntasks == 1u) {
+        range(s, s->tasks[0]); /* one task: no thread to wake */
+    } else if (ntasks > 1u) {
+        s->task_range = range;
+        run_tasks(s, ex, ntasks);
+        task_done(s, ntasks, function);
+    }
 }
 
 /* Whether range r has anything to do: a dirty word, slots the pending
@@ -262,12 +273,7 @@ static uint32_t update_parallel(sgrt_scene *s, const sgrt_executor *ex)
         if (range_has_work(s, r))
             s->tasks[ntasks++] = r;
     }
-    if (ntasks == 1u) {
-        update_range(s, s->tasks[0]); /* one task: no thread to wake */
-    } else if (ntasks > 1u) {
-        run_tasks(s, ex, ntasks);
-        task_done(s, ntasks);
-    }
+    sgrt__run_ranges(s, ex, ntasks, update_range, fn);
     sgrt__dirty_close_done(s);
     sgrt__follow_finish(s);
     for (uint32_t r = 0; r < s->plan_ranges; r++) {

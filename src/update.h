@@ -16,5 +16,13 @@ bool sgrt__update_begin(sgrt_scene *s, const char *function);
  * the non-finite locals it repaired are recorded and reported. Returns
  * count. */
 uint32_t sgrt__update_done(sgrt_scene *s, uint32_t count, const char *function);
+/* The ranges s->tasks[0, ntasks) on the executor (parallel.c), each by
+ * range(s, r), for a parallel pass of `function` (the update, or a
+ * follower's: sgrt_scene_interpolate_parallel): one task runs here; more
+ * go to ex->run with the scene busy, then each index is checked to have run
+ * exactly once (a skipped range runs here, and the executor is reported as
+ * the parallel update reports it). Ranges must be independent. */
+void sgrt__run_ranges(sgrt_scene *s, const sgrt_executor *ex, uint32_t ntasks,
+                      void (*range)(sgrt_scene *s, uint32_t r), const char *function);
 
 #endif

@@ -59,16 +59,6 @@ sgrt__interp *sgrt__interp_of(const sgrt_scene *s)
     return sgrt__follow_state(s, &sgrt__interp_follower);
 }
 
-/* Word w of a bitfield and its summary bit, exact. */
-static inline void put_word(uint32_t *bits, uint32_t *sum, uint32_t w, uint32_t v)
-{
-    bits[w] = v;
-    if (v)
-        sgrt__bit_set(sum, w);
-    else
-        sgrt__bit_clear(sum, w);
-}
-
 /* A new node: its render world is its world, reported; it starts where it
  * is at the update after (fresh). */
 static void created(sgrt_scene *s, uint32_t slot)
@@ -80,11 +70,11 @@ static void created(sgrt_scene *s, uint32_t slot)
     memset(p->pfrom[slot], 0, sizeof p->pfrom[slot]);
     memset(p->pto[slot], 0, sizeof p->pto[slot]); /* not `to`'s parts yet */
     const uint32_t w = slot >> 5, b = 1u << (slot & 31u);
-    put_word(p->active, p->active_sum, w, p->active[w] & ~b);
-    put_word(p->own, p->own_sum, w, p->own[w] & ~b);
-    put_word(p->settle, p->settle_sum, w, p->settle[w] & ~b);
-    put_word(p->tele, p->tele_sum, w, p->tele[w] & ~b);
-    put_word(p->here, p->here_sum, w, p->here[w] & ~b);
+    sgrt__interp_put_word(p->active, p->active_sum, w, p->active[w] & ~b);
+    sgrt__interp_put_word(p->own, p->own_sum, w, p->own[w] & ~b);
+    sgrt__interp_put_word(p->settle, p->settle_sum, w, p->settle[w] & ~b);
+    sgrt__interp_put_word(p->tele, p->tele_sum, w, p->tele[w] & ~b);
+    sgrt__interp_put_word(p->here, p->here_sum, w, p->here[w] & ~b);
     sgrt__bit_set_sum(p->fresh, p->fresh_sum, slot);
     sgrt__bit_set_sum(p->changed, p->changed_sum, slot);
 }
@@ -143,7 +133,7 @@ static void moved(sgrt_scene *s, const sgrt__moves *m)
         return;
     }
     for (uint32_t w = 0; w < s->st.words; w++)
-        put_word(p->changed, p->changed_sum, w, p->changed[w] | s->st.alive[w]);
+        sgrt__interp_put_word(p->changed, p->changed_sum, w, p->changed[w] | s->st.alive[w]);
 }
 
 /* The origin moved: the next update shifts the tick before's root worlds
@@ -161,7 +151,7 @@ static void restored(sgrt_scene *s, const uint32_t *changed)
     sgrt__interp *p = sgrt__interp_of(s);
     p->plan_version = 0;
     for (uint32_t w = 0; w < s->st.words; w++)
-        put_word(p->changed, p->changed_sum, w, s->st.alive[w]);
+        sgrt__interp_put_word(p->changed, p->changed_sum, w, s->st.alive[w]);
 }
 
 static void start(sgrt_scene *s, const char *function)
@@ -199,14 +189,14 @@ static void word(sgrt_scene *s, void *self, uint32_t w, uint32_t d, uint32_t mas
         memcpy(p->from[i], p->to[i], sizeof p->from[i]);
     )
     if (p->own[w] & mask)
-        put_word(p->own, p->own_sum, w, p->own[w] & ~(mask & ~d));
+        sgrt__interp_put_word(p->own, p->own_sum, w, p->own[w] & ~(mask & ~d));
     if (rest)
-        put_word(p->settle, p->settle_sum, w, p->settle[w] | rest);
+        sgrt__interp_put_word(p->settle, p->settle_sum, w, p->settle[w] | rest);
     const uint32_t act = (p->active[w] & ~mask) | (d & mask);
     if (act != p->active[w])
-        put_word(p->active, p->active_sum, w, act);
+        sgrt__interp_put_word(p->active, p->active_sum, w, act);
     if (p->tele[w] & mask & ~d)
-        put_word(p->tele, p->tele_sum, w, p->tele[w] & ~(mask & ~d));
+        sgrt__interp_put_word(p->tele, p->tele_sum, w, p->tele[w] & ~(mask & ~d));
 }
 
 /* Right after the kernel stored the worlds of `done` of word w: each slot's
@@ -261,15 +251,15 @@ static void after(void *self, uint32_t w, uint32_t done)
         if (!p->began)
             memcpy(p->render[i], st->world[i], sizeof p->render[i]);
     )
-    put_word(p->own, p->own_sum, w, own);
+    sgrt__interp_put_word(p->own, p->own_sum, w, own);
     if (p->tele[w] & done)
-        put_word(p->tele, p->tele_sum, w, p->tele[w] & ~done);
+        sgrt__interp_put_word(p->tele, p->tele_sum, w, p->tele[w] & ~done);
     if (p->fresh[w] & done)
-        put_word(p->fresh, p->fresh_sum, w, p->fresh[w] & ~done);
+        sgrt__interp_put_word(p->fresh, p->fresh_sum, w, p->fresh[w] & ~done);
     if (p->here[w] & done)
-        put_word(p->here, p->here_sum, w, p->here[w] & ~done);
+        sgrt__interp_put_word(p->here, p->here_sum, w, p->here[w] & ~done);
     if (!p->began)
-        put_word(p->changed, p->changed_sum, w, p->changed[w] | done);
+        sgrt__interp_put_word(p->changed, p->changed_sum, w, p->changed[w] | done);
 }
 
 static void finish(sgrt_scene *s)
@@ -376,7 +366,7 @@ void sgrt__interp_sweep(sgrt_scene *s, sgrt__interp *p, float alpha, uint32_t su
             if (!all && !settle)
                 continue;
             if (settle)
-                put_word(p->settle, p->settle_sum, w, p->settle[w] & ~sel);
+                sgrt__interp_put_word(p->settle, p->settle_sum, w, p->settle[w] & ~sel);
             uint32_t bits = all;
             SGRT__FOR_EACH_IN_WORD(w, bits, i,
                 const uint32_t b = 1u << (i & 31u);
@@ -398,7 +388,7 @@ void sgrt__interp_sweep(sgrt_scene *s, sgrt__interp *p, float alpha, uint32_t su
                     mul(p->render[ps], local, p->render[i]);
             )
             if (all & ~p->changed[w])
-                put_word(p->changed, p->changed_sum, w, p->changed[w] | all);
+                sgrt__interp_put_word(p->changed, p->changed_sum, w, p->changed[w] | all);
         }
     }
 }

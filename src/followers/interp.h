@@ -56,12 +56,19 @@ typedef struct sgrt__interp {
     /* The parallel interpolate (interp_par.c). */
     float alpha;
     uint64_t plan_version;
-    uint32_t plan_wanted, plan_ranges, task_count;
-    uint32_t range_sum[SGRT__MAX_RANGES + 1];
-    uint32_t tasks[SGRT__MAX_RANGES];
-    uint8_t task_runs[SGRT__MAX_RANGES];
-    uint8_t task_stray;
+    uint32_t plan_wanted, plan_ranges;
+    uint32_t range_sum[SGRT__MAX_RANGES + 1]; /* its tasks: the scene's (sgrt__run_ranges) */
 } sgrt__interp;
+
+/* Word w of a bitfield and its summary bit, exact. */
+static inline void sgrt__interp_put_word(uint32_t *bits, uint32_t *sum, uint32_t w, uint32_t v)
+{
+    bits[w] = v;
+    if (v)
+        sgrt__bit_set(sum, w);
+    else
+        sgrt__bit_clear(sum, w);
+}
 
 /* s's interpolation state; NULL without SGRT_SCENE_INTERPOLATE. */
 sgrt__interp *sgrt__interp_of(const sgrt_scene *s);

@@ -9,16 +9,6 @@
 #include "slotbits.h"
 #include <string.h>
 
-/* Word w of a bitfield and its summary bit, exact. */
-static inline void put_word(uint32_t *bits, uint32_t *sum, uint32_t w, uint32_t v)
-{
-    bits[w] = v;
-    if (v)
-        sgrt__bit_set(sum, w);
-    else
-        sgrt__bit_clear(sum, w);
-}
-
 static const char no_flag[] =
     "the scene keeps no render worlds: create it with SGRT_SCENE_INTERPOLATE";
 
@@ -118,7 +108,7 @@ sgrt_result sgrt_scene_render_collect(sgrt_scene *s, sgrt_range *out, uint32_t m
             else if (limit - base < 32u)
                 bits &= ~sgrt__mask_from(limit - base);
             bits = sgrt__collect_runs(bits, base, out, max_ranges, merge_gap, &n, &end);
-            put_word(p->changed, p->changed_sum, w, bits);
+            sgrt__interp_put_word(p->changed, p->changed_sum, w, bits);
             if (bits) {
                 *out_count = n;
                 *out_more = true;

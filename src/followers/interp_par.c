@@ -12,6 +12,7 @@
  * or the worker count changed, O(n), no allocation. */
 #include "interp.h"
 #include "../result.h"
+#include "../update.h"
 #include <string.h>
 
 #define RANGES_PER_WORKER 8u
@@ -49,30 +50,10 @@ static void plan_build(sgrt_scene *s, sgrt__interp *p, uint32_t wanted)
     p->plan_wanted = wanted;
 }
 
-typedef struct task_ctx {
-    sgrt_scene *s;
-    sgrt__interp *p;
-} task_ctx;
-
-static void sweep_range(sgrt_scene *s, sgrt__interp *p, uint32_t r)
+static void sweep_range(sgrt_scene *s, uint32_t r)
 {
+    sgrt__interp *p = sgrt__interp_of(s);
     sgrt__interp_sweep(s, p, p->alpha, p->range_sum[r], p->range_sum[r + 1], p->cross, false);
-}
-
-static void range_task(void *ctx, uint32_t i)
-{
-    const task_ctx *c = ctx;
-    sgrt__interp *p = c->p;
-    if (i >= p->task_count) {
-        p->task_stray = 1;
-        return;
-    }
-    if (p->task_runs[i]) {
-        p->task_runs[i] = 2;
-        return;
-    }
-    p->task_runs[i] = 1;
-    sweep_range(c->s, p, p->tasks[i]);
 }
 
 /* Whether range r has a slot to sweep. */
@@ -122,53 +103,14 @@ sgrt_result sgrt_scene_interpolate_parallel(sgrt_scene *s, float alpha, const sg
     p->alpha = alpha;
     /* The cross set first, here, in slot order. */
     sgrt__interp_sweep(s, p, alpha, 0, sum_words, p->cross, true);
+    /* The ranges through the parallel update's runner (its task list,
+     * the scene busy while ex->run runs, the executor's contract checked
+     * and reported under this call's name). */
     uint32_t ntasks = 0;
     for (uint32_t r = 0; r < p->plan_ranges; r++)
         if (range_has_work(p, r))
-            p->tasks[ntasks++] = r;
-    if (ntasks == 1u) {
-        sweep_range(s, p, p->tasks[0]);
-    } else if (ntasks > 1u) {
-        memset(p->task_runs, 0, ntasks);
-        p->task_count = ntasks;
-        p->task_stray = 0;
-        task_ctx c = {s, p};
-        /* Busy as in the parallel update: handle calls from the tasks are
-         * refused (parallel.c, run_tasks). */
-        const uint32_t handle_used = s->handle_used, max_nodes = s->max_nodes;
-        const uint32_t obj_used = s->obj_used;
-        s->handle_used = 0;
-        s->obj_used = 0;
-        s->max_nodes = 0;
-        s->busy = 1;
-        ex->run(ex->user, ntasks, range_task, &c);
-        s->busy = 0;
-        s->handle_used = handle_used;
-        s->obj_used = obj_used;
-        s->max_nodes = max_nodes;
-        bool skipped = false, repeated = false;
-        for (uint32_t i = 0; i < ntasks; i++) {
-            if (!p->task_runs[i]) {
-                p->task_runs[i] = 1;
-                sweep_range(s, p, p->tasks[i]);
-                skipped = true;
-            }
-            repeated |= p->task_runs[i] == 2;
-        }
-        if (skipped)
-            sgrt__fail(s, SGRT_ERR_EXECUTOR, fn,
-                       "ex->run returned without calling fn for every index in [0, count): "
-                       "the calling thread ran the skipped tasks",
-                       SGRT_NULL_NODE);
-        if (repeated)
-            sgrt__fail(s, SGRT_ERR_EXECUTOR, fn,
-                       "ex->run called fn more than once for an index: the repeats did nothing",
-                       SGRT_NULL_NODE);
-        if (p->task_stray)
-            sgrt__fail(s, SGRT_ERR_EXECUTOR, fn,
-                       "ex->run called fn with an index outside [0, count): it did nothing",
-                       SGRT_NULL_NODE);
-    }
+            s->tasks[ntasks++] = r;
+    sgrt__run_ranges(s, ex, ntasks, sweep_range, fn);
     p->began = true;
     return SGRT_OK;
 }
