@@ -73,29 +73,10 @@ enum { K_ONE, K_ALL, K_IDLE, KINDS };
 enum { S_ON, S_OFF, SCENES };
 static const char *const kind_name[KINDS] = {"1%", "all", "idle"};
 
-typedef struct counter {
-    size_t now;
-} counter;
-
-static void *count_alloc(size_t size, size_t align, void *user)
-{
-    void *p = bench_aligned_alloc(align, size);
-    if (p)
-        ((counter *)user)->now += size;
-    return p;
-}
-
-static void count_free(void *ptr, size_t size, void *user)
-{
-    if (ptr)
-        ((counter *)user)->now -= size;
-    bench_aligned_free(ptr);
-}
-
 typedef struct ip_bench {
     uint32_t n;
     bench_topo topo;
-    counter held[SCENES];
+    bench_held held[SCENES];
     sgrt_allocator alloc[SCENES];
     sgrt_scene *s[SCENES];
     sgrt_node *h[SCENES];     /* per tree node */
@@ -132,7 +113,7 @@ static bool ip_build(ip_bench *b, uint32_t n)
     b->ranges = malloc(RANGES * sizeof *b->ranges);
     ok = ok && b->t && b->q && b->sc && b->ranges;
     for (int k = 0; ok && k < SCENES; k++) {
-        b->alloc[k] = (sgrt_allocator){count_alloc, count_free, &b->held[k]};
+        b->alloc[k] = (sgrt_allocator){bench_held_alloc, bench_held_free, &b->held[k]};
         sgrt_scene_desc d = {0};
         d.allocator = &b->alloc[k];
         d.flags = k == S_ON ? SGRT_SCENE_INTERPOLATE : 0u;

@@ -38,6 +38,27 @@ static inline void bench_aligned_free(void *p)
 #endif
 }
 
+/* An sgrt_allocator's functions that count the bytes held (user: a
+ * bench_held), for the sections that state what a scene holds. */
+typedef struct bench_held {
+    size_t now;
+} bench_held;
+
+static inline void *bench_held_alloc(size_t size, size_t align, void *user)
+{
+    void *p = bench_aligned_alloc(align, size);
+    if (p)
+        ((bench_held *)user)->now += size;
+    return p;
+}
+
+static inline void bench_held_free(void *ptr, size_t size, void *user)
+{
+    if (ptr)
+        ((bench_held *)user)->now -= size;
+    bench_aligned_free(ptr);
+}
+
 static inline long bench_online_cpus(void)
 {
 #if defined(_WIN32)

@@ -31,25 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct counter {
-    size_t now;
-} counter;
-
-static void *count_alloc(size_t size, size_t align, void *user)
-{
-    void *p = bench_aligned_alloc(align, size);
-    if (p)
-        ((counter *)user)->now += size;
-    return p;
-}
-
-static void count_free(void *ptr, size_t size, void *user)
-{
-    if (ptr)
-        ((counter *)user)->now -= size;
-    bench_aligned_free(ptr);
-}
-
 /* Node i's parent in level order is (i - 1) / 4, created depth-first. */
 static bool build(sgrt_scene *s, uint32_t n, sgrt_node *h)
 {
@@ -124,8 +105,8 @@ bool bench_snapshot_run(FILE *out, bool quick)
     const uint32_t n = quick ? 100000u : 1000000u;
     const int rounds = quick ? 5 : 11;
     const double t_start = bench_now_ns();
-    counter held = {0};
-    const sgrt_allocator a = {count_alloc, count_free, &held};
+    bench_held held = {0};
+    const sgrt_allocator a = {bench_held_alloc, bench_held_free, &held};
     sgrt_scene_desc d = {0};
     d.allocator = &a;
     sgrt_scene *s = NULL;
